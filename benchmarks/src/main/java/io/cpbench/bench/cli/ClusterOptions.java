@@ -1,0 +1,73 @@
+package io.cpbench.bench.cli;
+
+import io.cpbench.topology.Topology;
+import io.cpbench.topology.TopologyKind;
+import io.cpbench.topology.TopologySpec;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/** Which cluster to measure, and how to bring it up or reach it. */
+final class ClusterOptions {
+
+    @Option(names = "--topology", paramLabel = "KIND", defaultValue = "local",
+            description = "local: 5 member JVMs on this machine; embedded: members in this JVM; "
+                    + "attach: a running cluster named by --connect (default: ${DEFAULT-VALUE}).")
+    String topology;
+
+    @Option(names = "--members", paramLabel = "N", defaultValue = "5", description = "CP members to start (default: ${DEFAULT-VALUE}).")
+    int members;
+
+    @Option(names = "--base-port", paramLabel = "PORT", defaultValue = "0",
+            description = "First member port; 0 picks free ports from 5701 (default: ${DEFAULT-VALUE}).")
+    int basePort;
+
+    @Option(names = "--settle", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "5s",
+            description = "How long leader and term must hold still before measuring (default: ${DEFAULT-VALUE}).")
+    Duration settle;
+
+    @Option(names = "--startup-timeout", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "180s",
+            description = "Most that starting the cluster and settling leadership may take (default: ${DEFAULT-VALUE}).")
+    Duration startupTimeout;
+
+    @Option(names = "--rebalance-period", paramLabel = "SECONDS", defaultValue = "5",
+            description = "Seconds between Hazelcast's moves of leadership toward the priority member (default: ${DEFAULT-VALUE}).")
+    int rebalancePeriod;
+
+    @Option(names = "--connect", paramLabel = "HOST:PORT", split = ",",
+            description = "With --topology attach: member addresses of the running cluster.")
+    List<String> connect;
+
+    @Option(names = "--cluster-name", paramLabel = "NAME", defaultValue = "dev",
+            description = "With --topology attach: the cluster's name (default: ${DEFAULT-VALUE}).")
+    String clusterName;
+
+    @Option(names = "--connect-timeout", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "20s",
+            description = "Most a client may take to connect before the run fails (default: ${DEFAULT-VALUE}).")
+    Duration connectTimeout;
+
+    String describe() {
+        return "attach".equals(topology) ? "cluster '" + clusterName + "' at " + connect
+                : members + " " + topology + " members";
+    }
+
+    Topology start(Path logDir) {
+        if ("attach".equalsIgnoreCase(topology.trim())) {
+            if (connect == null || connect.isEmpty()) {
+                throw new IllegalArgumentException("--topology attach needs --connect HOST:PORT[,HOST:PORT...]");
+            }
+            return TopologyKind.attach(clusterName, connect, connectTimeout, settle, startupTimeout);
+        }
+        TopologyKind kind;
+        try {
+            kind = TopologyKind.parse(topology);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("unknown topology '" + topology + "'; choose local, embedded or attach");
+        }
+        TopologySpec spec = new TopologySpec(members, 0, "127.0.0.1", basePort, rebalancePeriod, settle, startupTimeout,
+                logDir, TopologySpec.DEFAULT_MEMBER_JVM_OPTIONS);
+        return kind.start(spec);
+    }
+}

@@ -1,0 +1,20 @@
+package io.cpbench.bench.cli;
+
+import io.cpbench.bench.scenario.Scenario;
+import io.cpbench.bench.scenario.Scenarios;
+import picocli.CommandLine.Command;
+
+import java.util.concurrent.Callable;
+
+@Command(name = "list", mixinStandardHelpOptions = true, description = "Lists the scenarios.")
+final class ListCommand implements Callable<Integer> {
+
+    @Override
+    public Integer call() {
+        int width = Scenarios.all().stream().mapToInt(s -> s.name().length()).max().orElse(10);
+        for (Scenario s : Scenarios.all()) {
+            System.out.printf("%-" + width + "s  (%s)  %s%n", s.name(), s.network(), s.description());
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,165 @@
+package io.cpbench.bench.cli;
+
+import io.cpbench.bench.scenario.Scenario;
+import io.cpbench.bench.suite.Matrix;
+import io.cpbench.bench.suite.ScenarioRunner;
+import io.cpbench.core.result.CsvSummary;
+import io.cpbench.core.result.RunResult;
+import io.cpbench.core.result.ScenarioTable;
+import io.cpbench.core.run.RunPlan;
+import io.cpbench.topology.LeaderView;
+import io.cpbench.topology.Topology;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/**
+ * What {@code run} and {@code matrix} share: bring up (or attach to) the cluster, run scenarios in rounds, write
+ * every result as it ends, then the table and CSV. On Ctrl-C the scenario in flight is stopped and kept as
+ * INCOMPLETE, the table is written from what ran, and the members are stopped.
+ */
+abstract class SuiteCommand implements Callable<Integer> {
+
+    @Mixin
+    PlanOptions planOptions;
+
+    @Mixin
+    ClusterOptions clusterOptions;
+
+    @Option(names = "--out", paramLabel = "DIR", defaultValue = "results/runs",
+            description = "Where run directories are created (default: ${DEFAULT-VALUE}).")
+    Path out;
+
+    @Option(names = "--progress", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "5s",
+            description = "How often to print progress during a scenario; 0 for never (default: ${DEFAULT-VALUE}).")
+    Duration progressEvery;
+
+    abstract List<Scenario> scenarios();
+
+    abstract int rounds();
+
+    abstract String commandName();
+
+    @Override
+    public Integer call() {
+        PrintStream console = System.out;
+        RunPlan plan = planOptions.plan();
+        List<Scenario> scenarios = scenarios();
+        int rounds = rounds();
+        if (rounds < 1 || rounds > 1000) {
+            throw new IllegalArgumentException("rounds must be 1-1000, was " + rounds);
+        }
+        Path runDir = createRunDir();
+        console.printf(Locale.ROOT, "cp-bench %s: %d scenario%s x %d round%s; %s; time box %s per scenario (at most %s in all)%n",
+                commandName(), scenarios.size(), scenarios.size() == 1 ? "" : "s", rounds, rounds == 1 ? "" : "s",
+                describe(plan), ConsoleProgress.human(plan.timebox().toSeconds()),
+                ConsoleProgress.human(plan.timebox().toSeconds() * scenarios.size() * rounds));
+        console.println("results -> " + runDir);
+        console.println("starting " + clusterOptions.describe() + " ...");
+        long startNanos = System.nanoTime();
+        Topology topology = clusterOptions.start(runDir.resolve("members"));
+        ScenarioRunner runner = new ScenarioRunner(topology, plan, runDir, new ScenarioRunner.SuiteOptions(
+                clusterOptions.settle, Duration.ofSeconds(120), clusterOptions.connectTimeout),
+                new ConsoleProgress(System.err, progressEvery, rounds));
+        Thread main = Thread.currentThread();
+        Thread hook = new Thread(() -> {
+            System.err.println("\ncp-bench: interrupted; keeping what was measured ...");
+            runner.stop();
+            try {
+                main.join(60_000);
+            } catch (InterruptedException ignored) {
+                // Exit anyway.
+            }
+        }, "cpbench-interrupt");
+        Runtime.getRuntime().addShutdownHook(hook);
+        List<RunResult> results;
+        try {
+            LeaderView ready = topology.leadership().read();
+            console.printf(Locale.ROOT, "cluster ready in %.1f s (%s): %s leads, term %d%n",
+                    (System.nanoTime() - startNanos) / 1e9, topology.kind(), ready.leader(), ready.term());
+            results = Matrix.run(runner, scenarios, rounds,
+                    (round, scenario) -> console.printf("[round %d/%d] %s: %s%n", round, rounds, scenario.name(),
+                            scenario.description()),
+                    (round, result) -> console.println("    " + oneLine(result)));
+        } finally {
+            topology.close();
+        }
+        writeSummary(console, runDir, results);
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            return 130;
+        }
+        return runner.stopped() ? 130 : 0;
+    }
+
+    private void writeSummary(PrintStream console, Path runDir, List<RunResult> results) {
+        if (results.isEmpty()) {
+            console.println("no scenario ran; nothing to tabulate");
+            return;
+        }
+        String table = ScenarioTable.markdown(results);
+        String ratios = ScenarioTable.ratios(results, results.get(0).scenario().equals("client-leader")
+                ? "client-leader" : results.stream().map(RunResult::scenario)
+                .filter("client-leader"::equals).findFirst().orElse(results.get(0).scenario()));
+        console.println();
+        console.print(table);
+        if (!ratios.isEmpty() && rounds() > 1) {
+            console.println();
+            console.print(ratios);
+        }
+        StringBuilder markdown = new StringBuilder("# cp-bench ").append(commandName()).append("\n\n")
+                .append(table);
+        if (!ratios.isEmpty()) {
+            markdown.append("\nPaired by round (each scenario against the baseline run in the same round):\n\n").append(ratios);
+        }
+        try {
+            Files.writeString(runDir.resolve("table.md"), markdown, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + runDir.resolve("table.md") + ": " + e.getMessage(), e);
+        }
+        CsvSummary.write(runDir.resolve("summary.csv"), results);
+        console.println();
+        console.printf("wrote %d results, table.md and summary.csv to %s%n", results.size(), runDir);
+    }
+
+    static String oneLine(RunResult r) {
+        return String.format(Locale.ROOT, "%s  %,d ops in %.1f s  %,.0f op/s  p50 %,d µs  p99 %,d µs  errors %d  via %s%s",
+                r.status(), r.ops(), r.durationSeconds(), r.opsPerSecond(), r.latencyMicros().p50(),
+                r.latencyMicros().p99(), r.errors(), r.clientTarget() == null ? "-" : r.clientTarget(),
+                r.reason() == null ? "" : "  (" + r.reason() + ")");
+    }
+
+    private static String describe(RunPlan plan) {
+        String measured = plan.duration() != null ? "measure " + ConsoleProgress.human(plan.duration().toSeconds())
+                : String.format(Locale.ROOT, "%,d ops", plan.ops());
+        return String.format(Locale.ROOT, "%s after %,d warm-up, %d thread%s", measured, plan.warmupOps(),
+                plan.threads(), plan.threads() == 1 ? "" : "s");
+    }
+
+    private Path createRunDir() {
+        String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+        try {
+            Files.createDirectories(out);
+            Path dir = out.resolve(stamp + "-" + commandName());
+            for (int n = 2; Files.exists(dir); n++) {
+                dir = out.resolve(stamp + "-" + commandName() + "-" + n);
+            }
+            return Files.createDirectory(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a run directory in " + out + ": " + e.getMessage(), e);
+        }
+    }
+}

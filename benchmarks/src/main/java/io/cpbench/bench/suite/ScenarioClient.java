@@ -1,0 +1,115 @@
+package io.cpbench.bench.suite;
+
+import com.hazelcast.client.HazelcastClient;
+import com.hazelcast.client.config.ClientConfig;
+import com.hazelcast.client.impl.clientside.HazelcastClientProxy;
+import com.hazelcast.client.impl.connection.ClientConnection;
+import com.hazelcast.client.util.RoundRobinLB;
+import com.hazelcast.core.HazelcastInstance;
+import io.cpbench.bench.scenario.Routing;
+import io.cpbench.bench.scenario.Scenario;
+import io.cpbench.topology.ClusterClientConfig;
+import io.cpbench.topology.LeaderView;
+import io.cpbench.topology.MemberRef;
+import io.cpbench.topology.Topology;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * The client a scenario measures through, built for the scenario's routing. A unisocket client is given exactly
+ * one address, and is checked to be connected to that member and no other (DESIGN.md, fact 4).
+ */
+final class ScenarioClient implements AutoCloseable {
+
+    private final HazelcastInstance client;
+    private final MemberRef pinned;
+    private final String target;
+
+    private ScenarioClient(HazelcastInstance client, MemberRef pinned, String target) {
+        this.client = client;
+        this.pinned = pinned;
+        this.target = target;
+    }
+
+    static ScenarioClient open(Scenario scenario, Topology topology, LeaderView leader, Duration connectTimeout) {
+        Routing routing = scenario.routing();
+        MemberRef pinned = switch (routing) {
+            case LEADER -> leader.leader();
+            case FOLLOWER -> follower(topology, leader.leader());
+            case SMART, ROUND_ROBIN -> null;
+        };
+        List<String> addresses = pinned != null ? List.of(pinned.address())
+                : topology.members().stream().filter(topology::isAlive).map(MemberRef::address).toList();
+        ClientConfig config = ClusterClientConfig.forCluster(topology.clusterName(), addresses, connectTimeout);
+        config.setInstanceName("cpbench-" + scenario.name() + "-" + System.nanoTime());
+        if (pinned != null) {
+            config.getNetworkConfig().setSmartRouting(false);
+        }
+        if (routing == Routing.ROUND_ROBIN) {
+            config.setLoadBalancer(new RoundRobinLB());
+        }
+        String target = pinned != null
+                ? pinned.name() + " " + pinned.address() + (pinned.equals(leader.leader()) ? " (leader)" : " (follower)")
+                : "all members (" + routing.description() + ")";
+        ScenarioClient opened = new ScenarioClient(HazelcastClient.newHazelcastClient(config), pinned, target);
+        try {
+            opened.verifyPinned();
+        } catch (RuntimeException e) {
+            opened.close();
+            throw e;
+        }
+        return opened;
+    }
+
+    /** The first live member by index that is not the leader: the same follower every time. */
+    static MemberRef follower(Topology topology, MemberRef leader) {
+        return topology.members().stream()
+                .filter(m -> !m.equals(leader) && topology.isAlive(m))
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("no live follower to connect to"));
+    }
+
+    HazelcastInstance client() {
+        return client;
+    }
+
+    String target() {
+        return target;
+    }
+
+    /** Addresses of the members this client holds connections to. */
+    TreeSet<String> connectedMembers() {
+        TreeSet<String> addresses = new TreeSet<>();
+        if (client instanceof HazelcastClientProxy proxy) {
+            for (ClientConnection connection : proxy.client.getConnectionManager().getActiveConnections()) {
+                if (connection.getRemoteAddress() != null) {
+                    addresses.add(connection.getRemoteAddress().getHost() + ":" + connection.getRemoteAddress().getPort());
+                }
+            }
+        }
+        return addresses;
+    }
+
+    /** Throws if a unisocket client is connected anywhere but its one member. */
+    void verifyPinned() {
+        if (pinned == null) {
+            return;
+        }
+        TreeSet<String> connected = connectedMembers();
+        if (!connected.equals(new TreeSet<>(List.of(pinned.address())))) {
+            throw new IllegalStateException("client should be connected to " + pinned + " only, but is connected to "
+                    + (connected.isEmpty() ? "no member" : connected));
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            client.getLifecycleService().terminate();
+        } catch (RuntimeException ignored) {
+            // Closing is best effort.
+        }
+    }
+}

@@ -1,0 +1,181 @@
+package io.cpbench.bench.suite;
+
+import io.cpbench.bench.scenario.Scenario;
+import io.cpbench.core.result.Environment;
+import io.cpbench.core.result.ResultFiles;
+import io.cpbench.core.result.RunResult;
+import io.cpbench.core.result.Status;
+import io.cpbench.core.run.Driver;
+import io.cpbench.core.run.Measurement;
+import io.cpbench.core.run.Outcome;
+import io.cpbench.core.run.RunPlan;
+import io.cpbench.core.workload.CasWorkload;
+import io.cpbench.topology.LeaderView;
+import io.cpbench.topology.MemberRef;
+import io.cpbench.topology.Topology;
+import org.HdrHistogram.Histogram;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Runs scenarios on one topology and writes a result for each: leadership is checked before, the client is built
+ * for the scenario's routing, the driver measures, leadership and the client's connection are checked again after.
+ * Every run ends in a written result, whatever happened: FAIL, UNSTABLE and INCOMPLETE results say why.
+ */
+public final class ScenarioRunner {
+
+    /** The AtomicReference every scenario drives, in the CP {@code default} group. */
+    static final String REFERENCE_NAME = "cpbench-cas";
+
+    private final Topology topology;
+    private final RunPlan plan;
+    private final Path outDir;
+    private final SuiteOptions options;
+    private final ProgressSink progress;
+    private final Environment environment = Environment.current();
+    private volatile Driver current;
+    private volatile boolean stopped;
+
+    /** Receives the driver's progress, tagged with what is running. */
+    public interface ProgressSink {
+        void report(Scenario scenario, int round, io.cpbench.core.run.Progress progress);
+    }
+
+    public ScenarioRunner(Topology topology, RunPlan plan, Path outDir, SuiteOptions options, ProgressSink progress) {
+        this.topology = topology;
+        this.plan = plan;
+        this.outDir = outDir;
+        this.options = options;
+        this.progress = progress;
+    }
+
+    /** Stops the scenario in flight (its result is kept, INCOMPLETE) and refuses further ones. */
+    public void stop() {
+        stopped = true;
+        Driver driver = current;
+        if (driver != null) {
+            driver.stop();
+        }
+    }
+
+    public boolean stopped() {
+        return stopped;
+    }
+
+    public RunResult run(Scenario scenario, int round) {
+        Path hlog = outDir.resolve(String.format("%02d-%s.hlog", round, scenario.name()));
+        LeaderView before;
+        try {
+            before = leaderBeforeRun();
+        } catch (RuntimeException e) {
+            return write(failed(scenario, round, null, "leadership not settled before the run: " + e.getMessage()));
+        }
+        Measurement measurement;
+        String target;
+        List<String> unstable = new ArrayList<>();
+        try (ScenarioClient client = ScenarioClient.open(scenario, topology, before, options.connectTimeout())) {
+            target = client.target();
+            CasWorkload workload = new CasWorkload(client.client().getCPSubsystem().getAtomicReference(REFERENCE_NAME))
+                    .initialise();
+            Driver driver = new Driver(plan);
+            current = driver;
+            if (stopped) {
+                driver.stop();
+            }
+            measurement = driver.run(workload, hlog, p -> progress.report(scenario, round, p));
+            current = null;
+            try {
+                client.verifyPinned();
+            } catch (IllegalStateException moved) {
+                unstable.add(moved.getMessage());
+            }
+        } catch (RuntimeException e) {
+            return write(failed(scenario, round, before, "client could not run: " + Driver.describe(e)));
+        }
+        LeaderView after = null;
+        try {
+            after = topology.leadership().read();
+            if (!after.sameLeadershipAs(before)) {
+                unstable.add("leadership changed during the run: " + before.describe() + " -> " + after.describe());
+            }
+        } catch (RuntimeException e) {
+            unstable.add("leadership could not be read after the run: " + e.getMessage());
+        }
+        Status status = status(measurement.outcome(), !unstable.isEmpty());
+        List<String> reasons = new ArrayList<>();
+        if (measurement.reason() != null) {
+            reasons.add(measurement.reason());
+        }
+        reasons.addAll(unstable);
+        return write(result(scenario, round, status, reasons.isEmpty() ? null : String.join("; ", reasons), target,
+                measurement.startedAt(), measurement.seconds(), measurement.warmupOps(), measurement.ops(),
+                measurement.errors(), measurement.opsPerSecond(), measurement.histogram(), before, after,
+                hlog.getFileName().toString()));
+    }
+
+    static Status status(Outcome outcome, boolean unstable) {
+        return switch (outcome) {
+            case FAILED -> Status.FAIL;
+            case INTERRUPTED -> Status.INCOMPLETE;
+            case TIMEBOXED -> unstable ? Status.UNSTABLE : Status.TIMEBOXED;
+            case COMPLETED -> unstable ? Status.UNSTABLE : Status.OK;
+        };
+    }
+
+    /** The priority member must lead, unanimously; if it does not (say, after a failover), wait for it. */
+    private LeaderView leaderBeforeRun() {
+        LeaderView view = topology.leadership().read();
+        MemberRef priority = topology.priorityMember();
+        if (view.unanimous() && view.leader().equals(priority)) {
+            return view;
+        }
+        return topology.leadership().awaitPriorityLeader(priority, options.settle(), options.leadershipTimeout());
+    }
+
+    private RunResult failed(Scenario scenario, int round, LeaderView before, String reason) {
+        return result(scenario, round, Status.FAIL, reason, null, Instant.now(), 0, 0, 0, 0, 0, new Histogram(3),
+                before, null, null);
+    }
+
+    private RunResult result(Scenario scenario, int round, Status status, String reason, String target,
+                             Instant startedAt, double seconds, long warmupOps, long ops, long errors, double opsPerSecond,
+                             Histogram histogram, LeaderView before, LeaderView after, String hlog) {
+        return new RunResult(RunResult.FORMAT, scenario.name(), scenario.network(), scenario.description(), round,
+                status, reason, topology.kind(), topology.clusterName(), target,
+                topology.members().stream().map(m -> new RunResult.MemberInfo(m.name(), m.address(), m.priority())).toList(),
+                new RunResult.PlanInfo(plan.warmupOps(), plan.ops(),
+                        plan.duration() == null ? 0 : plan.duration().toMillis() / 1000.0,
+                        plan.timebox().toMillis() / 1000.0, plan.threads()),
+                environment, startedAt.toString(), seconds, warmupOps, ops, errors, opsPerSecond,
+                RunResult.Latency.of(histogram), leaderInfo(before), leaderInfo(after), hlog, RunResult.encode(histogram));
+    }
+
+    private static RunResult.LeaderInfo leaderInfo(LeaderView view) {
+        if (view == null || view.leader() == null) {
+            return null;
+        }
+        return new RunResult.LeaderInfo(view.leader().name(), view.leader().address(), view.term());
+    }
+
+    private RunResult write(RunResult result) {
+        ResultFiles.write(outDir, result);
+        return result;
+    }
+
+    /**
+     * Suite-level settings that are not part of the measured plan.
+     *
+     * @param settle            how long leadership must hold still when it has to be awaited again
+     * @param leadershipTimeout how long to wait for the priority member to lead again before a scenario
+     * @param connectTimeout    how long a scenario's client may take to connect
+     */
+    public record SuiteOptions(Duration settle, Duration leadershipTimeout, Duration connectTimeout) {
+        public static SuiteOptions defaults() {
+            return new SuiteOptions(Duration.ofSeconds(5), Duration.ofSeconds(120), Duration.ofSeconds(20));
+        }
+    }
+}

@@ -1,0 +1,97 @@
+package io.cpbench.core.result;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/** Writes and reads {@link RunResult} files (format documented there). */
+public final class ResultFiles {
+
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .enable(SerializationFeature.INDENT_OUTPUT)
+            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
+            .configure(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES, true);
+
+    private ResultFiles() {
+    }
+
+    public static String fileStem(RunResult result) {
+        return String.format("%02d-%s", result.round(), result.scenario());
+    }
+
+    public static Path write(Path dir, RunResult result) {
+        Path file = dir.resolve(fileStem(result) + ".json");
+        try {
+            Files.createDirectories(dir);
+            Path partial = dir.resolve(file.getFileName() + ".part");
+            JSON.writeValue(partial.toFile(), result);
+            Files.move(partial, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write result " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    public static RunResult read(Path file) {
+        RunResult result;
+        try {
+            result = JSON.readValue(file.toFile(), RunResult.class);
+        } catch (JacksonException e) {
+            throw new ResultFormatException(file + ": not a cp-bench result (" + e.getOriginalMessage() + ")", e);
+        } catch (IOException e) {
+            throw new ResultFormatException(file + ": cannot read (" + e.getMessage() + ")", e);
+        }
+        if (result == null || !RunResult.FORMAT.equals(result.format())) {
+            throw new ResultFormatException(file + ": not a cp-bench result (format is "
+                    + (result == null ? "missing" : "'" + result.format() + "'") + ", expected '" + RunResult.FORMAT + "')");
+        }
+        if (result.scenario() == null || result.status() == null || result.latencyMicros() == null) {
+            throw new ResultFormatException(file + ": cp-bench result is missing scenario, status or latencyMicros");
+        }
+        try {
+            result.decodeHistogram();
+        } catch (ResultFormatException e) {
+            throw new ResultFormatException(file + ": " + e.getMessage(), e);
+        }
+        return result;
+    }
+
+    /**
+     * Reads result files, and every {@code *.json} result directly inside the given directories, in file-name
+     * order (which is round, then scenario).
+     */
+    public static List<RunResult> readAll(List<Path> filesOrDirs) {
+        List<RunResult> results = new ArrayList<>();
+        for (Path path : filesOrDirs) {
+            if (Files.isDirectory(path)) {
+                List<Path> files;
+                try (Stream<Path> listing = Files.list(path)) {
+                    files = listing.filter(p -> p.getFileName().toString().endsWith(".json"))
+                            .sorted(Comparator.comparing(Path::toString)).toList();
+                } catch (IOException e) {
+                    throw new ResultFormatException(path + ": cannot list (" + e.getMessage() + ")", e);
+                }
+                if (files.isEmpty()) {
+                    throw new ResultFormatException(path + ": no result files (*.json) in this directory");
+                }
+                files.forEach(f -> results.add(read(f)));
+            } else if (Files.isRegularFile(path)) {
+                results.add(read(path));
+            } else {
+                throw new ResultFormatException(path + ": no such file or directory");
+            }
+        }
+        return results;
+    }
+}

@@ -1,0 +1,116 @@
+package io.cpbench.core.result;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import org.HdrHistogram.Histogram;
+
+import java.nio.ByteBuffer;
+import java.util.Base64;
+import java.util.List;
+import java.util.zip.DataFormatException;
+
+/**
+ * One scenario run, self-describing: what ran, where, on which versions, the leadership before and after, the
+ * counts, the percentiles, and the full latency histogram. Reports are rendered from these files alone, so old
+ * runs can be re-rendered and compared.
+ *
+ * <h2>File format ({@value #FORMAT})</h2>
+ * One JSON object per file, named {@code <round>-<scenario>.json}, next to {@code <round>-<scenario>.hlog}.
+ * <ul>
+ * <li>{@code format}: always {@value #FORMAT}; readers reject anything else.</li>
+ * <li>{@code scenario}, {@code network} ("a" plain, "b" one slow member), {@code description}, {@code round}
+ * (1-based; rounds of a matrix are interleaved).</li>
+ * <li>{@code status}: one of {@link Status}; {@code reason}: why, when not OK.</li>
+ * <li>{@code topology}, {@code clusterName}, {@code clientTarget} (which member(s) the client used),
+ * {@code members}: every member with address and priority.</li>
+ * <li>{@code plan}: warm-up ops, ops (0 when a duration was given), duration and time box in seconds, threads.</li>
+ * <li>{@code environment}: versions of cp-bench, Hazelcast and the JVM, OS, cores, host.</li>
+ * <li>{@code startedAt} (ISO-8601, measured phase), {@code durationSeconds} (measured phase), {@code warmupOps},
+ * {@code ops} (successful measured ops), {@code errors} (measured ops that threw), {@code opsPerSecond}.</li>
+ * <li>{@code latencyMicros}: min, mean, p50, p90, p99, p99.9 and max service time in µs, from {@code histogram}.</li>
+ * <li>{@code leaderBefore}, {@code leaderAfter}: member name, address and Raft term of the {@code default}
+ * group's leader; null when it could not be read.</li>
+ * <li>{@code hlog}: the interval log's file name, HdrHistogram's log format, µs values.</li>
+ * <li>{@code histogram}: the whole measured histogram, HdrHistogram's compressed encoding, Base64.</li>
+ * </ul>
+ */
+public record RunResult(
+        String format,
+        String scenario,
+        String network,
+        String description,
+        int round,
+        Status status,
+        String reason,
+        String topology,
+        String clusterName,
+        String clientTarget,
+        List<MemberInfo> members,
+        PlanInfo plan,
+        Environment environment,
+        String startedAt,
+        double durationSeconds,
+        long warmupOps,
+        long ops,
+        long errors,
+        double opsPerSecond,
+        Latency latencyMicros,
+        LeaderInfo leaderBefore,
+        LeaderInfo leaderAfter,
+        String hlog,
+        String histogram) {
+
+    public static final String FORMAT = "cpbench-result/1";
+
+    public RunResult {
+        members = members == null ? List.of() : List.copyOf(members);
+    }
+
+    /** @param name member-N; @param address host:port; @param priority has leadership priority */
+    public record MemberInfo(String name, String address, boolean priority) {
+    }
+
+    /** @param durationSeconds 0 when the plan counted ops */
+    public record PlanInfo(long warmupOps, long ops, double durationSeconds, double timeboxSeconds, int threads) {
+    }
+
+    public record LeaderInfo(String name, String address, int term) {
+    }
+
+    public record Latency(long min, double mean, long p50, long p90, long p99, long p999, long max) {
+
+        public static Latency of(Histogram histogram) {
+            if (histogram.getTotalCount() == 0) {
+                return new Latency(0, 0, 0, 0, 0, 0, 0);
+            }
+            return new Latency(histogram.getMinValue(), histogram.getMean(), histogram.getValueAtPercentile(50),
+                    histogram.getValueAtPercentile(90), histogram.getValueAtPercentile(99),
+                    histogram.getValueAtPercentile(99.9), histogram.getMaxValue());
+        }
+    }
+
+    /** The measured histogram, decoded. */
+    @JsonIgnore
+    public Histogram decodeHistogram() {
+        return decode(histogram);
+    }
+
+    public static String encode(Histogram histogram) {
+        ByteBuffer buffer = ByteBuffer.allocate(histogram.getNeededByteBufferCapacity());
+        int length = histogram.encodeIntoCompressedByteBuffer(buffer);
+        byte[] bytes = new byte[length];
+        buffer.rewind();
+        buffer.get(bytes);
+        return Base64.getEncoder().encodeToString(bytes);
+    }
+
+    public static Histogram decode(String encoded) {
+        if (encoded == null || encoded.isEmpty()) {
+            return new Histogram(3);
+        }
+        try {
+            return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(Base64.getDecoder().decode(encoded)), 0);
+        } catch (DataFormatException | RuntimeException e) {
+            throw new ResultFormatException("histogram is not a valid HdrHistogram encoding: " + e.getMessage(), e);
+        }
+    }
+}

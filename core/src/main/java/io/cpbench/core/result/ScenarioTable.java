@@ -1,0 +1,172 @@
+package io.cpbench.core.result;
+
+import org.HdrHistogram.Histogram;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The seed's scenario table, rendered from result files only. With several rounds of a scenario, op/s and
+ * duration are medians and the spread is shown; latency percentiles come from the rounds' histograms merged.
+ */
+public final class ScenarioTable {
+
+    private ScenarioTable() {
+    }
+
+    /**
+     * One scenario over its rounds.
+     *
+     * @param opsPerSecond median over rounds; {@code opsMin}/{@code opsMax} bound it
+     * @param latency      percentiles of all rounds' ops together, µs
+     */
+    public record Row(String scenario, String network, int rounds, double durationSeconds, double opsPerSecond,
+                      double opsMin, double opsMax, RunResult.Latency latency, long errors, String leader,
+                      String status) {
+
+        /** Half the min-max range, relative to the median. */
+        public double spread() {
+            return opsPerSecond == 0 ? 0 : (opsMax - opsMin) / 2 / opsPerSecond;
+        }
+    }
+
+    /** Rows in the order scenarios first appear. */
+    public static List<Row> rows(List<RunResult> results) {
+        Map<String, List<RunResult>> byScenario = new LinkedHashMap<>();
+        for (RunResult result : results) {
+            byScenario.computeIfAbsent(result.scenario(), k -> new ArrayList<>()).add(result);
+        }
+        List<Row> rows = new ArrayList<>();
+        byScenario.forEach((scenario, runs) -> rows.add(row(scenario, runs)));
+        return rows;
+    }
+
+    private static Row row(String scenario, List<RunResult> runs) {
+        double[] ops = runs.stream().mapToDouble(RunResult::opsPerSecond).sorted().toArray();
+        double[] durations = runs.stream().mapToDouble(RunResult::durationSeconds).sorted().toArray();
+        Histogram merged = new Histogram(3);
+        long errors = 0;
+        for (RunResult run : runs) {
+            merged.add(run.decodeHistogram());
+            errors += run.errors();
+        }
+        return new Row(scenario, runs.get(0).network(), runs.size(), median(durations), median(ops), ops[0],
+                ops[ops.length - 1], RunResult.Latency.of(merged), errors, leader(runs), status(runs));
+    }
+
+    static double median(double[] sorted) {
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    }
+
+    private static String leader(List<RunResult> runs) {
+        TreeMap<String, Integer> names = new TreeMap<>();
+        for (RunResult run : runs) {
+            String before = run.leaderBefore() == null ? "?" : run.leaderBefore().name();
+            String after = run.leaderAfter() == null ? "?" : run.leaderAfter().name();
+            names.merge(before.equals(after) ? before : before + "→" + after, 1, Integer::sum);
+        }
+        return names.size() == 1 ? names.firstKey() : names.toString();
+    }
+
+    private static String status(List<RunResult> runs) {
+        Map<Status, Integer> counts = new TreeMap<>();
+        runs.forEach(run -> counts.merge(run.status(), 1, Integer::sum));
+        if (counts.size() == 1) {
+            return counts.keySet().iterator().next().name();
+        }
+        List<String> parts = new ArrayList<>();
+        counts.forEach((status, count) -> parts.add(status + "×" + count));
+        return String.join(" ", parts);
+    }
+
+    /** The table as GitHub Markdown, columns padded so it also reads in a terminal. */
+    public static String markdown(List<RunResult> results) {
+        List<Row> rows = rows(results);
+        boolean rounds = rows.stream().anyMatch(r -> r.rounds() > 1);
+        List<String> header = new ArrayList<>(List.of("Scenario", "Network", "Duration(s)", "Op/s"));
+        if (rounds) {
+            header.add("Op/s spread (min–max, rounds)");
+        }
+        header.addAll(List.of("p50 (µs)", "p99 (µs)", "p99.9 (µs)", "max (µs)", "errors", "leader", "status"));
+        List<List<String>> cells = new ArrayList<>();
+        for (Row row : rows) {
+            List<String> line = new ArrayList<>(List.of(row.scenario(), "(" + row.network() + ")",
+                    fmt("%.1f", row.durationSeconds()), fmt("%.0f", row.opsPerSecond())));
+            if (rounds) {
+                line.add(fmt("±%.1f%% (%.0f–%.0f, n=%d)", row.spread() * 100, row.opsMin(), row.opsMax(), row.rounds()));
+            }
+            RunResult.Latency l = row.latency();
+            line.addAll(List.of(Long.toString(l.p50()), Long.toString(l.p99()), Long.toString(l.p999()),
+                    Long.toString(l.max()), Long.toString(row.errors()), row.leader(), row.status()));
+            cells.add(line);
+        }
+        return render(header, cells);
+    }
+
+    /**
+     * Each scenario's op/s divided by the baseline's op/s in the same round, over the rounds: the interleaved,
+     * paired comparison that a noisy machine allows. Rounds in which either run did not end OK are left out.
+     */
+    public static String ratios(List<RunResult> results, String baseline) {
+        Map<Integer, RunResult> baselineByRound = new TreeMap<>();
+        for (RunResult r : results) {
+            if (r.scenario().equals(baseline) && r.status() == Status.OK) {
+                baselineByRound.put(r.round(), r);
+            }
+        }
+        Map<String, List<Double>> ratios = new LinkedHashMap<>();
+        for (RunResult r : results) {
+            RunResult base = baselineByRound.get(r.round());
+            if (!r.scenario().equals(baseline) && base != null && r.status() == Status.OK && base.opsPerSecond() > 0) {
+                ratios.computeIfAbsent(r.scenario(), k -> new ArrayList<>()).add(r.opsPerSecond() / base.opsPerSecond());
+            }
+        }
+        if (ratios.isEmpty()) {
+            return "";
+        }
+        List<List<String>> cells = new ArrayList<>();
+        ratios.forEach((scenario, values) -> {
+            double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+            cells.add(List.of(scenario, fmt("%.3f", median(sorted)),
+                    fmt("%.3f–%.3f", sorted[0], sorted[sorted.length - 1]), Integer.toString(sorted.length)));
+        });
+        return render(List.of("Scenario", "Op/s ÷ " + baseline + " (median)", "min–max", "paired rounds"), cells);
+    }
+
+    static String render(List<String> header, List<List<String>> rows) {
+        int[] widths = new int[header.size()];
+        for (int i = 0; i < widths.length; i++) {
+            widths[i] = header.get(i).length();
+            for (List<String> row : rows) {
+                widths[i] = Math.max(widths[i], row.get(i).length());
+            }
+        }
+        StringBuilder out = new StringBuilder();
+        line(out, header, widths);
+        String[] rule = new String[widths.length];
+        for (int i = 0; i < widths.length; i++) {
+            rule[i] = "-".repeat(widths[i]);
+        }
+        line(out, Arrays.asList(rule), widths);
+        rows.forEach(row -> line(out, row, widths));
+        return out.toString();
+    }
+
+    private static void line(StringBuilder out, List<String> cells, int[] widths) {
+        out.append('|');
+        for (int i = 0; i < widths.length; i++) {
+            out.append(' ').append(cells.get(i)).append(" ".repeat(widths[i] - cells.get(i).length())).append(" |");
+        }
+        out.append('\n');
+    }
+
+    private static String fmt(String format, Object... args) {
+        return String.format(Locale.ROOT, format, args);
+    }
+}

@@ -1,0 +1,297 @@
+package io.cpbench.core.run;
+
+import io.cpbench.core.workload.Workload;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogWriter;
+import org.HdrHistogram.Recorder;
+
+import java.io.FileNotFoundException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+
+/**
+ * Runs a {@link Workload} in a closed loop on {@link RunPlan#threads()} threads: warm-up, then measurement,
+ * never past the time box. Each successful op's service time goes to an HdrHistogram {@link Recorder} in µs; the
+ * calling thread samples it once an interval, writes each measured interval to an {@code .hlog} and reports
+ * progress. The timed path is: two {@code nanoTime} calls, the op, one {@code recordValue}; no allocation, no
+ * locks, no logging.
+ *
+ * <p>A driver runs once. {@link #stop()} may be called from any thread (for example a Ctrl-C hook): the run
+ * ends after the ops in flight, and the measurement so far is returned as {@link Outcome#INTERRUPTED}.
+ */
+public final class Driver {
+
+    /** Ops failing back to back on one thread before the run is abandoned as FAILED. */
+    static final int MAX_CONSECUTIVE_ERRORS = 100;
+    /** Warm-up may use at most this share of the time box, so a slow scenario still gets measured. */
+    static final double WARMUP_SHARE_OF_TIMEBOX = 0.2;
+    /** How long past the time box to wait for ops still in flight before abandoning them. */
+    static final Duration IN_FLIGHT_GRACE = Duration.ofSeconds(30);
+
+    private final RunPlan plan;
+    private final Recorder recorder = new Recorder(3);
+    private final Object sampleLock = new Object();
+    private final LongAdder warmupDone = new LongAdder();
+    private final LongAdder measureErrors = new LongAdder();
+    private final AtomicReference<String> failure = new AtomicReference<>();
+    private final CountDownLatch warmedUp;
+    private final CountDownLatch finished;
+    private final CountDownLatch measureGate = new CountDownLatch(1);
+
+    private volatile boolean stopRequested;
+    private volatile boolean timeboxHit;
+    private volatile boolean measuring;
+    private volatile long measureStartNanos;
+    private volatile long lastFinishNanos;
+
+    public Driver(RunPlan plan) {
+        this.plan = plan;
+        this.warmedUp = new CountDownLatch(plan.threads());
+        this.finished = new CountDownLatch(plan.threads());
+    }
+
+    /** Asks the run to end after the ops in flight. Safe from any thread, any number of times. */
+    public void stop() {
+        stopRequested = true;
+        measureGate.countDown();
+    }
+
+    /**
+     * Runs the plan. Blocks until the run ends.
+     *
+     * @param workload the op, shared by all threads
+     * @param hlog     where to write the interval log, or null for none
+     * @param progress called once an interval from this thread
+     */
+    public Measurement run(Workload workload, Path hlog, Consumer<Progress> progress) {
+        long start = System.nanoTime();
+        long timeboxDeadline = start + plan.timebox().toNanos();
+        long warmupDeadline = start + (long) (plan.timebox().toNanos() * WARMUP_SHARE_OF_TIMEBOX);
+        Histogram total = new Histogram(3);
+        try (IntervalLog log = IntervalLog.open(hlog)) {
+            for (int i = 0; i < plan.threads(); i++) {
+                Thread worker = new Thread(workerLoop(workload, i, warmupDeadline, timeboxDeadline),
+                        "cpbench-driver-" + i);
+                worker.setDaemon(true);
+                worker.start();
+            }
+            awaitPhase(warmedUp, start, Long.MAX_VALUE, false, total, log, progress);
+            synchronized (sampleLock) {
+                recorder.getIntervalHistogram(); // warm-up latencies end here
+                measureStartNanos = System.nanoTime();
+                measuring = true;
+            }
+            Instant startedAt = Instant.now();
+            measureGate.countDown();
+            boolean allFinished = awaitPhase(finished, measureStartNanos,
+                    timeboxDeadline + IN_FLIGHT_GRACE.toNanos(), true, total, log, progress);
+            if (!allFinished) {
+                stopRequested = true;
+                timeboxHit = true;
+            }
+            sample(total, log, null, 0);
+            long end = allFinished ? Math.max(lastFinishNanos, measureStartNanos) : System.nanoTime();
+            return new Measurement(outcome(allFinished), reason(allFinished), startedAt, warmupDone.sum(),
+                    total.getTotalCount(), measureErrors.sum(), end - measureStartNanos, total);
+        }
+    }
+
+    private Outcome outcome(boolean allFinished) {
+        if (failure.get() != null) {
+            return Outcome.FAILED;
+        }
+        if (timeboxHit) {
+            return Outcome.TIMEBOXED;
+        }
+        return stopRequested ? Outcome.INTERRUPTED : Outcome.COMPLETED;
+    }
+
+    private String reason(boolean allFinished) {
+        if (failure.get() != null) {
+            return failure.get();
+        }
+        if (!allFinished) {
+            return "ops still in flight " + IN_FLIGHT_GRACE.toSeconds() + " s after the time box of "
+                    + plan.timebox().toSeconds() + " s were abandoned";
+        }
+        if (timeboxHit) {
+            return "time box of " + plan.timebox().toSeconds() + " s reached";
+        }
+        return stopRequested ? "stopped before the end" : null;
+    }
+
+    /** Samples once an interval until the latch opens; false if {@code deadline} came first. */
+    private boolean awaitPhase(CountDownLatch latch, long phaseStart, long deadline, boolean measure, Histogram total,
+                               IntervalLog log, Consumer<Progress> progress) {
+        long intervalNanos = plan.interval().toNanos();
+        while (true) {
+            try {
+                if (latch.await(intervalNanos, TimeUnit.NANOSECONDS)) {
+                    return true;
+                }
+            } catch (InterruptedException e) {
+                stop();
+                Thread.currentThread().interrupt();
+            }
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Progress report = sample(total, log, phaseStart, measure ? targetOps() : plan.warmupOps());
+            if (progress != null && report != null) {
+                progress.accept(report);
+            }
+        }
+    }
+
+    private Progress sample(Histogram total, IntervalLog log, Long phaseStart, long target) {
+        Histogram interval;
+        boolean measured;
+        synchronized (sampleLock) {
+            interval = recorder.getIntervalHistogram();
+            measured = measuring;
+        }
+        if (measured) {
+            total.add(interval);
+            log.write(interval);
+        }
+        if (phaseStart == null) {
+            return null;
+        }
+        double seconds = Math.max(1e-9, (interval.getEndTimeStamp() - interval.getStartTimeStamp()) / 1000.0);
+        long done = measured ? total.getTotalCount() + measureErrors.sum() : warmupDone.sum();
+        return new Progress(measured, done, target, Duration.ofNanos(System.nanoTime() - phaseStart),
+                interval.getTotalCount() / seconds, interval.getValueAtPercentile(50), measured ? measureErrors.sum() : 0);
+    }
+
+    private long targetOps() {
+        return plan.duration() == null ? plan.ops() : 0;
+    }
+
+    private Runnable workerLoop(Workload workload, int index, long warmupDeadline, long timeboxDeadline) {
+        long warmupQuota = share(plan.warmupOps(), index);
+        long measureQuota = plan.duration() == null ? share(plan.ops(), index) : Long.MAX_VALUE;
+        return () -> {
+            boolean warm = false;
+            try {
+                loop(workload, warmupQuota, warmupDeadline, Long.MAX_VALUE, false);
+                warm = true;
+                warmedUp.countDown();
+                measureGate.await();
+                long durationDeadline = plan.duration() == null ? Long.MAX_VALUE
+                        : measureStartNanos + plan.duration().toNanos();
+                loop(workload, measureQuota, timeboxDeadline, durationDeadline, true);
+            } catch (InterruptedException e) {
+                stop();
+            } finally {
+                if (!warm) {
+                    warmedUp.countDown();
+                }
+                lastFinishNanos = Math.max(lastFinishNanos, System.nanoTime());
+                finished.countDown();
+            }
+        };
+    }
+
+    private void loop(Workload workload, long quota, long timeboxDeadline, long durationDeadline, boolean measure) {
+        int consecutiveErrors = 0;
+        for (long n = 0; n < quota && !stopRequested && failure.get() == null; n++) {
+            long begin = System.nanoTime();
+            if (begin - timeboxDeadline >= 0) {
+                if (measure) {
+                    timeboxHit = true;
+                }
+                return;
+            }
+            if (begin - durationDeadline >= 0) {
+                return;
+            }
+            try {
+                workload.execute();
+                long took = System.nanoTime() - begin;
+                recorder.recordValue(took / 1000);
+                consecutiveErrors = 0;
+            } catch (Exception e) {
+                if (stopRequested) {
+                    return;
+                }
+                if (measure) {
+                    measureErrors.increment();
+                }
+                if (++consecutiveErrors >= MAX_CONSECUTIVE_ERRORS) {
+                    failure.compareAndSet(null, consecutiveErrors + " ops in a row failed; last: " + describe(e));
+                    return;
+                }
+                continue;
+            }
+            if (!measure) {
+                warmupDone.increment();
+            }
+        }
+    }
+
+    private long share(long total, int index) {
+        long base = total / plan.threads();
+        return base + (index < total % plan.threads() ? 1 : 0);
+    }
+
+    public static String describe(Throwable e) {
+        String message = e.getMessage();
+        return e.getClass().getSimpleName() + (message == null ? "" : ": " + message.lines().findFirst().orElse(""));
+    }
+
+    /** The {@code .hlog} interval log, in HdrHistogram's own format; values are µs, max column in ms. */
+    private static final class IntervalLog implements AutoCloseable {
+        private final HistogramLogWriter writer;
+        private final PrintStream stream;
+        private final long baseMillis;
+
+        private IntervalLog(HistogramLogWriter writer, PrintStream stream, long baseMillis) {
+            this.writer = writer;
+            this.stream = stream;
+            this.baseMillis = baseMillis;
+        }
+
+        static IntervalLog open(Path file) {
+            long now = System.currentTimeMillis();
+            if (file == null) {
+                return new IntervalLog(null, null, now);
+            }
+            try {
+                PrintStream stream = new PrintStream(file.toFile(), java.nio.charset.StandardCharsets.UTF_8);
+                HistogramLogWriter writer = new HistogramLogWriter(stream);
+                writer.outputComment("cp-bench measured intervals; latency values in microseconds");
+                writer.outputLogFormatVersion();
+                writer.outputStartTime(now);
+                writer.setBaseTime(now);
+                writer.outputBaseTime(now);
+                writer.outputLegend();
+                return new IntervalLog(writer, stream, now);
+            } catch (FileNotFoundException e) {
+                throw new IllegalArgumentException("cannot write interval log " + file + ": " + e.getMessage(), e);
+            } catch (java.io.IOException e) {
+                throw new IllegalArgumentException("cannot write interval log " + file + ": " + e.getMessage(), e);
+            }
+        }
+
+        void write(Histogram interval) {
+            if (writer != null && interval.getTotalCount() > 0) {
+                writer.outputIntervalHistogram((interval.getStartTimeStamp() - baseMillis) / 1000.0,
+                        (interval.getEndTimeStamp() - baseMillis) / 1000.0, interval, 1000.0);
+            }
+        }
+
+        @Override
+        public void close() {
+            if (stream != null) {
+                stream.close();
+            }
+        }
+    }
+}

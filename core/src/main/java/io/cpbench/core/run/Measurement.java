@@ -1,0 +1,30 @@
+package io.cpbench.core.run;
+
+import org.HdrHistogram.Histogram;
+
+import java.time.Instant;
+
+/**
+ * What a driver run measured. The histogram holds the latency of every successful measured op, in µs; it is
+ * the sum of the intervals written to the run's {@code .hlog}.
+ *
+ * @param outcome       how the run ended
+ * @param reason        why, when it did not simply complete; null otherwise
+ * @param startedAt     when the measured phase began
+ * @param warmupOps     warm-up ops that ran
+ * @param ops           measured ops that succeeded
+ * @param errors        measured ops that threw
+ * @param measuredNanos length of the measured phase
+ * @param histogram     latency of the successful measured ops, µs
+ */
+public record Measurement(Outcome outcome, String reason, Instant startedAt, long warmupOps, long ops, long errors,
+                          long measuredNanos, Histogram histogram) {
+
+    public double seconds() {
+        return measuredNanos / 1e9;
+    }
+
+    public double opsPerSecond() {
+        return measuredNanos == 0 ? 0 : ops / seconds();
+    }
+}

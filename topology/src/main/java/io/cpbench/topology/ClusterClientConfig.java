@@ -1,0 +1,33 @@
+package io.cpbench.topology;
+
+import com.hazelcast.client.config.ClientConfig;
+
+import java.time.Duration;
+import java.util.List;
+
+/** The client settings every cp-bench client shares: cluster, addresses, and bounded waits. */
+public final class ClusterClientConfig {
+
+    private ClusterClientConfig() {
+    }
+
+    /**
+     * A client config for the given cluster that gives up connecting after {@code connectTimeout} instead of
+     * retrying forever, and does not shuffle its addresses (DESIGN.md, fact 4). Callers add routing.
+     */
+    public static ClientConfig forCluster(String clusterName, List<String> addresses, Duration connectTimeout) {
+        ClientConfig config = new ClientConfig();
+        config.setClusterName(clusterName);
+        config.setProperty("hazelcast.phone.home.enabled", "false");
+        config.setProperty("hazelcast.client.shuffle.member.list", "false");
+        // cp-bench owns the shutdown order; Hazelcast's own hook would close the client under a running op.
+        config.setProperty("hazelcast.shutdownhook.enabled", "false");
+        config.getNetworkConfig().setAddresses(List.copyOf(addresses));
+        config.getNetworkConfig().setConnectionTimeout((int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis()));
+        config.getConnectionStrategyConfig().getConnectionRetryConfig()
+                .setClusterConnectTimeoutMillis(connectTimeout.toMillis())
+                .setInitialBackoffMillis(200)
+                .setMaxBackoffMillis(2000);
+        return config;
+    }
+}

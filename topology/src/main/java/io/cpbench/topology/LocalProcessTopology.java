@@ -1,0 +1,230 @@
+package io.cpbench.topology;
+
+import com.hazelcast.core.HazelcastInstance;
+import picocli.CommandLine;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Each member in its own JVM, started with {@link MemberLauncher} exactly as the AWS lab starts it. Member
+ * output goes to {@code member-N.log} in the spec's log directory. Members die with this JVM: on close, on a
+ * shutdown hook (Ctrl-C), and, should this JVM be killed outright, because they exit when their standard
+ * input closes.
+ */
+final class LocalProcessTopology implements Topology {
+
+    /** Hazelcast on Java 17 (DESIGN.md, fact 9). */
+    static final List<String> HAZELCAST_JVM_FLAGS = List.of(
+            "--add-modules", "java.se",
+            "--add-exports", "java.base/jdk.internal.ref=ALL-UNNAMED",
+            "--add-opens", "java.base/java.lang=ALL-UNNAMED",
+            "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
+            "--add-opens", "java.management/sun.management=ALL-UNNAMED",
+            "--add-opens", "jdk.management/com.sun.management.internal=ALL-UNNAMED",
+            "-Dhazelcast.phone.home.enabled=false",
+            "-Djava.net.preferIPv4Stack=true");
+
+    private final TopologySpec spec;
+    private final List<MemberSettings> settings;
+    private final List<MemberRef> members;
+    private final List<Process> processes = new ArrayList<>();
+    private final Thread shutdownHook = new Thread(this::close, "cpbench-local-topology-shutdown");
+    private Leadership leadership;
+    private boolean closed;
+
+    private LocalProcessTopology(TopologySpec spec, List<MemberSettings> settings) {
+        this.spec = spec;
+        this.settings = settings;
+        this.members = spec.memberRefs(settings);
+    }
+
+    static Topology start(TopologySpec spec) {
+        List<MemberSettings> settings = spec.memberSettings(firstPort(spec));
+        LocalProcessTopology topology = new LocalProcessTopology(spec, settings);
+        Runtime.getRuntime().addShutdownHook(topology.shutdownHook);
+        try {
+            long deadline = System.nanoTime() + spec.startupTimeout().toNanos();
+            topology.launchAll();
+            topology.awaitJoined(deadline);
+            topology.leadership = Leadership.connect(topology.clusterName(), topology.members, remaining(deadline));
+            topology.leadership.awaitReady(topology.priorityMember(), spec.settle(), remaining(deadline));
+            return topology;
+        } catch (RuntimeException e) {
+            topology.close();
+            throw e;
+        }
+    }
+
+    static int firstPort(TopologySpec spec) {
+        if (spec.basePort() == 0) {
+            return FreePorts.consecutive(spec.host(), spec.memberCount(), 5701);
+        }
+        if (!FreePorts.allFree(spec.host(), spec.basePort(), spec.memberCount())) {
+            throw new TopologyException("ports " + spec.basePort() + "-" + (spec.basePort() + spec.memberCount() - 1)
+                    + " on " + spec.host() + " are not all free; choose another base port or 0 to pick free ones");
+        }
+        return spec.basePort();
+    }
+
+    private void launchAll() {
+        try {
+            Files.createDirectories(spec.logDir());
+        } catch (IOException e) {
+            throw new TopologyException("cannot create member log directory " + spec.logDir() + ": " + e.getMessage(), e);
+        }
+        for (int i = 0; i < settings.size(); i++) {
+            List<String> command = new ArrayList<>();
+            command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            command.addAll(HAZELCAST_JVM_FLAGS);
+            command.addAll(spec.memberJvmOptions());
+            command.add("-cp");
+            command.add(memberClasspath());
+            command.add(MemberLauncher.class.getName());
+            command.addAll(settings.get(i).toArgs());
+            command.add("--exit-with-parent");
+            ProcessBuilder builder = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(logFile(i).toFile());
+            try {
+                processes.add(builder.start());
+            } catch (IOException e) {
+                throw new TopologyException("cannot start member process " + i + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /** Just the jars a member needs: this module, Hazelcast and picocli, wherever the caller runs from. */
+    static String memberClasspath() {
+        Set<String> entries = new LinkedHashSet<>();
+        for (Class<?> type : List.of(MemberLauncher.class, HazelcastInstance.class, CommandLine.class)) {
+            try {
+                entries.add(Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
+            } catch (Exception e) {
+                throw new TopologyException("cannot locate the jar of " + type.getName() + " to start members", e);
+            }
+        }
+        return String.join(File.pathSeparator, entries);
+    }
+
+    private void awaitJoined(long deadline) {
+        for (int i = 0; i < processes.size(); i++) {
+            while (!logMentionsReady(i)) {
+                Process process = processes.get(i);
+                if (!process.isAlive()) {
+                    throw new TopologyException("member " + i + " exited with code " + process.exitValue()
+                            + " while starting; see " + logFile(i) + lastLogLine(i));
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new TopologyException("member " + i + " did not start within "
+                            + spec.startupTimeout().toSeconds() + " s; see " + logFile(i) + lastLogLine(i));
+                }
+                Leadership.sleep(200);
+            }
+        }
+    }
+
+    private boolean logMentionsReady(int i) {
+        try {
+            return Files.readString(logFile(i), StandardCharsets.UTF_8).contains(MemberLauncher.READY_LINE);
+        } catch (IOException notYet) {
+            return false;
+        }
+    }
+
+    private String lastLogLine(int i) {
+        try {
+            List<String> lines = Files.readAllLines(logFile(i), StandardCharsets.UTF_8);
+            for (int k = lines.size() - 1; k >= 0; k--) {
+                if (!lines.get(k).isBlank()) {
+                    return " (last line: " + lines.get(k).trim() + ")";
+                }
+            }
+        } catch (IOException ignored) {
+            // The log is a hint only.
+        }
+        return "";
+    }
+
+    private Path logFile(int i) {
+        return spec.logDir().resolve("member-" + i + ".log");
+    }
+
+    static Duration remaining(long deadline) {
+        return Duration.ofNanos(Math.max(TimeUnit.SECONDS.toNanos(1), deadline - System.nanoTime()));
+    }
+
+    @Override
+    public String kind() {
+        return TopologyKind.LOCAL.label();
+    }
+
+    @Override
+    public String clusterName() {
+        return settings.get(0).clusterName();
+    }
+
+    @Override
+    public List<MemberRef> members() {
+        return members;
+    }
+
+    @Override
+    public Leadership leadership() {
+        return leadership;
+    }
+
+    @Override
+    public void kill(MemberRef member) {
+        Process process = processes.get(member.index());
+        process.destroyForcibly();
+        try {
+            process.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public boolean isAlive(MemberRef member) {
+        return member.index() < processes.size() && processes.get(member.index()).isAlive();
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (leadership != null) {
+            leadership.close();
+        }
+        for (Process process : processes) {
+            process.destroy();
+        }
+        for (Process process : processes) {
+            try {
+                if (!process.waitFor(5, TimeUnit.SECONDS)) {
+                    process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                process.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException shuttingDown) {
+            // Called from the hook itself.
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package io.cpbench.topology;
+
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * Starts one cp-bench CP member in this JVM. The local topology runs it as a child process; the AWS lab
+ * runs the very same command on each member host.
+ */
+@Command(name = "cpbench-member", mixinStandardHelpOptions = true,
+        description = "Runs one CP member of a cp-bench cluster until it is stopped.")
+public final class MemberLauncher implements Callable<Integer> {
+
+    /** Printed to standard output once the member has joined; the local topology waits for it. */
+    public static final String READY_LINE = "cpbench-member-ready";
+
+    @Option(names = "--cluster-name", required = true, description = "Hazelcast cluster name.")
+    String clusterName;
+
+    @Option(names = "--host", defaultValue = "127.0.0.1", description = "Address to bind and announce (default: ${DEFAULT-VALUE}).")
+    String host;
+
+    @Option(names = "--port", required = true, description = "Member port.")
+    int port;
+
+    @Option(names = "--members", required = true, split = ",", description = "All members as host:port, comma separated.")
+    List<String> members;
+
+    @Option(names = "--priority", defaultValue = "0", description = "CP leadership priority; the highest leads (default: ${DEFAULT-VALUE}).")
+    int priority;
+
+    @Option(names = "--rebalance-period", defaultValue = "5",
+            description = "Seconds between leadership rebalances toward the priority member (default: ${DEFAULT-VALUE}).")
+    int rebalancePeriodSeconds;
+
+    @Option(names = "--exit-with-parent",
+            description = "Exit when standard input closes, so the member dies with the process that started it.")
+    boolean exitWithParent;
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new MemberLauncher()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        MemberSettings settings = new MemberSettings(clusterName, host, port, members, priority, rebalancePeriodSeconds);
+        HazelcastInstance instance = Hazelcast.newHazelcastInstance(settings.toConfig());
+        CountDownLatch stop = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            instance.getLifecycleService().terminate();
+            stop.countDown();
+        }, "cpbench-member-shutdown"));
+        if (exitWithParent) {
+            Thread watcher = new Thread(() -> {
+                awaitEndOfInput(System.in);
+                System.exit(0);
+            }, "cpbench-parent-watch");
+            watcher.setDaemon(true);
+            watcher.start();
+        }
+        System.out.println(READY_LINE + " " + settings.address() + " " + instance.getCluster().getLocalMember().getUuid());
+        System.out.flush();
+        stop.await();
+        return 0;
+    }
+
+    private static void awaitEndOfInput(InputStream in) {
+        byte[] buffer = new byte[256];
+        try {
+            while (in.read(buffer) >= 0) {
+                // The parent never writes; anything read is ignored until the pipe closes.
+            }
+        } catch (IOException closed) {
+            // A broken pipe means the parent is gone, as EOF does.
+        }
+    }
+}

@@ -1,0 +1,75 @@
+package io.cpbench.topology;
+
+import com.hazelcast.config.Config;
+import com.hazelcast.config.JoinConfig;
+import com.hazelcast.config.NetworkConfig;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Everything that makes one CP member of a cp-bench cluster, and the one place that turns it into a
+ * Hazelcast {@link Config}. Embedded members, local member processes and the AWS lab all go through
+ * {@link #toConfig()}, so every topology runs members configured the same way.
+ *
+ * @param clusterName            Hazelcast cluster name; unique per run so stray members cannot join
+ * @param host                   the address this member binds to and announces
+ * @param port                   the member port (no auto-increment)
+ * @param members                every member of the cluster as {@code host:port}, for TCP/IP join
+ * @param priority               CP leadership priority; the member with the highest value is moved to lead
+ * @param rebalancePeriodSeconds how often Hazelcast moves leadership toward the priority member (DESIGN.md, fact 5)
+ */
+public record MemberSettings(String clusterName, String host, int port, List<String> members, int priority,
+                             int rebalancePeriodSeconds) {
+
+    public MemberSettings {
+        Objects.requireNonNull(clusterName, "clusterName");
+        Objects.requireNonNull(host, "host");
+        members = List.copyOf(members);
+        if (port < 1 || port > 65535) {
+            throw new IllegalArgumentException("member port must be 1-65535, was " + port);
+        }
+        if (members.size() < 3) {
+            throw new IllegalArgumentException("a CP group needs at least 3 members, got " + members.size());
+        }
+        if (rebalancePeriodSeconds < 1) {
+            throw new IllegalArgumentException("leadership rebalance period must be at least 1 s");
+        }
+    }
+
+    public String address() {
+        return host + ":" + port;
+    }
+
+    public Config toConfig() {
+        Config config = new Config();
+        config.setClusterName(clusterName);
+        config.setProperty("hazelcast.phone.home.enabled", "false");
+        config.setProperty("hazelcast.raft.leadership.rebalance.period", Integer.toString(rebalancePeriodSeconds));
+        // cp-bench owns the shutdown order (result first, then members); Hazelcast's own hook would race it.
+        config.setProperty("hazelcast.shutdownhook.enabled", "false");
+        config.setProperty("hazelcast.socket.bind.any", "false");
+
+        NetworkConfig network = config.getNetworkConfig();
+        network.setPort(port).setPortAutoIncrement(false);
+        network.getInterfaces().setEnabled(true).addInterface(host);
+        JoinConfig join = network.getJoin();
+        join.getMulticastConfig().setEnabled(false);
+        join.getAutoDetectionConfig().setEnabled(false);
+        join.getTcpIpConfig().setEnabled(true).setMembers(new ArrayList<>(members));
+
+        config.getCPSubsystemConfig()
+                .setCPMemberCount(members.size())
+                .setGroupSize(members.size())
+                .setCPMemberPriority(priority);
+        return config;
+    }
+
+    /** The member launcher's arguments for these settings; {@link MemberLauncher} parses them back. */
+    public List<String> toArgs() {
+        return List.of("--cluster-name", clusterName, "--host", host, "--port", Integer.toString(port),
+                "--members", String.join(",", members), "--priority", Integer.toString(priority),
+                "--rebalance-period", Integer.toString(rebalancePeriodSeconds));
+    }
+}

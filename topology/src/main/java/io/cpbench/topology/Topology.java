@@ -1,0 +1,35 @@
+package io.cpbench.topology;
+
+import java.util.List;
+
+/**
+ * A running CP cluster the suite can measure. Implementations differ only in how members come to be;
+ * leadership is read the same way for all of them. Closing a topology stops every member it started.
+ */
+public interface Topology extends AutoCloseable {
+
+    /** Short name of the implementation, as written into results ("local", "embedded"). */
+    String kind();
+
+    String clusterName();
+
+    /** All members this topology was started with, dead or alive, in index order. */
+    List<MemberRef> members();
+
+    /** The member with leadership priority. */
+    default MemberRef priorityMember() {
+        return members().stream().filter(MemberRef::priority).findFirst().orElseThrow();
+    }
+
+    /** Reads and awaits the leader of the CP {@code default} group. */
+    Leadership leadership();
+
+    /** Stops a member abruptly, as {@code kill -9} would: no graceful leave. */
+    void kill(MemberRef member);
+
+    boolean isAlive(MemberRef member);
+
+    /** Stops every member; never throws. */
+    @Override
+    void close();
+}

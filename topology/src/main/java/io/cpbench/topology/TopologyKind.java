@@ -1,0 +1,42 @@
+package io.cpbench.topology;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/** The ways cp-bench can bring up a cluster. */
+public enum TopologyKind {
+    /** Each member in its own JVM process on this machine (the default). */
+    LOCAL,
+    /** Members inside the calling JVM: quick, but they share its CPU and heap with the client. */
+    EMBEDDED;
+
+    /** Attaches to a running cluster started with cp-bench's member launcher; starts and stops nothing. */
+    public static Topology attach(String clusterName, List<String> addresses, Duration connectTimeout, Duration settle,
+                                  Duration timeout) {
+        return AttachedTopology.attach(clusterName, addresses, connectTimeout, settle, timeout);
+    }
+
+    public Topology start(TopologySpec spec) {
+        return switch (this) {
+            case LOCAL -> LocalProcessTopology.start(spec);
+            case EMBEDDED -> EmbeddedTopology.start(spec);
+        };
+    }
+
+    public String label() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    public static TopologyKind parse(String text) {
+        for (TopologyKind kind : values()) {
+            if (kind.label().equals(text.trim().toLowerCase(Locale.ROOT))) {
+                return kind;
+            }
+        }
+        throw new IllegalArgumentException("unknown topology '" + text + "'; choose one of "
+                + Arrays.stream(values()).map(TopologyKind::label).collect(Collectors.joining(", ")));
+    }
+}

@@ -1,0 +1,85 @@
+package io.cpbench.topology;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * How to bring up a cluster: plain data, validated here so that nothing deeper has to.
+ *
+ * @param memberCount            CP members (the seed's group has 5)
+ * @param priorityIndex          which member gets leadership priority
+ * @param host                   loopback address the members bind to
+ * @param basePort               first member port; 0 picks free consecutive ports from 5701
+ * @param rebalancePeriodSeconds leadership rebalance period (DESIGN.md, fact 5)
+ * @param settle                 how long leader and term must hold still before the cluster counts as ready
+ * @param startupTimeout         how long forming the cluster and settling leadership may take in all
+ * @param logDir                 where member process logs go (local topology)
+ * @param memberJvmOptions       extra JVM options for member processes (local topology)
+ */
+public record TopologySpec(int memberCount, int priorityIndex, String host, int basePort, int rebalancePeriodSeconds,
+                           Duration settle, Duration startupTimeout, Path logDir, List<String> memberJvmOptions) {
+
+    public static final int DEFAULT_MEMBERS = 5;
+    public static final Duration DEFAULT_SETTLE = Duration.ofSeconds(5);
+    public static final Duration DEFAULT_STARTUP_TIMEOUT = Duration.ofSeconds(180);
+    public static final List<String> DEFAULT_MEMBER_JVM_OPTIONS = List.of("-Xms256m", "-Xmx1g");
+
+    public TopologySpec {
+        Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(settle, "settle");
+        Objects.requireNonNull(startupTimeout, "startupTimeout");
+        Objects.requireNonNull(logDir, "logDir");
+        memberJvmOptions = List.copyOf(memberJvmOptions);
+        if (memberCount < 3 || memberCount > 9) {
+            throw new IllegalArgumentException("members must be 3-9 (a CP group), was " + memberCount);
+        }
+        if (priorityIndex < 0 || priorityIndex >= memberCount) {
+            throw new IllegalArgumentException("priority member index must be 0-" + (memberCount - 1) + ", was " + priorityIndex);
+        }
+        if (basePort != 0 && (basePort < 1024 || basePort + memberCount > 65535)) {
+            throw new IllegalArgumentException("base port must be 1024-" + (65535 - memberCount) + " (or 0 to pick), was " + basePort);
+        }
+        if (rebalancePeriodSeconds < 1) {
+            throw new IllegalArgumentException("rebalance period must be at least 1 s, was " + rebalancePeriodSeconds);
+        }
+        if (settle.isNegative() || startupTimeout.compareTo(Duration.ofSeconds(10)) < 0) {
+            throw new IllegalArgumentException("settle must be >= 0 and startup timeout >= 10 s");
+        }
+    }
+
+    public static TopologySpec defaults(Path logDir) {
+        return new TopologySpec(DEFAULT_MEMBERS, 0, "127.0.0.1", 0, 5, DEFAULT_SETTLE, DEFAULT_STARTUP_TIMEOUT, logDir,
+                DEFAULT_MEMBER_JVM_OPTIONS);
+    }
+
+    public TopologySpec withSettle(Duration newSettle) {
+        return new TopologySpec(memberCount, priorityIndex, host, basePort, rebalancePeriodSeconds, newSettle,
+                startupTimeout, logDir, memberJvmOptions);
+    }
+
+    /** Member settings for every member, ports resolved, one fresh cluster name for this cluster. */
+    List<MemberSettings> memberSettings(int firstPort) {
+        String clusterName = "cpbench-" + UUID.randomUUID().toString().substring(0, 8);
+        List<String> addresses = new java.util.ArrayList<>();
+        for (int i = 0; i < memberCount; i++) {
+            addresses.add(host + ":" + (firstPort + i));
+        }
+        List<MemberSettings> settings = new java.util.ArrayList<>();
+        for (int i = 0; i < memberCount; i++) {
+            settings.add(new MemberSettings(clusterName, host, firstPort + i, addresses, i == priorityIndex ? 1 : 0,
+                    rebalancePeriodSeconds));
+        }
+        return settings;
+    }
+
+    List<MemberRef> memberRefs(List<MemberSettings> settings) {
+        List<MemberRef> refs = new java.util.ArrayList<>();
+        for (int i = 0; i < settings.size(); i++) {
+            refs.add(new MemberRef(i, settings.get(i).address(), i == priorityIndex));
+        }
+        return List.copyOf(refs);
+    }
+}
