@@ -2,6 +2,7 @@ package io.cpbench.core.result;
 
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
@@ -46,15 +47,17 @@ public final class ResultFiles {
     public static RunResult read(Path file) {
         RunResult result;
         try {
-            result = JSON.readValue(file.toFile(), RunResult.class);
+            JsonNode tree = JSON.readTree(file.toFile());
+            JsonNode format = tree == null ? null : tree.get("format");
+            if (format == null || !RunResult.FORMAT.equals(format.asText())) {
+                throw new ResultFormatException(file + ": not a cp-bench result (format is "
+                        + (format == null ? "missing" : "'" + format.asText() + "'") + ", expected '" + RunResult.FORMAT + "')");
+            }
+            result = JSON.treeToValue(tree, RunResult.class);
         } catch (JacksonException e) {
             throw new ResultFormatException(file + ": not a cp-bench result (" + e.getOriginalMessage() + ")", e);
         } catch (IOException e) {
             throw new ResultFormatException(file + ": cannot read (" + e.getMessage() + ")", e);
-        }
-        if (result == null || !RunResult.FORMAT.equals(result.format())) {
-            throw new ResultFormatException(file + ": not a cp-bench result (format is "
-                    + (result == null ? "missing" : "'" + result.format() + "'") + ", expected '" + RunResult.FORMAT + "')");
         }
         if (result.scenario() == null || result.status() == null || result.latencyMicros() == null) {
             throw new ResultFormatException(file + ": cp-bench result is missing scenario, status or latencyMicros");

@@ -1,0 +1,86 @@
+package io.cpbench.core.result;
+
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ResultFilesTest {
+
+    @TempDir
+    Path dir;
+
+    static RunResult result(String scenario, int round, double opsPerSecond, Status status, long... latencies) {
+        Histogram h = new Histogram(3);
+        for (long latency : latencies) {
+            h.recordValue(latency);
+        }
+        return new RunResult(RunResult.FORMAT, scenario, "a", "test scenario", round, status, null, "local", "c",
+                "member-0", List.of(new RunResult.MemberInfo("member-0", "127.0.0.1:5701", true)),
+                new RunResult.PlanInfo(0, latencies.length, 0, 60, 1), Environment.current(), "2026-01-01T00:00:00Z",
+                latencies.length / opsPerSecond, 0, latencies.length, 0, opsPerSecond, RunResult.Latency.of(h),
+                new RunResult.LeaderInfo("member-0", "127.0.0.1:5701", 2),
+                new RunResult.LeaderInfo("member-0", "127.0.0.1:5701", 2), "x.hlog", RunResult.encode(h));
+    }
+
+    @Test
+    void writesAndReadsBackTheSameResultWithItsHistogram() {
+        RunResult written = result("client-leader", 1, 1000, Status.OK, 700, 800, 900, 5_000);
+
+        Path file = ResultFiles.write(dir, written);
+        RunResult read = ResultFiles.read(file);
+
+        assertThat(file.getFileName().toString()).isEqualTo("01-client-leader.json");
+        assertThat(read).isEqualTo(written);
+        assertThat(read.decodeHistogram()).isEqualTo(written.decodeHistogram());
+        assertThat(read.decodeHistogram().getMaxValue()).isBetween(4_990L, 5_010L);
+    }
+
+    @Test
+    void readsADirectoryInRoundThenScenarioOrder() {
+        ResultFiles.write(dir, result("b", 2, 1, Status.OK, 1));
+        ResultFiles.write(dir, result("a", 1, 1, Status.OK, 1));
+        ResultFiles.write(dir, result("b", 1, 1, Status.OK, 1));
+
+        assertThat(ResultFiles.readAll(List.of(dir))).extracting(r -> r.round() + r.scenario())
+                .containsExactly("1a", "1b", "2b");
+    }
+
+    @Test
+    void malformedJsonIsAClearErrorNamingTheFile() throws IOException {
+        Path file = Files.writeString(dir.resolve("01-x.json"), "{ this is not json");
+
+        assertThatThrownBy(() -> ResultFiles.read(file))
+                .isInstanceOf(ResultFormatException.class)
+                .hasMessageStartingWith(file + ": not a cp-bench result");
+    }
+
+    @Test
+    void jsonOfAnotherKindIsRejected() throws IOException {
+        Path file = Files.writeString(dir.resolve("01-x.json"), "{\"format\":\"something-else\"}");
+
+        assertThatThrownBy(() -> ResultFiles.read(file)).hasMessageContaining("expected 'cpbench-result/1'");
+    }
+
+    @Test
+    void aCorruptHistogramIsRejected() throws IOException {
+        Path file = ResultFiles.write(dir, result("client-leader", 1, 1000, Status.OK, 700));
+        String json = Files.readString(file).replaceFirst("\"histogram\" : \"[^\"]+\"", "\"histogram\" : \"AAAAnotahistogram\"");
+        Files.writeString(file, json);
+
+        assertThatThrownBy(() -> ResultFiles.read(file)).hasMessageContaining("histogram");
+    }
+
+    @Test
+    void anEmptyDirectoryOrMissingPathIsAnError() {
+        assertThatThrownBy(() -> ResultFiles.readAll(List.of(dir))).hasMessageContaining("no result files");
+        assertThatThrownBy(() -> ResultFiles.readAll(List.of(dir.resolve("nope")))).hasMessageContaining("no such file");
+    }
+}

@@ -1,0 +1,70 @@
+package io.cpbench.core.result;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static io.cpbench.core.result.ResultFilesTest.result;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+class ScenarioTableTest {
+
+    @Test
+    void roundsAreSummarisedByMedianAndSpreadAndMergedPercentiles() {
+        List<RunResult> results = List.of(
+                result("client-leader", 1, 1000, Status.OK, 100, 100),
+                result("client-leader", 2, 1200, Status.OK, 100, 100),
+                result("client-leader", 3, 1100, Status.OK, 5_000, 5_000));
+
+        ScenarioTable.Row row = ScenarioTable.rows(results).get(0);
+
+        assertThat(row.rounds()).isEqualTo(3);
+        assertThat(row.opsPerSecond()).isEqualTo(1100);
+        assertThat(row.opsMin()).isEqualTo(1000);
+        assertThat(row.opsMax()).isEqualTo(1200);
+        assertThat(row.spread()).isCloseTo(100.0 / 1100, within(1e-9));
+        // 4 of 6 ops took 100 µs, so the merged median is 100 and the max 5,000.
+        assertThat(row.latency().p50()).isEqualTo(100);
+        assertThat(row.latency().max()).isBetween(4_990L, 5_010L);
+        assertThat(row.status()).isEqualTo("OK");
+    }
+
+    @Test
+    void mixedStatusesAreAllShown() {
+        List<RunResult> results = List.of(
+                result("x", 1, 1000, Status.OK, 1),
+                result("x", 2, 1000, Status.UNSTABLE, 1));
+
+        assertThat(ScenarioTable.rows(results).get(0).status()).isEqualTo("OK×1 UNSTABLE×1");
+    }
+
+    @Test
+    void markdownHasTheSeedColumnsAndOneRowPerScenario() {
+        String table = ScenarioTable.markdown(List.of(result("client-leader", 1, 1299, Status.OK, 700),
+                result("client-follower", 1, 924, Status.TIMEBOXED, 1_000)));
+
+        String[] lines = table.split("\n");
+        assertThat(lines).hasSize(4);
+        assertThat(lines[0]).contains("Scenario", "Network", "Duration(s)", "Op/s", "p50", "p99", "p99.9", "max",
+                "errors", "leader", "status");
+        assertThat(lines[2]).contains("client-leader", "1299", "OK");
+        assertThat(lines[3]).contains("client-follower", "924", "TIMEBOXED");
+    }
+
+    @Test
+    void ratiosArePairedWithinEachRound() {
+        List<RunResult> results = List.of(
+                result("client-leader", 1, 1000, Status.OK, 1),
+                result("client-follower", 1, 700, Status.OK, 1),
+                result("client-leader", 2, 2000, Status.OK, 1),
+                result("client-follower", 2, 1600, Status.OK, 1),
+                result("client-leader", 3, 1000, Status.FAIL, 1),
+                result("client-follower", 3, 100, Status.OK, 1));
+
+        String ratios = ScenarioTable.ratios(results, "client-leader");
+
+        // Round 3's baseline failed, so only rounds 1 (0.7) and 2 (0.8) pair up; their median is 0.75.
+        assertThat(ratios).contains("client-follower", "0.750", "0.700–0.800", "| 2 ");
+    }
+}

@@ -1,0 +1,162 @@
+package io.cpbench.core.run;
+
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogReader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.FileNotFoundException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class DriverTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void runsExactlyTheOpsAskedForAcrossThreadsAndKeepsWarmupOutOfTheHistogram() {
+        AtomicLong calls = new AtomicLong();
+        RunPlan plan = RunPlan.builder().warmupOps(101).ops(1_003).threads(3).timebox(Duration.ofMinutes(1)).build();
+
+        Measurement m = new Driver(plan).run(calls::incrementAndGet, null, null);
+
+        assertThat(m.outcome()).isEqualTo(Outcome.COMPLETED);
+        assertThat(m.warmupOps()).isEqualTo(101);
+        assertThat(m.ops()).isEqualTo(1_003);
+        assertThat(m.histogram().getTotalCount()).isEqualTo(1_003);
+        assertThat(calls.get()).isEqualTo(101 + 1_003);
+    }
+
+    @Test
+    void recordsServiceTimeInMicroseconds() {
+        RunPlan plan = RunPlan.builder().warmupOps(0).ops(20).timebox(Duration.ofMinutes(1)).build();
+
+        Measurement m = new Driver(plan).run(() -> Thread.sleep(3), null, null);
+
+        // A 3 ms sleep never takes less than 3,000 µs; a unit mix-up (ns or ms) would land far outside this range.
+        assertThat(m.histogram().getMinValue()).isGreaterThanOrEqualTo(3_000);
+        assertThat(m.histogram().getValueAtPercentile(50)).isLessThan(100_000);
+        assertThat(m.seconds()).isGreaterThanOrEqualTo(20 * 0.003);
+        assertThat(m.opsPerSecond()).isCloseTo(m.ops() / m.seconds(), org.assertj.core.data.Offset.offset(1e-6));
+    }
+
+    @Test
+    void intervalLogAddsUpToTheMeasuredHistogram() throws FileNotFoundException {
+        Path hlog = dir.resolve("run.hlog");
+        RunPlan plan = RunPlan.builder().warmupOps(50).ops(400).interval(Duration.ofMillis(50))
+                .timebox(Duration.ofMinutes(1)).build();
+
+        Measurement m = new Driver(plan).run(() -> Thread.sleep(1), hlog, null);
+
+        Histogram fromLog = new Histogram(3);
+        HistogramLogReader reader = new HistogramLogReader(hlog.toFile());
+        int intervals = 0;
+        while (reader.hasNext()) {
+            fromLog.add((Histogram) reader.nextIntervalHistogram());
+            intervals++;
+        }
+        assertThat(intervals).isGreaterThan(1);
+        assertThat(fromLog.getTotalCount()).isEqualTo(400);
+        assertThat(fromLog).isEqualTo(m.histogram());
+    }
+
+    @Test
+    void timeboxEndsARunAndKeepsWhatItMeasured() {
+        RunPlan plan = RunPlan.builder().warmupOps(0).ops(1_000_000).timebox(Duration.ofMillis(400)).build();
+
+        Measurement m = new Driver(plan).run(() -> Thread.sleep(2), null, null);
+
+        assertThat(m.outcome()).isEqualTo(Outcome.TIMEBOXED);
+        assertThat(m.reason()).contains("time box");
+        assertThat(m.ops()).isBetween(1L, 999_999L);
+        assertThat(m.histogram().getTotalCount()).isEqualTo(m.ops());
+    }
+
+    @Test
+    void warmupCannotEatTheWholeTimebox() {
+        RunPlan plan = RunPlan.builder().warmupOps(1_000_000).ops(10).timebox(Duration.ofSeconds(2)).build();
+
+        Measurement m = new Driver(plan).run(() -> Thread.sleep(1), null, null);
+
+        assertThat(m.warmupOps()).isLessThan(1_000_000);
+        assertThat(m.outcome()).isEqualTo(Outcome.COMPLETED);
+        assertThat(m.ops()).isEqualTo(10);
+    }
+
+    @Test
+    void errorsAreCountedApartFromLatencies() {
+        AtomicLong calls = new AtomicLong();
+        RunPlan plan = RunPlan.builder().warmupOps(0).ops(300).timebox(Duration.ofMinutes(1)).build();
+
+        Measurement m = new Driver(plan).run(() -> {
+            if (calls.incrementAndGet() % 3 == 0) {
+                throw new IllegalStateException("every third op fails");
+            }
+        }, null, null);
+
+        assertThat(m.outcome()).isEqualTo(Outcome.COMPLETED);
+        assertThat(m.errors()).isEqualTo(100);
+        assertThat(m.ops()).isEqualTo(200);
+        assertThat(m.ops() + m.errors()).isEqualTo(300);
+    }
+
+    @Test
+    void opsThatKeepFailingFailTheRunWithTheReason() {
+        RunPlan plan = RunPlan.builder().warmupOps(0).ops(1_000_000).timebox(Duration.ofMinutes(1)).build();
+
+        Measurement m = new Driver(plan).run(() -> {
+            throw new IllegalStateException("cluster gone");
+        }, null, null);
+
+        assertThat(m.outcome()).isEqualTo(Outcome.FAILED);
+        assertThat(m.reason()).contains("cluster gone").contains(Integer.toString(Driver.MAX_CONSECUTIVE_ERRORS));
+        assertThat(m.errors()).isEqualTo(Driver.MAX_CONSECUTIVE_ERRORS);
+    }
+
+    @Test
+    void stopFromAnotherThreadKeepsTheMeasurementAsInterrupted() {
+        RunPlan plan = RunPlan.builder().warmupOps(0).ops(1_000_000).timebox(Duration.ofMinutes(1)).build();
+        Driver driver = new Driver(plan);
+        AtomicLong calls = new AtomicLong();
+
+        Measurement m = driver.run(() -> {
+            Thread.sleep(1);
+            if (calls.incrementAndGet() == 50) {
+                driver.stop();
+            }
+        }, null, null);
+
+        assertThat(m.outcome()).isEqualTo(Outcome.INTERRUPTED);
+        assertThat(m.ops()).isEqualTo(50);
+    }
+
+    @Test
+    void durationModeMeasuresForTheDurationWithoutAnOpCount() {
+        RunPlan plan = RunPlan.builder().warmupOps(0).duration(Duration.ofMillis(300)).timebox(Duration.ofMinutes(1)).build();
+
+        Measurement m = new Driver(plan).run(() -> Thread.sleep(1), null, null);
+
+        assertThat(m.outcome()).isEqualTo(Outcome.COMPLETED);
+        assertThat(m.seconds()).isBetween(0.3, 5.0);
+        assertThat(m.ops()).isPositive();
+    }
+
+    @Test
+    void progressReportsTheMeasuredPhase() {
+        java.util.List<Progress> reports = new java.util.concurrent.CopyOnWriteArrayList<>();
+        RunPlan plan = RunPlan.builder().warmupOps(0).ops(200).interval(Duration.ofMillis(20))
+                .timebox(Duration.ofMinutes(1)).build();
+
+        new Driver(plan).run(() -> Thread.sleep(1), null, reports::add);
+
+        assertThat(reports).isNotEmpty();
+        Progress last = reports.get(reports.size() - 1);
+        assertThat(last.measuring()).isTrue();
+        assertThat(last.target()).isEqualTo(200);
+        assertThat(last.done()).isBetween(1L, 200L);
+    }
+}
