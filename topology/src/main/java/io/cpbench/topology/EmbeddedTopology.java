@@ -81,6 +81,15 @@ final class EmbeddedTopology implements Topology {
     }
 
     @Override
+    public void takeOverShutdown() {
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException shuttingDown) {
+            // Too late to hand over: the hook is already running.
+        }
+    }
+
+    @Override
     public synchronized void close() {
         if (closed) {
             return;

@@ -200,6 +200,15 @@ final class LocalProcessTopology implements Topology {
     }
 
     @Override
+    public void takeOverShutdown() {
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException shuttingDown) {
+            // Too late to hand over: the hook is already running.
+        }
+    }
+
+    @Override
     public synchronized void close() {
         if (closed) {
             return;

@@ -43,7 +43,8 @@ public final class MemberLauncher implements Callable<Integer> {
     int rebalancePeriodSeconds;
 
     @Option(names = "--exit-with-parent",
-            description = "Exit when standard input closes, so the member dies with the process that started it.")
+            description = "Exit when standard input closes, so the member dies with the process that started it, "
+                    + "and leave Ctrl-C (SIGINT) to that process.")
     boolean exitWithParent;
 
     public static void main(String[] args) {
@@ -60,6 +61,8 @@ public final class MemberLauncher implements Callable<Integer> {
             stop.countDown();
         }, "cpbench-member-shutdown"));
         if (exitWithParent) {
+            // Ctrl-C in a terminal reaches the whole process group; the parent decides when its members stop.
+            sun.misc.Signal.handle(new sun.misc.Signal("INT"), sun.misc.SignalHandler.SIG_IGN);
             Thread watcher = new Thread(() -> {
                 awaitEndOfInput(System.in);
                 System.exit(0);

@@ -29,6 +29,14 @@ public interface Topology extends AutoCloseable {
 
     boolean isAlive(MemberRef member);
 
+    /**
+     * By default a topology closes itself when the JVM shuts down (Ctrl-C), so no member outlives its creator.
+     * A caller that must finish work first on shutdown (write a result, then stop the members) takes that over
+     * with this call, and must then close the topology on its own shutdown path.
+     */
+    default void takeOverShutdown() {
+    }
+
     /** Stops every member; never throws. */
     @Override
     void close();

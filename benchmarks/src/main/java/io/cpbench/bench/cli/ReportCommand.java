@@ -18,7 +18,7 @@ final class ReportCommand implements Callable<Integer> {
     @Parameters(paramLabel = "DIR|FILE", arity = "1..*", description = "Run directories or result files.")
     List<Path> paths;
 
-    @Option(names = "--baseline", paramLabel = "NAME", defaultValue = "client-leader",
+    @Option(names = "--baseline", paramLabel = "NAME", defaultValue = SuiteCommand.BASELINE,
             description = "Scenario the paired ratios are taken against (default: ${DEFAULT-VALUE}).")
     String baseline;
 

@@ -24,6 +24,8 @@ import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * What {@code run} and {@code matrix} share: bring up (or attach to) the cluster, run scenarios in rounds, write
@@ -31,6 +33,9 @@ import java.util.concurrent.Callable;
  * INCOMPLETE, the table is written from what ran, and the members are stopped.
  */
 abstract class SuiteCommand implements Callable<Integer> {
+
+    /** The scenario others are compared with, round by round. */
+    static final String BASELINE = "client-leader";
 
     @Mixin
     PlanOptions planOptions;
@@ -70,33 +75,42 @@ abstract class SuiteCommand implements Callable<Integer> {
         console.println("starting " + clusterOptions.describe() + " ...");
         long startNanos = System.nanoTime();
         Topology topology = clusterOptions.start(runDir.resolve("members"));
+        topology.takeOverShutdown(); // the hook below writes what was measured first, then stops the members
         ScenarioRunner runner = new ScenarioRunner(topology, plan, runDir, new ScenarioRunner.SuiteOptions(
                 clusterOptions.settle, Duration.ofSeconds(120), clusterOptions.connectTimeout),
                 new ConsoleProgress(System.err, progressEvery, rounds));
-        Thread main = Thread.currentThread();
+        CountDownLatch written = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
             System.err.println("\ncp-bench: interrupted; keeping what was measured ...");
             runner.stop();
             try {
-                main.join(60_000);
+                written.await(60, TimeUnit.SECONDS);
             } catch (InterruptedException ignored) {
                 // Exit anyway.
             }
+            topology.close(); // a no-op when the main thread got there first
         }, "cpbench-interrupt");
         Runtime.getRuntime().addShutdownHook(hook);
-        List<RunResult> results;
+        List<RunResult> results = new java.util.concurrent.CopyOnWriteArrayList<>();
         try {
             LeaderView ready = topology.leadership().read();
             console.printf(Locale.ROOT, "cluster ready in %.1f s (%s): %s leads, term %d%n",
                     (System.nanoTime() - startNanos) / 1e9, topology.kind(), ready.leader(), ready.term());
-            results = Matrix.run(runner, scenarios, rounds,
+            Matrix.run(runner, scenarios, rounds,
                     (round, scenario) -> console.printf("[round %d/%d] %s: %s%n", round, rounds, scenario.name(),
                             scenario.description()),
-                    (round, result) -> console.println("    " + oneLine(result)));
+                    (round, result) -> {
+                        results.add(result);
+                        console.println("    " + oneLine(result));
+                    });
         } finally {
             topology.close();
+            try {
+                writeSummary(console, runDir, results);
+            } finally {
+                written.countDown();
+            }
         }
-        writeSummary(console, runDir, results);
         try {
             Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException shuttingDown) {
@@ -111,12 +125,10 @@ abstract class SuiteCommand implements Callable<Integer> {
             return;
         }
         String table = ScenarioTable.markdown(results);
-        String ratios = ScenarioTable.ratios(results, results.get(0).scenario().equals("client-leader")
-                ? "client-leader" : results.stream().map(RunResult::scenario)
-                .filter("client-leader"::equals).findFirst().orElse(results.get(0).scenario()));
+        String ratios = ScenarioTable.ratios(results, BASELINE);
         console.println();
         console.print(table);
-        if (!ratios.isEmpty() && rounds() > 1) {
+        if (!ratios.isEmpty()) {
             console.println();
             console.print(ratios);
         }

@@ -71,8 +71,8 @@ public final class ResultFiles {
     }
 
     /**
-     * Reads result files, and every {@code *.json} result directly inside the given directories, in file-name
-     * order (which is round, then scenario).
+     * Reads result files, and every {@code *.json} result directly inside the given directories, in the order
+     * they ran: by round, then by start time.
      */
     public static List<RunResult> readAll(List<Path> filesOrDirs) {
         List<RunResult> results = new ArrayList<>();
@@ -95,6 +95,15 @@ public final class ResultFiles {
                 throw new ResultFormatException(path + ": no such file or directory");
             }
         }
+        results.sort(Comparator.comparingInt(RunResult::round).thenComparing(ResultFiles::startedAt));
         return results;
+    }
+
+    private static java.time.Instant startedAt(RunResult result) {
+        try {
+            return java.time.Instant.parse(result.startedAt());
+        } catch (RuntimeException e) {
+            return java.time.Instant.EPOCH;
+        }
     }
 }

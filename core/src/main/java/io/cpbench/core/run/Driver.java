@@ -32,8 +32,9 @@ public final class Driver {
     static final int MAX_CONSECUTIVE_ERRORS = 100;
     /** Warm-up may use at most this share of the time box, so a slow scenario still gets measured. */
     static final double WARMUP_SHARE_OF_TIMEBOX = 0.2;
-    /** How long past the time box to wait for ops still in flight before abandoning them. */
+    /** How long past the time box, or past a stop, to wait for ops still in flight before abandoning them. */
     static final Duration IN_FLIGHT_GRACE = Duration.ofSeconds(30);
+    static final Duration STOP_GRACE = Duration.ofSeconds(10);
 
     private final RunPlan plan;
     private final Recorder recorder = new Recorder(3);
@@ -46,6 +47,7 @@ public final class Driver {
     private final CountDownLatch measureGate = new CountDownLatch(1);
 
     private volatile boolean stopRequested;
+    private volatile long stopRequestedNanos;
     private volatile boolean timeboxHit;
     private volatile boolean measuring;
     private volatile long measureStartNanos;
@@ -59,6 +61,9 @@ public final class Driver {
 
     /** Asks the run to end after the ops in flight. Safe from any thread, any number of times. */
     public void stop() {
+        if (!stopRequested) {
+            stopRequestedNanos = System.nanoTime();
+        }
         stopRequested = true;
         measureGate.countDown();
     }
@@ -92,10 +97,10 @@ public final class Driver {
             measureGate.countDown();
             boolean allFinished = awaitPhase(finished, measureStartNanos,
                     timeboxDeadline + IN_FLIGHT_GRACE.toNanos(), true, total, log, progress);
-            if (!allFinished) {
-                stopRequested = true;
+            if (!allFinished && !stopRequested) {
                 timeboxHit = true;
             }
+            stopRequested = stopRequested || !allFinished;
             sample(total, log, null, 0);
             long end = allFinished ? Math.max(lastFinishNanos, measureStartNanos) : System.nanoTime();
             return new Measurement(outcome(allFinished), reason(allFinished), startedAt, warmupDone.sum(),
@@ -118,8 +123,9 @@ public final class Driver {
             return failure.get();
         }
         if (!allFinished) {
-            return "ops still in flight " + IN_FLIGHT_GRACE.toSeconds() + " s after the time box of "
-                    + plan.timebox().toSeconds() + " s were abandoned";
+            return timeboxHit ? "ops still in flight " + IN_FLIGHT_GRACE.toSeconds() + " s after the time box of "
+                    + plan.timebox().toSeconds() + " s were abandoned"
+                    : "stopped before the end; ops in flight were abandoned";
         }
         if (timeboxHit) {
             return "time box of " + plan.timebox().toSeconds() + " s reached";
@@ -140,7 +146,8 @@ public final class Driver {
                 stop();
                 Thread.currentThread().interrupt();
             }
-            if (System.nanoTime() > deadline) {
+            long now = System.nanoTime();
+            if (now > deadline || (stopRequested && now - stopRequestedNanos > STOP_GRACE.toNanos())) {
                 return false;
             }
             Progress report = sample(total, log, phaseStart, measure ? targetOps() : plan.warmupOps());

@@ -18,13 +18,18 @@ class ResultFilesTest {
     Path dir;
 
     static RunResult result(String scenario, int round, double opsPerSecond, Status status, long... latencies) {
+        return result(scenario, round, "2026-01-01T00:00:00Z", opsPerSecond, status, latencies);
+    }
+
+    static RunResult result(String scenario, int round, String startedAt, double opsPerSecond, Status status,
+                            long... latencies) {
         Histogram h = new Histogram(3);
         for (long latency : latencies) {
             h.recordValue(latency);
         }
         return new RunResult(RunResult.FORMAT, scenario, "a", "test scenario", round, status, null, "local", "c",
                 "member-0", List.of(new RunResult.MemberInfo("member-0", "127.0.0.1:5701", true)),
-                new RunResult.PlanInfo(0, latencies.length, 0, 60, 1), Environment.current(), "2026-01-01T00:00:00Z",
+                new RunResult.PlanInfo(0, latencies.length, 0, 60, 1), Environment.current(), startedAt,
                 latencies.length / opsPerSecond, 0, latencies.length, 0, opsPerSecond, RunResult.Latency.of(h),
                 new RunResult.LeaderInfo("member-0", "127.0.0.1:5701", 2),
                 new RunResult.LeaderInfo("member-0", "127.0.0.1:5701", 2), "x.hlog", RunResult.encode(h));
@@ -44,13 +49,14 @@ class ResultFilesTest {
     }
 
     @Test
-    void readsADirectoryInRoundThenScenarioOrder() {
-        ResultFiles.write(dir, result("b", 2, 1, Status.OK, 1));
-        ResultFiles.write(dir, result("a", 1, 1, Status.OK, 1));
-        ResultFiles.write(dir, result("b", 1, 1, Status.OK, 1));
+    void readsADirectoryInTheOrderTheRunsRan() {
+        ResultFiles.write(dir, result("b", 2, "2026-01-01T00:00:03Z", 1, Status.OK, 1));
+        ResultFiles.write(dir, result("a", 2, "2026-01-01T00:00:02.5Z", 1, Status.OK, 1));
+        ResultFiles.write(dir, result("a", 1, "2026-01-01T00:00:01Z", 1, Status.OK, 1));
+        ResultFiles.write(dir, result("b", 1, "2026-01-01T00:00:00.123Z", 1, Status.OK, 1));
 
         assertThat(ResultFiles.readAll(List.of(dir))).extracting(r -> r.round() + r.scenario())
-                .containsExactly("1a", "1b", "2b");
+                .containsExactly("1b", "1a", "2a", "2b");
     }
 
     @Test

@@ -1,0 +1,62 @@
+package io.cpbench.bench.cli;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** The packaged CLI ({@code target/cpbench.jar}) run as a user runs it: its own JVM, exit code, stdout, stderr. */
+final class CliProcess {
+
+    static final Path JAR = Path.of("target", "cpbench.jar");
+
+    final Process process;
+    final Path stdout;
+    final Path stderr;
+
+    private CliProcess(Process process, Path stdout, Path stderr) {
+        this.process = process;
+        this.stdout = stdout;
+        this.stderr = stderr;
+    }
+
+    static CliProcess start(Path workDir, String... args) throws IOException {
+        if (!Files.isRegularFile(JAR)) {
+            throw new IllegalStateException(JAR.toAbsolutePath() + " is missing; run the tests with 'mvn verify'");
+        }
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--add-modules", "java.se", "-jar", JAR.toAbsolutePath().toString()));
+        command.addAll(List.of(args));
+        Files.createDirectories(workDir);
+        Path out = Files.createTempFile(workDir, "stdout", ".txt");
+        Path err = Files.createTempFile(workDir, "stderr", ".txt");
+        Process process = new ProcessBuilder(command).directory(workDir.toFile())
+                .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        return new CliProcess(process, out, err);
+    }
+
+    /** Runs to the end (at most {@code seconds}) and returns the exit code. */
+    static Finished run(Path workDir, long seconds, String... args) throws IOException, InterruptedException {
+        CliProcess cli = start(workDir, args);
+        return cli.finish(seconds);
+    }
+
+    Finished finish(long seconds) throws InterruptedException, IOException {
+        if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            throw new AssertionError("cpbench did not end within " + seconds + " s; stderr: " + Files.readString(stderr));
+        }
+        return new Finished(process.exitValue(), Files.readString(stdout, StandardCharsets.UTF_8),
+                Files.readString(stderr, StandardCharsets.UTF_8));
+    }
+
+    String stderrSoFar() throws IOException {
+        return Files.readString(stderr, StandardCharsets.UTF_8);
+    }
+
+    record Finished(int exitCode, String stdout, String stderr) {
+    }
+}

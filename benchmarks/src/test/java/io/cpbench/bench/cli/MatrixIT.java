@@ -1,0 +1,115 @@
+package io.cpbench.bench.cli;
+
+import io.cpbench.core.result.ResultFiles;
+import io.cpbench.core.result.RunResult;
+import io.cpbench.core.result.Status;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogReader;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The network-(a) matrix through the packaged CLI on a real local 5-process cluster. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class MatrixIT {
+
+    static final int OPS = 300;
+
+    @TempDir
+    static Path work;
+
+    CliProcess.Finished finished;
+    Path runDir;
+    Map<String, RunResult> results;
+
+    @BeforeAll
+    void runQuickMatrix() throws Exception {
+        finished = CliProcess.run(work, 600, "matrix", "--ops", Integer.toString(OPS), "--warmup", "100",
+                "--settle", "2s", "--out", "runs");
+        try (Stream<Path> dirs = Files.list(work.resolve("runs"))) {
+            runDir = dirs.filter(Files::isDirectory).findFirst().orElseThrow();
+        }
+        results = ResultFiles.readAll(List.of(runDir)).stream()
+                .collect(Collectors.toMap(RunResult::scenario, Function.identity()));
+    }
+
+    @Test
+    void everyNetworkAScenarioRanToTheEnd() {
+        assertThat(finished.exitCode()).as(finished.stderr()).isZero();
+        assertThat(results).containsOnlyKeys("client-leader", "client-follower", "client-lb", "client-smart");
+        assertThat(results.values()).allSatisfy(r -> assertThat(r.status()).as(r.scenario() + ": " + r.reason()).isEqualTo(Status.OK));
+        assertThat(ProcessHandle.current().children().count()).isZero();
+    }
+
+    @Test
+    void countsMatchTheOpsAskedFor() {
+        for (RunResult r : results.values()) {
+            assertThat(r.ops() + r.errors()).as(r.scenario()).isEqualTo(OPS);
+            assertThat(r.decodeHistogram().getTotalCount()).as(r.scenario()).isEqualTo(r.ops());
+            assertThat(r.warmupOps()).as(r.scenario()).isEqualTo(100);
+        }
+    }
+
+    @Test
+    void percentilesAgreeWithTheIntervalLog() throws IOException {
+        for (RunResult r : results.values()) {
+            Histogram fromLog = new Histogram(3);
+            HistogramLogReader reader = new HistogramLogReader(runDir.resolve(r.hlog()).toFile());
+            while (reader.hasNext()) {
+                fromLog.add((Histogram) reader.nextIntervalHistogram());
+            }
+            RunResult.Latency logged = RunResult.Latency.of(fromLog);
+            assertThat(logged).as(r.scenario()).isEqualTo(r.latencyMicros());
+            assertThat(fromLog.getTotalCount()).isEqualTo(r.ops());
+        }
+    }
+
+    @Test
+    void unisocketClientsWereOnTheMemberTheScenarioNames() {
+        RunResult leader = results.get("client-leader");
+        RunResult follower = results.get("client-follower");
+
+        assertThat(leader.clientTarget()).startsWith(leader.leaderBefore().name() + " ").endsWith("(leader)");
+        assertThat(follower.clientTarget()).endsWith("(follower)").doesNotStartWith(follower.leaderBefore().name() + " ");
+        assertThat(leader.leaderBefore().name()).isEqualTo(priorityMember(leader));
+    }
+
+    @Test
+    void reportRendersTheSameTableFromTheResultFiles() throws Exception {
+        CliProcess.Finished report = CliProcess.run(work, 60, "report", runDir.toString());
+
+        assertThat(report.exitCode()).isZero();
+        String tableMd = Files.readString(runDir.resolve("table.md"));
+        String[] parts = report.stdout().split("\n\n");
+        assertThat(parts).hasSize(2); // the scenario table, then the ratios to client-leader
+        assertThat(parts[0].lines().count()).isEqualTo(2 + 4);
+        assertThat(parts[1].lines().count()).isEqualTo(2 + 3);
+        for (String part : parts) {
+            assertThat(tableMd).contains(part);
+            assertThat(finished.stdout()).contains(part);
+        }
+    }
+
+    @Test
+    void csvSummaryHasOneLinePerResult() throws IOException {
+        List<String> lines = Files.readAllLines(runDir.resolve("summary.csv"));
+        assertThat(lines).hasSize(1 + 4);
+        assertThat(lines.get(0)).startsWith("round,scenario,network,status,ops,errors");
+    }
+
+    private static String priorityMember(RunResult r) {
+        return r.members().stream().filter(RunResult.MemberInfo::priority).findFirst().orElseThrow().name();
+    }
+}
