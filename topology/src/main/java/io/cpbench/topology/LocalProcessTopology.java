@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -21,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  * shutdown hook (Ctrl-C), and, should this JVM be killed outright, because they exit when their standard
  * input closes.
  */
-final class LocalProcessTopology implements Topology {
+final class LocalProcessTopology extends StartedTopology {
 
     /** Hazelcast on Java 17 (DESIGN.md, fact 9). */
     static final List<String> HAZELCAST_JVM_FLAGS = List.of(
@@ -35,34 +34,15 @@ final class LocalProcessTopology implements Topology {
             "-Djava.net.preferIPv4Stack=true");
 
     private final TopologySpec spec;
-    private final List<MemberSettings> settings;
-    private final List<MemberRef> members;
     private final List<Process> processes = new ArrayList<>();
-    private final Thread shutdownHook = new Thread(this::close, "cpbench-local-topology-shutdown");
-    private Leadership leadership;
-    private boolean closed;
 
-    private LocalProcessTopology(TopologySpec spec, List<MemberSettings> settings) {
+    private LocalProcessTopology(TopologySpec spec) {
+        super(spec, spec.memberSettings(firstPort(spec)));
         this.spec = spec;
-        this.settings = settings;
-        this.members = spec.memberRefs(settings);
     }
 
     static Topology start(TopologySpec spec) {
-        List<MemberSettings> settings = spec.memberSettings(firstPort(spec));
-        LocalProcessTopology topology = new LocalProcessTopology(spec, settings);
-        Runtime.getRuntime().addShutdownHook(topology.shutdownHook);
-        try {
-            long deadline = System.nanoTime() + spec.startupTimeout().toNanos();
-            topology.launchAll();
-            topology.awaitJoined(deadline);
-            topology.leadership = Leadership.connect(topology.clusterName(), topology.members, remaining(deadline));
-            topology.leadership.awaitReady(topology.priorityMember(), spec.settle(), remaining(deadline));
-            return topology;
-        } catch (RuntimeException e) {
-            topology.close();
-            throw e;
-        }
+        return new LocalProcessTopology(spec).becomeReady(spec);
     }
 
     static int firstPort(TopologySpec spec) {
@@ -76,12 +56,19 @@ final class LocalProcessTopology implements Topology {
         return spec.basePort();
     }
 
+    @Override
+    void startMembers(long deadline) {
+        launchAll();
+        awaitJoined(deadline);
+    }
+
     private void launchAll() {
         try {
             Files.createDirectories(spec.logDir());
         } catch (IOException e) {
             throw new TopologyException("cannot create member log directory " + spec.logDir() + ": " + e.getMessage(), e);
         }
+        List<MemberSettings> settings = settings();
         for (int i = 0; i < settings.size(); i++) {
             List<String> command = new ArrayList<>();
             command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -159,28 +146,9 @@ final class LocalProcessTopology implements Topology {
         return spec.logDir().resolve("member-" + i + ".log");
     }
 
-    static Duration remaining(long deadline) {
-        return Duration.ofNanos(Math.max(TimeUnit.SECONDS.toNanos(1), deadline - System.nanoTime()));
-    }
-
     @Override
     public String kind() {
         return TopologyKind.LOCAL.label();
-    }
-
-    @Override
-    public String clusterName() {
-        return settings.get(0).clusterName();
-    }
-
-    @Override
-    public List<MemberRef> members() {
-        return members;
-    }
-
-    @Override
-    public Leadership leadership() {
-        return leadership;
     }
 
     @Override
@@ -200,23 +168,7 @@ final class LocalProcessTopology implements Topology {
     }
 
     @Override
-    public void takeOverShutdown() {
-        try {
-            Runtime.getRuntime().removeShutdownHook(shutdownHook);
-        } catch (IllegalStateException shuttingDown) {
-            // Too late to hand over: the hook is already running.
-        }
-    }
-
-    @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        if (leadership != null) {
-            leadership.close();
-        }
+    void stopMembers() {
         for (Process process : processes) {
             process.destroy();
         }
@@ -229,11 +181,6 @@ final class LocalProcessTopology implements Topology {
                 process.destroyForcibly();
                 Thread.currentThread().interrupt();
             }
-        }
-        try {
-            Runtime.getRuntime().removeShutdownHook(shutdownHook);
-        } catch (IllegalStateException shuttingDown) {
-            // Called from the hook itself.
         }
     }
 }

@@ -47,6 +47,11 @@ abstract class SuiteCommand implements Callable<Integer> {
             description = "Where run directories are created (default: ${DEFAULT-VALUE}).")
     Path out;
 
+    @Option(names = "--cluster-warmup", paramLabel = "N",
+            description = "Untimed ops through a smart client before the first scenario, so no scenario runs on cold "
+                    + "members (default: 10,000; quick: 5,000; 0 for none).")
+    Long clusterWarmup;
+
     @Option(names = "--progress", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "5s",
             description = "How often to print progress during a scenario; 0 for never (default: ${DEFAULT-VALUE}).")
     Duration progressEvery;
@@ -96,6 +101,11 @@ abstract class SuiteCommand implements Callable<Integer> {
             LeaderView ready = topology.leadership().read();
             console.printf(Locale.ROOT, "cluster ready in %.1f s (%s): %s leads, term %d%n",
                     (System.nanoTime() - startNanos) / 1e9, topology.kind(), ready.leader(), ready.term());
+            long warmOps = clusterWarmup != null ? clusterWarmup : planOptions.quick ? 5_000 : 10_000;
+            if (warmOps > 0) {
+                console.printf(Locale.ROOT, "warming the cluster up: %,d untimed ops through a smart client ...%n", warmOps);
+                runner.warmCluster(warmOps);
+            }
             Matrix.run(runner, scenarios, rounds,
                     (round, scenario) -> console.printf("[round %d/%d] %s: %s%n", round, rounds, scenario.name(),
                             scenario.description()),

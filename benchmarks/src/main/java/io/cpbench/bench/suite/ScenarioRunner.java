@@ -66,6 +66,30 @@ public final class ScenarioRunner {
         return stopped;
     }
 
+    /**
+     * Runs {@code ops} untimed ops through a smart client, so that every member's JIT has compiled the CP paths
+     * before the first scenario is measured. Without it the first scenario of a fresh cluster runs on cold
+     * members and loses to whatever runs after it.
+     */
+    public void warmCluster(long ops) {
+        if (ops <= 0 || stopped) {
+            return;
+        }
+        LeaderView before = leaderBeforeRun();
+        try (ScenarioClient client = ScenarioClient.open(new Scenario("cluster-warm-up", "a",
+                io.cpbench.bench.scenario.Routing.SMART), topology, before, options.connectTimeout())) {
+            CasWorkload workload = new CasWorkload(client.client().getCPSubsystem().getAtomicReference(REFERENCE_NAME))
+                    .initialise();
+            Driver driver = new Driver(RunPlan.builder().warmupOps(0).ops(ops).timebox(plan.timebox()).build());
+            current = driver;
+            if (stopped) {
+                driver.stop();
+            }
+            driver.run(workload, null, null);
+            current = null;
+        }
+    }
+
     public RunResult run(Scenario scenario, int round) {
         Path hlog = outDir.resolve(String.format("%02d-%s.hlog", round, scenario.name()));
         LeaderView before;

@@ -23,7 +23,7 @@ class InterruptIT {
     @Test
     void anInterruptedRunLeavesAnIncompleteResultAndNoMembers() throws Exception {
         CliProcess cli = CliProcess.start(work, "run", "--scenario", "client-leader", "--ops", "10000000",
-                "--warmup", "0", "--settle", "2s", "--progress", "1s", "--out", "runs");
+                "--warmup", "0", "--settle", "2s", "--cluster-warmup", "0", "--progress", "1s", "--out", "runs");
         long deadline = System.nanoTime() + 300_000_000_000L;
         while (!cli.stderrSoFar().contains("measure") && cli.process.isAlive() && System.nanoTime() < deadline) {
             Thread.sleep(200);

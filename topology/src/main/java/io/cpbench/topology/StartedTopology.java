@@ -1,0 +1,91 @@
+package io.cpbench.topology;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What the topologies that start their own members share: the member list, the leadership probe, becoming ready,
+ * and stopping every member exactly once, on {@link #close()} or on JVM shutdown.
+ */
+abstract class StartedTopology implements Topology {
+
+    private final List<MemberSettings> settings;
+    private final List<MemberRef> members;
+    private final Thread shutdownHook = new Thread(this::close, "cpbench-topology-shutdown");
+    private Leadership leadership;
+    private boolean closed;
+
+    StartedTopology(TopologySpec spec, List<MemberSettings> settings) {
+        this.settings = settings;
+        this.members = spec.memberRefs(settings);
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+    }
+
+    /** Starts the members; returns once each has joined, or throws. */
+    abstract void startMembers(long deadlineNanos);
+
+    /** Stops every member this topology started; never throws. */
+    abstract void stopMembers();
+
+    /** Starts members, connects the probe and waits for the priority member to lead; closes everything on failure. */
+    final <T extends StartedTopology> T becomeReady(TopologySpec spec) {
+        try {
+            long deadline = System.nanoTime() + spec.startupTimeout().toNanos();
+            startMembers(deadline);
+            leadership = Leadership.connect(clusterName(), members, remaining(deadline));
+            leadership.awaitReady(priorityMember(), spec.settle(), remaining(deadline));
+            @SuppressWarnings("unchecked")
+            T self = (T) this;
+            return self;
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    List<MemberSettings> settings() {
+        return settings;
+    }
+
+    static Duration remaining(long deadline) {
+        return Duration.ofNanos(Math.max(TimeUnit.SECONDS.toNanos(1), deadline - System.nanoTime()));
+    }
+
+    @Override
+    public String clusterName() {
+        return settings.get(0).clusterName();
+    }
+
+    @Override
+    public List<MemberRef> members() {
+        return members;
+    }
+
+    @Override
+    public Leadership leadership() {
+        return leadership;
+    }
+
+    @Override
+    public void takeOverShutdown() {
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException shuttingDown) {
+            // Too late to hand over: the hook is already running.
+        }
+    }
+
+    @Override
+    public final synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (leadership != null) {
+            leadership.close();
+        }
+        stopMembers();
+        takeOverShutdown();
+    }
+}
