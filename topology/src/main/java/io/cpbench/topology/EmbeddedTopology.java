@@ -20,7 +20,7 @@ final class EmbeddedTopology extends StartedTopology {
     private final List<HazelcastInstance> instances = new ArrayList<>();
 
     private EmbeddedTopology(TopologySpec spec) {
-        super(spec, spec.memberSettings(LocalProcessTopology.firstPort(spec)));
+        super(spec);
         this.spec = spec;
     }
 

@@ -37,23 +37,12 @@ final class LocalProcessTopology extends StartedTopology {
     private final List<Process> processes = new ArrayList<>();
 
     private LocalProcessTopology(TopologySpec spec) {
-        super(spec, spec.memberSettings(firstPort(spec)));
+        super(spec);
         this.spec = spec;
     }
 
     static Topology start(TopologySpec spec) {
         return new LocalProcessTopology(spec).becomeReady(spec);
-    }
-
-    static int firstPort(TopologySpec spec) {
-        if (spec.basePort() == 0) {
-            return FreePorts.consecutive(spec.host(), spec.memberCount(), 5701);
-        }
-        if (!FreePorts.allFree(spec.host(), spec.basePort(), spec.memberCount())) {
-            throw new TopologyException("ports " + spec.basePort() + "-" + (spec.basePort() + spec.memberCount() - 1)
-                    + " on " + spec.host() + " are not all free; choose another base port or 0 to pick free ones");
-        }
-        return spec.basePort();
     }
 
     @Override

@@ -32,6 +32,12 @@ public final class MemberLauncher implements Callable<Integer> {
     @Option(names = "--port", required = true, description = "Member port.")
     int port;
 
+    @Option(names = "--public-port", description = "Port to announce, when a proxy stands in front of the member (default: --port).")
+    Integer publicPort;
+
+    @Option(names = "--outbound-ports", paramLabel = "FROM-TO", description = "Ports to open connections to other members from (default: any).")
+    String outboundPorts;
+
     @Option(names = "--members", required = true, split = ",", description = "All members as host:port, comma separated.")
     List<String> members;
 
@@ -53,7 +59,7 @@ public final class MemberLauncher implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        MemberSettings settings = new MemberSettings(clusterName, host, port, members, priority, rebalancePeriodSeconds);
+        MemberSettings settings = settings();
         HazelcastInstance instance = Hazelcast.newHazelcastInstance(settings.toConfig());
         CountDownLatch stop = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -74,6 +80,11 @@ public final class MemberLauncher implements Callable<Integer> {
         System.out.flush();
         stop.await();
         return 0;
+    }
+
+    MemberSettings settings() {
+        return new MemberSettings(clusterName, host, port, publicPort == null ? port : publicPort, outboundPorts, members,
+                priority, rebalancePeriodSeconds);
     }
 
     private static void awaitEndOfInput(InputStream in) {

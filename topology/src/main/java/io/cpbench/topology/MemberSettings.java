@@ -15,20 +15,27 @@ import java.util.Objects;
  *
  * @param clusterName            Hazelcast cluster name; unique per run so stray members cannot join
  * @param host                   the address this member binds to and announces
- * @param port                   the member port (no auto-increment)
- * @param members                every member of the cluster as {@code host:port}, for TCP/IP join
+ * @param port                   the port the member binds (no auto-increment)
+ * @param publicPort             the port the member announces and is reached at; differs from {@code port} when a
+ *                               network emulator's proxy stands in front of the member
+ * @param outboundPorts          ports the member opens its own connections from ("from-to"), or null for any; the
+ *                               network emulator tells members apart by them
+ * @param members                every member of the cluster as announced {@code host:publicPort}, for TCP/IP join
  * @param priority               CP leadership priority; the member with the highest value is moved to lead
  * @param rebalancePeriodSeconds how often Hazelcast moves leadership toward the priority member (DESIGN.md, fact 5)
  */
-public record MemberSettings(String clusterName, String host, int port, List<String> members, int priority,
-                             int rebalancePeriodSeconds) {
+public record MemberSettings(String clusterName, String host, int port, int publicPort, String outboundPorts,
+                             List<String> members, int priority, int rebalancePeriodSeconds) {
 
     public MemberSettings {
         Objects.requireNonNull(clusterName, "clusterName");
         Objects.requireNonNull(host, "host");
         members = List.copyOf(members);
-        if (port < 1 || port > 65535) {
-            throw new IllegalArgumentException("member port must be 1-65535, was " + port);
+        if (port < 1 || port > 65535 || publicPort < 1 || publicPort > 65535) {
+            throw new IllegalArgumentException("member ports must be 1-65535, were " + port + " and " + publicPort);
+        }
+        if (outboundPorts != null && !outboundPorts.matches("\\d+-\\d+")) {
+            throw new IllegalArgumentException("outbound ports must be a range like 5901-5932, was '" + outboundPorts + "'");
         }
         if (members.size() < 3) {
             throw new IllegalArgumentException("a CP group needs at least 3 members, got " + members.size());
@@ -38,8 +45,9 @@ public record MemberSettings(String clusterName, String host, int port, List<Str
         }
     }
 
+    /** What the member announces and clients connect to. */
     public String address() {
-        return host + ":" + port;
+        return host + ":" + publicPort;
     }
 
     public Config toConfig() {
@@ -54,6 +62,12 @@ public record MemberSettings(String clusterName, String host, int port, List<Str
         NetworkConfig network = config.getNetworkConfig();
         network.setPort(port).setPortAutoIncrement(false);
         network.getInterfaces().setEnabled(true).addInterface(host);
+        if (publicPort != port) {
+            network.setPublicAddress(host + ":" + publicPort);
+        }
+        if (outboundPorts != null) {
+            network.addOutboundPortDefinition(outboundPorts);
+        }
         JoinConfig join = network.getJoin();
         join.getMulticastConfig().setEnabled(false);
         join.getAutoDetectionConfig().setEnabled(false);
@@ -68,8 +82,15 @@ public record MemberSettings(String clusterName, String host, int port, List<Str
 
     /** The member launcher's arguments for these settings; {@link MemberLauncher} parses them back. */
     public List<String> toArgs() {
-        return List.of("--cluster-name", clusterName, "--host", host, "--port", Integer.toString(port),
-                "--members", String.join(",", members), "--priority", Integer.toString(priority),
-                "--rebalance-period", Integer.toString(rebalancePeriodSeconds));
+        List<String> args = new ArrayList<>(List.of("--cluster-name", clusterName, "--host", host,
+                "--port", Integer.toString(port), "--members", String.join(",", members),
+                "--priority", Integer.toString(priority), "--rebalance-period", Integer.toString(rebalancePeriodSeconds)));
+        if (publicPort != port) {
+            args.addAll(List.of("--public-port", Integer.toString(publicPort)));
+        }
+        if (outboundPorts != null) {
+            args.addAll(List.of("--outbound-ports", outboundPorts));
+        }
+        return args;
     }
 }

@@ -1,23 +1,31 @@
 package io.cpbench.topology;
 
+import io.cpbench.topology.net.NetworkControl;
+import io.cpbench.topology.net.NetworkEmulator;
+
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * What the topologies that start their own members share: the member list, the leadership probe, becoming ready,
- * and stopping every member exactly once, on {@link #close()} or on JVM shutdown.
+ * What the topologies that start their own members share: ports, the network emulator, the member list, the
+ * leadership probe, becoming ready, and stopping every member exactly once, on {@link #close()} or on JVM shutdown.
  */
 abstract class StartedTopology implements Topology {
 
     private final List<MemberSettings> settings;
     private final List<MemberRef> members;
     private final Thread shutdownHook = new Thread(this::close, "cpbench-topology-shutdown");
+    private final PortPlan ports;
+    private NetworkEmulator emulator;
     private Leadership leadership;
     private boolean closed;
 
-    StartedTopology(TopologySpec spec, List<MemberSettings> settings) {
-        this.settings = settings;
+    StartedTopology(TopologySpec spec) {
+        this.ports = PortPlan.pick(spec);
+        this.settings = spec.memberSettings(ports);
         this.members = spec.memberRefs(settings);
         Runtime.getRuntime().addShutdownHook(shutdownHook);
     }
@@ -32,6 +40,14 @@ abstract class StartedTopology implements Topology {
     final <T extends StartedTopology> T becomeReady(TopologySpec spec) {
         try {
             long deadline = System.nanoTime() + spec.startupTimeout().toNanos();
+            if (ports.emulated()) {
+                List<NetworkEmulator.Endpoint> endpoints = new ArrayList<>();
+                for (int i = 0; i < settings.size(); i++) {
+                    endpoints.add(new NetworkEmulator.Endpoint(i, ports.announced(i), ports.bound(i),
+                            ports.outboundFrom(i), ports.outboundTo(i)));
+                }
+                emulator = NetworkEmulator.start(spec.host(), endpoints);
+            }
             startMembers(deadline);
             leadership = Leadership.connect(clusterName(), members, remaining(deadline));
             leadership.awaitReady(priorityMember(), spec.settle(), remaining(deadline));
@@ -68,6 +84,11 @@ abstract class StartedTopology implements Topology {
     }
 
     @Override
+    public Optional<NetworkControl> network() {
+        return Optional.ofNullable(emulator);
+    }
+
+    @Override
     public void takeOverShutdown() {
         try {
             Runtime.getRuntime().removeShutdownHook(shutdownHook);
@@ -86,6 +107,9 @@ abstract class StartedTopology implements Topology {
             leadership.close();
         }
         stopMembers();
+        if (emulator != null) {
+            emulator.close();
+        }
         takeOverShutdown();
     }
 }

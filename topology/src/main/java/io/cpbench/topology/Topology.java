@@ -1,6 +1,9 @@
 package io.cpbench.topology;
 
+import io.cpbench.topology.net.NetworkControl;
+
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A running CP cluster the suite can measure. Implementations differ only in how members come to be;
@@ -23,6 +26,11 @@ public interface Topology extends AutoCloseable {
 
     /** Reads and awaits the leader of the CP {@code default} group. */
     Leadership leadership();
+
+    /** Switches between network (a) and (b), where this topology can; empty where it cannot. */
+    default Optional<NetworkControl> network() {
+        return Optional.empty();
+    }
 
     /** Stops a member abruptly, as {@code kill -9} would: no graceful leave. */
     void kill(MemberRef member);

@@ -18,9 +18,12 @@ import java.util.UUID;
  * @param startupTimeout         how long forming the cluster and settling leadership may take in all
  * @param logDir                 where member process logs go (local topology)
  * @param memberJvmOptions       extra JVM options for member processes (local topology)
+ * @param emulateNetwork         put each member behind a {@link io.cpbench.topology.net.NetworkEmulator} proxy, so
+ *                               network (b) can be switched on; (a) then runs through the same proxies
  */
 public record TopologySpec(int memberCount, int priorityIndex, String host, int basePort, int rebalancePeriodSeconds,
-                           Duration settle, Duration startupTimeout, Path logDir, List<String> memberJvmOptions) {
+                           Duration settle, Duration startupTimeout, Path logDir, List<String> memberJvmOptions,
+                           boolean emulateNetwork) {
 
     public static final int DEFAULT_MEMBERS = 5;
     public static final Duration DEFAULT_SETTLE = Duration.ofSeconds(5);
@@ -52,25 +55,30 @@ public record TopologySpec(int memberCount, int priorityIndex, String host, int 
 
     public static TopologySpec defaults(Path logDir) {
         return new TopologySpec(DEFAULT_MEMBERS, 0, "127.0.0.1", 0, 5, DEFAULT_SETTLE, DEFAULT_STARTUP_TIMEOUT, logDir,
-                DEFAULT_MEMBER_JVM_OPTIONS);
+                DEFAULT_MEMBER_JVM_OPTIONS, true);
     }
 
     public TopologySpec withSettle(Duration newSettle) {
         return new TopologySpec(memberCount, priorityIndex, host, basePort, rebalancePeriodSeconds, newSettle,
-                startupTimeout, logDir, memberJvmOptions);
+                startupTimeout, logDir, memberJvmOptions, emulateNetwork);
+    }
+
+    public TopologySpec withEmulatedNetwork(boolean emulate) {
+        return new TopologySpec(memberCount, priorityIndex, host, basePort, rebalancePeriodSeconds, settle,
+                startupTimeout, logDir, memberJvmOptions, emulate);
     }
 
     /** Member settings for every member, ports resolved, one fresh cluster name for this cluster. */
-    List<MemberSettings> memberSettings(int firstPort) {
+    List<MemberSettings> memberSettings(PortPlan ports) {
         String clusterName = "cpbench-" + UUID.randomUUID().toString().substring(0, 8);
         List<String> addresses = new java.util.ArrayList<>();
         for (int i = 0; i < memberCount; i++) {
-            addresses.add(host + ":" + (firstPort + i));
+            addresses.add(host + ":" + ports.announced(i));
         }
         List<MemberSettings> settings = new java.util.ArrayList<>();
         for (int i = 0; i < memberCount; i++) {
-            settings.add(new MemberSettings(clusterName, host, firstPort + i, addresses, i == priorityIndex ? 1 : 0,
-                    rebalancePeriodSeconds));
+            settings.add(new MemberSettings(clusterName, host, ports.bound(i), ports.announced(i), ports.outboundRange(i),
+                    addresses, i == priorityIndex ? 1 : 0, rebalancePeriodSeconds));
         }
         return settings;
     }

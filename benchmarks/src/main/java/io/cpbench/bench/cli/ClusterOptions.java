@@ -67,7 +67,7 @@ final class ClusterOptions {
             throw new IllegalArgumentException("unknown topology '" + topology + "'; choose local, embedded or attach");
         }
         TopologySpec spec = new TopologySpec(members, 0, "127.0.0.1", basePort, rebalancePeriod, settle, startupTimeout,
-                logDir, TopologySpec.DEFAULT_MEMBER_JVM_OPTIONS);
+                logDir, TopologySpec.DEFAULT_MEMBER_JVM_OPTIONS, true);
         return kind.start(spec);
     }
 }

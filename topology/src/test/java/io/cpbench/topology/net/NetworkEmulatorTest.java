@@ -1,0 +1,214 @@
+package io.cpbench.topology.net;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Proves the emulated delay with echoes across the emulator: three echo servers stand in for members 0-2, each
+ * behind its proxy. A round trip that involves the slow member is longer by the delay, whichever side opened the
+ * connection; a round trip between normal members is not.
+ */
+class NetworkEmulatorTest {
+
+    static final Duration DELAY = Duration.ofMillis(10);
+    /** Added on top of the delay for thread wake-ups on a busy 2-core machine; the median must stay inside it. */
+    static final double TOLERANCE_MS = 4.0;
+    static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
+
+    final List<ServerSocket> echoServers = new ArrayList<>();
+    final List<Socket> sockets = new ArrayList<>();
+    NetworkEmulator emulator;
+    List<NetworkEmulator.Endpoint> endpoints;
+
+    @BeforeEach
+    void start() throws IOException {
+        endpoints = new ArrayList<>();
+        for (int member = 0; member < 3; member++) {
+            ServerSocket echo = new ServerSocket(0, 50, LOOPBACK);
+            echoServers.add(echo);
+            Thread t = new Thread(() -> serveEcho(echo));
+            t.setDaemon(true);
+            t.start();
+            int listen = freePort();
+            int outbound = 40_000 + member * 100 + (int) (ProcessHandle.current().pid() % 50) * 300;
+            endpoints.add(new NetworkEmulator.Endpoint(member, listen, echo.getLocalPort(), outbound, outbound + 19));
+        }
+        emulator = NetworkEmulator.start(LOOPBACK.getHostAddress(), endpoints);
+    }
+
+    @AfterEach
+    void stop() {
+        sockets.forEach(NetworkEmulator::closeQuietly);
+        emulator.close();
+        echoServers.forEach(NetworkEmulator::closeQuietly);
+    }
+
+    @Test
+    void aRoundTripFromAClientToTheSlowMemberIsLongerByTheDelay() throws IOException {
+        Socket toSlow = connect(OPENED_BY_CLIENT, 0);
+        double plain = medianRoundTripMillis(toSlow);
+
+        emulator.slowDown(0, DELAY);
+        double slow = medianRoundTripMillis(toSlow);
+        System.out.printf("client <-> slow member: median round trip %.3f ms in (a), %.3f ms in (b): +%.3f ms%n",
+                plain, slow, slow - plain);
+
+        assertThat(slow - plain).isBetween(10.0 - 0.5, 10.0 + TOLERANCE_MS);
+        assertThat(slow).isGreaterThanOrEqualTo(10.0);
+    }
+
+    @Test
+    void connectionsTheSlowMemberOpenedAreDelayedInTheDirectionItSends() throws IOException {
+        emulator.slowDown(0, DELAY);
+
+        Socket fromSlow = connect(0, 1);   // member 0 opened it: its requests are late
+        Socket toSlow = connect(1, 0);     // member 1 opened it: member 0's replies are late
+
+        assertThat(medianRoundTripMillis(fromSlow)).isBetween(10.0, 10.0 + TOLERANCE_MS);
+        assertThat(medianRoundTripMillis(toSlow)).isBetween(10.0, 10.0 + TOLERANCE_MS);
+    }
+
+    @Test
+    void roundTripsBetweenNormalMembersAndClientsAreNotDelayed() throws IOException {
+        emulator.slowDown(0, DELAY);
+
+        assertThat(medianRoundTripMillis(connect(1, 2))).isLessThan(3.0);
+        assertThat(medianRoundTripMillis(connect(2, 1))).isLessThan(3.0);
+        assertThat(medianRoundTripMillis(connect(OPENED_BY_CLIENT, 1))).isLessThan(3.0);
+    }
+
+    @Test
+    void switchingTakesEffectOnOpenConnections() throws IOException {
+        Socket toMember1 = connect(OPENED_BY_CLIENT, 1);
+        Socket toMember0 = connect(OPENED_BY_CLIENT, 0);
+
+        emulator.slowDown(1, DELAY);
+        assertThat(medianRoundTripMillis(toMember1)).isGreaterThanOrEqualTo(10.0);
+        assertThat(medianRoundTripMillis(toMember0)).isLessThan(3.0);
+
+        emulator.slowDown(0, DELAY);
+        assertThat(medianRoundTripMillis(toMember1)).isLessThan(3.0);
+        assertThat(medianRoundTripMillis(toMember0)).isGreaterThanOrEqualTo(10.0);
+
+        emulator.clear();
+        assertThat(medianRoundTripMillis(toMember0)).isLessThan(3.0);
+        assertThat(emulator.slowMember()).isEmpty();
+    }
+
+    @Test
+    void bulkDataArrivesWholeAndInOrderThroughADelayedPipe() throws IOException {
+        emulator.slowDown(0, DELAY);
+        Socket socket = connect(OPENED_BY_CLIENT, 0);
+        byte[] sent = new byte[1 << 20];
+        for (int i = 0; i < sent.length; i++) {
+            sent[i] = (byte) (i * 31 + (i >> 8));
+        }
+        Thread writer = new Thread(() -> {
+            try {
+                socket.getOutputStream().write(sent);
+            } catch (IOException ignored) {
+                // The assertion below fails instead.
+            }
+        });
+        writer.start();
+
+        byte[] received = socket.getInputStream().readNBytes(sent.length);
+
+        assertThat(Arrays.equals(sent, received)).isTrue();
+    }
+
+    @Test
+    void originIsTheMemberWhoseOutboundRangeHoldsTheSourcePort() {
+        NetworkEmulator.Endpoint member2 = endpoints.get(2);
+
+        assertThat(emulator.originOf(member2.outboundFrom())).isEqualTo(2);
+        assertThat(emulator.originOf(member2.outboundTo())).isEqualTo(2);
+        assertThat(emulator.originOf(member2.outboundTo() + 1000)).isEqualTo(NetworkEmulator.OUTSIDE);
+    }
+
+    static final int OPENED_BY_CLIENT = -1;
+
+    /** A connection to {@code target}'s proxy, from {@code opener}'s outbound range (or any port for a client). */
+    private Socket connect(int opener, int target) throws IOException {
+        Socket socket = new Socket();
+        socket.setTcpNoDelay(true);
+        socket.setReuseAddress(true);
+        if (opener != OPENED_BY_CLIENT) {
+            NetworkEmulator.Endpoint own = endpoints.get(opener);
+            IOException last = null;
+            for (int port = own.outboundFrom(); port <= own.outboundTo() && !socket.isBound(); port++) {
+                try {
+                    socket.bind(new InetSocketAddress(LOOPBACK, port));
+                } catch (IOException e) {
+                    last = e;
+                }
+            }
+            if (!socket.isBound()) {
+                throw last;
+            }
+        }
+        socket.connect(new InetSocketAddress(LOOPBACK, endpoints.get(target).listenPort()), 5_000);
+        socket.setSoTimeout(5_000);
+        sockets.add(socket);
+        return socket;
+    }
+
+    private static double medianRoundTripMillis(Socket socket) throws IOException {
+        OutputStream out = socket.getOutputStream();
+        InputStream in = socket.getInputStream();
+        int samples = 21;
+        double[] millis = new double[samples];
+        for (int i = -3; i < samples; i++) { // three unmeasured round trips first
+            long start = System.nanoTime();
+            out.write(i & 0x7f);
+            out.flush();
+            assertThat(in.read()).isEqualTo(i & 0x7f);
+            if (i >= 0) {
+                millis[i] = (System.nanoTime() - start) / 1e6;
+            }
+        }
+        Arrays.sort(millis);
+        return millis[samples / 2];
+    }
+
+    private static void serveEcho(ServerSocket server) {
+        while (!server.isClosed()) {
+            try {
+                Socket s = server.accept();
+                s.setTcpNoDelay(true);
+                Thread t = new Thread(() -> {
+                    try (s) {
+                        s.getInputStream().transferTo(s.getOutputStream());
+                    } catch (IOException ignored) {
+                        // Connection closed.
+                    }
+                });
+                t.setDaemon(true);
+                t.start();
+            } catch (IOException closed) {
+                return;
+            }
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, LOOPBACK)) {
+            return s.getLocalPort();
+        }
+    }
+}
