@@ -36,6 +36,11 @@ final class ClusterOptions {
             description = "Seconds between Hazelcast's moves of leadership toward the priority member (default: ${DEFAULT-VALUE}).")
     int rebalancePeriod;
 
+    @Option(names = "--network", paramLabel = "PATH", defaultValue = "emulated",
+            description = "emulated: every member behind a proxy of cp-bench's network emulator, in (a) and (b) alike, so "
+                    + "(b) can be switched on; direct: plain loopback, network (a) only (default: ${DEFAULT-VALUE}).")
+    String network;
+
     @Option(names = "--connect", paramLabel = "HOST:PORT", split = ",",
             description = "With --topology attach: member addresses of the running cluster.")
     List<String> connect;
@@ -48,9 +53,13 @@ final class ClusterOptions {
             description = "Most a client may take to connect before the run fails (default: ${DEFAULT-VALUE}).")
     Duration connectTimeout;
 
+    boolean canSlowAMemberDown() {
+        return !"attach".equalsIgnoreCase(topology.trim()) && "emulated".equals(network);
+    }
+
     String describe() {
         return "attach".equals(topology) ? "cluster '" + clusterName + "' at " + connect
-                : members + " " + topology + " members";
+                : members + " " + topology + " members, network " + network;
     }
 
     Topology start(Path logDir) {
@@ -66,8 +75,11 @@ final class ClusterOptions {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("unknown topology '" + topology + "'; choose local, embedded or attach");
         }
+        if (!network.equals("emulated") && !network.equals("direct")) {
+            throw new IllegalArgumentException("unknown network path '" + network + "'; choose emulated or direct");
+        }
         TopologySpec spec = new TopologySpec(members, 0, "127.0.0.1", basePort, rebalancePeriod, settle, startupTimeout,
-                logDir, TopologySpec.DEFAULT_MEMBER_JVM_OPTIONS, true);
+                logDir, TopologySpec.DEFAULT_MEMBER_JVM_OPTIONS, network.equals("emulated"));
         return kind.start(spec);
     }
 }

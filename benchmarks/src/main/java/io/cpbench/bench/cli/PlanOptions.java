@@ -10,7 +10,7 @@ final class PlanOptions {
 
     static final long QUICK_WARMUP = 2_000;
     static final long QUICK_OPS = 10_000;
-    static final Duration QUICK_TIMEBOX = Duration.ofMinutes(2);
+    static final Duration QUICK_TIMEBOX = Duration.ofSeconds(45);
 
     @Option(names = "--quick", description = "Quick preset: ${sys:cpbench.quick.text}.")
     boolean quick;
@@ -26,14 +26,14 @@ final class PlanOptions {
     Duration duration;
 
     @Option(names = "--timebox", paramLabel = "TIME", converter = DurationConverter.class,
-            description = "Most a scenario may take, warm-up included; it then reports what it measured as TIMEBOXED (default: 15m; quick: 2m).")
+            description = "Most a scenario may take, warm-up included; it then reports what it measured as TIMEBOXED (default: 10m; quick: 45s).")
     Duration timebox;
 
     @Option(names = "--threads", paramLabel = "N", defaultValue = "1", description = "Client threads driving ops (default: ${DEFAULT-VALUE}, as the seed).")
     int threads;
 
     static {
-        System.setProperty("cpbench.quick.text", "10,000 ops after 2,000 warm-up, 2m time box, 3 rounds for a matrix");
+        System.setProperty("cpbench.quick.text", "10,000 ops after 2,000 warm-up, 45s time box, 3 rounds for a matrix");
     }
 
     RunPlan plan() {

@@ -47,6 +47,14 @@ abstract class SuiteCommand implements Callable<Integer> {
             description = "Where run directories are created (default: ${DEFAULT-VALUE}).")
     Path out;
 
+    @Option(names = "--slow-member", paramLabel = "N", defaultValue = "-1",
+            description = "Member made slow in network (b), by index; it must be a follower (default: the last member).")
+    int slowMember;
+
+    @Option(names = "--delay", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "10ms",
+            description = "One-way delay added to everything the slow member sends in network (b) (default: ${DEFAULT-VALUE}).")
+    Duration delay;
+
     @Option(names = "--cluster-warmup", paramLabel = "N",
             description = "Untimed ops through a smart client before the first scenario, so no scenario runs on cold "
                     + "members (default: 10,000; quick: 5,000; 0 for none).")
@@ -71,6 +79,11 @@ abstract class SuiteCommand implements Callable<Integer> {
         if (rounds < 1 || rounds > 1000) {
             throw new IllegalArgumentException("rounds must be 1-1000, was " + rounds);
         }
+        if (scenarios.stream().anyMatch(Scenario::slowNetwork) && !clusterOptions.canSlowAMemberDown()) {
+            throw new IllegalArgumentException("network (b) scenarios ("
+                    + scenarios.stream().filter(Scenario::slowNetwork).map(Scenario::name).toList()
+                    + ") need a local or embedded topology with --network emulated");
+        }
         Path runDir = createRunDir();
         console.printf(Locale.ROOT, "cp-bench %s: %d scenario%s x %d round%s; %s; time box %s per scenario (at most %s in all)%n",
                 commandName(), scenarios.size(), scenarios.size() == 1 ? "" : "s", rounds, rounds == 1 ? "" : "s",
@@ -82,7 +95,7 @@ abstract class SuiteCommand implements Callable<Integer> {
         Topology topology = clusterOptions.start(runDir.resolve("members"));
         topology.takeOverShutdown(); // the hook below writes what was measured first, then stops the members
         ScenarioRunner runner = new ScenarioRunner(topology, plan, runDir, new ScenarioRunner.SuiteOptions(
-                clusterOptions.settle, Duration.ofSeconds(120), clusterOptions.connectTimeout),
+                clusterOptions.settle, Duration.ofSeconds(120), clusterOptions.connectTimeout, slowMember, delay),
                 new ConsoleProgress(System.err, progressEvery, rounds));
         CountDownLatch written = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
@@ -104,7 +117,18 @@ abstract class SuiteCommand implements Callable<Integer> {
             long warmOps = clusterWarmup != null ? clusterWarmup : planOptions.quick ? 5_000 : 10_000;
             if (warmOps > 0) {
                 console.printf(Locale.ROOT, "warming the cluster up: %,d untimed ops through a smart client ...%n", warmOps);
-                runner.warmCluster(warmOps);
+                double rate = runner.warmCluster(warmOps);
+                if (rate > 0 && plan.duration() == null) {
+                    long fast = (long) ((plan.warmupOps() + plan.ops()) / rate);
+                    long seconds = 0;
+                    for (Scenario scenario : scenarios) {
+                        // Through the slow member an op costs tens of ms: those scenarios run to their time box.
+                        seconds += scenario.callsReachSlowMember() ? plan.timebox().toSeconds()
+                                : Math.min(fast, plan.timebox().toSeconds());
+                    }
+                    console.printf(Locale.ROOT, "warm-up ran at %,.0f op/s; at that rate, with scenarios through the slow "
+                            + "member at their time box, this takes about %s%n", rate, ConsoleProgress.human(seconds * rounds));
+                }
             }
             Matrix.run(runner, scenarios, rounds,
                     (round, scenario) -> console.printf("[round %d/%d] %s: %s%n", round, rounds, scenario.name(),

@@ -9,7 +9,17 @@ package io.cpbench.bench.scenario;
  */
 public record Scenario(String name, String network, Routing routing) {
 
+    /** Network (b): one follower's outgoing traffic is delayed. */
+    public boolean slowNetwork() {
+        return "b".equals(network);
+    }
+
+    /** Whether some of the client's calls land on the slow member, and so pay its delay twice. */
+    public boolean callsReachSlowMember() {
+        return slowNetwork() && (routing == Routing.SLOW_FOLLOWER || routing == Routing.SMART);
+    }
+
     public String description() {
-        return routing.description() + ("a".equals(network) ? "" : "; one follower 10 ms slow");
+        return routing.description() + (slowNetwork() ? "; one follower slow" : "");
     }
 }

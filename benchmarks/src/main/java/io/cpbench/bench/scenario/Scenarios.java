@@ -7,11 +7,17 @@ import java.util.stream.Collectors;
 /** The scenario catalogue. */
 public final class Scenarios {
 
+    /** The seed's eight rows, in its order, and client-smart, the (a) counterpart of its last row. */
     private static final List<Scenario> ALL = List.of(
             new Scenario("client-leader", "a", Routing.LEADER),
             new Scenario("client-follower", "a", Routing.FOLLOWER),
+            new Scenario("client-leader-1follower10ms", "b", Routing.LEADER),
+            new Scenario("client-follower-1follower10ms", "b", Routing.FOLLOWER),
+            new Scenario("client-follower10ms-1follower10ms", "b", Routing.SLOW_FOLLOWER),
             new Scenario("client-lb", "a", Routing.ROUND_ROBIN),
-            new Scenario("client-smart", "a", Routing.SMART));
+            new Scenario("client-lb-10ms", "b", Routing.ROUND_ROBIN_EXCEPT_SLOW),
+            new Scenario("client-smart", "a", Routing.SMART),
+            new Scenario("client-smart-10ms", "b", Routing.SMART));
 
     private Scenarios() {
     }

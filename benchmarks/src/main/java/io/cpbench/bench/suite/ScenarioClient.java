@@ -8,6 +8,7 @@ import com.hazelcast.client.util.RoundRobinLB;
 import com.hazelcast.core.HazelcastInstance;
 import io.cpbench.bench.scenario.Routing;
 import io.cpbench.bench.scenario.Scenario;
+import io.cpbench.lb.FilteringLoadBalancer;
 import io.cpbench.topology.ClusterClientConfig;
 import io.cpbench.topology.LeaderView;
 import io.cpbench.topology.MemberRef;
@@ -33,12 +34,20 @@ final class ScenarioClient implements AutoCloseable {
         this.target = target;
     }
 
-    static ScenarioClient open(Scenario scenario, Topology topology, LeaderView leader, Duration connectTimeout) {
+    /**
+     * @param slow the slow member in network (b), or null in (a)
+     */
+    static ScenarioClient open(Scenario scenario, Topology topology, LeaderView leader, MemberRef slow,
+                               Duration connectTimeout) {
         Routing routing = scenario.routing();
+        if ((routing == Routing.SLOW_FOLLOWER || routing == Routing.ROUND_ROBIN_EXCEPT_SLOW) && slow == null) {
+            throw new IllegalStateException(scenario.name() + " needs a slow member, and there is none");
+        }
         MemberRef pinned = switch (routing) {
             case LEADER -> leader.leader();
-            case FOLLOWER -> follower(topology, leader.leader());
-            case SMART, ROUND_ROBIN -> null;
+            case FOLLOWER -> follower(topology, leader.leader(), slow);
+            case SLOW_FOLLOWER -> slow;
+            case SMART, ROUND_ROBIN, ROUND_ROBIN_EXCEPT_SLOW -> null;
         };
         List<String> addresses = pinned != null ? List.of(pinned.address())
                 : topology.members().stream().filter(topology::isAlive).map(MemberRef::address).toList();
@@ -50,12 +59,22 @@ final class ScenarioClient implements AutoCloseable {
         if (routing == Routing.ROUND_ROBIN) {
             config.setLoadBalancer(new RoundRobinLB());
         }
+        if (routing == Routing.ROUND_ROBIN_EXCEPT_SLOW) {
+            config.setLoadBalancer(FilteringLoadBalancer.denying(List.of(slow.address())));
+        }
         String target = pinned != null
-                ? pinned.name() + " " + pinned.address() + (pinned.equals(leader.leader()) ? " (leader)" : " (follower)")
+                ? pinned.name() + " " + pinned.address() + (pinned.equals(leader.leader()) ? " (leader)"
+                : pinned.equals(slow) ? " (slow follower)" : " (follower)")
+                : routing == Routing.ROUND_ROBIN_EXCEPT_SLOW ? "all members but " + slow.name() + " (smart, filtering LB)"
                 : "all members (" + routing.description() + ")";
         ScenarioClient opened = new ScenarioClient(HazelcastClient.newHazelcastClient(config), pinned, target);
         try {
-            opened.verifyPinned();
+            if (pinned != null) {
+                opened.verifyPinned();
+            } else {
+                opened.awaitConnections(topology.members().stream().filter(topology::isAlive).map(MemberRef::address).toList(),
+                        connectTimeout);
+            }
         } catch (RuntimeException e) {
             opened.close();
             throw e;
@@ -63,10 +82,10 @@ final class ScenarioClient implements AutoCloseable {
         return opened;
     }
 
-    /** The first live member by index that is not the leader: the same follower every time. */
-    static MemberRef follower(Topology topology, MemberRef leader) {
+    /** The first live member by index that is neither the leader nor slow: the same follower every time. */
+    static MemberRef follower(Topology topology, MemberRef leader, MemberRef slow) {
         return topology.members().stream()
-                .filter(m -> !m.equals(leader) && topology.isAlive(m))
+                .filter(m -> !m.equals(leader) && !m.equals(slow) && topology.isAlive(m))
                 .findFirst()
                 .orElseThrow(() -> new IllegalStateException("no live follower to connect to"));
     }
@@ -90,6 +109,26 @@ final class ScenarioClient implements AutoCloseable {
             }
         }
         return addresses;
+    }
+
+    /**
+     * A smart client connects to the other members in the background, and until it has, a load balancer's choice
+     * may have no connection and Hazelcast silently uses another (DESIGN.md, fact 3). Wait until it holds them all.
+     */
+    void awaitConnections(List<String> addresses, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!connectedMembers().containsAll(addresses)) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("smart client connected to " + connectedMembers() + " only, not to all of "
+                        + addresses + ", within " + timeout.toSeconds() + " s");
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while the client connected");
+            }
+        }
     }
 
     /** Throws if a unisocket client is connected anywhere but its one member. */

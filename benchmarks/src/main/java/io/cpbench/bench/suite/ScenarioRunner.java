@@ -13,6 +13,7 @@ import io.cpbench.core.workload.CasWorkload;
 import io.cpbench.topology.LeaderView;
 import io.cpbench.topology.MemberRef;
 import io.cpbench.topology.Topology;
+import io.cpbench.topology.net.NetworkControl;
 import org.HdrHistogram.Histogram;
 
 import java.nio.file.Path;
@@ -20,6 +21,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Runs scenarios on one topology and writes a result for each: leadership is checked before, the client is built
@@ -70,14 +72,17 @@ public final class ScenarioRunner {
      * Runs {@code ops} untimed ops through a smart client, so that every member's JIT has compiled the CP paths
      * before the first scenario is measured. Without it the first scenario of a fresh cluster runs on cold
      * members and loses to whatever runs after it.
+     *
+     * @return the op/s of the warm-up, a rough guide to how long the scenarios will take
      */
-    public void warmCluster(long ops) {
+    public double warmCluster(long ops) {
         if (ops <= 0 || stopped) {
-            return;
+            return 0;
         }
         LeaderView before = leaderBeforeRun();
+        topology.network().ifPresent(NetworkControl::clear);
         try (ScenarioClient client = ScenarioClient.open(new Scenario("cluster-warm-up", "a",
-                io.cpbench.bench.scenario.Routing.SMART), topology, before, options.connectTimeout())) {
+                io.cpbench.bench.scenario.Routing.SMART), topology, before, null, options.connectTimeout())) {
             CasWorkload workload = new CasWorkload(client.client().getCPSubsystem().getAtomicReference(REFERENCE_NAME))
                     .initialise();
             Driver driver = new Driver(RunPlan.builder().warmupOps(0).ops(ops).timebox(plan.timebox()).build());
@@ -85,8 +90,9 @@ public final class ScenarioRunner {
             if (stopped) {
                 driver.stop();
             }
-            driver.run(workload, null, null);
+            Measurement warm = driver.run(workload, null, null);
             current = null;
+            return warm.opsPerSecond();
         }
     }
 
@@ -96,12 +102,18 @@ public final class ScenarioRunner {
         try {
             before = leaderBeforeRun();
         } catch (RuntimeException e) {
-            return write(failed(scenario, round, null, "leadership not settled before the run: " + e.getMessage()));
+            return write(failed(scenario, round, null, null, "leadership not settled before the run: " + e.getMessage()));
+        }
+        MemberRef slow;
+        try {
+            slow = applyNetwork(scenario, before);
+        } catch (RuntimeException e) {
+            return write(failed(scenario, round, before, null, e.getMessage()));
         }
         Measurement measurement;
         String target;
         List<String> unstable = new ArrayList<>();
-        try (ScenarioClient client = ScenarioClient.open(scenario, topology, before, options.connectTimeout())) {
+        try (ScenarioClient client = ScenarioClient.open(scenario, topology, before, slow, options.connectTimeout())) {
             target = client.target();
             CasWorkload workload = new CasWorkload(client.client().getCPSubsystem().getAtomicReference(REFERENCE_NAME))
                     .initialise();
@@ -118,13 +130,16 @@ public final class ScenarioRunner {
                 unstable.add(moved.getMessage());
             }
         } catch (RuntimeException e) {
-            return write(failed(scenario, round, before, "client could not run: " + Driver.describe(e)));
+            return write(failed(scenario, round, before, slow, "client could not run: " + Driver.describe(e)));
         }
         LeaderView after = null;
         try {
             after = topology.leadership().read();
             if (!after.sameLeadershipAs(before)) {
                 unstable.add("leadership changed during the run: " + before.describe() + " -> " + after.describe());
+            }
+            if (slow != null && slow.equals(after.leader())) {
+                unstable.add("the slow member " + slow.name() + " leads after the run");
             }
         } catch (RuntimeException e) {
             unstable.add("leadership could not be read after the run: " + e.getMessage());
@@ -135,7 +150,7 @@ public final class ScenarioRunner {
             reasons.add(measurement.reason());
         }
         reasons.addAll(unstable);
-        return write(result(scenario, round, status, reasons.isEmpty() ? null : String.join("; ", reasons), target,
+        return write(result(scenario, round, status, reasons.isEmpty() ? null : String.join("; ", reasons), target, slow,
                 measurement.startedAt(), measurement.seconds(), measurement.warmupOps(), measurement.ops(),
                 measurement.errors(), measurement.opsPerSecond(), measurement.histogram(), before, after,
                 hlog.getFileName().toString()));
@@ -160,17 +175,45 @@ public final class ScenarioRunner {
         return topology.leadership().awaitPriorityLeader(priority, options.settle(), options.leadershipTimeout());
     }
 
-    private RunResult failed(Scenario scenario, int round, LeaderView before, String reason) {
-        return result(scenario, round, Status.FAIL, reason, null, Instant.now(), 0, 0, 0, 0, 0, new Histogram(3),
+    /**
+     * Network (a): no delay anywhere. Network (b): the slow member's outgoing traffic delayed; it must be a follower.
+     *
+     * @return the slow member in (b), null in (a)
+     */
+    private MemberRef applyNetwork(Scenario scenario, LeaderView before) {
+        Optional<NetworkControl> network = topology.network();
+        if (!scenario.slowNetwork()) {
+            network.ifPresent(NetworkControl::clear);
+            return null;
+        }
+        NetworkControl control = network.orElseThrow(() -> new IllegalStateException("the " + topology.kind()
+                + " topology cannot slow a member down; network (b) needs the local or embedded topology"));
+        MemberRef slow = options.slowMember(topology);
+        if (slow.equals(before.leader())) {
+            throw new IllegalStateException("the slow member " + slow + " leads; network (b) needs it to be a follower");
+        }
+        control.slowDown(slow.index(), options.slowDelay());
+        return slow;
+    }
+
+    private RunResult failed(Scenario scenario, int round, LeaderView before, MemberRef slow, String reason) {
+        return result(scenario, round, Status.FAIL, reason, null, slow, Instant.now(), 0, 0, 0, 0, 0, new Histogram(3),
                 before, null, null);
     }
 
-    private RunResult result(Scenario scenario, int round, Status status, String reason, String target,
+    private RunResult.NetworkPath networkPath(MemberRef slow) {
+        String method = topology.network().map(NetworkControl::method).orElse("direct");
+        return slow == null ? new RunResult.NetworkPath(method, null, 0)
+                : new RunResult.NetworkPath(method, slow.name(), options.slowDelay().toNanos() / 1e6);
+    }
+
+    private RunResult result(Scenario scenario, int round, Status status, String reason, String target, MemberRef slow,
                              Instant startedAt, double seconds, long warmupOps, long ops, long errors, double opsPerSecond,
                              Histogram histogram, LeaderView before, LeaderView after, String hlog) {
         return new RunResult(RunResult.FORMAT, scenario.name(), scenario.network(), scenario.description(), round,
                 status, reason, topology.kind(), topology.clusterName(), target,
                 topology.members().stream().map(m -> new RunResult.MemberInfo(m.name(), m.address(), m.priority())).toList(),
+                networkPath(slow),
                 new RunResult.PlanInfo(plan.warmupOps(), plan.ops(),
                         plan.duration() == null ? 0 : plan.duration().toMillis() / 1000.0,
                         plan.timebox().toMillis() / 1000.0, plan.threads()),
@@ -196,10 +239,25 @@ public final class ScenarioRunner {
      * @param settle            how long leadership must hold still when it has to be awaited again
      * @param leadershipTimeout how long to wait for the priority member to lead again before a scenario
      * @param connectTimeout    how long a scenario's client may take to connect
+     * @param slowMemberIndex   the member made slow in network (b); -1 for the last one
+     * @param slowDelay         the one-way delay added to everything the slow member sends
      */
-    public record SuiteOptions(Duration settle, Duration leadershipTimeout, Duration connectTimeout) {
+    public record SuiteOptions(Duration settle, Duration leadershipTimeout, Duration connectTimeout, int slowMemberIndex,
+                               Duration slowDelay) {
+
+        public static final Duration SEED_DELAY = Duration.ofMillis(10);
+
         public static SuiteOptions defaults() {
-            return new SuiteOptions(Duration.ofSeconds(5), Duration.ofSeconds(120), Duration.ofSeconds(20));
+            return new SuiteOptions(Duration.ofSeconds(5), Duration.ofSeconds(120), Duration.ofSeconds(20), -1, SEED_DELAY);
+        }
+
+        MemberRef slowMember(Topology topology) {
+            List<MemberRef> members = topology.members();
+            int index = slowMemberIndex < 0 ? members.size() - 1 : slowMemberIndex;
+            if (index >= members.size()) {
+                throw new IllegalArgumentException("slow member " + index + " does not exist; members are 0-" + (members.size() - 1));
+            }
+            return members.get(index);
         }
     }
 }

@@ -21,7 +21,7 @@ import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The network-(a) matrix through the packaged CLI on a real local 5-process cluster. */
+/** The whole matrix, networks (a) and (b), through the packaged CLI on one real local 5-process cluster. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MatrixIT {
 
@@ -46,9 +46,11 @@ class MatrixIT {
     }
 
     @Test
-    void everyNetworkAScenarioRanToTheEnd() {
+    void everyScenarioRanToTheEnd() {
         assertThat(finished.exitCode()).as(finished.stderr()).isZero();
-        assertThat(results).containsOnlyKeys("client-leader", "client-follower", "client-lb", "client-smart");
+        assertThat(results).containsOnlyKeys("client-leader", "client-follower", "client-leader-1follower10ms",
+                "client-follower-1follower10ms", "client-follower10ms-1follower10ms", "client-lb", "client-lb-10ms",
+                "client-smart", "client-smart-10ms");
         assertThat(results.values()).allSatisfy(r -> assertThat(r.status()).as(r.scenario() + ": " + r.reason()).isEqualTo(Status.OK));
         assertThat(ProcessHandle.current().children().count()).isZero();
     }
@@ -87,6 +89,31 @@ class MatrixIT {
     }
 
     @Test
+    void networkBSlowsTheLastMemberWhichStaysAFollower() {
+        for (RunResult r : results.values()) {
+            boolean b = r.network().equals("b");
+            assertThat(r.networkPath().method()).as(r.scenario()).isEqualTo("user-space TCP proxy per member");
+            assertThat(r.networkPath().slowMember()).as(r.scenario()).isEqualTo(b ? "member-4" : null);
+            assertThat(r.networkPath().delayMillis()).as(r.scenario()).isEqualTo(b ? 10.0 : 0.0);
+            assertThat(r.leaderBefore().name()).isNotEqualTo("member-4");
+            assertThat(r.leaderAfter().name()).isNotEqualTo("member-4");
+        }
+        assertThat(results.get("client-follower10ms-1follower10ms").clientTarget()).startsWith("member-4 ").endsWith("(slow follower)");
+        assertThat(results.get("client-follower-1follower10ms").clientTarget()).doesNotStartWith("member-4 ").endsWith("(follower)");
+        assertThat(results.get("client-lb-10ms").clientTarget()).startsWith("all members but member-4");
+    }
+
+    @Test
+    void aCpCallThroughTheSlowMemberPaysTheDelayTwiceEachWay() {
+        // An op is two CP calls; through the slow follower each pays 10 ms on the forward to the leader and 10 ms
+        // on the reply to the client: 40 ms per op more than through a normal follower, in the same network.
+        long throughSlow = results.get("client-follower10ms-1follower10ms").latencyMicros().p50();
+        long throughNormal = results.get("client-follower-1follower10ms").latencyMicros().p50();
+
+        assertThat(throughSlow - throughNormal).isBetween(40_000L, 40_000L + 10_000L);
+    }
+
+    @Test
     void reportRendersTheSameTableFromTheResultFiles() throws Exception {
         CliProcess.Finished report = CliProcess.run(work, 60, "report", runDir.toString());
 
@@ -94,8 +121,8 @@ class MatrixIT {
         String tableMd = Files.readString(runDir.resolve("table.md"));
         String[] parts = report.stdout().split("\n\n");
         assertThat(parts).hasSize(2); // the scenario table, then the ratios to client-leader
-        assertThat(parts[0].lines().count()).isEqualTo(2 + 4);
-        assertThat(parts[1].lines().count()).isEqualTo(2 + 3);
+        assertThat(parts[0].lines().count()).isEqualTo(2 + 9);
+        assertThat(parts[1].lines().count()).isEqualTo(2 + 8);
         for (String part : parts) {
             assertThat(tableMd).contains(part);
             assertThat(finished.stdout()).contains(part);
@@ -105,7 +132,7 @@ class MatrixIT {
     @Test
     void csvSummaryHasOneLinePerResult() throws IOException {
         List<String> lines = Files.readAllLines(runDir.resolve("summary.csv"));
-        assertThat(lines).hasSize(1 + 4);
+        assertThat(lines).hasSize(1 + 9);
         assertThat(lines.get(0)).startsWith("round,scenario,network,status,ops,errors");
     }
 

@@ -53,7 +53,7 @@ class ScenarioClientIT {
 
     @Test
     void leaderClientIsConnectedToTheLeaderOnly() {
-        try (ScenarioClient client = ScenarioClient.open(Scenarios.byName("client-leader"), topology, leader, CONNECT)) {
+        try (ScenarioClient client = ScenarioClient.open(Scenarios.byName("client-leader"), topology, leader, null, CONNECT)) {
             client.client().getCPSubsystem().getAtomicReference(ScenarioRunner.REFERENCE_NAME).get();
 
             assertThat(client.connectedMembers()).containsExactly(leader.leader().address());
@@ -63,7 +63,7 @@ class ScenarioClientIT {
 
     @Test
     void followerClientIsConnectedToOneFollowerOnly() {
-        try (ScenarioClient client = ScenarioClient.open(Scenarios.byName("client-follower"), topology, leader, CONNECT)) {
+        try (ScenarioClient client = ScenarioClient.open(Scenarios.byName("client-follower"), topology, leader, null, CONNECT)) {
             client.client().getCPSubsystem().getAtomicReference(ScenarioRunner.REFERENCE_NAME).get();
 
             TreeSet<String> connected = client.connectedMembers();
@@ -75,7 +75,7 @@ class ScenarioClientIT {
     @Test
     void smartClientsConnectToEveryMember() throws InterruptedException {
         for (String name : List.of("client-smart", "client-lb")) {
-            try (ScenarioClient client = ScenarioClient.open(Scenarios.byName(name), topology, leader, CONNECT)) {
+            try (ScenarioClient client = ScenarioClient.open(Scenarios.byName(name), topology, leader, null, CONNECT)) {
                 // A smart client opens its other connections in the background.
                 long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
                 while (client.connectedMembers().size() < 5 && System.nanoTime() < deadline) {

@@ -22,6 +22,9 @@ import java.util.zip.DataFormatException;
  * <li>{@code status}: one of {@link Status}; {@code reason}: why, when not OK.</li>
  * <li>{@code topology}, {@code clusterName}, {@code clientTarget} (which member(s) the client used),
  * {@code members}: every member with address and priority.</li>
+ * <li>{@code networkPath}: how network (b) was made ({@code method}: a user-space proxy, netem, or "direct" where
+ * traffic went straight to the members), the slow member ({@code slowMember}, null in (a)) and the one-way
+ * {@code delayMillis} added to everything it sent.</li>
  * <li>{@code plan}: warm-up ops, ops (0 when a duration was given), duration and time box in seconds, threads.</li>
  * <li>{@code environment}: versions of cp-bench, Hazelcast and the JVM, OS, cores, host.</li>
  * <li>{@code startedAt} (ISO-8601, measured phase), {@code durationSeconds} (measured phase), {@code warmupOps},
@@ -45,6 +48,7 @@ public record RunResult(
         String clusterName,
         String clientTarget,
         List<MemberInfo> members,
+        NetworkPath networkPath,
         PlanInfo plan,
         Environment environment,
         String startedAt,
@@ -67,6 +71,14 @@ public record RunResult(
 
     /** @param name member-N; @param address host:port; @param priority has leadership priority */
     public record MemberInfo(String name, String address, boolean priority) {
+    }
+
+    /**
+     * @param method      how traffic reached the members: "direct", or how the slow member was made slow
+     * @param slowMember  the member whose outgoing traffic was delayed, or null
+     * @param delayMillis the one-way delay added to it
+     */
+    public record NetworkPath(String method, String slowMember, double delayMillis) {
     }
 
     /** @param durationSeconds 0 when the plan counted ops */

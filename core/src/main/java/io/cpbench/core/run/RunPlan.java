@@ -18,7 +18,7 @@ public record RunPlan(long warmupOps, long ops, Duration duration, Duration time
 
     public static final long SEED_WARMUP_OPS = 10_000;
     public static final long SEED_OPS = 500_000;
-    public static final Duration DEFAULT_TIMEBOX = Duration.ofMinutes(15);
+    public static final Duration DEFAULT_TIMEBOX = Duration.ofMinutes(10);
 
     public RunPlan {
         Objects.requireNonNull(timebox, "timebox");
