@@ -51,7 +51,7 @@ public final class Driver {
     private volatile boolean timeboxHit;
     private volatile boolean measuring;
     private volatile long measureStartNanos;
-    private volatile long lastFinishNanos;
+    private final java.util.concurrent.atomic.AtomicLong lastFinishNanos = new java.util.concurrent.atomic.AtomicLong();
 
     public Driver(RunPlan plan) {
         this.plan = plan;
@@ -102,7 +102,7 @@ public final class Driver {
             }
             stopRequested = stopRequested || !allFinished;
             sample(total, log, null, 0);
-            long end = allFinished ? Math.max(lastFinishNanos, measureStartNanos) : System.nanoTime();
+            long end = allFinished ? Math.max(lastFinishNanos.get(), measureStartNanos) : System.nanoTime();
             return new Measurement(outcome(allFinished), reason(allFinished), startedAt, warmupDone.sum(),
                     total.getTotalCount(), measureErrors.sum(), end - measureStartNanos, total);
         }
@@ -200,7 +200,7 @@ public final class Driver {
                 if (!warm) {
                     warmedUp.countDown();
                 }
-                lastFinishNanos = Math.max(lastFinishNanos, System.nanoTime());
+                lastFinishNanos.accumulateAndGet(System.nanoTime(), Math::max);
                 finished.countDown();
             }
         };
