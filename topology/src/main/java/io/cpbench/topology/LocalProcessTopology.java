@@ -63,6 +63,8 @@ final class LocalProcessTopology extends StartedTopology {
             command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             command.addAll(HAZELCAST_JVM_FLAGS);
             command.addAll(spec.memberJvmOptions());
+            // GC pauses in a member show up as client latency outliers; keep the evidence next to the member's log.
+            command.add("-Xlog:gc:file=" + spec.logDir().resolve("member-" + i + ".gc.log") + ":uptime,time");
             command.add("-cp");
             command.add(memberClasspath());
             command.add(MemberLauncher.class.getName());
