@@ -22,6 +22,8 @@ public final class ClusterClientConfig {
         config.setProperty("hazelcast.client.shuffle.member.list", "false");
         // cp-bench owns the shutdown order; Hazelcast's own hook would close the client under a running op.
         config.setProperty("hazelcast.shutdownhook.enabled", "false");
+        // Client metrics go to one member every few seconds: traffic that is neither the workload nor needed.
+        config.getMetricsConfig().setEnabled(false);
         config.getNetworkConfig().setAddresses(List.copyOf(addresses));
         config.getNetworkConfig().setConnectionTimeout((int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis()));
         config.getConnectionStrategyConfig().getConnectionRetryConfig()

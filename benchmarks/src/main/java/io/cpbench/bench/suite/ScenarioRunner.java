@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -115,6 +116,7 @@ public final class ScenarioRunner {
         Measurement measurement;
         String target;
         List<String> unstable = new ArrayList<>();
+        Map<String, Long> servedBy = Map.of();
         try (ScenarioClient client = ScenarioClient.open(scenario, topology, before, slow, options.connectTimeout())) {
             target = client.target();
             CasWorkload workload = new CasWorkload(client.client().getCPSubsystem().getAtomicReference(REFERENCE_NAME))
@@ -124,8 +126,10 @@ public final class ScenarioRunner {
             if (stopped) {
                 driver.stop();
             }
+            Map<Integer, Long> bytesBefore = clientBytes();
             measurement = driver.run(workload, hlog, p -> progress.report(scenario, round, p));
             current = null;
+            servedBy = bytesByMemberName(bytesBefore, clientBytes());
             try {
                 client.verifyPinned();
             } catch (IllegalStateException moved) {
@@ -155,7 +159,7 @@ public final class ScenarioRunner {
         return write(result(scenario, round, status, reasons.isEmpty() ? null : String.join("; ", reasons), target, slow,
                 measurement.startedAt(), measurement.seconds(), measurement.warmupOps(), measurement.ops(),
                 measurement.errors(), measurement.opsPerSecond(), measurement.histogram(), before, after,
-                hlog.getFileName().toString()));
+                hlog.getFileName().toString(), servedBy));
     }
 
     static Status status(Outcome outcome, boolean unstable) {
@@ -200,22 +204,33 @@ public final class ScenarioRunner {
 
     private RunResult failed(Scenario scenario, int round, LeaderView before, MemberRef slow, String reason) {
         return result(scenario, round, Status.FAIL, reason, null, slow, Instant.now(), 0, 0, 0, 0, 0, new Histogram(3),
-                before, null, null);
+                before, null, null, Map.of());
     }
 
-    private RunResult.NetworkPath networkPath(MemberRef slow) {
+    private RunResult.NetworkPath networkPath(MemberRef slow, Map<String, Long> servedBy) {
         String method = topology.network().map(NetworkControl::method).orElse("direct");
-        return slow == null ? new RunResult.NetworkPath(method, null, 0)
-                : new RunResult.NetworkPath(method, slow.name(), options.slowDelay().toNanos() / 1e6);
+        return slow == null ? new RunResult.NetworkPath(method, null, 0, servedBy)
+                : new RunResult.NetworkPath(method, slow.name(), options.slowDelay().toNanos() / 1e6, servedBy);
+    }
+
+    private Map<Integer, Long> clientBytes() {
+        return topology.network().map(NetworkControl::bytesFromClients).orElse(Map.of());
+    }
+
+    private Map<String, Long> bytesByMemberName(Map<Integer, Long> before, Map<Integer, Long> after) {
+        Map<String, Long> delta = new java.util.TreeMap<>();
+        after.forEach((index, bytes) -> delta.put(topology.members().get(index).name(), bytes - before.getOrDefault(index, 0L)));
+        return delta;
     }
 
     private RunResult result(Scenario scenario, int round, Status status, String reason, String target, MemberRef slow,
                              Instant startedAt, double seconds, long warmupOps, long ops, long errors, double opsPerSecond,
-                             Histogram histogram, LeaderView before, LeaderView after, String hlog) {
+                             Histogram histogram, LeaderView before, LeaderView after, String hlog,
+                             Map<String, Long> servedBy) {
         return new RunResult(RunResult.FORMAT, scenario.name(), scenario.network(), scenario.description(), round,
                 status, reason, topology.kind(), topology.clusterName(), target,
                 topology.members().stream().map(m -> new RunResult.MemberInfo(m.name(), m.address(), m.priority())).toList(),
-                networkPath(slow),
+                networkPath(slow, servedBy),
                 new RunResult.PlanInfo(plan.warmupOps(), plan.ops(),
                         plan.duration() == null ? 0 : plan.duration().toMillis() / 1000.0,
                         plan.timebox().toMillis() / 1000.0, plan.threads()),

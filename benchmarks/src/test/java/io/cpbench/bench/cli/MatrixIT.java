@@ -104,6 +104,35 @@ class MatrixIT {
     }
 
     @Test
+    void callsWereServedByTheMembersTheScenarioRoutesTo() {
+        // Bytes the scenario's client sent to each member, counted by the network emulator during the run.
+        assertServedOnlyBy("client-leader", "member-0");
+        assertServedOnlyBy("client-leader-1follower10ms", "member-0");
+        assertServedOnlyBy("client-follower", "member-1");
+        assertServedOnlyBy("client-follower-1follower10ms", "member-1");
+        assertServedOnlyBy("client-follower10ms-1follower10ms", "member-4");
+        assertServedOnlyBy("client-lb-10ms", "member-0", "member-1", "member-2", "member-3");
+        assertServedOnlyBy("client-lb", "member-0", "member-1", "member-2", "member-3", "member-4");
+        assertServedOnlyBy("client-smart", "member-0", "member-1", "member-2", "member-3", "member-4");
+        assertServedOnlyBy("client-smart-10ms", "member-0", "member-1", "member-2", "member-3", "member-4");
+    }
+
+    /** Each named member got at least a tenth of the busiest member's bytes; every other member under 1 %. */
+    private void assertServedOnlyBy(String scenario, String... members) {
+        Map<String, Long> bytes = results.get(scenario).networkPath().clientBytesToMember();
+        assertThat(bytes).as(scenario).hasSize(5);
+        long busiest = bytes.values().stream().mapToLong(Long::longValue).max().orElseThrow();
+        List<String> serving = List.of(members);
+        bytes.forEach((member, sent) -> {
+            if (serving.contains(member)) {
+                assertThat(sent).as(scenario + " -> " + member + " " + bytes).isGreaterThan(busiest / 10);
+            } else {
+                assertThat(sent).as(scenario + " -> " + member + " " + bytes).isLessThan(busiest / 100);
+            }
+        });
+    }
+
+    @Test
     void aCpCallThroughTheSlowMemberPaysTheDelayTwiceEachWay() {
         // An op is two CP calls; through the slow follower each pays 10 ms on the forward to the leader and 10 ms
         // on the reply to the client: 40 ms per op more than through a normal follower, in the same network.

@@ -6,6 +6,7 @@ import org.HdrHistogram.Histogram;
 import java.nio.ByteBuffer;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.zip.DataFormatException;
 
 /**
@@ -23,8 +24,9 @@ import java.util.zip.DataFormatException;
  * <li>{@code topology}, {@code clusterName}, {@code clientTarget} (which member(s) the client used),
  * {@code members}: every member with address and priority.</li>
  * <li>{@code networkPath}: how network (b) was made ({@code method}: a user-space proxy, netem, or "direct" where
- * traffic went straight to the members), the slow member ({@code slowMember}, null in (a)) and the one-way
- * {@code delayMillis} added to everything it sent.</li>
+ * traffic went straight to the members), the slow member ({@code slowMember}, null in (a)), the one-way
+ * {@code delayMillis} added to everything it sent, and {@code clientBytesToMember}: the bytes clients sent to each
+ * member during the run, which shows which members served the calls.</li>
  * <li>{@code plan}: warm-up ops, ops (0 when a duration was given), duration and time box in seconds, threads.</li>
  * <li>{@code environment}: versions of cp-bench, Hazelcast and the JVM, OS, cores, host.</li>
  * <li>{@code startedAt} (ISO-8601, measured phase), {@code durationSeconds} (measured phase), {@code warmupOps},
@@ -77,8 +79,13 @@ public record RunResult(
      * @param method      how traffic reached the members: "direct", or how the slow member was made slow
      * @param slowMember  the member whose outgoing traffic was delayed, or null
      * @param delayMillis the one-way delay added to it
+     * @param clientBytesToMember bytes the clients sent to each member during warm-up and measurement, by member
+     *                            name: which members served the calls; empty when the network is not observed
      */
-    public record NetworkPath(String method, String slowMember, double delayMillis) {
+    public record NetworkPath(String method, String slowMember, double delayMillis, Map<String, Long> clientBytesToMember) {
+        public NetworkPath {
+            clientBytesToMember = clientBytesToMember == null ? Map.of() : Map.copyOf(clientBytesToMember);
+        }
     }
 
     /** @param durationSeconds 0 when the plan counted ops */

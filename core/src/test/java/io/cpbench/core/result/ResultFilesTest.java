@@ -29,7 +29,7 @@ class ResultFilesTest {
         }
         return new RunResult(RunResult.FORMAT, scenario, "a", "test scenario", round, status, null, "local", "c",
                 "member-0", List.of(new RunResult.MemberInfo("member-0", "127.0.0.1:5701", true)),
-                new RunResult.NetworkPath("direct", null, 0),
+                new RunResult.NetworkPath("direct", null, 0, java.util.Map.of()),
                 new RunResult.PlanInfo(0, latencies.length, 0, 60, 1), Environment.current(), startedAt,
                 latencies.length / opsPerSecond, 0, latencies.length, 0, opsPerSecond, RunResult.Latency.of(h),
                 new RunResult.LeaderInfo("member-0", "127.0.0.1:5701", 2),

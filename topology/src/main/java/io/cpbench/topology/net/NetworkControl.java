@@ -21,6 +21,14 @@ public interface NetworkControl {
     /** The one-way delay added now (zero in network (a)). */
     Duration delay();
 
+    /**
+     * Bytes that clients (anything but members) have sent to each member so far, by member index: which members
+     * served a client's calls. Empty where the network is not observed.
+     */
+    default java.util.Map<Integer, Long> bytesFromClients() {
+        return java.util.Map.of();
+    }
+
     /** How the condition is produced, for results: "user-space TCP proxy", "tc netem", ... */
     String method();
 }

@@ -8,6 +8,9 @@ import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -46,6 +49,7 @@ public final class NetworkEmulator implements NetworkControl, AutoCloseable {
     private final List<Endpoint> endpoints;
     private final List<ServerSocket> listeners = new ArrayList<>();
     private final Set<ProxiedConnection> connections = ConcurrentHashMap.newKeySet();
+    private final Map<Integer, LongAdder> clientBytes = new TreeMap<>();
     private volatile int slowMember = OUTSIDE;
     private volatile long delayNanos;
     private volatile boolean closed;
@@ -53,6 +57,7 @@ public final class NetworkEmulator implements NetworkControl, AutoCloseable {
     private NetworkEmulator(String host, List<Endpoint> endpoints) {
         this.host = host;
         this.endpoints = List.copyOf(endpoints);
+        endpoints.forEach(e -> clientBytes.put(e.member(), new LongAdder()));
     }
 
     /** Opens a proxy for every endpoint; network (a) to begin with. */
@@ -111,6 +116,17 @@ public final class NetworkEmulator implements NetworkControl, AutoCloseable {
     /** The delay for bytes sent by {@code sender}, now. */
     long delayNanosFrom(int sender) {
         return sender != OUTSIDE && sender == slowMember ? delayNanos : 0;
+    }
+
+    LongAdder clientBytesCounter(int member) {
+        return clientBytes.get(member);
+    }
+
+    @Override
+    public Map<Integer, Long> bytesFromClients() {
+        Map<Integer, Long> snapshot = new TreeMap<>();
+        clientBytes.forEach((member, bytes) -> snapshot.put(member, bytes.sum()));
+        return snapshot;
     }
 
     void forget(ProxiedConnection connection) {

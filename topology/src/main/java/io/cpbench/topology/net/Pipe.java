@@ -32,12 +32,16 @@ final class Pipe {
     private final Socket to;
     private final LongSupplier delayNanos;
     private final EndListener onEnd;
+    private final java.util.concurrent.atomic.LongAdder bytes;
     private final LinkedBlockingQueue<Chunk> queue = new LinkedBlockingQueue<>();
     private final AtomicInteger pending = new AtomicInteger();
     private Thread writer;
 
-    Pipe(String name, Socket from, Socket to, LongSupplier delayNanos, EndListener onEnd) {
+    /** @param bytes counts the bytes this pipe carries, or null */
+    Pipe(String name, Socket from, Socket to, LongSupplier delayNanos, java.util.concurrent.atomic.LongAdder bytes,
+         EndListener onEnd) {
         this.name = name;
+        this.bytes = bytes;
         this.from = from;
         this.to = to;
         this.delayNanos = delayNanos;
@@ -60,6 +64,9 @@ final class Pipe {
                 if (n < 0) {
                     enqueueOrRun(END, 0, 0);
                     return;
+                }
+                if (bytes != null) {
+                    bytes.add(n);
                 }
                 long delay = delayNanos.getAsLong();
                 if (delay == 0 && pending.get() == 0) {

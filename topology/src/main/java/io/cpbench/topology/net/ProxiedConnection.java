@@ -23,8 +23,10 @@ final class ProxiedConnection {
         this.outbound = outbound;
         String name = "cpbench-net-" + (origin == NetworkEmulator.OUTSIDE ? "client" : "m" + origin) + "-m" + target
                 + "-" + inbound.getPort();
-        this.request = new Pipe(name + "-out", inbound, outbound, () -> emulator.delayNanosFrom(origin), this::pipeEnded);
-        this.response = new Pipe(name + "-back", outbound, inbound, () -> emulator.delayNanosFrom(target), this::pipeEnded);
+        this.request = new Pipe(name + "-out", inbound, outbound, () -> emulator.delayNanosFrom(origin),
+                origin == NetworkEmulator.OUTSIDE ? emulator.clientBytesCounter(target) : null, this::pipeEnded);
+        this.response = new Pipe(name + "-back", outbound, inbound, () -> emulator.delayNanosFrom(target), null,
+                this::pipeEnded);
     }
 
     void start() {

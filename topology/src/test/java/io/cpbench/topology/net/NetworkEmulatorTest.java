@@ -133,6 +133,14 @@ class NetworkEmulatorTest {
     }
 
     @Test
+    void bytesFromClientsAreCountedPerMemberAndMembersOwnTrafficIsNot() throws IOException {
+        medianRoundTripMillis(connect(OPENED_BY_CLIENT, 2)); // 24 one-byte round trips
+        medianRoundTripMillis(connect(0, 2));                // member traffic: not a client's
+
+        assertThat(emulator.bytesFromClients()).containsEntry(0, 0L).containsEntry(1, 0L).containsEntry(2, 24L);
+    }
+
+    @Test
     void originIsTheMemberWhoseOutboundRangeHoldsTheSourcePort() {
         NetworkEmulator.Endpoint member2 = endpoints.get(2);
 
