@@ -47,6 +47,13 @@ public class FilteringLoadBalancer extends AbstractLoadBalancer {
         return new FilteringLoadBalancer(m -> !denied.contains(address(m)), "deny " + denied);
     }
 
+    /** Only members started with member attribute {@code key} = {@code value} (for example zone = eu-west-1a). */
+    public static FilteringLoadBalancer withAttribute(String key, String value) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        return new FilteringLoadBalancer(m -> value.equals(m.getAttribute(key)), "attribute " + key + "=" + value);
+    }
+
     static String address(Member member) {
         return member.getAddress().getHost() + ":" + member.getAddress().getPort();
     }

@@ -1,0 +1,107 @@
+package io.cpbench.lb;
+
+import com.hazelcast.cluster.Address;
+import com.hazelcast.cluster.Cluster;
+import com.hazelcast.cluster.InitialMembershipEvent;
+import com.hazelcast.cluster.InitialMembershipListener;
+import com.hazelcast.cluster.Member;
+import com.hazelcast.cluster.MembershipEvent;
+import com.hazelcast.cluster.impl.MemberImpl;
+import com.hazelcast.client.config.ClientConfig;
+import com.hazelcast.version.MemberVersion;
+import org.junit.jupiter.api.Test;
+
+import java.lang.reflect.Proxy;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The balancer's choices over a member list. That calls really avoid an excluded member on a live cluster is
+ * checked end to end by the benchmarks' MatrixIT (client-lb-10ms), from the bytes each member received.
+ */
+class FilteringLoadBalancerTest {
+
+    final Set<Member> members = new LinkedHashSet<>();
+    final List<InitialMembershipListener> listeners = new ArrayList<>();
+    final Cluster cluster = (Cluster) Proxy.newProxyInstance(Cluster.class.getClassLoader(), new Class<?>[]{Cluster.class},
+            (proxy, method, args) -> switch (method.getName()) {
+                case "getMembers" -> Set.copyOf(members);
+                case "addMembershipListener" -> {
+                    listeners.add((InitialMembershipListener) args[0]);
+                    yield UUID.randomUUID();
+                }
+                default -> throw new UnsupportedOperationException(method.getName());
+            });
+
+    Member member(int port, String zone) throws UnknownHostException {
+        MemberImpl member = new MemberImpl.Builder(new Address("127.0.0.1", port))
+                .version(MemberVersion.of("5.4.0")).uuid(UUID.randomUUID())
+                .attributes(zone == null ? Map.of() : Map.of("zone", zone)).build();
+        members.add(member);
+        return member;
+    }
+
+    FilteringLoadBalancer started(FilteringLoadBalancer balancer) {
+        balancer.init(cluster, new ClientConfig());
+        listeners.forEach(l -> l.init(new InitialMembershipEvent(cluster, Set.copyOf(members))));
+        return balancer;
+    }
+
+    Map<Integer, Integer> picks(FilteringLoadBalancer balancer, int times) {
+        Map<Integer, Integer> counts = new TreeMap<>();
+        for (int i = 0; i < times; i++) {
+            counts.merge(balancer.next().getAddress().getPort(), 1, Integer::sum);
+        }
+        return counts;
+    }
+
+    @Test
+    void denyListIsNeverChosenAndTheRestShareEqually() throws Exception {
+        for (int port = 5701; port <= 5705; port++) {
+            member(port, null);
+        }
+        FilteringLoadBalancer balancer = started(FilteringLoadBalancer.denying(List.of("127.0.0.1:5705")));
+
+        assertThat(picks(balancer, 400)).isEqualTo(Map.of(5701, 100, 5702, 100, 5703, 100, 5704, 100));
+    }
+
+    @Test
+    void allowListAndAttributeMatchPickOnlyWhatTheyName() throws Exception {
+        member(5701, "a");
+        member(5702, "b");
+        member(5703, "a");
+
+        assertThat(picks(started(FilteringLoadBalancer.allowing(List.of("127.0.0.1:5702"))), 10)).isEqualTo(Map.of(5702, 10));
+        assertThat(picks(started(FilteringLoadBalancer.withAttribute("zone", "a")), 10)).isEqualTo(Map.of(5701, 5, 5703, 5));
+    }
+
+    @Test
+    void whenTheFilterExcludesEveryMemberTheCallFailsInsteadOfGoingAnywhere() throws Exception {
+        member(5701, null);
+        FilteringLoadBalancer balancer = started(FilteringLoadBalancer.denying(List.of("127.0.0.1:5701")));
+
+        assertThatThrownBy(balancer::next)
+                .isInstanceOf(FilteringLoadBalancer.NoMemberPassesFilterException.class)
+                .hasMessageContaining("deny [127.0.0.1:5701]");
+    }
+
+    @Test
+    void membershipChangesAreFollowed() throws Exception {
+        member(5701, null);
+        FilteringLoadBalancer balancer = started(FilteringLoadBalancer.denying(List.of("127.0.0.1:5701")));
+        Member joined = member(5702, null);
+
+        listeners.forEach(l -> l.memberAdded(new MembershipEvent(cluster, joined, MembershipEvent.MEMBER_ADDED, Set.copyOf(members))));
+
+        assertThat(picks(balancer, 3)).isEqualTo(Map.of(5702, 3));
+    }
+}
