@@ -63,11 +63,6 @@ public record TopologySpec(int memberCount, int priorityIndex, String host, int 
                 startupTimeout, logDir, memberJvmOptions, emulateNetwork);
     }
 
-    public TopologySpec withEmulatedNetwork(boolean emulate) {
-        return new TopologySpec(memberCount, priorityIndex, host, basePort, rebalancePeriodSeconds, settle,
-                startupTimeout, logDir, memberJvmOptions, emulate);
-    }
-
     /** Member settings for every member, ports resolved, one fresh cluster name for this cluster. */
     List<MemberSettings> memberSettings(PortPlan ports) {
         String clusterName = "cpbench-" + UUID.randomUUID().toString().substring(0, 8);

@@ -141,6 +141,21 @@ class NetworkEmulatorTest {
     }
 
     @Test
+    void aConnectionClosedByItsOpenerIsDroppedByTheProxy() throws Exception {
+        Socket socket = connect(OPENED_BY_CLIENT, 1);
+        medianRoundTripMillis(socket);
+        assertThat(emulator.openConnections()).isEqualTo(1);
+
+        socket.close();
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (emulator.openConnections() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+
+        assertThat(emulator.openConnections()).isZero();
+    }
+
+    @Test
     void originIsTheMemberWhoseOutboundRangeHoldsTheSourcePort() {
         NetworkEmulator.Endpoint member2 = endpoints.get(2);
 
