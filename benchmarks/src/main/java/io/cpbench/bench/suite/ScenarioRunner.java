@@ -1,5 +1,6 @@
 package io.cpbench.bench.suite;
 
+import io.cpbench.bench.scenario.Routing;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.core.result.Environment;
 import io.cpbench.core.result.ResultFiles;
@@ -8,6 +9,7 @@ import io.cpbench.core.result.Status;
 import io.cpbench.core.run.Driver;
 import io.cpbench.core.run.Measurement;
 import io.cpbench.core.run.Outcome;
+import io.cpbench.core.run.Progress;
 import io.cpbench.core.run.RunPlan;
 import io.cpbench.core.workload.CasWorkload;
 import io.cpbench.topology.LeaderView;
@@ -23,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * Runs scenarios on one topology and writes a result for each: leadership is checked before, the client is built
@@ -45,7 +48,7 @@ public final class ScenarioRunner {
 
     /** Receives the driver's progress, tagged with what is running. */
     public interface ProgressSink {
-        void report(Scenario scenario, int round, io.cpbench.core.run.Progress progress);
+        void report(Scenario scenario, int round, Progress progress);
     }
 
     public ScenarioRunner(Topology topology, RunPlan plan, Path outDir, SuiteOptions options, ProgressSink progress) {
@@ -83,19 +86,11 @@ public final class ScenarioRunner {
         LeaderView before = leaderBeforeRun();
         topology.network().ifPresent(NetworkControl::clear);
         try (ScenarioClient client = ScenarioClient.open(new Scenario("cluster-warm-up", "a",
-                io.cpbench.bench.scenario.Routing.SMART), topology, before, null, options.connectTimeout())) {
-            CasWorkload workload = new CasWorkload(client.client().getCPSubsystem().getAtomicReference(REFERENCE_NAME))
-                    .initialise();
+                Routing.SMART), topology, before, null, options.connectTimeout())) {
             // The first half warms the JIT up; the second half's rate is the guide to what follows.
-            Driver driver = new Driver(RunPlan.builder().warmupOps(ops - ops / 2).ops(Math.max(1, ops / 2))
-                    .timebox(plan.timebox()).build());
-            current = driver;
-            if (stopped) {
-                driver.stop();
-            }
-            Measurement warm = driver.run(workload, null, null);
-            current = null;
-            return warm.opsPerSecond();
+            RunPlan warmPlan = RunPlan.builder().warmupOps(ops - ops / 2).ops(Math.max(1, ops / 2))
+                    .timebox(plan.timebox()).build();
+            return drive(client, warmPlan, null, null).opsPerSecond();
         }
     }
 
@@ -119,16 +114,8 @@ public final class ScenarioRunner {
         Map<String, Long> servedBy = Map.of();
         try (ScenarioClient client = ScenarioClient.open(scenario, topology, before, slow, options.connectTimeout())) {
             target = client.target();
-            CasWorkload workload = new CasWorkload(client.client().getCPSubsystem().getAtomicReference(REFERENCE_NAME))
-                    .initialise();
-            Driver driver = new Driver(plan);
-            current = driver;
-            if (stopped) {
-                driver.stop();
-            }
             Map<Integer, Long> bytesBefore = clientBytes();
-            measurement = driver.run(workload, hlog, p -> progress.report(scenario, round, p));
-            current = null;
+            measurement = drive(client, plan, hlog, p -> progress.report(scenario, round, p));
             servedBy = bytesByMemberName(bytesBefore, clientBytes());
             try {
                 client.verifyPinned();
@@ -160,6 +147,22 @@ public final class ScenarioRunner {
                 measurement.startedAt(), measurement.seconds(), measurement.warmupOps(), measurement.ops(),
                 measurement.errors(), measurement.opsPerSecond(), measurement.histogram(), before, after,
                 hlog.getFileName().toString(), servedBy));
+    }
+
+    /** Runs the seed's op through the client; {@link #stop()} reaches the driver while it runs. */
+    private Measurement drive(ScenarioClient client, RunPlan runPlan, Path hlog, Consumer<Progress> progressSink) {
+        CasWorkload workload = new CasWorkload(client.client().getCPSubsystem().getAtomicReference(REFERENCE_NAME))
+                .initialise();
+        Driver driver = new Driver(runPlan);
+        current = driver;
+        try {
+            if (stopped) {
+                driver.stop();
+            }
+            return driver.run(workload, hlog, progressSink);
+        } finally {
+            current = null;
+        }
     }
 
     static Status status(Outcome outcome, boolean unstable) {

@@ -5,7 +5,6 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
 import org.HdrHistogram.Recorder;
 
-import java.io.FileNotFoundException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -280,8 +279,6 @@ public final class Driver {
                 writer.outputBaseTime(now);
                 writer.outputLegend();
                 return new IntervalLog(writer, stream, now);
-            } catch (FileNotFoundException e) {
-                throw new IllegalArgumentException("cannot write interval log " + file + ": " + e.getMessage(), e);
             } catch (java.io.IOException e) {
                 throw new IllegalArgumentException("cannot write interval log " + file + ": " + e.getMessage(), e);
             }
