@@ -116,11 +116,12 @@ public final class ScenarioRunner {
             target = client.target();
             Map<Integer, Long> bytesBefore = clientBytes();
             measurement = drive(client, plan, hlog, p -> progress.report(scenario, round, p));
-            servedBy = bytesByMemberName(bytesBefore, clientBytes());
+            // From here on the measurement is kept whatever happens: a failed check makes the run UNSTABLE.
             try {
+                servedBy = bytesByMemberName(bytesBefore, clientBytes());
                 client.verifyPinned();
-            } catch (IllegalStateException moved) {
-                unstable.add(moved.getMessage());
+            } catch (RuntimeException checkFailed) {
+                unstable.add(checkFailed.getMessage());
             }
         } catch (RuntimeException e) {
             return write(failed(scenario, round, before, slow, "client could not run: " + Driver.describe(e)));
