@@ -44,8 +44,9 @@ class NetworkEmulatorTest {
             Thread t = new Thread(() -> serveEcho(echo));
             t.setDaemon(true);
             t.start();
-            int listen = freePort();
-            int outbound = 40_000 + member * 100 + (int) (ProcessHandle.current().pid() % 50) * 300;
+            // Below the kernel's ephemeral range, so no socket opened meanwhile can take them.
+            int listen = freePortFrom(21_000 + (int) (ProcessHandle.current().pid() % 100) * 20 + member);
+            int outbound = 26_000 + member * 100 + (int) (ProcessHandle.current().pid() % 20) * 300;
             endpoints.add(new NetworkEmulator.Endpoint(member, listen, echo.getLocalPort(), outbound, outbound + 19));
         }
         emulator = NetworkEmulator.start(LOOPBACK.getHostAddress(), endpoints);
@@ -54,7 +55,9 @@ class NetworkEmulatorTest {
     @AfterEach
     void stop() {
         sockets.forEach(NetworkEmulator::closeQuietly);
-        emulator.close();
+        if (emulator != null) {
+            emulator.close();
+        }
         echoServers.forEach(NetworkEmulator::closeQuietly);
     }
 
@@ -229,9 +232,15 @@ class NetworkEmulatorTest {
         }
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, LOOPBACK)) {
-            return s.getLocalPort();
+    private static int freePortFrom(int first) throws IOException {
+        for (int port = first; port < 32_000; port += 7) {
+            try (ServerSocket s = new ServerSocket()) {
+                s.bind(new InetSocketAddress(LOOPBACK, port));
+                return port;
+            } catch (IOException inUse) {
+                // try the next one
+            }
         }
+        throw new IOException("no free port from " + first);
     }
 }
