@@ -74,12 +74,44 @@ public final class LatencyStats<K> {
         return OptionalLong.of(n % 2 == 1 ? recent[n / 2] : (recent[n / 2 - 1] + recent[n / 2]) / 2);
     }
 
-    /** Re-evaluates every member against the best median now and returns the excluded ones. */
-    public synchronized Set<K> excluded() {
+    /**
+     * Every member's {@code q}-quantile (0 = fastest sample, 0.5 = median) over the window, for members with enough
+     * recent samples. Delays from a busy machine only ever add, so a low quantile shows the fixed cost of a member's
+     * path (such as a forwarding hop) better than the median does.
+     */
+    public synchronized Map<K, Long> quantiles(double q) {
+        if (!(q >= 0.0 && q <= 1.0)) {
+            throw new IllegalArgumentException("quantile must be in [0, 1], got " + q);
+        }
+        Map<K, Long> result = new HashMap<>();
+        for (K member : samples.keySet()) {
+            long[] recent = recent(member);
+            if (recent.length >= minSamples) {
+                Arrays.sort(recent);
+                result.put(member, recent[(int) Math.floor(q * (recent.length - 1))]);
+            }
+        }
+        return result;
+    }
+
+    /** Every member's median over the window, for members with enough recent samples. */
+    public synchronized Map<K, Long> medians() {
         Map<K, Long> medians = new HashMap<>();
         for (K member : samples.keySet()) {
             median(member).ifPresent(m -> medians.put(member, m));
         }
+        return medians;
+    }
+
+    /** Forgets every sample and exclusion: what was measured before a change of membership no longer holds. */
+    public synchronized void clear() {
+        samples.clear();
+        excluded.clear();
+    }
+
+    /** Re-evaluates every member against the best median now and returns the excluded ones. */
+    public synchronized Set<K> excluded() {
+        Map<K, Long> medians = medians();
         long best = medians.values().stream().mapToLong(Long::longValue).min().orElse(0);
         if (best > 0) {
             medians.forEach((member, median) -> {

@@ -25,12 +25,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The balancer's choices over a member list. That calls really avoid an excluded member on a live cluster is
- * checked end to end by the benchmarks' MatrixIT (client-lb-10ms), from the bytes each member received.
+ * The balancer's choices over a member list, with connections stubbed. That calls really avoid an excluded member
+ * on a live cluster is checked by BalancersIT, from the bytes each member received.
  */
 class FilteringLoadBalancerTest {
 
     final Set<Member> members = new LinkedHashSet<>();
+    final Set<Member> disconnected = new java.util.HashSet<>();
     final List<InitialMembershipListener> listeners = new ArrayList<>();
     final Cluster cluster = (Cluster) Proxy.newProxyInstance(Cluster.class.getClassLoader(), new Class<?>[]{Cluster.class},
             (proxy, method, args) -> switch (method.getName()) {
@@ -51,8 +52,13 @@ class FilteringLoadBalancerTest {
     }
 
     FilteringLoadBalancer started(FilteringLoadBalancer balancer) {
-        balancer.init(cluster, new ClientConfig());
+        return started(balancer, new ClientConfig());
+    }
+
+    FilteringLoadBalancer started(FilteringLoadBalancer balancer, ClientConfig config) {
+        balancer.init(cluster, config);
         listeners.forEach(l -> l.init(new InitialMembershipEvent(cluster, Set.copyOf(members))));
+        balancer.binding.bindForTest(m -> !disconnected.contains(m));
         return balancer;
     }
 
@@ -90,7 +96,7 @@ class FilteringLoadBalancerTest {
         FilteringLoadBalancer balancer = started(FilteringLoadBalancer.denying(List.of("127.0.0.1:5701")));
 
         assertThatThrownBy(balancer::next)
-                .isInstanceOf(FilteringLoadBalancer.NoMemberPassesFilterException.class)
+                .isInstanceOf(NoMemberPassesFilterException.class)
                 .hasMessageContaining("deny [127.0.0.1:5701]");
     }
 
@@ -103,5 +109,59 @@ class FilteringLoadBalancerTest {
         listeners.forEach(l -> l.memberAdded(new MembershipEvent(cluster, joined, MembershipEvent.MEMBER_ADDED, Set.copyOf(members))));
 
         assertThat(picks(balancer, 3)).isEqualTo(Map.of(5702, 3));
+    }
+
+    @Test
+    void anUnconnectedMemberIsNeverChosen() throws Exception {
+        for (int port = 5701; port <= 5703; port++) {
+            member(port, null);
+        }
+        Member down = members.stream().filter(m -> m.getAddress().getPort() == 5702).findFirst().orElseThrow();
+        disconnected.add(down);
+        FilteringLoadBalancer balancer = started(FilteringLoadBalancer.allowing(List.of("127.0.0.1:5701", "127.0.0.1:5702")));
+
+        assertThat(picks(balancer, 6)).isEqualTo(Map.of(5701, 6));
+
+        disconnected.clear();
+        assertThat(picks(balancer, 6)).isEqualTo(Map.of(5701, 3, 5702, 3));
+    }
+
+    @Test
+    void whenNoAllowedMemberIsConnectedTheCallIsRetriedNotRedirected() throws Exception {
+        member(5701, null);
+        Member allowed = member(5702, null);
+        disconnected.add(allowed);
+        FilteringLoadBalancer balancer = started(FilteringLoadBalancer.allowing(List.of("127.0.0.1:5702")));
+
+        // Hazelcast retries a call whose target selection throws a RetryableException, until its invocation timeout.
+        assertThatThrownBy(balancer::next)
+                .isInstanceOf(NoConnectedMemberException.class)
+                .isInstanceOf(com.hazelcast.spi.exception.RetryableException.class)
+                .hasMessageContaining("127.0.0.1:5702");
+    }
+
+    @Test
+    void byClassNameTheFilterComesFromClientProperties() throws Exception {
+        member(5701, "a");
+        member(5702, "b");
+        member(5703, "a");
+        ClientConfig config = new ClientConfig()
+                .setProperty(MemberFilter.DENY, "127.0.0.1:5701")
+                .setProperty(MemberFilter.ATTRIBUTE, "zone=a");
+
+        FilteringLoadBalancer balancer = started(new FilteringLoadBalancer(), config);
+
+        assertThat(picks(balancer, 4)).isEqualTo(Map.of(5703, 4));
+        assertThat(balancer.filter()).hasToString("deny [127.0.0.1:5701] and attribute zone=a");
+    }
+
+    @Test
+    void malformedFilterPropertiesNameTheProperty() {
+        assertThatThrownBy(() -> MemberFilter.fromProperties(Map.of(MemberFilter.DENY, "10.0.0.5")::get))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("cpbench.lb.deny: '10.0.0.5' is not host:port");
+        assertThatThrownBy(() -> MemberFilter.fromProperties(Map.of(MemberFilter.ATTRIBUTE, "zone")::get))
+                .hasMessage("cpbench.lb.attribute must be key=value, got 'zone'");
+        assertThat(MemberFilter.fromProperties(Map.<String, String>of()::get)).isSameAs(MemberFilter.all());
     }
 }

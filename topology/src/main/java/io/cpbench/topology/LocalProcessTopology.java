@@ -81,10 +81,24 @@ final class LocalProcessTopology extends StartedTopology {
         }
     }
 
-    /** Just the jars a member needs: this module, Hazelcast and picocli, wherever the caller runs from. */
+    /** Member-side classes members get when the caller has them: the leader-aware balancer's hint (client-lb). */
+    static final List<String> OPTIONAL_MEMBER_CLASSES = List.of("io.cpbench.lb.LeaderHint");
+
+    /**
+     * Just the jars a member needs: this module, Hazelcast and picocli, wherever the caller runs from; and client-lb
+     * when the caller has it, so that leader-aware clients can ask the members who leads.
+     */
     static String memberClasspath() {
         Set<String> entries = new LinkedHashSet<>();
-        for (Class<?> type : List.of(MemberLauncher.class, HazelcastInstance.class, CommandLine.class)) {
+        List<Class<?>> types = new java.util.ArrayList<>(List.of(MemberLauncher.class, HazelcastInstance.class, CommandLine.class));
+        for (String optional : OPTIONAL_MEMBER_CLASSES) {
+            try {
+                types.add(Class.forName(optional, false, LocalProcessTopology.class.getClassLoader()));
+            } catch (ClassNotFoundException absent) {
+                // The caller does not use client-lb: members do without it.
+            }
+        }
+        for (Class<?> type : types) {
             try {
                 entries.add(Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
             } catch (Exception e) {

@@ -1,0 +1,84 @@
+package io.cpbench.lb;
+
+import com.hazelcast.cluster.Member;
+import com.hazelcast.logging.ILogger;
+import com.hazelcast.logging.Logger;
+
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Predicate;
+
+/**
+ * Round robin over the members that are not much slower than the best one. It probes every member (see
+ * {@link ProbingLoadBalancer}) and excludes a member whose median probe latency exceeds
+ * {@link ProbeSettings#excludeRatio()} × the best member's, readmitting it once it is back under
+ * {@link ProbeSettings#readmitRatio()} × the best. No addresses to configure: a member with a slow network, disk
+ * or GC drops out by itself, and comes back when it recovers.
+ *
+ * <p>Exclusion is a preference, not a filter: if every connected member is excluded (the best one has just
+ * left), calls go round robin over the connected members until the next probes say otherwise. Members that fail
+ * the {@link MemberFilter} are never used.
+ */
+public class LatencyAwareLoadBalancer extends ProbingLoadBalancer {
+
+    private static final ILogger LOG = Logger.getLogger(LatencyAwareLoadBalancer.class);
+
+    private volatile Set<UUID> excluded = Set.of();
+    private volatile boolean judged;
+
+    /** For configuration by class name: settings and filter from the client's properties. */
+    public LatencyAwareLoadBalancer() {
+        super(null, null);
+    }
+
+    public LatencyAwareLoadBalancer(ProbeSettings settings) {
+        this(MemberFilter.all(), settings);
+    }
+
+    public LatencyAwareLoadBalancer(MemberFilter filter, ProbeSettings settings) {
+        super(java.util.Objects.requireNonNull(filter, "filter"), java.util.Objects.requireNonNull(settings, "settings"));
+    }
+
+    /** The candidates not excluded, for one candidate array and one exclusion set. */
+    private record Preferred(Member[] of, Set<UUID> excluded, Member[] members) {
+    }
+
+    private volatile Preferred preferred = new Preferred(new Member[0], Set.of(), new Member[0]);
+
+    @Override
+    protected Member choose(Member[] candidates, Predicate<Member> connected) {
+        Preferred current = preferred;
+        Set<UUID> now = excluded;
+        if (current.of() != candidates || current.excluded() != now) {
+            current = new Preferred(candidates, now,
+                    java.util.Arrays.stream(candidates).filter(m -> !now.contains(m.getUuid())).toArray(Member[]::new));
+            preferred = current;
+        }
+        Member chosen = roundRobin(current.members(), connected);
+        return chosen != null ? chosen : roundRobin(candidates, connected);
+    }
+
+    @Override
+    protected void judge(LatencyStats<UUID> latencies, Member[] candidates) {
+        Set<UUID> now = latencies.excluded();
+        if (!now.equals(excluded)) {
+            LOG.info("latency-aware balancer now excludes " + describe(now, candidates) + "; probe medians " + probeMedians());
+            excluded = now;
+        }
+        judged = true;
+    }
+
+    @Override
+    protected boolean isSettled() {
+        return judged;
+    }
+
+    /** The addresses of the members excluded now. */
+    public Set<String> excludedMembers() {
+        return Set.copyOf(describe(excluded, getMembers()));
+    }
+
+    private static java.util.List<String> describe(Set<UUID> ids, Member[] members) {
+        return java.util.Arrays.stream(members).filter(m -> ids.contains(m.getUuid())).map(MemberFilter::address).sorted().toList();
+    }
+}

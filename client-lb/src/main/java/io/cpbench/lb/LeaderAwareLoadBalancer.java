@@ -1,0 +1,257 @@
+package io.cpbench.lb;
+
+import com.hazelcast.cluster.Member;
+import com.hazelcast.logging.ILogger;
+import com.hazelcast.logging.Logger;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
+
+/**
+ * Sends every call to the CP group's leader: the open-source counterpart of Enterprise's direct-to-leader routing,
+ * and the "sticky leader" client. Open-source Hazelcast names the leader nowhere a client can read (DESIGN.md,
+ * fact 6). Where the members have the {@link LeaderHint} class (the client-lb jar on their classpath), the
+ * balancer asks one member a probe period who leads and follows that at once. Otherwise it finds the leader by
+ * latency: it probes every member (see {@link ProbingLoadBalancer}), and the
+ * leader answers fastest, because only it needs no forwarding hop. Members are compared by their fastest tenth of
+ * probes in the window ({@link #QUANTILE}): a busy machine only ever adds delay, so that shows the fixed cost of the
+ * path. It first chooses once every connected member has been measured. While probing runs fast (after start-up,
+ * a membership change, or the leader's connection dropping) it follows the fastest member directly; after that it
+ * sticks, and moves only when another member has been {@link ProbeSettings#switchMargin()} faster for two probe
+ * periods (leadership moved).
+ *
+ * <p>With {@link ProbeSettings#sticky()} false it probes the same way but sends calls round robin over all members:
+ * the comparison that shows what stickiness buys.
+ */
+public class LeaderAwareLoadBalancer extends ProbingLoadBalancer {
+
+    private static final ILogger LOG = Logger.getLogger(LeaderAwareLoadBalancer.class);
+
+    /** Leader detection compares each member's fastest tenth of probes: the path's fixed cost, not the noise. */
+    static final double QUANTILE = 0.1;
+
+    private volatile Member leader;
+    /** A member clearly faster than the leader, and since when (prober thread only). */
+    private Member challenger;
+    private long challengerSince;
+    private final AtomicLong changes = new AtomicLong();
+
+    /** For configuration by class name: settings and filter from the client's properties. */
+    public LeaderAwareLoadBalancer() {
+        super(null, null);
+    }
+
+    public LeaderAwareLoadBalancer(ProbeSettings settings) {
+        this(MemberFilter.all(), settings);
+    }
+
+    public LeaderAwareLoadBalancer(MemberFilter filter, ProbeSettings settings) {
+        super(java.util.Objects.requireNonNull(filter, "filter"), java.util.Objects.requireNonNull(settings, "settings"));
+    }
+
+    @Override
+    protected Member choose(Member[] candidates, Predicate<Member> connected) {
+        Member current = leader;
+        if (current != null && settings().sticky() && connected.test(current)) {
+            return current;
+        }
+        return roundRobin(candidates, connected);
+    }
+
+    @Override
+    protected void membersChanged(Member removed) {
+        Member current = leader;
+        if (removed != null && current != null && removed.getUuid().equals(current.getUuid())) {
+            leader = null;
+        }
+        super.membersChanged(removed);
+    }
+
+    @Override
+    protected void judge(LatencyStats<UUID> latencies, Member[] candidates) {
+        if (settings().leaderHint() && hint != Hint.UNAVAILABLE) {
+            askForHint(candidates);
+            Member hinted = hintedLeader(candidates);
+            if (hinted != null) {
+                challenger = null;
+                if (!hinted.equals(leader)) {
+                    Member previous = leader;
+                    leader = hinted;
+                    changes.incrementAndGet();
+                    LOG.info("leader-aware balancer: leader is now " + MemberFilter.address(hinted) + " (was "
+                            + (previous == null ? "none" : MemberFilter.address(previous)) + "), as the members say");
+                }
+                return;
+            }
+        }
+        judgeByLatency(latencies, candidates);
+    }
+
+    private enum Hint { UNKNOWN, AVAILABLE, UNAVAILABLE }
+
+    /** The executor the hints run on, on the members. */
+    public static final String HINT_EXECUTOR = "__cpbench_lb_hint";
+
+    private volatile Hint hint = Hint.UNKNOWN;
+    private volatile String hintedAddress;
+    private volatile long hintedAt;
+    private volatile long hintAskedAt;
+    private volatile boolean hintInFlight;
+    private int hintRotation;
+
+    /** Asks one connected member, in turn, who leads; at most one question at a time, once a probe period. */
+    private void askForHint(Member[] candidates) {
+        long now = System.nanoTime();
+        long every = (inBurst() ? settings().burstPeriod() : settings().period()).toNanos();
+        if (hintInFlight && now - hintAskedAt < settings().timeout().toNanos() || now - hintAskedAt < every) {
+            return;
+        }
+        Member target = null;
+        for (int i = 0; i < candidates.length && target == null; i++) {
+            Member member = candidates[Math.floorMod(hintRotation++, candidates.length)];
+            if (isConnected(member)) {
+                target = member;
+            }
+        }
+        if (target == null) {
+            return;
+        }
+        hintInFlight = true;
+        hintAskedAt = now;
+        client().getExecutorService(HINT_EXECUTOR).submitToMember(new LeaderHint(settings().cpGroup()), target,
+                new com.hazelcast.core.ExecutionCallback<String>() {
+                    @Override
+                    public void onResponse(String address) {
+                        hint = Hint.AVAILABLE;
+                        hintedAddress = address;
+                        hintedAt = System.nanoTime();
+                        hintInFlight = false;
+                    }
+
+                    @Override
+                    public void onFailure(Throwable t) {
+                        hintInFlight = false;
+                        if (hint == Hint.UNKNOWN && missingClass(t)) {
+                            hint = Hint.UNAVAILABLE;
+                            LOG.info("leader-aware balancer: the members do not have " + LeaderHint.class.getName()
+                                    + " (put the cpbench-client-lb jar on their classpath for it); finding the leader"
+                                    + " by probe latency alone");
+                        }
+                    }
+                });
+    }
+
+    private static boolean missingClass(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof ClassNotFoundException || c instanceof com.hazelcast.nio.serialization.HazelcastSerializationException
+                    || String.valueOf(c.getMessage()).contains("ClassNotFoundException")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The member the latest fresh hint names, if it passes the filter and is connected. */
+    private Member hintedLeader(Member[] candidates) {
+        String address = hintedAddress;
+        if (address == null || System.nanoTime() - hintedAt > 3 * settings().period().toNanos()) {
+            return null;
+        }
+        for (Member member : candidates) {
+            if (MemberFilter.address(member).equals(address) && isConnected(member)) {
+                return member;
+            }
+        }
+        return null;
+    }
+
+    /** Whether the leader was last chosen from the members' own word (true) or by latency (false). */
+    public boolean usesMemberHint() {
+        return hint == Hint.AVAILABLE;
+    }
+
+    private void judgeByLatency(LatencyStats<UUID> latencies, Member[] candidates) {
+        Map<UUID, Long> medians = latencies.quantiles(QUANTILE);
+        Member best = null;
+        long bestMedian = Long.MAX_VALUE;
+        for (Member member : candidates) {
+            if (!isConnected(member)) {
+                continue;
+            }
+            Long median = medians.get(member.getUuid());
+            if (median == null) {
+                challenger = null;
+                return; // Judge only when every connected member has been measured.
+            }
+            if (median < bestMedian) {
+                best = member;
+                bestMedian = median;
+            }
+        }
+        Member current = leader;
+        if (best == null || best.equals(current)) {
+            challenger = null;
+            return;
+        }
+        boolean currentUsable = current != null && isConnected(current);
+        if (current != null && !currentUsable) {
+            burst(); // The leader's connection dropped: measure everyone afresh, fast.
+        }
+        if (currentUsable) {
+            long currentMedian = medians.get(current.getUuid());
+            if (bestMedian >= (1.0 - settings().switchMargin()) * currentMedian) {
+                challenger = null;
+                return; // Not clearly faster.
+            }
+            long now = System.nanoTime();
+            if (inBurst()) {
+                challenger = best;
+                challengerSince = now - 2 * settings().period().toNanos();
+            }
+            if (!best.equals(challenger)) {
+                challenger = best;
+                challengerSince = now;
+                return;
+            }
+            if (now - challengerSince < 2 * settings().period().toNanos()) {
+                return; // Faster, but not yet for long enough to rule out noise.
+            }
+        }
+        challenger = null;
+        leader = best;
+        changes.incrementAndGet();
+        LOG.info("leader-aware balancer: leader is now " + MemberFilter.address(best) + " (was "
+                + (current == null ? "none" : MemberFilter.address(current)) + "); fastest-tenth probe times (ms) "
+                + describe(medians));
+    }
+
+    private String describe(Map<UUID, Long> byId) {
+        StringBuilder text = new StringBuilder("{");
+        for (Member member : getMembers()) {
+            Long nanos = byId.get(member.getUuid());
+            if (nanos != null) {
+                text.append(text.length() > 1 ? ", " : "").append(MemberFilter.address(member)).append('=')
+                        .append(String.format(java.util.Locale.ROOT, "%.3f", nanos / 1e6));
+            }
+        }
+        return text.append('}').toString();
+    }
+
+    @Override
+    protected boolean isSettled() {
+        return leader != null;
+    }
+
+    /** The member taken for the leader now. */
+    public Optional<Member> leader() {
+        return Optional.ofNullable(leader);
+    }
+
+    /** How many times the balancer has chosen a leader (the first choice included). */
+    public long leaderChanges() {
+        return changes.get();
+    }
+}

@@ -1,0 +1,287 @@
+package io.cpbench.lb;
+
+import com.hazelcast.client.config.ClientConfig;
+import com.hazelcast.client.cp.internal.datastructures.atomiclong.AtomicLongProxy;
+import com.hazelcast.client.impl.clientside.HazelcastClientInstanceImpl;
+import com.hazelcast.client.impl.connection.ClientConnection;
+import com.hazelcast.client.impl.protocol.ClientMessage;
+import com.hazelcast.client.impl.protocol.codec.AtomicLongGetCodec;
+import com.hazelcast.client.impl.spi.impl.ClientInvocation;
+import com.hazelcast.cluster.Member;
+import com.hazelcast.cp.internal.RaftGroupId;
+import com.hazelcast.logging.ILogger;
+import com.hazelcast.logging.Logger;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A balancer that measures each member with probes: a cheap linearizable CP read sent down that member's own
+ * connection, timed from send to answer. A follower forwards the read to the leader (one more hop), the leader
+ * answers it itself, and a member with a slow network adds its delay twice. One daemon thread sends the probes,
+ * one member at a time; the answers are timed on Hazelcast's response threads. Nothing on a call's path waits for
+ * a probe: {@code next()} reads what the probes last concluded.
+ *
+ * <p>Uses Hazelcast 5.4 client internals to send a call down one chosen connection ({@code ClientInvocation}).
+ */
+public abstract class ProbingLoadBalancer extends CpLoadBalancer {
+
+    /** The CP object the probes read; an {@code IAtomicLong} that nothing else uses. */
+    public static final String PROBE_OBJECT = "__cpbench_lb_probe";
+
+    private static final ILogger LOG = Logger.getLogger(ProbingLoadBalancer.class);
+
+    private volatile ProbeSettings settings;
+    private volatile LatencyStats<UUID> stats;
+    private final Map<UUID, Long> inFlight = new ConcurrentHashMap<>();
+    private final AtomicLong probesSent = new AtomicLong();
+    private final AtomicLong probesFailed = new AtomicLong();
+    private volatile ScheduledExecutorService prober;
+    private volatile HazelcastClientInstanceImpl client;
+    private volatile RaftGroupId groupId;
+    private volatile long burstUntil;
+    private volatile boolean closed;
+    private volatile String lastProblem;
+    private int rotation;
+
+    /** @param settings null to read them from the client's properties at {@code init} */
+    protected ProbingLoadBalancer(MemberFilter filter, ProbeSettings settings) {
+        super(filter);
+        this.settings = settings;
+        if (settings != null) {
+            stats = newStats(settings);
+        }
+    }
+
+    private static LatencyStats<UUID> newStats(ProbeSettings s) {
+        return new LatencyStats<>(s.window(), s.excludeRatio(), s.readmitRatio(), s.minSamples(), System::nanoTime);
+    }
+
+    @Override
+    protected void configure(ClientConfig config) {
+        if (settings == null) {
+            settings = ProbeSettings.fromProperties(config::getProperty);
+            stats = newStats(settings);
+        }
+    }
+
+    /** The client, once bound. */
+    protected final HazelcastClientInstanceImpl client() {
+        return client;
+    }
+
+    public ProbeSettings settings() {
+        return settings;
+    }
+
+    @Override
+    void bound(HazelcastClientInstanceImpl boundClient) {
+        super.bound(boundClient);
+        this.client = boundClient;
+        ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "cpbench-lb-probe");
+            thread.setDaemon(true);
+            return thread;
+        });
+        prober = executor;
+        burst();
+        schedule(0);
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        super.close();
+        ScheduledExecutorService executor = prober;
+        if (executor != null) {
+            executor.shutdownNow();
+        }
+    }
+
+    @Override
+    protected void membersChanged(Member removed) {
+        LatencyStats<UUID> s = stats;
+        if (s != null) {
+            // Who leads, and who is slow, may have changed with the membership: judge afresh.
+            s.clear();
+        }
+        burst();
+    }
+
+    /** Whether probing runs fast now (after start-up, a membership change, or a {@link #burst()}). */
+    protected final boolean inBurst() {
+        return System.nanoTime() < burstUntil;
+    }
+
+    /** Probes fast for {@link ProbeSettings#burstLength()} from now. */
+    protected final void burst() {
+        ProbeSettings s = settings;
+        if (s != null) {
+            burstUntil = System.nanoTime() + s.burstLength().toNanos();
+        }
+    }
+
+    private void schedule(long delayNanos) {
+        ScheduledExecutorService executor = prober;
+        if (closed || executor == null) {
+            return;
+        }
+        try {
+            executor.schedule(this::tick, delayNanos, TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
+            // Closed meanwhile.
+        }
+    }
+
+    /** One probe to the next member in turn, then a fresh judgement. Runs on the prober thread only. */
+    private void tick() {
+        Member[] candidates = passing();
+        try {
+            if (client.getLifecycleService().isRunning() && candidates.length > 0) {
+                probe(candidates[Math.floorMod(rotation++, candidates.length)]);
+                judge(stats, candidates);
+            }
+        } catch (RuntimeException e) {
+            problem("probing failed: " + e);
+        } finally {
+            ProbeSettings s = settings;
+            Duration period = System.nanoTime() < burstUntil ? s.burstPeriod() : s.period();
+            schedule(period.toNanos() / Math.max(1, candidates.length));
+        }
+    }
+
+    private void probe(Member member) {
+        UUID id = member.getUuid();
+        long now = System.nanoTime();
+        Long started = inFlight.get(id);
+        if (started != null) {
+            // Still unanswered: once past the timeout, that is a sample at least this slow, each time round.
+            if (now - started > settings.timeout().toNanos()) {
+                stats.record(id, now - started);
+            }
+            return;
+        }
+        ClientConnection connection = client.getConnectionManager().getConnection(id);
+        if (connection == null || !connection.isAlive()) {
+            return;
+        }
+        RaftGroupId group = groupId();
+        ClientMessage request = AtomicLongGetCodec.encodeRequest(group, PROBE_OBJECT);
+        long sent = System.nanoTime();
+        inFlight.put(id, sent);
+        probesSent.incrementAndGet();
+        new ClientInvocation(client, request, PROBE_OBJECT, connection).invoke().whenComplete((response, error) -> {
+            long latency = System.nanoTime() - sent;
+            inFlight.remove(id, sent);
+            if (error == null) {
+                stats.record(id, latency);
+            } else {
+                probesFailed.incrementAndGet();
+                problem("probe to " + member.getAddress() + " failed: " + error);
+            }
+        });
+    }
+
+    /** The probe object's CP group id, looked up once through the public API (a call the balancer itself routes). */
+    private RaftGroupId groupId() {
+        RaftGroupId id = groupId;
+        if (id == null) {
+            AtomicLongProxy proxy = (AtomicLongProxy) client.getCPSubsystem().getAtomicLong(PROBE_OBJECT + "@" + settings.cpGroup());
+            id = (RaftGroupId) proxy.getGroupId();
+            groupId = id;
+        }
+        return id;
+    }
+
+    private void problem(String message) {
+        if (!message.equals(lastProblem)) {
+            lastProblem = message;
+            LOG.fine(message);
+        }
+    }
+
+    /**
+     * Draws conclusions from the probes so far. Runs on the prober thread after every probe.
+     *
+     * @param candidates the members passing the filter (never empty)
+     */
+    protected abstract void judge(LatencyStats<UUID> latencies, Member[] candidates);
+
+    /** Whether the client holds a live connection to {@code member} (false while the balancer is unbound). */
+    protected final boolean isConnected(Member member) {
+        var check = binding.connected();
+        return check != null && check.test(member);
+    }
+
+    /** Each member's median probe latency over the window, for members with enough samples; by address. */
+    public Map<String, Duration> probeMedians() {
+        Map<String, Duration> medians = new LinkedHashMap<>();
+        LatencyStats<UUID> s = stats;
+        if (s == null) {
+            return medians;
+        }
+        Map<UUID, Long> byId = s.medians();
+        for (Member member : getMembers()) {
+            Long median = byId.get(member.getUuid());
+            if (median != null) {
+                medians.put(MemberFilter.address(member), Duration.ofNanos(median));
+            }
+        }
+        return medians;
+    }
+
+    public long probesSent() {
+        return probesSent.get();
+    }
+
+    public long probesFailed() {
+        return probesFailed.get();
+    }
+
+    /**
+     * Waits until every connected member passing the filter has been measured and {@link #isSettled()} holds, for at
+     * most {@code timeout}.
+     *
+     * @return whether that happened in time
+     */
+    public boolean awaitSettled(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (isBound() && everyConnectedMemberMeasured() && isSettled()) {
+                return true;
+            }
+            Thread.sleep(20);
+        }
+        return false;
+    }
+
+    private boolean everyConnectedMemberMeasured() {
+        Map<String, Duration> medians = probeMedians();
+        int connected = 0;
+        for (Member member : passing()) {
+            if (isConnected(member)) {
+                connected++;
+                if (!medians.containsKey(MemberFilter.address(member))) {
+                    return false;
+                }
+            }
+        }
+        return connected > 0;
+    }
+
+    /** Whether the balancer has reached its first conclusion (the subclass says what that is). */
+    protected abstract boolean isSettled();
+
+    @Override
+    public String toString() {
+        return super.toString() + " " + settings;
+    }
+}

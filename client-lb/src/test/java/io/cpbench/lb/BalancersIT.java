@@ -1,0 +1,267 @@
+package io.cpbench.lb;
+
+import com.hazelcast.client.HazelcastClient;
+import com.hazelcast.client.config.ClientConfig;
+import com.hazelcast.client.config.XmlClientConfigBuilder;
+import com.hazelcast.client.config.YamlClientConfigBuilder;
+import com.hazelcast.client.impl.clientside.HazelcastClientProxy;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.cp.IAtomicReference;
+import io.cpbench.topology.ClusterClientConfig;
+import io.cpbench.topology.LeaderView;
+import io.cpbench.topology.MemberRef;
+import io.cpbench.topology.Topology;
+import io.cpbench.topology.TopologyKind;
+import io.cpbench.topology.TopologySpec;
+import io.cpbench.topology.net.NetworkControl;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The balancers on a real 5-member CP cluster (embedded members, each behind the network emulator), judged by
+ * where calls actually went: the bytes clients sent to each member while the test's ops ran.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class BalancersIT {
+
+    static final Duration CONNECT = Duration.ofSeconds(20);
+    static final int OPS = 1000;
+    /** Fast probing, so the tests need not wait long for a judgement. */
+    static final ProbeSettings FAST = ProbeSettings.defaults().withPeriod(Duration.ofMillis(250), Duration.ofSeconds(3));
+
+    @TempDir
+    static Path logs;
+
+    Topology topology;
+    NetworkControl network;
+    LeaderView leader;
+    MemberRef slow;
+    final List<HazelcastInstance> clients = new ArrayList<>();
+
+    @BeforeAll
+    void start() {
+        topology = TopologyKind.EMBEDDED.start(TopologySpec.defaults(logs).withSettle(Duration.ofSeconds(2)));
+        network = topology.network().orElseThrow();
+        leader = topology.leadership().read();
+        slow = topology.members().get(4);
+        assertThat(leader.leader()).isEqualTo(topology.priorityMember()).isNotEqualTo(slow);
+    }
+
+    @AfterEach
+    void closeClients() {
+        clients.forEach(c -> c.getLifecycleService().terminate());
+        clients.clear();
+        network.clear();
+    }
+
+    @AfterAll
+    void stop() {
+        if (topology != null) {
+            topology.close();
+        }
+    }
+
+    HazelcastInstance client(CpLoadBalancer balancer, List<String> addresses) {
+        ClientConfig config = ClusterClientConfig.forCluster(topology.clusterName(), addresses, CONNECT);
+        config.setLoadBalancer(balancer);
+        HazelcastInstance client = HazelcastClient.newHazelcastClient(config);
+        clients.add(client);
+        return client;
+    }
+
+    List<String> all() {
+        return topology.members().stream().filter(topology::isAlive).map(MemberRef::address).toList();
+    }
+
+    /** Runs the seed's op {@code OPS} times and returns the bytes clients sent to each member meanwhile. */
+    Map<Integer, Long> served(HazelcastInstance client) {
+        IAtomicReference<String> ref = client.getCPSubsystem().getAtomicReference("balancers-it");
+        ref.set("cpbench");
+        Map<Integer, Long> before = network.bytesFromClients();
+        for (int i = 0; i < OPS; i++) {
+            String observed = ref.get();
+            assertThat(ref.compareAndSet(observed, observed)).isTrue();
+        }
+        Map<Integer, Long> after = network.bytesFromClients();
+        Map<Integer, Long> delta = new HashMap<>();
+        after.forEach((member, bytes) -> delta.put(member, bytes - before.getOrDefault(member, 0L)));
+        return delta;
+    }
+
+    static long busiest(Map<Integer, Long> served) {
+        return served.values().stream().mapToLong(Long::longValue).max().orElse(0);
+    }
+
+    static void await(String what, Duration timeout, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("waited %s s for %s", timeout.toSeconds(), what).isLessThan(deadline);
+            Thread.sleep(50);
+        }
+    }
+
+    @Test
+    @Order(1)
+    void theFilterKeepsCallsAwayFromDeniedMembers() {
+        MemberRef denied1 = topology.members().get(1);
+        MemberRef denied2 = topology.members().get(3);
+        HazelcastInstance client = client(FilteringLoadBalancer.denying(List.of(denied1.address(), denied2.address())), all());
+
+        Map<Integer, Long> served = served(client);
+
+        // Connections to denied members stay open (heartbeats), but no call goes there: under 5 % of the busiest.
+        assertThat(served.get(denied1.index())).as("denied member-1, of %s", served).isLessThan(busiest(served) / 20);
+        assertThat(served.get(denied2.index())).as("denied member-3, of %s", served).isLessThan(busiest(served) / 20);
+        for (int allowed : List.of(0, 2, 4)) {
+            assertThat(served.get(allowed)).as("allowed member-%d, of %s", allowed, served).isGreaterThan(busiest(served) / 4);
+        }
+    }
+
+    @Test
+    @Order(2)
+    void latencyAwareExcludesTheSlowMemberAndReadmitsItWhenItRecovers() throws InterruptedException {
+        network.slowDown(slow.index(), Duration.ofMillis(10));
+        LatencyAwareLoadBalancer balancer = new LatencyAwareLoadBalancer(FAST);
+        HazelcastInstance client = client(balancer, all());
+
+        await("the slow member's exclusion", Duration.ofSeconds(20), () -> balancer.excludedMembers().equals(java.util.Set.of(slow.address())));
+        Map<Integer, Long> slowServed = served(client);
+        assertThat(slowServed.get(slow.index())).as("slow member, of %s", slowServed).isLessThan(busiest(slowServed) / 20);
+        assertThat(balancer.probeMedians().get(slow.address())).isGreaterThan(Duration.ofMillis(10));
+
+        network.clear();
+        long cleared = System.nanoTime();
+        await("the slow member's readmission", Duration.ofSeconds(30), () -> balancer.excludedMembers().isEmpty());
+        System.out.printf("latency-aware readmitted %s %.1f s after the delay was removed%n", slow.name(),
+                (System.nanoTime() - cleared) / 1e9);
+        Map<Integer, Long> served = served(client);
+        assertThat(served.get(slow.index())).as("readmitted member, of %s", served).isGreaterThan(busiest(served) / 4);
+    }
+
+    @Test
+    @Order(3)
+    void leaderAwareBootstrappedWithOnlyTheSlowMemberFindsTheLeader() throws InterruptedException {
+        network.slowDown(slow.index(), Duration.ofMillis(10));
+        LeaderAwareLoadBalancer balancer = new LeaderAwareLoadBalancer(FAST);
+        HazelcastInstance client = client(balancer, List.of(slow.address()));
+
+        assertThat(balancer.awaitSettled(Duration.ofSeconds(20))).as("settled").isTrue();
+        await("the leader", Duration.ofSeconds(20),
+                () -> balancer.leader().map(MemberFilter::address).orElse("").equals(leader.leader().address()));
+        Map<Integer, Long> served = served(client);
+
+        long total = served.values().stream().mapToLong(Long::longValue).sum();
+        assertThat(served.get(leader.leader().index())).as("leader's share of %s", served).isGreaterThan(total * 90 / 100);
+        assertThat(balancer.usesMemberHint()).isTrue();
+    }
+
+    /**
+     * By latency alone (members without the hint class) the balancer must at least keep off the slow member. It
+     * does not reliably find the leader on this embedded 2-core cluster: a follower's probes were as fast as the
+     * leader's (fastest tenth 1.29 ms against 1.52 ms in one run), so that is not asserted.
+     */
+    @Test
+    @Order(4)
+    void leaderAwareByLatencyAloneKeepsOffTheSlowMember() throws InterruptedException {
+        network.slowDown(slow.index(), Duration.ofMillis(10));
+        LeaderAwareLoadBalancer balancer = new LeaderAwareLoadBalancer(FAST.withLeaderHint(false));
+        HazelcastInstance client = client(balancer, List.of(slow.address()));
+        assertThat(balancer.awaitSettled(Duration.ofSeconds(20))).as("settled").isTrue();
+
+        Map<Integer, Long> served = served(client);
+
+        assertThat(balancer.usesMemberHint()).isFalse();
+        assertThat(balancer.leader().map(MemberFilter::address)).isPresent().isNotEqualTo(java.util.Optional.of(slow.address()));
+        assertThat(served.get(slow.index())).as("slow member, of %s", served).isLessThan(busiest(served) / 20);
+    }
+
+    @Test
+    @Order(5)
+    void nonStickyLeaderAwareSpreadsCalls() throws InterruptedException {
+        LeaderAwareLoadBalancer balancer = new LeaderAwareLoadBalancer(FAST.withSticky(false));
+        HazelcastInstance client = client(balancer, all());
+        assertThat(balancer.awaitSettled(Duration.ofSeconds(20))).isTrue();
+
+        Map<Integer, Long> served = served(client);
+
+        for (MemberRef member : topology.members()) {
+            assertThat(served.get(member.index())).as("%s, of %s", member.name(), served).isGreaterThan(busiest(served) / 4);
+        }
+    }
+
+    @Test
+    @Order(6)
+    void configuredByClassNameFromTheReadmeExamples() throws Exception {
+        ClientConfig xml;
+        try (InputStream in = Files.newInputStream(Path.of("examples/hazelcast-client.xml"))) {
+            xml = new XmlClientConfigBuilder(in).build();
+        }
+        ClientConfig yaml;
+        try (InputStream in = Files.newInputStream(Path.of("examples/hazelcast-client.yaml"))) {
+            yaml = new YamlClientConfigBuilder(in).build();
+        }
+        assertThat(xml.getLoadBalancerClassName()).isEqualTo(LeaderAwareLoadBalancer.class.getName());
+        assertThat(yaml.getLoadBalancerClassName()).isEqualTo(LatencyAwareLoadBalancer.class.getName());
+
+        for (ClientConfig parsed : List.of(xml, yaml)) {
+            ClientConfig config = ClusterClientConfig.forCluster(topology.clusterName(), all(), CONNECT);
+            config.setLoadBalancerClassName(parsed.getLoadBalancerClassName());
+            parsed.getProperties().forEach((k, v) -> config.setProperty((String) k, (String) v));
+            HazelcastInstance client = HazelcastClient.newHazelcastClient(config);
+            clients.add(client);
+            ProbingLoadBalancer balancer = (ProbingLoadBalancer) ((HazelcastClientProxy) client).client.getLoadBalancer();
+
+            assertThat(balancer.awaitSettled(Duration.ofSeconds(30))).as("%s settled", balancer).isTrue();
+            assertThat(balancer.isBound()).isTrue();
+            assertThat(balancer.probesSent()).isGreaterThan(0);
+            assertThat(served(client).values().stream().mapToLong(Long::longValue).sum()).isGreaterThan(0);
+        }
+        ProbingLoadBalancer fromXml = (ProbingLoadBalancer) ((HazelcastClientProxy) clients.get(0)).client.getLoadBalancer();
+        assertThat(fromXml.filter()).hasToString("deny [10.0.0.15:5701]");
+        assertThat(fromXml.settings().period()).isEqualTo(Duration.ofSeconds(1));
+    }
+
+    /** Last: it kills the leader. The members have the LeaderHint class here (the same JVM). */
+    @Test
+    @Order(7)
+    void leaderAwareFollowsALeadershipChange() throws InterruptedException {
+        LeaderAwareLoadBalancer balancer = new LeaderAwareLoadBalancer(FAST);
+        HazelcastInstance client = client(balancer, all());
+        await("the first leader", Duration.ofSeconds(20),
+                () -> balancer.leader().map(MemberFilter::address).orElse("").equals(leader.leader().address()));
+        assertThat(balancer.usesMemberHint()).isTrue();
+
+        long killed = System.nanoTime();
+        topology.kill(leader.leader());
+        LeaderView next = topology.leadership().awaitStable(v -> !v.leader().equals(leader.leader()), "a new leader",
+                Duration.ofSeconds(1), Duration.ofSeconds(60));
+        await("the balancer to follow the new leader " + next.leader(), Duration.ofSeconds(30),
+                () -> balancer.leader().map(MemberFilter::address).orElse("").equals(next.leader().address()));
+        System.out.printf("leader-aware moved to the new leader %s %.1f s after the old one was killed%n",
+                next.leader().name(), (System.nanoTime() - killed) / 1e9);
+
+        Map<Integer, Long> served = served(client);
+        long total = served.values().stream().mapToLong(Long::longValue).sum();
+        assertThat(served.get(next.leader().index())).as("new leader's share of %s", served).isGreaterThan(total * 90 / 100);
+    }
+}
