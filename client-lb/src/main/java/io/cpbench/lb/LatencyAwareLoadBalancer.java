@@ -70,7 +70,7 @@ public class LatencyAwareLoadBalancer extends ProbingLoadBalancer {
 
     @Override
     protected boolean isSettled() {
-        return judged;
+        return judged && everyConnectedMemberMeasured();
     }
 
     /** The addresses of the members excluded now. */

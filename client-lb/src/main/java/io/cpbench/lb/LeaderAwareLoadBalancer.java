@@ -157,7 +157,7 @@ public class LeaderAwareLoadBalancer extends ProbingLoadBalancer {
     /** The member the latest fresh hint names, if it passes the filter and is connected. */
     private Member hintedLeader(Member[] candidates) {
         String address = hintedAddress;
-        if (address == null || System.nanoTime() - hintedAt > 3 * settings().period().toNanos()) {
+        if (address == null || !hintIsFresh()) {
             return null;
         }
         for (Member member : candidates) {
@@ -242,7 +242,17 @@ public class LeaderAwareLoadBalancer extends ProbingLoadBalancer {
 
     @Override
     protected boolean isSettled() {
-        return leader != null;
+        return leader != null && (hintIsFresh() || everyConnectedMemberMeasured());
+    }
+
+    /** While the members answer who leads, latency probes would only add load: send none. */
+    @Override
+    protected boolean wantsProbes() {
+        return !hintIsFresh();
+    }
+
+    private boolean hintIsFresh() {
+        return hint == Hint.AVAILABLE && System.nanoTime() - hintedAt <= 3 * settings().period().toNanos();
     }
 
     /** The member taken for the leader now. */

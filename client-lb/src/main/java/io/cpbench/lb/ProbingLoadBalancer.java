@@ -146,7 +146,9 @@ public abstract class ProbingLoadBalancer extends CpLoadBalancer {
         Member[] candidates = passing();
         try {
             if (client.getLifecycleService().isRunning() && candidates.length > 0) {
-                probe(candidates[Math.floorMod(rotation++, candidates.length)]);
+                if (wantsProbes()) {
+                    probe(candidates[Math.floorMod(rotation++, candidates.length)]);
+                }
                 judge(stats, candidates);
             }
         } catch (RuntimeException e) {
@@ -246,16 +248,21 @@ public abstract class ProbingLoadBalancer extends CpLoadBalancer {
         return probesFailed.get();
     }
 
+    /** Whether to send probes now; the leader-aware balancer needs none while the members tell it who leads. */
+    protected boolean wantsProbes() {
+        return true;
+    }
+
     /**
-     * Waits until every connected member passing the filter has been measured and {@link #isSettled()} holds, for at
-     * most {@code timeout}.
+     * Waits until the balancer has reached its first conclusion ({@link #isSettled()}) and the fast probing after
+     * start-up is over, so what follows is its steady state; for at most {@code timeout}.
      *
      * @return whether that happened in time
      */
     public boolean awaitSettled(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
-            if (isBound() && everyConnectedMemberMeasured() && isSettled()) {
+            if (isBound() && isSettled() && !inBurst()) {
                 return true;
             }
             Thread.sleep(20);
@@ -263,7 +270,8 @@ public abstract class ProbingLoadBalancer extends CpLoadBalancer {
         return false;
     }
 
-    private boolean everyConnectedMemberMeasured() {
+    /** Whether every connected member passing the filter has enough recent probe samples to be judged. */
+    protected final boolean everyConnectedMemberMeasured() {
         Map<String, Duration> medians = probeMedians();
         int connected = 0;
         for (Member member : passing()) {
@@ -277,7 +285,7 @@ public abstract class ProbingLoadBalancer extends CpLoadBalancer {
         return connected > 0;
     }
 
-    /** Whether the balancer has reached its first conclusion (the subclass says what that is). */
+    /** Whether the balancer has reached its first conclusion (the subclass says what that is); thread-safe. */
     protected abstract boolean isSettled();
 
     @Override

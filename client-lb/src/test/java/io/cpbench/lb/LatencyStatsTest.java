@@ -92,4 +92,33 @@ class LatencyStatsTest {
         assertThatThrownBy(() -> new LatencyStats<String>(Duration.ofSeconds(1), 2.0, 3.0, 1, System::nanoTime))
                 .hasMessageContaining("readmitRatio <= excludeRatio");
     }
+
+    @Test
+    void aLowQuantileShowsThePathsFixedCostThroughNoise() {
+        // The leader's path is 1 ms, a follower's 1.3 ms; noise (a busy machine) only ever adds.
+        long[] leaderNoise = {0, 4, 0, 0, 6, 0, 0, 5, 0, 0};
+        long[] followerNoise = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+        for (int i = 0; i < 10; i++) {
+            stats.record("leader", (10 + leaderNoise[i] * 10) * MS / 10);
+            stats.record("follower", (13 + followerNoise[i]) * MS / 10);
+            now.addAndGet(10 * MS);
+        }
+
+        assertThat(stats.quantiles(0.1)).containsEntry("leader", 1 * MS).containsEntry("follower", 13 * MS / 10);
+        assertThat(stats.quantiles(0.0).get("leader")).isLessThan(stats.quantiles(0.0).get("follower"));
+        assertThat(stats.quantiles(1.0)).containsEntry("leader", 7 * MS);
+        assertThatThrownBy(() -> stats.quantiles(1.5)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void clearForgetsEverything() {
+        probe("a", 1, 5);
+        probe("b", 30, 5);
+        assertThat(stats.excluded()).containsExactly("b");
+
+        stats.clear();
+
+        assertThat(stats.medians()).isEmpty();
+        assertThat(stats.excluded()).isEmpty();
+    }
 }

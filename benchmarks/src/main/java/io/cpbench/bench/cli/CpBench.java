@@ -18,6 +18,8 @@ public final class CpBench implements Runnable {
 
     /** Held so the level sticks: java.util.logging keeps loggers weakly. */
     private static final Logger HAZELCAST_LOG = Logger.getLogger("com.hazelcast");
+    /** The balancers log leader changes and exclusions at INFO; the CLI reports their conclusions in each result. */
+    private static final Logger BALANCER_LOG = Logger.getLogger("io.cpbench.lb");
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -31,6 +33,7 @@ public final class CpBench implements Runnable {
         System.setProperty("hazelcast.logging.type", "jdk");
         System.setProperty("hazelcast.phone.home.enabled", "false");
         HAZELCAST_LOG.setLevel(Level.SEVERE);
+        BALANCER_LOG.setLevel(Level.WARNING);
         CommandLine cli = new CommandLine(new CpBench());
         cli.setParameterExceptionHandler((e, a) -> {
             PrintWriter err = e.getCommandLine().getErr();

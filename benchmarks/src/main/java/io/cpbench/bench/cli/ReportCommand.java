@@ -18,15 +18,16 @@ final class ReportCommand implements Callable<Integer> {
     @Parameters(paramLabel = "DIR|FILE", arity = "1..*", description = "Run directories or result files.")
     List<Path> paths;
 
-    @Option(names = "--baseline", paramLabel = "NAME", defaultValue = SuiteCommand.BASELINE,
-            description = "Scenario the paired ratios are taken against (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--baseline", paramLabel = "NAME",
+            description = "One scenario all paired ratios are taken against (default: client-leader for network (a)"
+                    + " scenarios, client-leader-1follower10ms for (b)).")
     String baseline;
 
     @Override
     public Integer call() {
         List<RunResult> results = ResultFiles.readAll(paths);
         System.out.print(ScenarioTable.markdown(results));
-        String ratios = ScenarioTable.ratios(results, baseline);
+        String ratios = baseline == null ? ScenarioTable.ratiosWithinNetwork(results) : ScenarioTable.ratios(results, baseline);
         if (!ratios.isEmpty()) {
             System.out.println();
             System.out.print(ratios);

@@ -1,5 +1,7 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.lb.ProbeSettings;
+
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.suite.Matrix;
 import io.cpbench.bench.suite.ScenarioRunner;
@@ -22,6 +24,7 @@ import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -35,7 +38,6 @@ import java.util.concurrent.TimeUnit;
 abstract class SuiteCommand implements Callable<Integer> {
 
     /** The scenario others are compared with, round by round. */
-    static final String BASELINE = "client-leader";
 
     @Mixin
     PlanOptions planOptions;
@@ -60,6 +62,11 @@ abstract class SuiteCommand implements Callable<Integer> {
                     + "members (default: 10,000; quick: 5,000; 0 for none).")
     Long clusterWarmup;
 
+    @Option(names = "--lb-property", paramLabel = "KEY=VALUE",
+            description = "A setting for the latency-aware and leader-aware balancers, as their client property"
+                    + " (repeatable), e.g. --lb-property cpbench.lb.exclude-ratio=1.5; see README, Load balancers.")
+    Map<String, String> lbProperties = new java.util.LinkedHashMap<>();
+
     @Option(names = "--progress", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "5s",
             description = "How often to print progress during a scenario; 0 for never (default: ${DEFAULT-VALUE}).")
     Duration progressEvery;
@@ -75,6 +82,7 @@ abstract class SuiteCommand implements Callable<Integer> {
         PrintStream console = System.out;
         RunPlan plan = planOptions.plan();
         List<Scenario> scenarios = scenarios();
+        ProbeSettings probeSettings = probeSettings();
         int rounds = rounds();
         if (rounds < 1 || rounds > 1000) {
             throw new IllegalArgumentException("rounds must be 1-1000, was " + rounds);
@@ -95,7 +103,8 @@ abstract class SuiteCommand implements Callable<Integer> {
         Topology topology = clusterOptions.start(runDir.resolve("members"));
         topology.takeOverShutdown(); // the hook below writes what was measured first, then stops the members
         ScenarioRunner runner = new ScenarioRunner(topology, plan, runDir, new ScenarioRunner.SuiteOptions(
-                clusterOptions.settle, Duration.ofSeconds(120), clusterOptions.connectTimeout, slowMember, delay),
+                clusterOptions.settle, Duration.ofSeconds(120), clusterOptions.connectTimeout, slowMember, delay,
+                probeSettings),
                 new ConsoleProgress(System.err, progressEvery, rounds));
         CountDownLatch written = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
@@ -153,13 +162,31 @@ abstract class SuiteCommand implements Callable<Integer> {
         return runner.stopped() ? 130 : 0;
     }
 
+    /** The balancers' settings from {@code --lb-property}; a bad key or value is bad input. */
+    ProbeSettings probeSettings() {
+        for (String key : lbProperties.keySet()) {
+            if (!PROBE_KEYS.contains(key)) {
+                throw new IllegalArgumentException("--lb-property: unknown key '" + key + "'; known: " + String.join(", ", PROBE_KEYS));
+            }
+        }
+        try {
+            return ProbeSettings.fromProperties(lbProperties::get);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--lb-property: " + e.getMessage());
+        }
+    }
+
+    static final List<String> PROBE_KEYS = List.of(ProbeSettings.CP_GROUP, ProbeSettings.PERIOD_MS, ProbeSettings.TIMEOUT_MS,
+            ProbeSettings.WINDOW_MS, ProbeSettings.MIN_SAMPLES, ProbeSettings.EXCLUDE_RATIO, ProbeSettings.READMIT_RATIO,
+            ProbeSettings.SWITCH_MARGIN, ProbeSettings.STICKY, ProbeSettings.LEADER_HINT);
+
     private void writeSummary(PrintStream console, Path runDir, List<RunResult> results) {
         if (results.isEmpty()) {
             console.println("no scenario ran; nothing to tabulate");
             return;
         }
         String table = ScenarioTable.markdown(results);
-        String ratios = ScenarioTable.ratios(results, BASELINE);
+        String ratios = ScenarioTable.ratiosWithinNetwork(results);
         console.println();
         console.print(table);
         if (!ratios.isEmpty()) {

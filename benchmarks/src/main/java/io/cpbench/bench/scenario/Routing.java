@@ -10,10 +10,16 @@ public enum Routing {
     SLOW_FOLLOWER("smart routing off, the slow follower's address"),
     /** Hazelcast's default smart client. */
     SMART("default smart client"),
-    /** Smart routing on, Hazelcast's RoundRobinLB over all members. */
-    ROUND_ROBIN("smart routing on, RoundRobinLB over all members"),
-    /** Smart routing on, round robin over every member but the slow one (network (b)). */
-    ROUND_ROBIN_EXCEPT_SLOW("smart routing on, round robin over all members but the slow one");
+    /** Smart routing on, FilteringLoadBalancer with an allow list of all members (round robin). */
+    ROUND_ROBIN("smart routing on, filtering balancer, allow list = all members"),
+    /** Smart routing on, FilteringLoadBalancer denying the slow member (network (b)). */
+    ROUND_ROBIN_EXCEPT_SLOW("smart routing on, filtering balancer denying the slow member"),
+    /** Smart routing on, LatencyAwareLoadBalancer: no addresses configured, slow members excluded by probes. */
+    LATENCY_AWARE("smart routing on, latency-aware balancer"),
+    /** Smart routing on, LeaderAwareLoadBalancer: every call to the CP leader. */
+    LEADER_AWARE("smart routing on, leader-aware balancer"),
+    /** As LEADER_AWARE, but the client is given only the slow member's address to start from. */
+    LEADER_AWARE_FROM_SLOW("smart routing on, leader-aware balancer, bootstrapped with only the slow member's address");
 
     private final String description;
 

@@ -7,7 +7,10 @@ import java.util.stream.Collectors;
 /** The scenario catalogue. */
 public final class Scenarios {
 
-    /** The seed's eight rows, in its order, and client-smart, the (a) counterpart of its last row. */
+    /**
+     * The seed's eight rows, in its order, and client-smart, the (a) counterpart of its last row; then the rows the
+     * client-lb balancers add.
+     */
     private static final List<Scenario> ALL = List.of(
             new Scenario("client-leader", "a", Routing.LEADER),
             new Scenario("client-follower", "a", Routing.FOLLOWER),
@@ -17,7 +20,11 @@ public final class Scenarios {
             new Scenario("client-lb", "a", Routing.ROUND_ROBIN),
             new Scenario("client-lb-10ms", "b", Routing.ROUND_ROBIN_EXCEPT_SLOW),
             new Scenario("client-smart", "a", Routing.SMART),
-            new Scenario("client-smart-10ms", "b", Routing.SMART));
+            new Scenario("client-smart-10ms", "b", Routing.SMART),
+            new Scenario("client-latency-aware-10ms", "b", Routing.LATENCY_AWARE),
+            new Scenario("client-leader-aware", "a", Routing.LEADER_AWARE),
+            new Scenario("client-leader-aware-10ms", "b", Routing.LEADER_AWARE),
+            new Scenario("client-leader-aware-from-slow-10ms", "b", Routing.LEADER_AWARE_FROM_SLOW));
 
     private Scenarios() {
     }

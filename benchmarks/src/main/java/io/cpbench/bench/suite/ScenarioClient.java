@@ -4,11 +4,15 @@ import com.hazelcast.client.HazelcastClient;
 import com.hazelcast.client.config.ClientConfig;
 import com.hazelcast.client.impl.clientside.HazelcastClientProxy;
 import com.hazelcast.client.impl.connection.ClientConnection;
-import com.hazelcast.client.util.RoundRobinLB;
 import com.hazelcast.core.HazelcastInstance;
 import io.cpbench.bench.scenario.Routing;
 import io.cpbench.bench.scenario.Scenario;
+import io.cpbench.lb.CpLoadBalancer;
 import io.cpbench.lb.FilteringLoadBalancer;
+import io.cpbench.lb.LatencyAwareLoadBalancer;
+import io.cpbench.lb.LeaderAwareLoadBalancer;
+import io.cpbench.lb.ProbeSettings;
+import io.cpbench.lb.ProbingLoadBalancer;
 import io.cpbench.topology.ClusterClientConfig;
 import io.cpbench.topology.LeaderView;
 import io.cpbench.topology.MemberRef;
@@ -27,6 +31,7 @@ final class ScenarioClient implements AutoCloseable {
     private final HazelcastInstance client;
     private final MemberRef pinned;
     private final String target;
+    private ProbingLoadBalancer balancer;
 
     private ScenarioClient(HazelcastInstance client, MemberRef pinned, String target) {
         this.client = client;
@@ -38,42 +43,54 @@ final class ScenarioClient implements AutoCloseable {
      * @param slow the slow member in network (b), or null in (a)
      */
     static ScenarioClient open(Scenario scenario, Topology topology, LeaderView leader, MemberRef slow,
-                               Duration connectTimeout) {
+                               Duration connectTimeout, ProbeSettings probeSettings) {
         Routing routing = scenario.routing();
-        if ((routing == Routing.SLOW_FOLLOWER || routing == Routing.ROUND_ROBIN_EXCEPT_SLOW) && slow == null) {
+        if ((routing == Routing.SLOW_FOLLOWER || routing == Routing.ROUND_ROBIN_EXCEPT_SLOW
+                || routing == Routing.LEADER_AWARE_FROM_SLOW) && slow == null) {
             throw new IllegalStateException(scenario.name() + " needs a slow member, and there is none");
         }
         MemberRef pinned = switch (routing) {
             case LEADER -> leader.leader();
             case FOLLOWER -> follower(topology, leader.leader(), slow);
             case SLOW_FOLLOWER -> slow;
-            case SMART, ROUND_ROBIN, ROUND_ROBIN_EXCEPT_SLOW -> null;
+            case SMART, ROUND_ROBIN, ROUND_ROBIN_EXCEPT_SLOW, LATENCY_AWARE, LEADER_AWARE, LEADER_AWARE_FROM_SLOW -> null;
         };
+        List<String> live = topology.members().stream().filter(topology::isAlive).map(MemberRef::address).toList();
         List<String> addresses = pinned != null ? List.of(pinned.address())
-                : topology.members().stream().filter(topology::isAlive).map(MemberRef::address).toList();
+                : routing == Routing.LEADER_AWARE_FROM_SLOW ? List.of(slow.address()) : live;
         ClientConfig config = ClusterClientConfig.forCluster(topology.clusterName(), addresses, connectTimeout);
         config.setInstanceName("cpbench-" + scenario.name() + "-" + System.nanoTime());
         if (pinned != null) {
             config.getNetworkConfig().setSmartRouting(false);
         }
-        if (routing == Routing.ROUND_ROBIN) {
-            config.setLoadBalancer(new RoundRobinLB());
-        }
-        if (routing == Routing.ROUND_ROBIN_EXCEPT_SLOW) {
-            config.setLoadBalancer(FilteringLoadBalancer.denying(List.of(slow.address())));
+        CpLoadBalancer balancer = switch (routing) {
+            case ROUND_ROBIN -> FilteringLoadBalancer.allowing(live);
+            case ROUND_ROBIN_EXCEPT_SLOW -> FilteringLoadBalancer.denying(List.of(slow.address()));
+            case LATENCY_AWARE -> new LatencyAwareLoadBalancer(probeSettings);
+            case LEADER_AWARE, LEADER_AWARE_FROM_SLOW -> new LeaderAwareLoadBalancer(probeSettings);
+            default -> null;
+        };
+        if (balancer != null) {
+            config.setLoadBalancer(balancer);
         }
         String target = pinned != null
                 ? pinned.name() + " " + pinned.address() + (pinned.equals(leader.leader()) ? " (leader)"
                 : pinned.equals(slow) ? " (slow follower)" : " (follower)")
                 : routing == Routing.ROUND_ROBIN_EXCEPT_SLOW ? "all members but " + slow.name() + " (smart, filtering LB)"
+                : routing == Routing.LEADER_AWARE_FROM_SLOW ? "started from " + slow.name() + " only (" + routing.description() + ")"
                 : "all members (" + routing.description() + ")";
+        if (balancer instanceof ProbingLoadBalancer && !probeSettings.differencesFromDefaults().isEmpty()) {
+            target = target + " with " + probeSettings.differencesFromDefaults();
+        }
         ScenarioClient opened = new ScenarioClient(HazelcastClient.newHazelcastClient(config), pinned, target);
         try {
             if (pinned != null) {
                 opened.verifyPinned();
             } else {
-                opened.awaitConnections(topology.members().stream().filter(topology::isAlive).map(MemberRef::address).toList(),
-                        connectTimeout);
+                opened.awaitConnections(live, connectTimeout);
+                if (balancer instanceof ProbingLoadBalancer probing) {
+                    opened.awaitProbes(probing, connectTimeout);
+                }
             }
         } catch (RuntimeException e) {
             opened.close();
@@ -129,6 +146,35 @@ final class ScenarioClient implements AutoCloseable {
                 throw new IllegalStateException("interrupted while the client connected");
             }
         }
+    }
+
+    /**
+     * A probing balancer starts with no judgement: wait until it has measured every member (and, leader-aware, chosen
+     * a leader), so the measurement starts with the routing the scenario is about.
+     */
+    void awaitProbes(ProbingLoadBalancer balancer, Duration timeout) {
+        try {
+            if (!balancer.awaitSettled(timeout)) {
+                throw new IllegalStateException(balancer + " had not measured every member within " + timeout.toSeconds()
+                        + " s; probe medians so far: " + balancer.probeMedians());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the balancer probed the members");
+        }
+        this.balancer = balancer;
+    }
+
+    /** What the client's balancer concluded, for the result: the leader it chose, or the members it excluded. */
+    String balancerView() {
+        if (balancer instanceof LeaderAwareLoadBalancer leaderAware) {
+            return "leader-aware chose " + leaderAware.leader().map(m -> m.getAddress().getHost() + ":" + m.getAddress().getPort())
+                    .orElse("no member") + (leaderAware.usesMemberHint() ? " (members' hint)" : " (by latency)");
+        }
+        if (balancer instanceof LatencyAwareLoadBalancer latencyAware) {
+            return "latency-aware excluded " + latencyAware.excludedMembers();
+        }
+        return null;
     }
 
     /** Throws if a unisocket client is connected anywhere but its one member. */

@@ -7,6 +7,7 @@ import io.cpbench.core.result.ResultFiles;
 import io.cpbench.core.result.RunResult;
 import io.cpbench.core.result.Status;
 import io.cpbench.core.run.Driver;
+import io.cpbench.lb.ProbeSettings;
 import io.cpbench.core.run.Measurement;
 import io.cpbench.core.run.Outcome;
 import io.cpbench.core.run.Progress;
@@ -86,7 +87,7 @@ public final class ScenarioRunner {
         LeaderView before = leaderBeforeRun();
         topology.network().ifPresent(NetworkControl::clear);
         try (ScenarioClient client = ScenarioClient.open(new Scenario("cluster-warm-up", "a",
-                Routing.SMART), topology, before, null, options.connectTimeout())) {
+                Routing.SMART), topology, before, null, options.connectTimeout(), options.probeSettings())) {
             // The first half warms the JIT up; the second half's rate is the guide to what follows.
             RunPlan warmPlan = RunPlan.builder().warmupOps(ops - ops / 2).ops(Math.max(1, ops / 2))
                     .timebox(plan.timebox()).build();
@@ -112,11 +113,16 @@ public final class ScenarioRunner {
         String target;
         List<String> unstable = new ArrayList<>();
         Map<String, Long> servedBy = Map.of();
-        try (ScenarioClient client = ScenarioClient.open(scenario, topology, before, slow, options.connectTimeout())) {
+        try (ScenarioClient client = ScenarioClient.open(scenario, topology, before, slow, options.connectTimeout(),
+                options.probeSettings())) {
             target = client.target();
             Map<Integer, Long> bytesBefore = clientBytes();
             measurement = drive(client, plan, hlog, p -> progress.report(scenario, round, p));
             // From here on the measurement is kept whatever happens: a failed check makes the run UNSTABLE.
+            String view = client.balancerView();
+            if (view != null) {
+                target = target + "; after the run " + view;
+            }
             try {
                 servedBy = bytesByMemberName(bytesBefore, clientBytes());
                 client.verifyPinned();
@@ -263,13 +269,17 @@ public final class ScenarioRunner {
      * @param slowMemberIndex   the member made slow in network (b); -1 for the last one
      * @param slowDelay         the one-way delay added to everything the slow member sends
      */
+    /**
+     * @param probeSettings how the latency-aware and leader-aware scenarios' balancers probe
+     */
     public record SuiteOptions(Duration settle, Duration leadershipTimeout, Duration connectTimeout, int slowMemberIndex,
-                               Duration slowDelay) {
+                               Duration slowDelay, ProbeSettings probeSettings) {
 
         public static final Duration SEED_DELAY = Duration.ofMillis(10);
 
         public static SuiteOptions defaults() {
-            return new SuiteOptions(Duration.ofSeconds(5), Duration.ofSeconds(120), Duration.ofSeconds(20), -1, SEED_DELAY);
+            return new SuiteOptions(Duration.ofSeconds(5), Duration.ofSeconds(120), Duration.ofSeconds(20), -1, SEED_DELAY,
+                    ProbeSettings.defaults());
         }
 
         MemberRef slowMember(Topology topology) {

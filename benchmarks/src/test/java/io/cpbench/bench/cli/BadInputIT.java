@@ -34,6 +34,10 @@ class BadInputIT {
                 Arguments.of(2, "need a local or embedded topology with --network emulated", new String[]{"run",
                         "--scenario", "client-leader-1follower10ms", "--network", "direct"}),
                 Arguments.of(2, "unknown network path 'lan'", new String[]{"run", "--scenario", "client-leader", "--network", "lan"}),
+                Arguments.of(2, "--lb-property: unknown key 'cpbench.lb.nope'", new String[]{"matrix", "--lb-property",
+                        "cpbench.lb.nope=1"}),
+                Arguments.of(2, "--lb-property: cpbench.lb.probe-period-ms must be a whole number, got 'fast'",
+                        new String[]{"matrix", "--lb-property", "cpbench.lb.probe-period-ms=fast"}),
                 Arguments.of(1, "not a cp-bench result", new String[]{"report", "garbage.json"}),
                 Arguments.of(1, "no such file or directory", new String[]{"report", "no-such-run"}));
     }

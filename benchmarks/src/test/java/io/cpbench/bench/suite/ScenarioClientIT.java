@@ -1,6 +1,7 @@
 package io.cpbench.bench.suite;
 
 import io.cpbench.bench.scenario.Scenarios;
+import io.cpbench.lb.ProbeSettings;
 import io.cpbench.topology.LeaderView;
 import io.cpbench.topology.MemberRef;
 import io.cpbench.topology.Topology;
@@ -53,7 +54,7 @@ class ScenarioClientIT {
 
     @Test
     void leaderClientIsConnectedToTheLeaderOnly() {
-        try (ScenarioClient client = ScenarioClient.open(Scenarios.byName("client-leader"), topology, leader, null, CONNECT)) {
+        try (ScenarioClient client = ScenarioClient.open(Scenarios.byName("client-leader"), topology, leader, null, CONNECT, ProbeSettings.defaults())) {
             client.client().getCPSubsystem().getAtomicReference(ScenarioRunner.REFERENCE_NAME).get();
 
             assertThat(client.connectedMembers()).containsExactly(leader.leader().address());
@@ -63,7 +64,7 @@ class ScenarioClientIT {
 
     @Test
     void followerClientIsConnectedToOneFollowerOnly() {
-        try (ScenarioClient client = ScenarioClient.open(Scenarios.byName("client-follower"), topology, leader, null, CONNECT)) {
+        try (ScenarioClient client = ScenarioClient.open(Scenarios.byName("client-follower"), topology, leader, null, CONNECT, ProbeSettings.defaults())) {
             client.client().getCPSubsystem().getAtomicReference(ScenarioRunner.REFERENCE_NAME).get();
 
             TreeSet<String> connected = client.connectedMembers();
@@ -75,7 +76,7 @@ class ScenarioClientIT {
     @Test
     void smartClientsConnectToEveryMember() throws InterruptedException {
         for (String name : List.of("client-smart", "client-lb")) {
-            try (ScenarioClient client = ScenarioClient.open(Scenarios.byName(name), topology, leader, null, CONNECT)) {
+            try (ScenarioClient client = ScenarioClient.open(Scenarios.byName(name), topology, leader, null, CONNECT, ProbeSettings.defaults())) {
                 // A smart client opens its other connections in the background.
                 long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
                 while (client.connectedMembers().size() < 5 && System.nanoTime() < deadline) {

@@ -114,17 +114,35 @@ public final class ScenarioTable {
      * paired comparison that a noisy machine allows. Rounds in which either run did not end OK are left out.
      */
     public static String ratios(List<RunResult> results, String baseline) {
-        Map<Integer, RunResult> baselineByRound = new TreeMap<>();
+        return ratios(results, network -> baseline);
+    }
+
+    /**
+     * As {@link #ratios(List, String)}, but each scenario against the baseline of its own network: in network (a)
+     * {@code client-leader}, in (b) {@code client-leader-1follower10ms}, so a ratio shows the routing, not the network.
+     */
+    public static String ratiosWithinNetwork(List<RunResult> results) {
+        return ratios(results, network -> BASELINE_BY_NETWORK.getOrDefault(network, "client-leader"));
+    }
+
+    /** The client-to-leader scenario of each network: what every other scenario in that network is compared with. */
+    public static final Map<String, String> BASELINE_BY_NETWORK = Map.of("a", "client-leader", "b", "client-leader-1follower10ms");
+
+    private static String ratios(List<RunResult> results, java.util.function.Function<String, String> baselineOf) {
+        Map<String, RunResult> baselineByRound = new java.util.HashMap<>();
         for (RunResult r : results) {
-            if (r.scenario().equals(baseline) && r.status() == Status.OK) {
-                baselineByRound.put(r.round(), r);
+            if (r.scenario().equals(baselineOf.apply(r.network())) && r.status() == Status.OK) {
+                baselineByRound.put(r.scenario() + "#" + r.round(), r);
             }
         }
         Map<String, List<Double>> ratios = new LinkedHashMap<>();
+        Map<String, String> baselines = new LinkedHashMap<>();
         for (RunResult r : results) {
-            RunResult base = baselineByRound.get(r.round());
+            String baseline = baselineOf.apply(r.network());
+            RunResult base = baselineByRound.get(baseline + "#" + r.round());
             if (!r.scenario().equals(baseline) && base != null && r.status() == Status.OK && base.opsPerSecond() > 0) {
                 ratios.computeIfAbsent(r.scenario(), k -> new ArrayList<>()).add(r.opsPerSecond() / base.opsPerSecond());
+                baselines.put(r.scenario(), baseline);
             }
         }
         if (ratios.isEmpty()) {
@@ -133,10 +151,10 @@ public final class ScenarioTable {
         List<List<String>> cells = new ArrayList<>();
         ratios.forEach((scenario, values) -> {
             double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-            cells.add(List.of(scenario, fmt("%.3f", median(sorted)),
+            cells.add(List.of(scenario, baselines.get(scenario), fmt("%.3f", median(sorted)),
                     fmt("%.3f–%.3f", sorted[0], sorted[sorted.length - 1]), Integer.toString(sorted.length)));
         });
-        return render(List.of("Scenario", "Op/s ÷ " + baseline + " (median)", "min–max", "paired rounds"), cells);
+        return render(List.of("Scenario", "Baseline (same round)", "Op/s ÷ baseline (median)", "min–max", "paired rounds"), cells);
     }
 
     static String render(List<String> header, List<List<String>> rows) {

@@ -27,7 +27,9 @@ class ResultFilesTest {
         for (long latency : latencies) {
             h.recordValue(latency);
         }
-        return new RunResult(RunResult.FORMAT, scenario, "a", "test scenario", round, status, null, "local", "c",
+        // As in the scenario catalogue, the network (b) rows are the ones whose names end in 10ms.
+        String network = scenario.endsWith("10ms") ? "b" : "a";
+        return new RunResult(RunResult.FORMAT, scenario, network, "test scenario", round, status, null, "local", "c",
                 "member-0", List.of(new RunResult.MemberInfo("member-0", "127.0.0.1:5701", true)),
                 new RunResult.NetworkPath("direct", null, 0, java.util.Map.of()),
                 new RunResult.PlanInfo(0, latencies.length, 0, 60, 1), Environment.current(), startedAt,

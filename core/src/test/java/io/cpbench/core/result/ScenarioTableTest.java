@@ -67,4 +67,19 @@ class ScenarioTableTest {
         // Round 3's baseline failed, so only rounds 1 (0.7) and 2 (0.8) pair up; their median is 0.75.
         assertThat(ratios).contains("client-follower", "0.750", "0.700–0.800", "| 2 ");
     }
+
+    @Test
+    void withinNetworkEachScenarioIsComparedWithTheLeaderClientOfItsOwnNetwork() {
+        List<RunResult> results = List.of(
+                result("client-leader", 1, 1000, Status.OK, 1),
+                result("client-leader-1follower10ms", 1, 2000, Status.OK, 1),
+                result("client-leader-aware", 1, 990, Status.OK, 1),
+                result("client-latency-aware-10ms", 1, 1900, Status.OK, 1));
+
+        String ratios = ScenarioTable.ratiosWithinNetwork(results);
+
+        assertThat(ratios.lines()).hasSize(2 + 2);
+        assertThat(ratios).containsPattern("client-leader-aware +\\| client-leader +\\| 0\\.990 ");
+        assertThat(ratios).containsPattern("client-latency-aware-10ms +\\| client-leader-1follower10ms +\\| 0\\.950 ");
+    }
 }
