@@ -60,7 +60,7 @@ public class LatencyAwareLoadBalancer extends ProbingLoadBalancer {
 
     @Override
     protected void judge(LatencyStats<UUID> latencies, Member[] candidates) {
-        Set<UUID> now = latencies.excluded();
+        Set<UUID> now = latencies.excluded(settings().excludeQuantile());
         if (!now.equals(excluded)) {
             LOG.info("latency-aware balancer now excludes " + describe(now, candidates) + "; probe medians " + probeMedians());
             excluded = now;

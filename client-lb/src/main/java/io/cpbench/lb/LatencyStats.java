@@ -111,7 +111,12 @@ public final class LatencyStats<K> {
 
     /** Re-evaluates every member against the best median now and returns the excluded ones. */
     public synchronized Set<K> excluded() {
-        Map<K, Long> medians = medians();
+        return excluded(0.5);
+    }
+
+    /** As {@link #excluded()}, judging each member by its {@code q}-quantile instead of its median. */
+    public synchronized Set<K> excluded(double q) {
+        Map<K, Long> medians = quantiles(q);
         long best = medians.values().stream().mapToLong(Long::longValue).min().orElse(0);
         if (best > 0) {
             medians.forEach((member, median) -> {

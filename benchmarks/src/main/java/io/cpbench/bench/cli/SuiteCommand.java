@@ -178,6 +178,7 @@ abstract class SuiteCommand implements Callable<Integer> {
 
     static final List<String> PROBE_KEYS = List.of(ProbeSettings.CP_GROUP, ProbeSettings.PERIOD_MS, ProbeSettings.TIMEOUT_MS,
             ProbeSettings.WINDOW_MS, ProbeSettings.MIN_SAMPLES, ProbeSettings.EXCLUDE_RATIO, ProbeSettings.READMIT_RATIO,
+            ProbeSettings.EXCLUDE_QUANTILE,
             ProbeSettings.SWITCH_MARGIN, ProbeSettings.STICKY, ProbeSettings.LEADER_HINT);
 
     private void writeSummary(PrintStream console, Path runDir, List<RunResult> results) {
