@@ -156,7 +156,9 @@ class BalancersIT {
         System.out.printf("latency-aware readmitted %s %.1f s after the delay was removed%n", slow.name(),
                 (System.nanoTime() - cleared) / 1e9);
         Map<Integer, Long> served = served(client);
-        assertThat(served.get(slow.index())).as("readmitted member, of %s", served).isGreaterThan(busiest(served) / 4);
+        // It gets calls again, not just probes. (Not an equal share: under this load on an embedded cluster the
+        // followers' medians can exceed 3x the leader's, and the balancer then rightly leaves them out for a while.)
+        assertThat(served.get(slow.index())).as("readmitted member, of %s", served).isGreaterThan(busiest(served) / 10);
     }
 
     @Test
