@@ -256,14 +256,18 @@ class BalancersIT {
 
         long killed = System.nanoTime();
         topology.kill(leader.leader());
+        // Right after an election the leadership can move once more (DESIGN.md, fact 7; seen here): wait for it to
+        // hold still, and judge the calls against whoever leads once they have run.
         LeaderView next = topology.leadership().awaitStable(v -> !v.leader().equals(leader.leader()), "a new leader",
-                Duration.ofSeconds(1), Duration.ofSeconds(60));
+                Duration.ofSeconds(3), Duration.ofSeconds(60));
         await("the balancer to follow the new leader " + next.leader(), Duration.ofSeconds(30),
                 () -> balancer.leader().map(MemberFilter::address).orElse("").equals(next.leader().address()));
         System.out.printf("leader-aware moved to the new leader %s %.1f s after the old one was killed%n",
                 next.leader().name(), (System.nanoTime() - killed) / 1e9);
 
         Map<Integer, Long> served = served(client);
+        LeaderView after = topology.leadership().read();
+        assertThat(after.leader()).as("leadership held during the ops").isEqualTo(next.leader());
         long total = served.values().stream().mapToLong(Long::longValue).sum();
         assertThat(served.get(next.leader().index())).as("new leader's share of %s", served).isGreaterThan(total * 90 / 100);
     }
