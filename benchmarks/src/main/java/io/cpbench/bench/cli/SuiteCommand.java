@@ -5,24 +5,16 @@ import io.cpbench.lb.ProbeSettings;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.suite.Matrix;
 import io.cpbench.bench.suite.ScenarioRunner;
-import io.cpbench.core.result.CsvSummary;
 import io.cpbench.core.result.RunResult;
-import io.cpbench.core.result.ScenarioTable;
 import io.cpbench.core.run.RunPlan;
 import io.cpbench.topology.LeaderView;
 import io.cpbench.topology.Topology;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
 import java.util.Locale;
@@ -92,7 +84,7 @@ abstract class SuiteCommand implements Callable<Integer> {
                     + scenarios.stream().filter(Scenario::slowNetwork).map(Scenario::name).toList()
                     + ") need a local or embedded topology with --network emulated");
         }
-        Path runDir = createRunDir();
+        Path runDir = RunDirectory.create(out, commandName());
         console.printf(Locale.ROOT, "cp-bench %s: %d scenario%s x %d round%s; %s; time box %s per scenario (at most %s in all)%n",
                 commandName(), scenarios.size(), scenarios.size() == 1 ? "" : "s", rounds, rounds == 1 ? "" : "s",
                 describe(plan), ConsoleProgress.human(plan.timebox().toSeconds()),
@@ -149,7 +141,7 @@ abstract class SuiteCommand implements Callable<Integer> {
         } finally {
             topology.close();
             try {
-                writeSummary(console, runDir, results);
+                RunDirectory.writeSummary(console, runDir, commandName(), results, List.of());
             } finally {
                 written.countDown();
             }
@@ -181,39 +173,13 @@ abstract class SuiteCommand implements Callable<Integer> {
             ProbeSettings.EXCLUDE_QUANTILE,
             ProbeSettings.SWITCH_MARGIN, ProbeSettings.STICKY, ProbeSettings.LEADER_HINT);
 
-    private void writeSummary(PrintStream console, Path runDir, List<RunResult> results) {
-        if (results.isEmpty()) {
-            console.println("no scenario ran; nothing to tabulate");
-            return;
-        }
-        String table = ScenarioTable.markdown(results);
-        String ratios = ScenarioTable.ratiosWithinNetwork(results);
-        console.println();
-        console.print(table);
-        if (!ratios.isEmpty()) {
-            console.println();
-            console.print(ratios);
-        }
-        StringBuilder markdown = new StringBuilder("# cp-bench ").append(commandName()).append("\n\n")
-                .append(table);
-        if (!ratios.isEmpty()) {
-            markdown.append("\nPaired by round (each scenario against the baseline run in the same round):\n\n").append(ratios);
-        }
-        try {
-            Files.writeString(runDir.resolve("table.md"), markdown, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + runDir.resolve("table.md") + ": " + e.getMessage(), e);
-        }
-        CsvSummary.write(runDir.resolve("summary.csv"), results);
-        console.println();
-        console.printf("wrote %d results, table.md and summary.csv to %s%n", results.size(), runDir);
-    }
-
     static String oneLine(RunResult r) {
-        return String.format(Locale.ROOT, "%s  %,d ops in %.1f s  %,.0f op/s  p50 %,d µs  p99 %,d µs  errors %d  via %s%s",
-                r.status(), r.ops(), r.durationSeconds(), r.opsPerSecond(), r.latencyMicros().p50(),
-                r.latencyMicros().p99(), r.errors(), r.clientTarget() == null ? "-" : r.clientTarget(),
-                r.reason() == null ? "" : "  (" + r.reason() + ")");
+        RunResult.Latency l = r.latencyMicros();
+        // JMH's Throughput mode measures no latencies: show none rather than zeros.
+        String latency = l.max() == 0 && r.ops() > 0 ? "" : String.format(Locale.ROOT, "  p50 %,d µs  p99 %,d µs", l.p50(), l.p99());
+        return String.format(Locale.ROOT, "%s  %,d ops in %.1f s  %,.0f op/s%s  errors %d  via %s%s",
+                r.status(), r.ops(), r.durationSeconds(), r.opsPerSecond(), latency, r.errors(),
+                r.clientTarget() == null ? "-" : r.clientTarget(), r.reason() == null ? "" : "  (" + r.reason() + ")");
     }
 
     private static String describe(RunPlan plan) {
@@ -221,19 +187,5 @@ abstract class SuiteCommand implements Callable<Integer> {
                 : String.format(Locale.ROOT, "%,d ops", plan.ops());
         return String.format(Locale.ROOT, "%s after %,d warm-up, %d thread%s", measured, plan.warmupOps(),
                 plan.threads(), plan.threads() == 1 ? "" : "s");
-    }
-
-    private Path createRunDir() {
-        String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
-        try {
-            Files.createDirectories(out);
-            Path dir = out.resolve(stamp + "-" + commandName());
-            for (int n = 2; Files.exists(dir); n++) {
-                dir = out.resolve(stamp + "-" + commandName() + "-" + n);
-            }
-            return Files.createDirectory(dir);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create a run directory in " + out + ": " + e.getMessage(), e);
-        }
     }
 }

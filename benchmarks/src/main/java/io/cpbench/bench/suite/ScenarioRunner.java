@@ -105,7 +105,7 @@ public final class ScenarioRunner {
         }
         MemberRef slow;
         try {
-            slow = applyNetwork(scenario, before);
+            slow = applyNetwork(topology, options, scenario, before);
         } catch (RuntimeException e) {
             return write(failed(scenario, round, before, null, e.getMessage()));
         }
@@ -116,7 +116,7 @@ public final class ScenarioRunner {
         try (ScenarioClient client = ScenarioClient.open(scenario, topology, before, slow, options.connectTimeout(),
                 options.probeSettings())) {
             target = client.target();
-            Map<Integer, Long> bytesBefore = clientBytes();
+            Map<Integer, Long> bytesBefore = clientBytes(topology);
             measurement = drive(client, plan, hlog, p -> progress.report(scenario, round, p));
             // From here on the measurement is kept whatever happens: a failed check makes the run UNSTABLE.
             String view = client.balancerView();
@@ -124,7 +124,7 @@ public final class ScenarioRunner {
                 target = target + "; after the run " + view;
             }
             try {
-                servedBy = bytesByMemberName(bytesBefore, clientBytes());
+                servedBy = bytesByMemberName(topology, bytesBefore, clientBytes(topology));
                 client.verifyPinned();
             } catch (RuntimeException checkFailed) {
                 unstable.add(checkFailed.getMessage());
@@ -132,18 +132,9 @@ public final class ScenarioRunner {
         } catch (RuntimeException e) {
             return write(failed(scenario, round, before, slow, "client could not run: " + Driver.describe(e)));
         }
-        LeaderView after = null;
-        try {
-            after = topology.leadership().read();
-            if (!after.sameLeadershipAs(before)) {
-                unstable.add("leadership changed during the run: " + before.describe() + " -> " + after.describe());
-            }
-            if (slow != null && slow.equals(after.leader())) {
-                unstable.add("the slow member " + slow.name() + " leads after the run");
-            }
-        } catch (RuntimeException e) {
-            unstable.add("leadership could not be read after the run: " + e.getMessage());
-        }
+        AfterCheck check = checkLeadershipAfter(topology, before, slow);
+        LeaderView after = check.after();
+        unstable.addAll(check.problems());
         Status status = status(measurement.outcome(), !unstable.isEmpty());
         List<String> reasons = new ArrayList<>();
         if (measurement.reason() != null) {
@@ -172,6 +163,27 @@ public final class ScenarioRunner {
         }
     }
 
+    /** Leadership read again after a run, and what makes the run UNSTABLE; {@code after} is null when unreadable. */
+    record AfterCheck(LeaderView after, List<String> problems) {
+    }
+
+    static AfterCheck checkLeadershipAfter(Topology topology, LeaderView before, MemberRef slow) {
+        List<String> problems = new ArrayList<>();
+        LeaderView after = null;
+        try {
+            after = topology.leadership().read();
+            if (!after.sameLeadershipAs(before)) {
+                problems.add("leadership changed during the run: " + before.describe() + " -> " + after.describe());
+            }
+            if (slow != null && slow.equals(after.leader())) {
+                problems.add("the slow member " + slow.name() + " leads after the run");
+            }
+        } catch (RuntimeException e) {
+            problems.add("leadership could not be read after the run: " + e.getMessage());
+        }
+        return new AfterCheck(after, problems);
+    }
+
     static Status status(Outcome outcome, boolean unstable) {
         return switch (outcome) {
             case FAILED -> Status.FAIL;
@@ -196,7 +208,7 @@ public final class ScenarioRunner {
      *
      * @return the slow member in (b), null in (a)
      */
-    private MemberRef applyNetwork(Scenario scenario, LeaderView before) {
+    static MemberRef applyNetwork(Topology topology, SuiteOptions options, Scenario scenario, LeaderView before) {
         Optional<NetworkControl> network = topology.network();
         if (!scenario.slowNetwork()) {
             network.ifPresent(NetworkControl::clear);
@@ -218,16 +230,21 @@ public final class ScenarioRunner {
     }
 
     private RunResult.NetworkPath networkPath(MemberRef slow, Map<String, Long> servedBy) {
+        return networkPath(topology, options, slow, servedBy);
+    }
+
+    static RunResult.NetworkPath networkPath(Topology topology, SuiteOptions options, MemberRef slow,
+                                             Map<String, Long> servedBy) {
         String method = topology.network().map(NetworkControl::method).orElse("direct");
         return slow == null ? new RunResult.NetworkPath(method, null, 0, servedBy)
                 : new RunResult.NetworkPath(method, slow.name(), options.slowDelay().toNanos() / 1e6, servedBy);
     }
 
-    private Map<Integer, Long> clientBytes() {
+    static Map<Integer, Long> clientBytes(Topology topology) {
         return topology.network().map(NetworkControl::bytesFromClients).orElse(Map.of());
     }
 
-    private Map<String, Long> bytesByMemberName(Map<Integer, Long> before, Map<Integer, Long> after) {
+    static Map<String, Long> bytesByMemberName(Topology topology, Map<Integer, Long> before, Map<Integer, Long> after) {
         Map<String, Long> delta = new java.util.TreeMap<>();
         after.forEach((index, bytes) -> delta.put(topology.members().get(index).name(), bytes - before.getOrDefault(index, 0L)));
         return delta;
@@ -239,16 +256,20 @@ public final class ScenarioRunner {
                              Map<String, Long> servedBy) {
         return new RunResult(RunResult.FORMAT, scenario.name(), scenario.network(), scenario.description(), round,
                 status, reason, topology.kind(), topology.clusterName(), target,
-                topology.members().stream().map(m -> new RunResult.MemberInfo(m.name(), m.address(), m.priority())).toList(),
+                memberInfos(topology),
                 networkPath(slow, servedBy),
                 new RunResult.PlanInfo(plan.warmupOps(), plan.ops(),
                         plan.duration() == null ? 0 : plan.duration().toMillis() / 1000.0,
                         plan.timebox().toMillis() / 1000.0, plan.threads()),
                 environment, startedAt.toString(), seconds, warmupOps, ops, errors, opsPerSecond,
-                RunResult.Latency.of(histogram), leaderInfo(before), leaderInfo(after), hlog, RunResult.encode(histogram));
+                RunResult.Latency.of(histogram), leaderInfo(before), leaderInfo(after), hlog, RunResult.encode(histogram), null);
     }
 
-    private static RunResult.LeaderInfo leaderInfo(LeaderView view) {
+    static List<RunResult.MemberInfo> memberInfos(Topology topology) {
+        return topology.members().stream().map(m -> new RunResult.MemberInfo(m.name(), m.address(), m.priority())).toList();
+    }
+
+    static RunResult.LeaderInfo leaderInfo(LeaderView view) {
         if (view == null || view.leader() == null) {
             return null;
         }

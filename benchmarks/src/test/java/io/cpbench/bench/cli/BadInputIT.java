@@ -39,6 +39,11 @@ class BadInputIT {
                 Arguments.of(2, "--lb-property: cpbench.lb.probe-period-ms must be a whole number, got 'fast'",
                         new String[]{"matrix", "--lb-property", "cpbench.lb.probe-period-ms=fast"}),
                 Arguments.of(1, "not a cp-bench result", new String[]{"report", "garbage.json"}),
+                Arguments.of(2, "unknown scenario 'nope'", new String[]{"jmh", "--scenarios", "nope"}),
+                Arguments.of(2, "unknown JMH mode 'avgt'; choose thrpt or sample", new String[]{"jmh", "--modes", "avgt"}),
+                Arguments.of(2, "--iteration-time must be 1s-1h", new String[]{"jmh", "--iteration-time", "10ms"}),
+                Arguments.of(2, "--fold: no such file", new String[]{"jmh", "--fold", "no-such.json"}),
+                Arguments.of(1, "garbage.json: not JMH's JSON", new String[]{"jmh", "--fold", "garbage.json"}),
                 Arguments.of(1, "no such file or directory", new String[]{"report", "no-such-run"}));
     }
 

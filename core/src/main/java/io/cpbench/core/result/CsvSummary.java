@@ -12,7 +12,7 @@ import java.util.Locale;
 public final class CsvSummary {
 
     public static final String HEADER = "round,scenario,network,status,ops,errors,duration_s,ops_per_s,"
-            + "p50_us,p90_us,p99_us,p999_us,max_us,leader_before,term_before,leader_after,term_after,client_target,reason";
+            + "p50_us,p90_us,p99_us,p999_us,max_us,leader_before,term_before,leader_after,term_after,client_target,reason,harness";
 
     private CsvSummary() {
     }
@@ -30,7 +30,7 @@ public final class CsvSummary {
                     r.leaderBefore() == null ? "" : Integer.toString(r.leaderBefore().term()),
                     quote(r.leaderAfter() == null ? "" : r.leaderAfter().name()),
                     r.leaderAfter() == null ? "" : Integer.toString(r.leaderAfter().term()),
-                    quote(r.clientTarget()), quote(r.reason())))).append('\n');
+                    quote(r.clientTarget()), quote(r.reason()), quote(r.harness())))).append('\n');
         }
         try {
             Files.writeString(file, out, StandardCharsets.UTF_8);

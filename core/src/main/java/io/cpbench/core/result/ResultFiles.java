@@ -27,7 +27,8 @@ public final class ResultFiles {
     }
 
     public static String fileStem(RunResult result) {
-        return String.format("%02d-%s", result.round(), result.scenario());
+        String stem = String.format("%02d-%s", result.round(), result.scenario());
+        return result.harness() == null || result.harness().isEmpty() ? stem : stem + "." + result.harness();
     }
 
     public static Path write(Path dir, RunResult result) {

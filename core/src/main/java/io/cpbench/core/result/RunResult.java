@@ -35,7 +35,14 @@ import java.util.zip.DataFormatException;
  * <li>{@code leaderBefore}, {@code leaderAfter}: member name, address and Raft term of the {@code default}
  * group's leader; null when it could not be read.</li>
  * <li>{@code hlog}: the interval log's file name, HdrHistogram's log format, µs values.</li>
- * <li>{@code histogram}: the whole measured histogram, HdrHistogram's compressed encoding, Base64.</li>
+ * <li>{@code histogram}: the whole measured histogram, HdrHistogram's compressed encoding, Base64; empty where
+ * the harness measured no latencies (JMH's Throughput mode).</li>
+ * <li>{@code harness} (optional): absent or null for cp-bench's own driver; {@code jmh-thrpt} or {@code jmh-sample}
+ * for a JMH trial folded into this format (see {@code JmhResults} in the benchmarks module). Tables keep each
+ * harness's rows apart and compare within it. For {@code jmh-thrpt}, {@code opsPerSecond} is JMH's score (mean of
+ * the iterations), {@code ops} is that rate times the measured time, and there is no histogram. For
+ * {@code jmh-sample}, the histogram holds JMH's samples in µs, {@code ops} is their count and {@code opsPerSecond} is
+ * threads / mean sample time (Little's law for a closed loop).</li>
  * </ul>
  */
 public record RunResult(
@@ -63,7 +70,8 @@ public record RunResult(
         LeaderInfo leaderBefore,
         LeaderInfo leaderAfter,
         String hlog,
-        String histogram) {
+        String histogram,
+        String harness) {
 
     public static final String FORMAT = "cpbench-result/1";
 
@@ -105,6 +113,17 @@ public record RunResult(
                     histogram.getValueAtPercentile(90), histogram.getValueAtPercentile(99),
                     histogram.getValueAtPercentile(99.9), histogram.getMaxValue());
         }
+    }
+
+    /** What tables call this result's row: the scenario, and the harness when it is not cp-bench's own driver. */
+    @JsonIgnore
+    public String label() {
+        return harness == null || harness.isEmpty() ? scenario : scenario + " [" + harness + "]";
+    }
+
+    /** The label of another scenario measured by the same harness: what this result is compared with. */
+    public String labelOf(String otherScenario) {
+        return harness == null || harness.isEmpty() ? otherScenario : otherScenario + " [" + harness + "]";
     }
 
     /** The measured histogram, decoded. */

@@ -39,7 +39,7 @@ public final class ScenarioTable {
     public static List<Row> rows(List<RunResult> results) {
         Map<String, List<RunResult>> byScenario = new LinkedHashMap<>();
         for (RunResult result : results) {
-            byScenario.computeIfAbsent(result.scenario(), k -> new ArrayList<>()).add(result);
+            byScenario.computeIfAbsent(result.label(), k -> new ArrayList<>()).add(result);
         }
         List<Row> rows = new ArrayList<>();
         byScenario.forEach((scenario, runs) -> rows.add(row(scenario, runs)));
@@ -102,8 +102,10 @@ public final class ScenarioTable {
                 line.add(fmt("±%.1f%% (%.0f–%.0f, n=%d)", row.spread() * 100, row.opsMin(), row.opsMax(), row.rounds()));
             }
             RunResult.Latency l = row.latency();
-            line.addAll(List.of(Long.toString(l.p50()), Long.toString(l.p99()), Long.toString(l.p999()),
-                    Long.toString(l.max()), Long.toString(row.errors()), row.leader(), row.status()));
+            // A harness that measured no latencies (JMH Throughput) shows none, rather than zeros.
+            boolean none = l.max() == 0;
+            line.addAll(List.of(micros(l.p50(), none), micros(l.p99(), none), micros(l.p999(), none),
+                    micros(l.max(), none), Long.toString(row.errors()), row.leader(), row.status()));
             cells.add(line);
         }
         return render(header, cells);
@@ -132,17 +134,17 @@ public final class ScenarioTable {
         Map<String, RunResult> baselineByRound = new java.util.HashMap<>();
         for (RunResult r : results) {
             if (r.scenario().equals(baselineOf.apply(r.network())) && r.status() == Status.OK) {
-                baselineByRound.put(r.scenario() + "#" + r.round(), r);
+                baselineByRound.put(r.label() + "#" + r.round(), r);
             }
         }
         Map<String, List<Double>> ratios = new LinkedHashMap<>();
         Map<String, String> baselines = new LinkedHashMap<>();
         for (RunResult r : results) {
-            String baseline = baselineOf.apply(r.network());
+            String baseline = r.labelOf(baselineOf.apply(r.network()));
             RunResult base = baselineByRound.get(baseline + "#" + r.round());
-            if (!r.scenario().equals(baseline) && base != null && r.status() == Status.OK && base.opsPerSecond() > 0) {
-                ratios.computeIfAbsent(r.scenario(), k -> new ArrayList<>()).add(r.opsPerSecond() / base.opsPerSecond());
-                baselines.put(r.scenario(), baseline);
+            if (!r.label().equals(baseline) && base != null && r.status() == Status.OK && base.opsPerSecond() > 0) {
+                ratios.computeIfAbsent(r.label(), k -> new ArrayList<>()).add(r.opsPerSecond() / base.opsPerSecond());
+                baselines.put(r.label(), baseline);
             }
         }
         if (ratios.isEmpty()) {
@@ -155,6 +157,10 @@ public final class ScenarioTable {
                     fmt("%.3f–%.3f", sorted[0], sorted[sorted.length - 1]), Integer.toString(sorted.length)));
         });
         return render(List.of("Scenario", "Baseline (same round)", "Op/s ÷ baseline (median)", "min–max", "paired rounds"), cells);
+    }
+
+    private static String micros(long value, boolean none) {
+        return none ? "–" : Long.toString(value);
     }
 
     static String render(List<String> header, List<List<String>> rows) {

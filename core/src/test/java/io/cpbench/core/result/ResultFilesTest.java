@@ -35,7 +35,28 @@ class ResultFilesTest {
                 new RunResult.PlanInfo(0, latencies.length, 0, 60, 1), Environment.current(), startedAt,
                 latencies.length / opsPerSecond, 0, latencies.length, 0, opsPerSecond, RunResult.Latency.of(h),
                 new RunResult.LeaderInfo("member-0", "127.0.0.1:5701", 2),
-                new RunResult.LeaderInfo("member-0", "127.0.0.1:5701", 2), "x.hlog", RunResult.encode(h));
+                new RunResult.LeaderInfo("member-0", "127.0.0.1:5701", 2), "x.hlog", RunResult.encode(h), null);
+    }
+
+    /** The same result, as measured by another harness. */
+    static RunResult withHarness(RunResult r, String harness) {
+        return new RunResult(r.format(), r.scenario(), r.network(), r.description(), r.round(), r.status(), r.reason(),
+                r.topology(), r.clusterName(), r.clientTarget(), r.members(), r.networkPath(), r.plan(), r.environment(),
+                r.startedAt(), r.durationSeconds(), r.warmupOps(), r.ops(), r.errors(), r.opsPerSecond(),
+                r.latencyMicros(), r.leaderBefore(), r.leaderAfter(), r.hlog(), r.histogram(), harness);
+    }
+
+    @Test
+    void aJmhResultIsFiledApartFromTheDriversAndReadBackWithItsHarness() {
+        RunResult jmh = withHarness(result("client-leader", 1, 1000, Status.OK, 700), "jmh-sample");
+
+        Path file = ResultFiles.write(dir, jmh);
+        ResultFiles.write(dir, result("client-leader", 1, 1000, Status.OK, 700));
+
+        assertThat(file.getFileName().toString()).isEqualTo("01-client-leader.jmh-sample.json");
+        assertThat(ResultFiles.read(file).harness()).isEqualTo("jmh-sample");
+        assertThat(ResultFiles.readAll(List.of(dir))).extracting(RunResult::label)
+                .containsExactlyInAnyOrder("client-leader", "client-leader [jmh-sample]");
     }
 
     @Test

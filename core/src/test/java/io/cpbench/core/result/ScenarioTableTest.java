@@ -82,4 +82,25 @@ class ScenarioTableTest {
         assertThat(ratios).containsPattern("client-leader-aware +\\| client-leader +\\| 0\\.990 ");
         assertThat(ratios).containsPattern("client-latency-aware-10ms +\\| client-leader-1follower10ms +\\| 0\\.950 ");
     }
+
+    @Test
+    void eachHarnessHasItsOwnRowsAndIsComparedWithItsOwnBaseline() {
+        List<RunResult> results = List.of(
+                result("client-leader", 1, 1000, Status.OK, 700),
+                result("client-follower", 1, 800, Status.OK, 900),
+                ResultFilesTest.withHarness(result("client-leader", 1, 500, Status.OK), "jmh-thrpt"),
+                ResultFilesTest.withHarness(result("client-follower", 1, 450, Status.OK), "jmh-thrpt"));
+
+        List<ScenarioTable.Row> rows = ScenarioTable.rows(results);
+        String table = ScenarioTable.markdown(results);
+        String ratios = ScenarioTable.ratiosWithinNetwork(results);
+
+        assertThat(rows).extracting(ScenarioTable.Row::scenario).containsExactly("client-leader", "client-follower",
+                "client-leader [jmh-thrpt]", "client-follower [jmh-thrpt]");
+        assertThat(rows).allSatisfy(row -> assertThat(row.rounds()).isEqualTo(1));
+        // Throughput-only results have no latencies: the table shows none rather than zeros.
+        assertThat(table).containsPattern("client-leader \\[jmh-thrpt\\] +\\| \\(a\\) +\\| [0-9.]+ +\\| 500 +\\| – ");
+        assertThat(ratios).containsPattern("client-follower +\\| client-leader +\\| 0\\.800 ");
+        assertThat(ratios).containsPattern("client-follower \\[jmh-thrpt\\] +\\| client-leader \\[jmh-thrpt\\] +\\| 0\\.900 ");
+    }
 }

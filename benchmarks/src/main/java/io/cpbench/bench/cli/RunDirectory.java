@@ -1,0 +1,76 @@
+package io.cpbench.bench.cli;
+
+import io.cpbench.core.result.CsvSummary;
+import io.cpbench.core.result.RunResult;
+import io.cpbench.core.result.ScenarioTable;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+
+/** Where a command's results land ({@code <out>/<timestamp>-<command>/}), and the table and CSV written at its end. */
+final class RunDirectory {
+
+    private RunDirectory() {
+    }
+
+    static Path create(Path out, String commandName) {
+        String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+        try {
+            Files.createDirectories(out);
+            Path dir = out.resolve(stamp + "-" + commandName);
+            for (int n = 2; Files.exists(dir); n++) {
+                dir = out.resolve(stamp + "-" + commandName + "-" + n);
+            }
+            return Files.createDirectory(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a run directory in " + out + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Prints the scenario table and the paired ratios, and writes them to {@code table.md} with {@code notes} below
+     * them, and every result to {@code summary.csv}.
+     */
+    static void writeSummary(PrintStream console, Path runDir, String commandName, List<RunResult> results,
+                             List<String> notes) {
+        if (results.isEmpty()) {
+            console.println("no scenario ran; nothing to tabulate");
+            return;
+        }
+        String table = ScenarioTable.markdown(results);
+        String ratios = ScenarioTable.ratiosWithinNetwork(results);
+        console.println();
+        console.print(table);
+        if (!ratios.isEmpty()) {
+            console.println();
+            console.print(ratios);
+        }
+        StringBuilder markdown = new StringBuilder("# cp-bench ").append(commandName).append("\n\n").append(table);
+        if (!ratios.isEmpty()) {
+            markdown.append("\nPaired by round (each scenario against the baseline run in the same round):\n\n").append(ratios);
+        }
+        if (!notes.isEmpty()) {
+            console.println();
+            markdown.append('\n');
+            for (String note : notes) {
+                console.println(note);
+                markdown.append(note).append("\n");
+            }
+        }
+        try {
+            Files.writeString(runDir.resolve("table.md"), markdown, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + runDir.resolve("table.md") + ": " + e.getMessage(), e);
+        }
+        CsvSummary.write(runDir.resolve("summary.csv"), results);
+        console.println();
+        console.printf("wrote %d results, table.md and summary.csv to %s%n", results.size(), runDir);
+    }
+}

@@ -1,0 +1,146 @@
+package io.cpbench.bench.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.cpbench.core.result.ResultFiles;
+import io.cpbench.core.result.RunResult;
+import io.cpbench.core.result.Status;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+/**
+ * {@code cpbench jmh} through the packaged CLI: JMH trials on real local clusters, folded into results that agree
+ * with JMH's own JSON, with the routing and leadership checks of a native run; and Ctrl-C leaves no process behind.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class JmhCommandIT {
+
+    @TempDir
+    static Path work;
+
+    CliProcess.Finished finished;
+    Path runDir;
+    Map<String, RunResult> results;
+
+    @BeforeAll
+    void runJmh() throws Exception {
+        finished = CliProcess.run(work, 600, "jmh", "--scenarios", "client-leader,client-follower",
+                "--warmup-iterations", "0", "--iterations", "1", "--iteration-time", "2s", "--cluster-warmup", "500",
+                "--out", "runs");
+        try (Stream<Path> dirs = Files.list(work.resolve("runs"))) {
+            runDir = dirs.filter(Files::isDirectory).findFirst().orElseThrow();
+        }
+        results = ResultFiles.readAll(List.of(runDir)).stream().collect(Collectors.toMap(RunResult::label, Function.identity()));
+    }
+
+    @Test
+    void everyTrialBecameAResultThatHeldLeadership() {
+        assertThat(finished.exitCode()).as(finished.stdout() + finished.stderr()).isZero();
+        assertThat(results.keySet()).containsExactlyInAnyOrder("client-leader [jmh-thrpt]", "client-leader [jmh-sample]",
+                "client-follower [jmh-thrpt]", "client-follower [jmh-sample]");
+        for (RunResult r : results.values()) {
+            assertThat(r.status()).as(r.label() + ": " + r.reason()).isEqualTo(Status.OK);
+            assertThat(r.leaderBefore()).as(r.label()).isNotNull().isEqualTo(r.leaderAfter());
+            assertThat(r.ops()).as(r.label()).isPositive();
+        }
+    }
+
+    @Test
+    void eachTrialRoutedAsTheScenarioSays() {
+        // The same client code as a native run: a single-address client's bytes reach its member and no other.
+        for (RunResult r : results.values()) {
+            Map<String, Long> bytes = r.networkPath().clientBytesToMember();
+            String expected = r.scenario().equals("client-leader") ? "member-0" : "member-1";
+            assertThat(bytes.get(expected)).as(r.label() + " " + bytes).isPositive();
+            bytes.forEach((member, sent) -> {
+                if (!member.equals(expected)) {
+                    assertThat(sent).as(r.label() + " to " + member).isZero();
+                }
+            });
+            assertThat(r.clientTarget()).as(r.label()).contains(expected);
+        }
+    }
+
+    @Test
+    void foldedFiguresAgreeWithJmhsOwnJson() throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        for (RunResult r : results.values()) {
+            JsonNode jmh = json.readTree(runDir.resolve("jmh").resolve(ResultFiles.fileStem(r) + ".json").toFile()).get(0);
+            JsonNode metric = jmh.get("primaryMetric");
+            if (r.harness().equals("jmh-thrpt")) {
+                assertThat(r.opsPerSecond()).as(r.label()).isCloseTo(metric.get("score").asDouble(), within(1e-6));
+            } else {
+                long samples = 0;
+                for (JsonNode iteration : metric.get("rawDataHistogram").get(0)) {
+                    for (JsonNode pair : iteration) {
+                        samples += pair.get(1).asLong();
+                    }
+                }
+                assertThat(r.decodeHistogram().getTotalCount()).as(r.label()).isEqualTo(samples);
+                double jmhMedian = metric.get("scorePercentiles").get("50.0").asDouble();
+                assertThat((double) r.latencyMicros().p50()).as(r.label()).isCloseTo(jmhMedian, within(jmhMedian * 0.01 + 1));
+                // Closed loop, one thread: op/s is the inverse of JMH's mean op time.
+                assertThat(r.opsPerSecond()).as(r.label()).isCloseTo(1e6 / metric.get("score").asDouble(),
+                        within(r.opsPerSecond() * 0.001));
+            }
+        }
+    }
+
+    @Test
+    void theTableComparesWithinEachHarnessAndReportsTheHarnessCost() throws Exception {
+        assertThat(finished.stdout()).containsPattern("client-follower \\[jmh-thrpt\\] +\\| client-leader \\[jmh-thrpt\\] +\\| [0-9.]+ ");
+        assertThat(finished.stdout()).containsPattern("client-follower \\[jmh-sample\\] +\\| client-leader \\[jmh-sample\\] +\\| [0-9.]+ ");
+        assertThat(finished.stdout()).containsPattern("Harness cost .*: [0-9]+ ± [0-9]+ ns/op = [0-9.]+ % of the "
+                + "client-leader \\[jmh-sample\\] p50");
+        assertThat(Files.readString(runDir.resolve("table.md"))).contains("Harness cost");
+
+        CliProcess.Finished report = CliProcess.run(work, 60, "report", runDir.toString());
+        assertThat(report.exitCode()).as(report.stderr()).isZero();
+        String table = finished.stdout().substring(finished.stdout().indexOf("| Scenario"));
+        assertThat(table).startsWith(report.stdout().substring(0, report.stdout().indexOf("\n\n")));
+    }
+
+    @Test
+    void anInterruptedJmhRunKeepsAnIncompleteResultAndLeavesNoProcess() throws Exception {
+        Path dir = work.resolve("interrupted");
+        CliProcess cli = CliProcess.start(dir, "jmh", "--scenarios", "client-leader", "--modes", "thrpt",
+                "--warmup-iterations", "0", "--iterations", "1", "--iteration-time", "120s", "--cluster-warmup", "0",
+                "--no-harness-cost", "--out", "runs");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+        // The JMH fork and its five members.
+        while (cli.process.descendants().count() < 6 && cli.process.isAlive() && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+        }
+        List<ProcessHandle> started = cli.process.descendants().toList();
+        assertThat(started).as(cli.stderrSoFar()).hasSizeGreaterThanOrEqualTo(6);
+
+        cli.process.destroy(); // SIGTERM: the JVM runs the same shutdown path as for Ctrl-C
+        CliProcess.Finished ended = cli.finish(120);
+
+        assertThat(ended.stderr()).contains("interrupted; keeping what was measured");
+        for (ProcessHandle process : started) {
+            process.onExit().get(30, TimeUnit.SECONDS);
+            assertThat(process.isAlive()).as(process.info().commandLine().orElse("?")).isFalse();
+        }
+        Path result;
+        try (Stream<Path> files = Files.walk(dir.resolve("runs"))) {
+            result = files.filter(p -> p.getFileName().toString().equals("01-client-leader.jmh-thrpt.json")).findFirst().orElseThrow();
+        }
+        assertThat(ResultFiles.read(result).status()).isEqualTo(Status.INCOMPLETE);
+        assertThat(Files.exists(result.resolveSibling("table.md"))).isTrue();
+    }
+}
