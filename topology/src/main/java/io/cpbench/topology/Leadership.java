@@ -79,6 +79,11 @@ public final class Leadership implements AutoCloseable {
         return members;
     }
 
+    /** From now on, leader addresses map to these refs (an inventory's, in its order). */
+    void adopt(List<MemberRef> refs) {
+        members = List.copyOf(refs);
+    }
+
     /** The cluster members the admin client currently sees, as this topology's refs. */
     public List<MemberRef> liveMembers() {
         List<MemberRef> live = new ArrayList<>();

@@ -22,17 +22,6 @@ import java.util.concurrent.TimeUnit;
  */
 final class LocalProcessTopology extends StartedTopology {
 
-    /** Hazelcast on Java 17 (DESIGN.md, fact 9). */
-    static final List<String> HAZELCAST_JVM_FLAGS = List.of(
-            "--add-modules", "java.se",
-            "--add-exports", "java.base/jdk.internal.ref=ALL-UNNAMED",
-            "--add-opens", "java.base/java.lang=ALL-UNNAMED",
-            "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
-            "--add-opens", "java.management/sun.management=ALL-UNNAMED",
-            "--add-opens", "jdk.management/com.sun.management.internal=ALL-UNNAMED",
-            "-Dhazelcast.phone.home.enabled=false",
-            "-Djava.net.preferIPv4Stack=true");
-
     private final TopologySpec spec;
     private final List<Process> processes = new ArrayList<>();
 
@@ -59,17 +48,9 @@ final class LocalProcessTopology extends StartedTopology {
         }
         List<MemberSettings> settings = settings();
         for (int i = 0; i < settings.size(); i++) {
-            List<String> command = new ArrayList<>();
-            command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            command.addAll(HAZELCAST_JVM_FLAGS);
-            command.addAll(spec.memberJvmOptions());
-            // GC pauses in a member show up as client latency outliers; keep the evidence next to the member's log.
-            command.add("-Xlog:gc:file=" + spec.logDir().resolve("member-" + i + ".gc.log") + ":uptime,time");
-            command.add("-cp");
-            command.add(memberClasspath());
-            command.add(MemberLauncher.class.getName());
-            command.addAll(settings.get(i).toArgs());
-            command.add("--exit-with-parent");
+            List<String> command = new MemberCommand(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    memberClasspath(), spec.memberJvmOptions(), spec.logDir().resolve("member-" + i + ".gc.log").toString(),
+                    settings.get(i), true).argv();
             ProcessBuilder builder = new ProcessBuilder(command)
                     .redirectErrorStream(true)
                     .redirectOutput(logFile(i).toFile());

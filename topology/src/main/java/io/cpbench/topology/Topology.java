@@ -32,6 +32,11 @@ public interface Topology extends AutoCloseable {
         return Optional.empty();
     }
 
+    /** The member the topology's own description makes slow in network (b) (an inventory's), if it names one. */
+    default Optional<MemberRef> designatedSlowMember() {
+        return Optional.empty();
+    }
+
     /** Stops a member abruptly, as {@code kill -9} would: no graceful leave. */
     void kill(MemberRef member);
 

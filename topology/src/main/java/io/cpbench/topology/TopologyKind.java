@@ -19,6 +19,11 @@ public enum TopologyKind {
         return AttachedTopology.attach(clusterName, addresses, connectTimeout, settle, timeout);
     }
 
+    /** Attaches to the members an inventory names (the AWS lab); starts and stops nothing. */
+    public static Topology remote(java.nio.file.Path inventory, Duration connectTimeout, Duration settle, Duration timeout) {
+        return RemoteTopology.attach(inventory, connectTimeout, settle, timeout);
+    }
+
     public Topology start(TopologySpec spec) {
         return switch (this) {
             case LOCAL -> LocalProcessTopology.start(spec);

@@ -1,5 +1,6 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.topology.Inventory;
 import io.cpbench.topology.Topology;
 import io.cpbench.topology.TopologyKind;
 import io.cpbench.topology.TopologySpec;
@@ -14,7 +15,8 @@ final class ClusterOptions {
 
     @Option(names = "--topology", paramLabel = "KIND", defaultValue = "local",
             description = "local: 5 member JVMs on this machine; embedded: members in this JVM; "
-                    + "attach: a running cluster named by --connect (default: ${DEFAULT-VALUE}).")
+                    + "attach: a running cluster named by --connect; remote: the members an --inventory names (the AWS lab) "
+                    + "(default: ${DEFAULT-VALUE}).")
     String topology;
 
     @Option(names = "--members", paramLabel = "N", defaultValue = "5", description = "CP members to start (default: ${DEFAULT-VALUE}).")
@@ -45,6 +47,10 @@ final class ClusterOptions {
             description = "With --topology attach: member addresses of the running cluster.")
     List<String> connect;
 
+    @Option(names = "--inventory", paramLabel = "FILE",
+            description = "With --topology remote: the lab's inventory (terraform output -json, or cp-bench's inventory JSON).")
+    Path inventory;
+
     @Option(names = "--cluster-name", paramLabel = "NAME", defaultValue = "dev",
             description = "With --topology attach: the cluster's name (default: ${DEFAULT-VALUE}).")
     String clusterName;
@@ -54,15 +60,34 @@ final class ClusterOptions {
     Duration connectTimeout;
 
     boolean canSlowAMemberDown() {
+        if (remote()) {
+            return inventory().ssh() != null;
+        }
         return !"attach".equalsIgnoreCase(topology.trim()) && "emulated".equals(network);
+    }
+
+    private boolean remote() {
+        return "remote".equalsIgnoreCase(topology.trim());
+    }
+
+    private Inventory inventory() {
+        if (inventory == null) {
+            throw new IllegalArgumentException("--topology remote needs --inventory FILE");
+        }
+        return Inventory.read(inventory);
     }
 
     String describe() {
         return "attach".equals(topology) ? "cluster '" + clusterName + "' at " + connect
+                : remote() ? "the members in " + inventory + " (" + String.join(", ", inventory().addresses()) + ")"
                 : members + " " + topology + " members, network " + network;
     }
 
     Topology start(Path logDir) {
+        if (remote()) {
+            inventory();
+            return TopologyKind.remote(inventory, connectTimeout, settle, startupTimeout);
+        }
         if ("attach".equalsIgnoreCase(topology.trim())) {
             if (connect == null || connect.isEmpty()) {
                 throw new IllegalArgumentException("--topology attach needs --connect HOST:PORT[,HOST:PORT...]");
@@ -73,7 +98,7 @@ final class ClusterOptions {
         try {
             kind = TopologyKind.parse(topology);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("unknown topology '" + topology + "'; choose local, embedded or attach");
+            throw new IllegalArgumentException("unknown topology '" + topology + "'; choose local, embedded, attach or remote");
         }
         if (!network.equals("emulated") && !network.equals("direct")) {
             throw new IllegalArgumentException("unknown network path '" + network + "'; choose emulated or direct");

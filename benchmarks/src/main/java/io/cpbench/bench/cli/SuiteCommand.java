@@ -82,7 +82,7 @@ abstract class SuiteCommand implements Callable<Integer> {
         if (scenarios.stream().anyMatch(Scenario::slowNetwork) && !clusterOptions.canSlowAMemberDown()) {
             throw new IllegalArgumentException("network (b) scenarios ("
                     + scenarios.stream().filter(Scenario::slowNetwork).map(Scenario::name).toList()
-                    + ") need a local or embedded topology with --network emulated");
+                    + ") need a local or embedded topology with --network emulated, or remote with an inventory that has an ssh section");
         }
         Path runDir = RunDirectory.create(out, commandName());
         console.printf(Locale.ROOT, "cp-bench %s: %d scenario%s x %d round%s; %s; time box %s per scenario (at most %s in all)%n",

@@ -215,7 +215,8 @@ public final class ScenarioRunner {
             return null;
         }
         NetworkControl control = network.orElseThrow(() -> new IllegalStateException("the " + topology.kind()
-                + " topology cannot slow a member down; network (b) needs the local or embedded topology"));
+                + " topology cannot slow a member down; network (b) needs the local or embedded topology, or remote with"
+                + " an inventory that has an ssh section"));
         MemberRef slow = options.slowMember(topology);
         if (slow.equals(before.leader())) {
             throw new IllegalStateException("the slow member " + slow + " leads; network (b) needs it to be a follower");
@@ -305,6 +306,9 @@ public final class ScenarioRunner {
 
         MemberRef slowMember(Topology topology) {
             List<MemberRef> members = topology.members();
+            if (slowMemberIndex < 0 && topology.designatedSlowMember().isPresent()) {
+                return topology.designatedSlowMember().get();
+            }
             int index = slowMemberIndex < 0 ? members.size() - 1 : slowMemberIndex;
             if (index >= members.size()) {
                 throw new IllegalArgumentException("slow member " + index + " does not exist; members are 0-" + (members.size() - 1));

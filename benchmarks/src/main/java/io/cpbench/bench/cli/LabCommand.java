@@ -1,0 +1,114 @@
+package io.cpbench.bench.cli;
+
+import io.cpbench.topology.Inventory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+@Command(name = "lab", mixinStandardHelpOptions = true,
+        description = "Helpers for the AWS lab (infra/terraform, infra/lab/cpbench-lab).",
+        subcommands = {LabCommand.MemberCommands.class, LabCommand.Hosts.class})
+final class LabCommand implements Runnable {
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
+    }
+
+    @Command(name = "member-commands", mixinStandardHelpOptions = true,
+            description = {"Writes each member host's command line, one argument per line, to DIR/member-N.argv: the "
+                    + "command the local topology runs for a member (same JVM flags, heap, GC log, member settings), "
+                    + "with the inventory's hosts, ports and priority member.",
+                    "The lab's systemd unit runs it with infra/terraform/files/run-member.sh."})
+    static final class MemberCommands implements Callable<Integer> {
+
+        @Option(names = "--inventory", paramLabel = "FILE", required = true,
+                description = "The lab's inventory (terraform output -json, or cp-bench's inventory JSON).")
+        Path inventory;
+
+        @Option(names = "--out", paramLabel = "DIR", required = true, description = "Where to write member-N.argv.")
+        Path out;
+
+        @Option(names = "--java", paramLabel = "PATH", defaultValue = "/usr/bin/java",
+                description = "The java executable on the member hosts (default: ${DEFAULT-VALUE}).")
+        String java;
+
+        @Option(names = "--jar", paramLabel = "PATH", defaultValue = "/opt/cpbench/cpbench.jar",
+                description = "cp-bench's jar on the member hosts (default: ${DEFAULT-VALUE}).")
+        String jar;
+
+        @Option(names = "--log-dir", paramLabel = "DIR", defaultValue = "/opt/cpbench/logs",
+                description = "Where members write GC logs on their hosts (default: ${DEFAULT-VALUE}).")
+        String logDir;
+
+        @Override
+        public Integer call() {
+            Inventory lab = Inventory.read(inventory);
+            List<List<String>> commands = lab.memberCommands(java, jar, logDir);
+            try {
+                Files.createDirectories(out);
+                for (int i = 0; i < commands.size(); i++) {
+                    Path file = out.resolve("member-" + i + ".argv");
+                    Files.writeString(file, String.join("\n", commands.get(i)) + "\n", StandardCharsets.UTF_8);
+                    Inventory.Member m = lab.members().get(i);
+                    System.out.println("member-" + i + " " + m.address() + (m.priority() ? " priority" : "")
+                            + (m.slow() ? " slow" : "") + " -> " + file);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot write member commands to " + out + ": " + e.getMessage(), e);
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "hosts", mixinStandardHelpOptions = true,
+            description = "Prints the lab's hosts from 'terraform output -json', for the lab loop: 'user U', 'client IP', "
+                    + "and 'member N IP' (public addresses).")
+    static final class Hosts implements Callable<Integer> {
+
+        @Option(names = "--outputs", paramLabel = "FILE", required = true, description = "terraform output -json, saved to a file.")
+        Path outputs;
+
+        @Override
+        public Integer call() {
+            com.fasterxml.jackson.databind.JsonNode root;
+            try {
+                root = new com.fasterxml.jackson.databind.ObjectMapper().readTree(outputs.toFile());
+            } catch (IOException e) {
+                throw new IllegalArgumentException("--outputs " + outputs + ": not terraform's JSON output (" + e.getMessage()
+                        .lines().findFirst().orElse("") + ")");
+            }
+            String user = value(root, "ssh_user").asText();
+            String client = value(root, "client_public_ip").asText();
+            com.fasterxml.jackson.databind.JsonNode members = value(root, "member_public_ips");
+            if (!members.isArray() || members.isEmpty()) {
+                throw new IllegalArgumentException("--outputs " + outputs + ": member_public_ips is not a list of addresses");
+            }
+            System.out.println("user " + user);
+            System.out.println("client " + client);
+            for (int i = 0; i < members.size(); i++) {
+                System.out.println("member " + i + " " + members.get(i).asText());
+            }
+            return 0;
+        }
+
+        private com.fasterxml.jackson.databind.JsonNode value(com.fasterxml.jackson.databind.JsonNode root, String output) {
+            com.fasterxml.jackson.databind.JsonNode value = root == null ? null : root.path(output).get("value");
+            if (value == null || value.isNull() || (value.isTextual() && value.asText().isBlank())) {
+                throw new IllegalArgumentException("--outputs " + outputs + ": no output '" + output
+                        + "'; run 'terraform apply' in infra/terraform and save 'terraform output -json'");
+            }
+            return value;
+        }
+    }
+}

@@ -1,0 +1,176 @@
+package io.cpbench.bench.cli;
+
+import io.cpbench.core.result.ResultFiles;
+import io.cpbench.core.result.RunResult;
+import io.cpbench.core.result.Status;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The AWS lab's member start-up and the remote topology, on loopback: members are started the way the lab starts
+ * them ('cpbench lab member-commands' writes each command, infra/terraform/files/run-member.sh runs it), and the
+ * CLI attaches to them through an inventory file, checks leadership and runs scenarios. Only the SSH, netem and AWS
+ * parts of the lab are not exercised here.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class LabLoopbackIT {
+
+    static final Path RUN_MEMBER = Path.of("..", "infra", "terraform", "files", "run-member.sh");
+    static final Path LAB_LOOP = Path.of("..", "infra", "lab", "cpbench-lab");
+    static final int PRIORITY = 2;
+
+    @TempDir
+    static Path work;
+
+    final List<Process> members = new ArrayList<>();
+    Path inventory;
+    List<Integer> ports;
+
+    @BeforeAll
+    void startMembersAsTheLabDoes() throws Exception {
+        ports = freePorts(5);
+        StringBuilder list = new StringBuilder();
+        for (int i = 0; i < 5; i++) {
+            list.append(i == 0 ? "" : ",").append(String.format("{\"host\": \"127.0.0.1\", \"port\": %d, \"priority\": %b, "
+                    + "\"slow\": %b}", ports.get(i), i == PRIORITY, i == 4));
+        }
+        inventory = Files.writeString(work.resolve("inventory.json"), "{\"format\": \"cpbench-inventory/1\", "
+                + "\"clusterName\": \"cpbench-loopback-lab\", \"members\": [" + list + "]}");
+        Path commands = work.resolve("members");
+        CliProcess.Finished written = CliProcess.run(work, 60, "lab", "member-commands", "--inventory", inventory.toString(),
+                "--out", commands.toString(), "--java", Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--jar", CliProcess.JAR.toAbsolutePath().toString(), "--log-dir", commands.toString());
+        assertThat(written.exitCode()).as(written.stderr()).isZero();
+        assertThat(written.stdout()).contains("member-2 127.0.0.1:" + ports.get(2) + " priority");
+        for (int i = 0; i < 5; i++) {
+            members.add(new ProcessBuilder("bash", RUN_MEMBER.toString(), commands.resolve("member-" + i + ".argv").toString())
+                    .redirectErrorStream(true).redirectOutput(commands.resolve("member-" + i + ".log").toFile()).start());
+        }
+    }
+
+    @AfterAll
+    void stopMembers() throws InterruptedException {
+        members.forEach(Process::destroy);
+        for (Process member : members) {
+            if (!member.waitFor(20, TimeUnit.SECONDS)) {
+                member.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    @Test
+    void theRemoteTopologyRunsScenariosOnTheLabsMembers() throws Exception {
+        CliProcess.Finished run = CliProcess.run(work, 600, "matrix", "--topology", "remote", "--inventory",
+                inventory.toString(), "--scenarios", "client-leader,client-follower,client-smart", "--ops", "300",
+                "--warmup", "100", "--cluster-warmup", "200", "--settle", "2s", "--out", "runs");
+
+        assertThat(run.exitCode()).as(run.stdout() + run.stderr()).isZero();
+        Path runDir;
+        try (Stream<Path> dirs = Files.list(work.resolve("runs"))) {
+            runDir = dirs.filter(Files::isDirectory).findFirst().orElseThrow();
+        }
+        List<RunResult> results = ResultFiles.readAll(List.of(runDir));
+        assertThat(results).extracting(RunResult::scenario).containsExactlyInAnyOrder("client-leader", "client-follower", "client-smart");
+        String priorityAddress = "127.0.0.1:" + ports.get(PRIORITY);
+        for (RunResult r : results) {
+            assertThat(r.status()).as(r.scenario() + ": " + r.reason()).isEqualTo(Status.OK);
+            assertThat(r.topology()).isEqualTo("remote");
+            assertThat(r.ops()).isEqualTo(300);
+            // The inventory's priority member (not member-0) leads, before and after.
+            assertThat(r.leaderBefore().address()).isEqualTo(priorityAddress);
+            assertThat(r.leaderAfter()).isEqualTo(r.leaderBefore());
+        }
+        RunResult leader = results.stream().filter(r -> r.scenario().equals("client-leader")).findFirst().orElseThrow();
+        assertThat(leader.clientTarget()).contains("member-2 " + priorityAddress + " (leader)");
+        RunResult follower = results.stream().filter(r -> r.scenario().equals("client-follower")).findFirst().orElseThrow();
+        assertThat(follower.clientTarget()).contains("(follower)").doesNotContain(priorityAddress);
+        // cp-bench started nothing, so it stopped nothing.
+        assertThat(members).allMatch(Process::isAlive);
+    }
+
+    @Test
+    void networkBNeedsAnInventoryWithSsh() throws Exception {
+        CliProcess.Finished run = CliProcess.run(work, 120, "run", "--topology", "remote", "--inventory",
+                inventory.toString(), "--scenario", "client-leader-1follower10ms");
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.stderr().strip()).startsWith("cpbench: ").contains("inventory that has an ssh section")
+                .doesNotContain("Exception");
+    }
+
+    @Test
+    void anInventoryThatGetsThePriorityMemberWrongIsRefused() throws Exception {
+        Path wrong = Files.writeString(work.resolve("wrong.json"), Files.readString(inventory)
+                .replace("\"priority\": true", "\"priority\": false")
+                .replaceFirst("\"priority\": false", "\"priority\": true"));
+
+        CliProcess.Finished run = CliProcess.run(work, 120, "run", "--topology", "remote", "--inventory", wrong.toString(),
+                "--scenario", "client-leader", "--ops", "10");
+
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.stderr().strip()).startsWith("cpbench: the inventory gives 127.0.0.1:" + ports.get(0)
+                + " leadership priority, but the members report 127.0.0.1:" + ports.get(PRIORITY)).doesNotContain("\tat ");
+    }
+
+    @Test
+    void theLabLoopUploadsStartsRunsAndFetchesInThatOrder() throws Exception {
+        Path outputs = Path.of("..", "topology", "src", "test", "resources", "lab", "terraform-outputs.json").toAbsolutePath();
+        Process loop = new ProcessBuilder("bash", LAB_LOOP.toString(), "--dry-run", "--outputs", outputs.toString(),
+                "run", "--scenarios", "client-leader").redirectErrorStream(true).start();
+        String out = new String(loop.getInputStream().readAllBytes());
+        assertThat(loop.waitFor(300, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(loop.exitValue()).as(out).isZero();
+        List<String> lines = out.lines().toList();
+        for (int i = 1; i <= 5; i++) {
+            String host = "admin@198.51.100.1" + i;
+            int upload = indexOf(lines, "\\+ scp .*member-" + (i - 1) + "\\.argv " + host + ":/opt/cpbench/member.argv");
+            int start = indexOf(lines, "\\+ ssh " + host + " sudo systemctl restart cpbench-member.*");
+            int stop = indexOf(lines, "\\+ ssh " + host + " sudo systemctl stop cpbench-member.*");
+            assertThat(upload).as(out).isNotNegative().isLessThan(start);
+            assertThat(start).isLessThan(indexOf(lines, "\\+ ssh admin@198.51.100.10 .*cpbench.jar matrix --topology remote "
+                    + "--inventory inventory.json --out runs --scenarios client-leader"));
+            assertThat(stop).isGreaterThan(indexOf(lines, "\\+ scp -r admin@198.51.100.10:/opt/cpbench/runs/\\. .*"));
+        }
+    }
+
+    private static int indexOf(List<String> lines, String regex) {
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).matches(regex)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Free ports below the usual ephemeral range, so no other socket takes one meanwhile. */
+    private static List<Integer> freePorts(int n) throws IOException {
+        List<Integer> free = new ArrayList<>();
+        for (int port = 17_701; free.size() < n && port < 20_000; port++) {
+            try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getByName("127.0.0.1"))) {
+                free.add(socket.getLocalPort());
+            } catch (IOException taken) {
+                // Try the next.
+            }
+        }
+        if (free.size() < n) {
+            throw new IOException("no " + n + " free ports in 17701-19999");
+        }
+        return free;
+    }
+}

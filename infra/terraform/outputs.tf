@@ -1,0 +1,53 @@
+output "member_private_ips" {
+  description = "Members' private addresses, member-0 first."
+  value       = aws_instance.member[*].private_ip
+}
+
+output "member_public_ips" {
+  description = "Members' public addresses, for SSH from your laptop."
+  value       = aws_instance.member[*].public_ip
+}
+
+output "priority_member" {
+  description = "Index of the member with leadership priority."
+  value       = var.priority_member
+}
+
+output "slow_member" {
+  description = "Index of the member network (b) slows down."
+  value       = var.slow_member
+}
+
+output "client_public_ip" {
+  description = "The client instance's public address: the lab loop runs the matrix there."
+  value       = aws_instance.client.public_ip
+}
+
+output "ssh_user" {
+  description = "Login user on every lab host."
+  value       = var.ssh_user
+}
+
+# What the remote topology reads on the client (cp-bench's inventory format, see Inventory's Javadoc), and what
+# 'cpbench lab member-commands' turns into each member's command line.
+output "inventory" {
+  description = "cp-bench inventory for --topology remote --inventory."
+  value = {
+    format                 = "cpbench-inventory/1"
+    clusterName            = var.cluster_name
+    rebalancePeriodSeconds = var.rebalance_period_seconds
+    memberJvmOptions       = var.member_jvm_options
+    members = [for i, ip in local.member_ips : {
+      host     = ip
+      port     = var.hazelcast_port
+      priority = i == var.priority_member
+      slow     = i == var.slow_member
+      sshHost  = ip
+    }]
+    ssh = {
+      user         = var.ssh_user
+      identityFile = local.lab_key_on_client
+      netemCommand = "sudo /usr/local/bin/cpbench-netem"
+    }
+  }
+}

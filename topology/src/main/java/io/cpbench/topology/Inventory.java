@@ -1,0 +1,175 @@
+package io.cpbench.topology;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The members of a cluster cp-bench did not start, and how to reach them: what the {@code remote} topology attaches
+ * to, and what {@code cpbench lab member-commands} turns into each member host's command. The AWS lab's Terraform
+ * writes it as its {@code inventory} output.
+ *
+ * <h2>File format ({@value #FORMAT})</h2>
+ * A JSON object, or Terraform's {@code output -json} holding one as {@code inventory.value}:
+ * <pre>{
+ *   "format": "cpbench-inventory/1",
+ *   "clusterName": "cpbench-lab",
+ *   "rebalancePeriodSeconds": 5,                       (optional, default 5)
+ *   "memberJvmOptions": ["-Xms256m", "-Xmx1g"],        (optional, the local topology's default)
+ *   "members": [ {"host": "10.42.1.11", "port": 5701, "priority": true, "slow": false, "sshHost": "10.42.1.11"}, ... ],
+ *   "ssh": {"user": "admin", "identityFile": "/home/admin/.ssh/cpbench-lab",
+ *           "netemCommand": "sudo /usr/local/bin/cpbench-netem"}   (optional: without it, no network (b))
+ * }</pre>
+ * Members are listed in index order (member-0 first). Exactly one has {@code priority}; at most one is {@code slow},
+ * and it is not the priority member. {@code sshHost} defaults to {@code host}.
+ */
+public record Inventory(String format, String clusterName, Integer rebalancePeriodSeconds, List<String> memberJvmOptions,
+                        List<Member> members, Ssh ssh) {
+
+    public static final String FORMAT = "cpbench-inventory/1";
+
+    public record Member(String host, int port, boolean priority, boolean slow, String sshHost) {
+        public String address() {
+            return host + ":" + port;
+        }
+
+        public String sshTarget() {
+            return sshHost == null || sshHost.isBlank() ? host : sshHost;
+        }
+    }
+
+    /**
+     * @param user         the SSH user on member hosts
+     * @param identityFile the private key, or null for the SSH agent and default keys
+     * @param netemCommand run on the slow member as {@code <netemCommand> on <delay>ms | off | show}
+     */
+    public record Ssh(String user, String identityFile, String netemCommand) {
+    }
+
+    public Inventory {
+        members = members == null ? List.of() : List.copyOf(members);
+        memberJvmOptions = memberJvmOptions == null ? TopologySpec.DEFAULT_MEMBER_JVM_OPTIONS : List.copyOf(memberJvmOptions);
+        rebalancePeriodSeconds = rebalancePeriodSeconds == null ? 5 : rebalancePeriodSeconds;
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true)
+            .configure(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES, true);
+
+    /** Reads and validates an inventory; anything wrong is an {@link IllegalArgumentException} naming the file. */
+    public static Inventory read(Path file) {
+        JsonNode root;
+        try {
+            root = JSON.readTree(Files.readString(file));
+        } catch (JacksonException e) {
+            throw new IllegalArgumentException("inventory " + file + ": not JSON (" + e.getOriginalMessage() + ")");
+        } catch (IOException e) {
+            throw new IllegalArgumentException("inventory " + file + ": cannot read (" + e.getMessage() + ")");
+        }
+        if (root != null && root.has("inventory") && root.get("inventory").has("value")) {
+            root = root.get("inventory").get("value"); // terraform output -json
+        } else if (root != null && root.has("value") && !root.has("format")) {
+            root = root.get("value"); // terraform output -json inventory, older versions
+        }
+        Inventory inventory;
+        try {
+            inventory = JSON.treeToValue(root, Inventory.class);
+        } catch (JacksonException e) {
+            throw new IllegalArgumentException("inventory " + file + ": " + e.getOriginalMessage());
+        }
+        if (inventory == null) {
+            throw new IllegalArgumentException("inventory " + file + ": empty");
+        }
+        try {
+            inventory.validate();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("inventory " + file + ": " + e.getMessage());
+        }
+        return inventory;
+    }
+
+    void validate() {
+        if (!FORMAT.equals(format)) {
+            throw new IllegalArgumentException("format is " + (format == null ? "missing" : "'" + format + "'")
+                    + ", expected '" + FORMAT + "'");
+        }
+        if (clusterName == null || clusterName.isBlank()) {
+            throw new IllegalArgumentException("clusterName is missing");
+        }
+        if (members.size() < 3 || members.size() > 9) {
+            throw new IllegalArgumentException("a CP group needs 3-9 members, the inventory lists " + members.size());
+        }
+        for (int i = 0; i < members.size(); i++) {
+            Member m = members.get(i);
+            if (m == null || m.host() == null || m.host().isBlank() || m.port() < 1 || m.port() > 65535) {
+                throw new IllegalArgumentException("member " + i + " needs a host and a port 1-65535");
+            }
+        }
+        if (members.stream().map(Member::address).distinct().count() != members.size()) {
+            throw new IllegalArgumentException("two members have the same host:port");
+        }
+        if (members.stream().filter(Member::priority).count() != 1) {
+            throw new IllegalArgumentException("exactly one member must have \"priority\": true");
+        }
+        if (members.stream().filter(Member::slow).count() > 1) {
+            throw new IllegalArgumentException("at most one member may be \"slow\": true");
+        }
+        if (members.stream().anyMatch(m -> m.slow() && m.priority())) {
+            throw new IllegalArgumentException("the slow member must not be the priority member (network (b) needs it to follow)");
+        }
+        if (rebalancePeriodSeconds < 1) {
+            throw new IllegalArgumentException("rebalancePeriodSeconds must be at least 1");
+        }
+        if (ssh != null && (ssh.user() == null || ssh.user().isBlank() || ssh.netemCommand() == null
+                || ssh.netemCommand().isBlank())) {
+            throw new IllegalArgumentException("ssh needs a user and a netemCommand");
+        }
+    }
+
+    public List<String> addresses() {
+        return members.stream().map(Member::address).toList();
+    }
+
+    public int priorityIndex() {
+        for (int i = 0; i < members.size(); i++) {
+            if (members.get(i).priority()) {
+                return i;
+            }
+        }
+        throw new IllegalStateException("no priority member");
+    }
+
+    /** The member marked slow, or -1. */
+    public int slowIndex() {
+        for (int i = 0; i < members.size(); i++) {
+            if (members.get(i).slow()) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Member {@code index}'s settings: bound and announced at its host and port, priority 1 for the priority member. */
+    public MemberSettings memberSettings(int index) {
+        Member m = members.get(index);
+        return new MemberSettings(clusterName, m.host(), m.port(), m.port(), null, addresses(), m.priority() ? 1 : 0,
+                rebalancePeriodSeconds);
+    }
+
+    /** Every member's command line for a host where cp-bench's jar is {@code jar} and logs go to {@code logDir}. */
+    public List<List<String>> memberCommands(String java, String jar, String logDir) {
+        List<List<String>> commands = new ArrayList<>();
+        for (int i = 0; i < members.size(); i++) {
+            commands.add(new MemberCommand(java, jar, memberJvmOptions, logDir + "/member-" + i + ".gc.log",
+                    memberSettings(i), false).argv());
+        }
+        return commands;
+    }
+}

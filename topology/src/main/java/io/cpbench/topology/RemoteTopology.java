@@ -1,0 +1,142 @@
+package io.cpbench.topology;
+
+import io.cpbench.topology.net.NetemOverSsh;
+import io.cpbench.topology.net.NetworkControl;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeSet;
+
+/**
+ * Members named by an {@link Inventory} (the AWS lab's Terraform output, or a file of your own), started by someone
+ * else with cp-bench's member launcher. Starts and stops no member; checks that the cluster has exactly the
+ * inventory's members and that the members agree which one has leadership priority, then waits for it to lead like
+ * every other topology. Network (b) is tc netem on the slow member's host, switched over SSH ({@link NetemOverSsh}),
+ * where the inventory has an {@code ssh} section.
+ */
+final class RemoteTopology implements Topology {
+
+    private final Inventory inventory;
+    private final List<MemberRef> members;
+    private final Leadership leadership;
+    private final NetemOverSsh netem;
+
+    private RemoteTopology(Inventory inventory, List<MemberRef> members, Leadership leadership, NetemOverSsh netem) {
+        this.inventory = inventory;
+        this.members = members;
+        this.leadership = leadership;
+        this.netem = netem;
+    }
+
+    static Topology attach(Path inventoryFile, Duration connectTimeout, Duration settle, Duration timeout) {
+        Inventory inventory = Inventory.read(inventoryFile);
+        List<MemberRef> refs = new ArrayList<>();
+        for (int i = 0; i < inventory.members().size(); i++) {
+            Inventory.Member m = inventory.members().get(i);
+            refs.add(new MemberRef(i, m.address(), m.priority()));
+        }
+        Leadership leadership = Leadership.connect(inventory.clusterName(), refs, connectTimeout);
+        try {
+            checkMembersMatch(inventory, awaitMembers(inventory, leadership, timeout));
+            leadership.adopt(refs);
+            NetemOverSsh netem = inventory.ssh() == null ? null : NetemOverSsh.of(inventory);
+            if (netem != null) {
+                netem.reset();
+            }
+            MemberRef priority = refs.get(inventory.priorityIndex());
+            leadership.awaitReady(priority, settle, timeout);
+            return new RemoteTopology(inventory, List.copyOf(refs), leadership, netem);
+        } catch (RuntimeException e) {
+            leadership.close();
+            throw e;
+        }
+    }
+
+    /** The members as they join: until every member the inventory lists is in the cluster, or the timeout. */
+    private static List<MemberRef> awaitMembers(Inventory inventory, Leadership leadership, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        TreeSet<String> listed = new TreeSet<>(inventory.addresses());
+        while (true) {
+            List<MemberRef> discovered = leadership.discoverMembers();
+            if (new TreeSet<>(discovered.stream().map(MemberRef::address).toList()).containsAll(listed)
+                    || System.nanoTime() > deadline) {
+                return discovered;
+            }
+            Leadership.sleep(500);
+        }
+    }
+
+    /** The inventory must name the cluster's members, and its priority member must be the one the members say. */
+    static void checkMembersMatch(Inventory inventory, List<MemberRef> discovered) {
+        TreeSet<String> listed = new TreeSet<>(inventory.addresses());
+        TreeSet<String> running = new TreeSet<>(discovered.stream().map(MemberRef::address).toList());
+        if (!listed.equals(running)) {
+            throw new TopologyException("the inventory lists " + listed + " but cluster '" + inventory.clusterName()
+                    + "' has " + running + " (waited for the rest to join)");
+        }
+        String expected = inventory.members().get(inventory.priorityIndex()).address();
+        Optional<MemberRef> reported = discovered.stream().filter(MemberRef::priority).findFirst();
+        if (reported.isEmpty() || !reported.get().address().equals(expected)) {
+            throw new TopologyException("the inventory gives " + expected + " leadership priority, but the members report "
+                    + reported.map(MemberRef::address).orElse("no single priority member")
+                    + "; start them with the commands 'cpbench lab member-commands' writes for this inventory");
+        }
+    }
+
+    @Override
+    public String kind() {
+        return "remote";
+    }
+
+    @Override
+    public String clusterName() {
+        return inventory.clusterName();
+    }
+
+    @Override
+    public List<MemberRef> members() {
+        return members;
+    }
+
+    @Override
+    public Leadership leadership() {
+        return leadership;
+    }
+
+    @Override
+    public Optional<NetworkControl> network() {
+        return Optional.ofNullable(netem);
+    }
+
+    @Override
+    public Optional<MemberRef> designatedSlowMember() {
+        int slow = inventory.slowIndex();
+        return slow < 0 ? Optional.empty() : Optional.of(members.get(slow));
+    }
+
+    @Override
+    public void kill(MemberRef member) {
+        throw new TopologyException("cp-bench did not start this cluster, so it does not kill its members");
+    }
+
+    @Override
+    public boolean isAlive(MemberRef member) {
+        return leadership.liveMembers().contains(member);
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (netem != null) {
+                netem.clear();
+            }
+        } catch (RuntimeException e) {
+            System.err.println("cp-bench: could not switch netem off on the slow member: " + e.getMessage());
+        } finally {
+            leadership.close();
+        }
+    }
+}

@@ -1,0 +1,164 @@
+package io.cpbench.topology;
+
+import com.bertramlabs.plugins.hcl4j.HCLParser;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The AWS lab's Terraform parses (hcl4j) and has the shape the lab promises: the seed's instance types and counts, a
+ * cluster placement group, Hazelcast's port open only between lab hosts, and netem only on the slow member. What
+ * Terraform and AWS would do with it is not checked here (no provider can be downloaded on this machine).
+ */
+class LabTerraformTest {
+
+    static final Path TF = Path.of("..", "infra", "terraform");
+    static Map<String, Object> main;
+    static Map<String, Object> variables;
+    static Map<String, Object> outputs;
+
+    @BeforeAll
+    static void parse() throws Exception {
+        main = parse("main.tf");
+        variables = parse("variables.tf");
+        outputs = parse("outputs.tf");
+        parse("versions.tf");
+    }
+
+    static Map<String, Object> parse(String file) throws Exception {
+        return new HCLParser().parse(TF.resolve(file).toFile(), "UTF-8");
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> at(Map<String, Object> root, String... path) {
+        Map<String, Object> node = root;
+        for (String key : path) {
+            assertThat(node).as(String.join(".", path)).containsKey(key);
+            node = (Map<String, Object>) node.get(key);
+        }
+        return node;
+    }
+
+    @Test
+    void defaultsAreTheSeedStudysMachines() {
+        assertThat(at(variables, "variable", "instance_type").get("default")).isEqualTo("c5.4xlarge");
+        assertThat(at(variables, "variable", "client_instance_type").get("default")).isEqualTo("c5.4xlarge");
+        assertThat(at(variables, "variable", "member_count").get("default")).isEqualTo(5.0);
+        assertThat(at(variables, "variable", "slow_delay_ms").get("default")).isEqualTo(10.0);
+        assertThat(at(variables, "variable", "region").get("default")).isEqualTo("us-east-1");
+        assertThat(at(variables, "variable", "priority_member").get("default"))
+                .isNotEqualTo(at(variables, "variable", "slow_member").get("default"));
+        // Variables that must be the user's own have no default.
+        assertThat(at(variables, "variable", "key_name")).doesNotContainKey("default");
+        assertThat(at(variables, "variable", "ssh_cidr")).doesNotContainKey("default");
+    }
+
+    @Test
+    void fiveMembersAndOneClientInAClusterPlacementGroup() {
+        assertThat(at(main, "resource", "aws_placement_group", "lab").get("strategy")).isEqualTo("cluster");
+        Map<String, Object> member = at(main, "resource", "aws_instance", "member");
+        Map<String, Object> client = at(main, "resource", "aws_instance", "client");
+        assertThat(String.valueOf(member.get("count"))).isEqualTo("var.member_count");
+        assertThat(String.valueOf(member.get("instance_type"))).isEqualTo("var.instance_type");
+        assertThat(client).doesNotContainKey("count");
+        assertThat(String.valueOf(client.get("instance_type"))).isEqualTo("var.client_instance_type");
+        for (Map<String, Object> instance : List.of(member, client)) {
+            assertThat(String.valueOf(instance.get("placement_group"))).isEqualTo("aws_placement_group.lab.id");
+            assertThat(String.valueOf(instance.get("vpc_security_group_ids"))).isEqualTo("[aws_security_group.lab.id]");
+        }
+        assertThat(at(main, "resource")).containsKeys("aws_vpc", "aws_subnet", "aws_internet_gateway", "aws_security_group");
+    }
+
+    @Test
+    void hazelcastIsOpenOnlyBetweenLabHostsAndSshOnlyFromTheOperatorsCidr() {
+        Map<String, Object> ingress = at(main, "resource", "aws_vpc_security_group_ingress_rule");
+        int hazelcastRules = 0;
+        for (Object value : ingress.values()) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> rule = (Map<String, Object>) value;
+            if ("var.hazelcast_port".equals(String.valueOf(rule.get("from_port")))) {
+                hazelcastRules++;
+                assertThat(String.valueOf(rule.get("to_port"))).isEqualTo("var.hazelcast_port");
+                assertThat(String.valueOf(rule.get("referenced_security_group_id"))).isEqualTo("aws_security_group.lab.id");
+                assertThat(rule).doesNotContainKeys("cidr_ipv4", "cidr_ipv6");
+            } else {
+                assertThat(rule.get("from_port")).as(rule.toString()).isEqualTo(22.0);
+                assertThat(rule.get("to_port")).isEqualTo(22.0);
+                assertThat(rule.containsKey("referenced_security_group_id") || "var.ssh_cidr".equals(String.valueOf(rule.get("cidr_ipv4"))))
+                        .as(rule.toString()).isTrue();
+            }
+        }
+        assertThat(hazelcastRules).isEqualTo(1);
+        assertThat(at(variables, "variable", "hazelcast_port").get("default")).isEqualTo(5701.0);
+    }
+
+    @Test
+    void netemIsOnTheSlowMemberOnly() throws Exception {
+        String mainText = Files.readString(TF.resolve("main.tf"));
+        assertThat(mainText).contains("slow           = count.index == var.slow_member");
+        String template = Files.readString(TF.resolve("templates/member-init.sh.tftpl"));
+
+        String slow = render(template, true);
+        String normal = render(template, false);
+
+        assertThat(slow).contains("tc qdisc replace dev \"$dev\" root netem delay \"${2:-10ms}\"", "modprobe sch_netem");
+        assertThat(normal).doesNotContain("netem");
+        assertThat(Files.readString(TF.resolve("templates/client-init.sh.tftpl"))).doesNotContain("netem");
+        // Both start the member the same way: the command cp-bench wrote, through run-member.
+        for (String script : List.of(slow, normal)) {
+            assertThat(script).contains("openjdk-17-jre-headless", "ExecStart=/opt/cpbench/run-member /opt/cpbench/member.argv");
+        }
+    }
+
+    @Test
+    void outputsAreWhatTheRemoteTopologyAndTheLabLoopRead() {
+        Map<String, Object> output = at(outputs, "output");
+        assertThat(output).containsKeys("member_private_ips", "member_public_ips", "priority_member", "slow_member",
+                "client_public_ip", "ssh_user", "inventory");
+        Map<String, Object> inventory = at(outputs, "output", "inventory", "value");
+        assertThat(inventory.get("format")).isEqualTo(Inventory.FORMAT);
+        assertThat(inventory).containsKeys("clusterName", "members", "ssh", "memberJvmOptions", "rebalancePeriodSeconds");
+        assertThat(at(outputs, "output", "inventory", "value", "ssh").get("netemCommand"))
+                .isEqualTo("sudo /usr/local/bin/cpbench-netem");
+        String outputsText;
+        try {
+            outputsText = Files.readString(TF.resolve("outputs.tf"));
+        } catch (java.io.IOException e) {
+            throw new AssertionError(e);
+        }
+        assertThat(outputsText).contains("priority = i == var.priority_member", "slow     = i == var.slow_member");
+    }
+
+    /**
+     * The member template as Terraform renders it for one member: {@code ${var}} substituted, {@code $${} and
+     * {@code %{ if slow ~}...%{ endif ~}} handled. Just the subset the template uses.
+     */
+    static String render(String template, boolean slow) {
+        Map<String, String> vars = new LinkedHashMap<>();
+        vars.put("ssh_user", "admin");
+        vars.put("member_name", "member-4");
+        vars.put("lab_public_key", "ssh-ed25519 AAAA lab");
+        vars.put("run_member", "#!/usr/bin/env bash");
+        vars.put("delay_ms", "10");
+        String text = template.replaceAll("(?s)%\\{ if slow ~}\\n(.*?)%\\{ endif ~}\\n?", slow ? "$1" : "");
+        assertThat(text).doesNotContain("%{");
+        Matcher m = Pattern.compile("(\\$?)\\$\\{([a-z_]+)}").matcher(text);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            String replacement = m.group(1).isEmpty() ? vars.get(m.group(2)) : "${" + m.group(2) + "}";
+            assertThat(replacement).as("template variable " + m.group(2)).isNotNull();
+            m.appendReplacement(out, Matcher.quoteReplacement(replacement));
+        }
+        m.appendTail(out);
+        return out.toString().replace("$${", "${");
+    }
+}
