@@ -36,7 +36,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
@@ -140,10 +139,8 @@ final class JmhCommand implements java.util.concurrent.Callable<Integer> {
                 ConsoleProgress.human(mt.toSeconds()), ConsoleProgress.human(trials * perTrial + (harnessCost ? 15 : 0)));
         console.println("results -> " + runDir + "   (JMH's own JSON and output: " + jmhDir + ")");
 
-        CountDownLatch written = new CountDownLatch(1);
         Trial[] current = new Trial[1];
-        Thread hook = new Thread(() -> {
-            System.err.println("\ncp-bench: interrupted; keeping what was measured ...");
+        Interruption interruption = new Interruption(() -> {
             stopped = true;
             Trial inFlight = current[0];
             if (inFlight != null) {
@@ -151,13 +148,7 @@ final class JmhCommand implements java.util.concurrent.Callable<Integer> {
                         "interrupted during the JMH trial; JMH reports a trial only when it ends", threads));
             }
             stopDescendants();
-            try {
-                written.await(30, TimeUnit.SECONDS);
-            } catch (InterruptedException ignored) {
-                // Exit anyway.
-            }
-        }, "cpbench-interrupt");
-        Runtime.getRuntime().addShutdownHook(hook);
+        }, () -> { });
         List<String> notes = new ArrayList<>();
         try {
             for (int round = 1; round <= rounds && !stopped; round++) {
@@ -187,15 +178,10 @@ final class JmhCommand implements java.util.concurrent.Callable<Integer> {
             try {
                 RunDirectory.writeSummary(console, runDir, "jmh", sorted(), notes);
             } finally {
-                written.countDown();
+                interruption.written();
             }
         }
-        try {
-            Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException shuttingDown) {
-            return 130;
-        }
-        return stopped ? 130 : 0;
+        return !interruption.disarm() || stopped ? 130 : 0;
     }
 
     private int foldOnly() {

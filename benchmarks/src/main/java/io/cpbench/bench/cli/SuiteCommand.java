@@ -19,8 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 /**
  * What {@code run} and {@code matrix} share: bring up (or attach to) the cluster, run scenarios in rounds, write
@@ -98,18 +96,8 @@ abstract class SuiteCommand implements Callable<Integer> {
                 clusterOptions.settle, Duration.ofSeconds(120), clusterOptions.connectTimeout, slowMember, delay,
                 probeSettings),
                 new ConsoleProgress(System.err, progressEvery, rounds));
-        CountDownLatch written = new CountDownLatch(1);
-        Thread hook = new Thread(() -> {
-            System.err.println("\ncp-bench: interrupted; keeping what was measured ...");
-            runner.stop();
-            try {
-                written.await(60, TimeUnit.SECONDS);
-            } catch (InterruptedException ignored) {
-                // Exit anyway.
-            }
-            topology.close(); // a no-op when the main thread got there first
-        }, "cpbench-interrupt");
-        Runtime.getRuntime().addShutdownHook(hook);
+        // a no-op when the main thread closed the topology first
+        Interruption interruption = new Interruption(runner::stop, topology::close);
         List<RunResult> results = new java.util.concurrent.CopyOnWriteArrayList<>();
         try {
             LeaderView ready = topology.leadership().read();
@@ -143,15 +131,10 @@ abstract class SuiteCommand implements Callable<Integer> {
             try {
                 RunDirectory.writeSummary(console, runDir, commandName(), results, List.of());
             } finally {
-                written.countDown();
+                interruption.written();
             }
         }
-        try {
-            Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException shuttingDown) {
-            return 130;
-        }
-        return runner.stopped() ? 130 : 0;
+        return !interruption.disarm() || runner.stopped() ? 130 : 0;
     }
 
     /** The balancers' settings from {@code --lb-property}; a bad key or value is bad input. */
