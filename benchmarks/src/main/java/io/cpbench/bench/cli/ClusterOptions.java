@@ -66,6 +66,11 @@ final class ClusterOptions {
         return !"attach".equalsIgnoreCase(topology.trim()) && "emulated".equals(network);
     }
 
+    /** Whether this topology starts members of its own (local, embedded), rather than attaching to running ones. */
+    boolean startsMembers() {
+        return !remote() && !"attach".equalsIgnoreCase(topology.trim());
+    }
+
     private boolean remote() {
         return "remote".equalsIgnoreCase(topology.trim());
     }

@@ -88,7 +88,7 @@ abstract class SuiteCommand implements Callable<Integer> {
                 describe(plan), ConsoleProgress.human(plan.timebox().toSeconds()),
                 ConsoleProgress.human(plan.timebox().toSeconds() * scenarios.size() * rounds));
         console.println("results -> " + runDir);
-        console.println("starting " + clusterOptions.describe() + " ...");
+        console.println((clusterOptions.startsMembers() ? "starting " : "attaching to ") + clusterOptions.describe() + " ...");
         long startNanos = System.nanoTime();
         Topology topology = clusterOptions.start(runDir.resolve("members"));
         topology.takeOverShutdown(); // the hook below writes what was measured first, then stops the members
