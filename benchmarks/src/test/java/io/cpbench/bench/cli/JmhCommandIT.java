@@ -61,14 +61,16 @@ class JmhCommandIT {
 
     @Test
     void eachTrialRoutedAsTheScenarioSays() {
-        // The same client code as a native run: a single-address client's bytes reach its member and no other.
+        // The same client code as a native run: a single-address client's bytes reach its member. Other members
+        // get at most the heartbeats of cp-bench's own leadership client (about 22 bytes per 10 s were seen).
         for (RunResult r : results.values()) {
             Map<String, Long> bytes = r.networkPath().clientBytesToMember();
             String expected = r.scenario().equals("client-leader") ? "member-0" : "member-1";
-            assertThat(bytes.get(expected)).as(r.label() + " " + bytes).isPositive();
+            long served = bytes.getOrDefault(expected, 0L);
+            assertThat(served).as(r.label() + " " + bytes).isGreaterThan(10_000);
             bytes.forEach((member, sent) -> {
                 if (!member.equals(expected)) {
-                    assertThat(sent).as(r.label() + " to " + member).isZero();
+                    assertThat(sent).as(r.label() + " to " + member + " " + bytes).isLessThan(served / 100);
                 }
             });
             assertThat(r.clientTarget()).as(r.label()).contains(expected);
