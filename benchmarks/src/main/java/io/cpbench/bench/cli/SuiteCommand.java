@@ -158,8 +158,7 @@ abstract class SuiteCommand implements Callable<Integer> {
 
     static String oneLine(RunResult r) {
         RunResult.Latency l = r.latencyMicros();
-        // JMH's Throughput mode measures no latencies: show none rather than zeros.
-        String latency = l.max() == 0 && r.ops() > 0 ? "" : String.format(Locale.ROOT, "  p50 %,d µs  p99 %,d µs", l.p50(), l.p99());
+        String latency = l.isEmpty() ? "" : String.format(Locale.ROOT, "  p50 %,d µs  p99 %,d µs", l.p50(), l.p99());
         return String.format(Locale.ROOT, "%s  %,d ops in %.1f s  %,.0f op/s%s  errors %d  via %s%s",
                 r.status(), r.ops(), r.durationSeconds(), r.opsPerSecond(), latency, r.errors(),
                 r.clientTarget() == null ? "-" : r.clientTarget(), r.reason() == null ? "" : "  (" + r.reason() + ")");

@@ -17,7 +17,6 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -254,9 +253,5 @@ public final class JmhResults {
 
     private static String text(JsonNode node, String field) {
         return required(node, field).asText();
-    }
-
-    static String describe(HarnessCostFigure cost) {
-        return String.format(Locale.ROOT, "%.0f ± %.0f ns/op", cost.nanosPerOp(), cost.error());
     }
 }

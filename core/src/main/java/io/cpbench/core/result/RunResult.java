@@ -105,6 +105,12 @@ public record RunResult(
 
     public record Latency(long min, double mean, long p50, long p90, long p99, long p999, long max) {
 
+        /** Nothing was recorded: a run without ops, or a harness that measures no latencies (JMH Throughput). */
+        @JsonIgnore
+        public boolean isEmpty() {
+            return max == 0;
+        }
+
         public static Latency of(Histogram histogram) {
             if (histogram.getTotalCount() == 0) {
                 return new Latency(0, 0, 0, 0, 0, 0, 0);
@@ -118,7 +124,7 @@ public record RunResult(
     /** What tables call this result's row: the scenario, and the harness when it is not cp-bench's own driver. */
     @JsonIgnore
     public String label() {
-        return harness == null || harness.isEmpty() ? scenario : scenario + " [" + harness + "]";
+        return labelOf(scenario);
     }
 
     /** The label of another scenario measured by the same harness: what this result is compared with. */

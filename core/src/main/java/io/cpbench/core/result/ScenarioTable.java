@@ -102,8 +102,7 @@ public final class ScenarioTable {
                 line.add(fmt("±%.1f%% (%.0f–%.0f, n=%d)", row.spread() * 100, row.opsMin(), row.opsMax(), row.rounds()));
             }
             RunResult.Latency l = row.latency();
-            // A harness that measured no latencies (JMH Throughput) shows none, rather than zeros.
-            boolean none = l.max() == 0;
+            boolean none = l.isEmpty(); // shown as "–" rather than zeros
             line.addAll(List.of(micros(l.p50(), none), micros(l.p99(), none), micros(l.p999(), none),
                     micros(l.max(), none), Long.toString(row.errors()), row.leader(), row.status()));
             cells.add(line);
