@@ -112,9 +112,9 @@ final class RemoteTopology implements Topology {
     }
 
     @Override
-    public Optional<MemberRef> designatedSlowMember() {
+    public MemberRef defaultSlowMember() {
         int slow = inventory.slowIndex();
-        return slow < 0 ? Optional.empty() : Optional.of(members.get(slow));
+        return slow < 0 ? Topology.super.defaultSlowMember() : members.get(slow);
     }
 
     @Override

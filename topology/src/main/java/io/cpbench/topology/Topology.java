@@ -32,9 +32,9 @@ public interface Topology extends AutoCloseable {
         return Optional.empty();
     }
 
-    /** The member the topology's own description makes slow in network (b) (an inventory's), if it names one. */
-    default Optional<MemberRef> designatedSlowMember() {
-        return Optional.empty();
+    /** The member network (b) slows down unless told otherwise: the last one, or the one an inventory marks slow. */
+    default MemberRef defaultSlowMember() {
+        return members().get(members().size() - 1);
     }
 
     /** Stops a member abruptly, as {@code kill -9} would: no graceful leave. */

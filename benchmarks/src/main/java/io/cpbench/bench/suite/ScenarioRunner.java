@@ -110,28 +110,19 @@ public final class ScenarioRunner {
             return write(failed(scenario, round, before, null, e.getMessage()));
         }
         Measurement measurement;
-        String target;
-        List<String> unstable = new ArrayList<>();
-        Map<String, Long> servedBy = Map.of();
+        ClientCheck clientCheck;
         try (ScenarioClient client = ScenarioClient.open(scenario, topology, before, slow, options.connectTimeout(),
                 options.probeSettings())) {
-            target = client.target();
             Map<Integer, Long> bytesBefore = clientBytes(topology);
             measurement = drive(client, plan, hlog, p -> progress.report(scenario, round, p));
             // From here on the measurement is kept whatever happens: a failed check makes the run UNSTABLE.
-            String view = client.balancerView();
-            if (view != null) {
-                target = target + "; after the run " + view;
-            }
-            try {
-                servedBy = bytesByMemberName(topology, bytesBefore, clientBytes(topology));
-                client.verifyPinned();
-            } catch (RuntimeException checkFailed) {
-                unstable.add(checkFailed.getMessage());
-            }
+            clientCheck = checkClient(topology, client, bytesBefore);
         } catch (RuntimeException e) {
             return write(failed(scenario, round, before, slow, "client could not run: " + Driver.describe(e)));
         }
+        String target = clientCheck.target();
+        Map<String, Long> servedBy = clientCheck.servedBy();
+        List<String> unstable = new ArrayList<>(clientCheck.problems());
         AfterCheck check = checkLeadershipAfter(topology, before, slow);
         LeaderView after = check.after();
         unstable.addAll(check.problems());
@@ -161,6 +152,30 @@ public final class ScenarioRunner {
         } finally {
             current = null;
         }
+    }
+
+    /**
+     * What a run's client did, checked after the run: its target with the balancer's conclusion, the bytes it sent to
+     * each member since {@code bytesBefore}, and what makes the run UNSTABLE (a pinned client that moved).
+     */
+    record ClientCheck(String target, Map<String, Long> servedBy, List<String> problems) {
+    }
+
+    static ClientCheck checkClient(Topology topology, ScenarioClient client, Map<Integer, Long> bytesBefore) {
+        String target = client.target();
+        String view = client.balancerView();
+        if (view != null) {
+            target = target + "; after the run " + view;
+        }
+        Map<String, Long> servedBy = Map.of();
+        List<String> problems = new ArrayList<>();
+        try {
+            servedBy = bytesByMemberName(topology, bytesBefore, clientBytes(topology));
+            client.verifyPinned();
+        } catch (RuntimeException checkFailed) {
+            problems.add(checkFailed.getMessage());
+        }
+        return new ClientCheck(target, servedBy, problems);
     }
 
     /** Leadership read again after a run, and what makes the run UNSTABLE; {@code after} is null when unreadable. */
@@ -306,10 +321,10 @@ public final class ScenarioRunner {
 
         MemberRef slowMember(Topology topology) {
             List<MemberRef> members = topology.members();
-            if (slowMemberIndex < 0 && topology.designatedSlowMember().isPresent()) {
-                return topology.designatedSlowMember().get();
+            if (slowMemberIndex < 0) {
+                return topology.defaultSlowMember();
             }
-            int index = slowMemberIndex < 0 ? members.size() - 1 : slowMemberIndex;
+            int index = slowMemberIndex;
             if (index >= members.size()) {
                 throw new IllegalArgumentException("slow member " + index + " does not exist; members are 0-" + (members.size() - 1));
             }

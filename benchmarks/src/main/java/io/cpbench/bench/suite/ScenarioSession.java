@@ -80,24 +80,13 @@ public final class ScenarioSession implements AutoCloseable {
 
     /** The checks the CLI makes after a run, with what the run needs to become a result. Call before closing. */
     public Report finish() {
-        List<String> problems = new ArrayList<>();
-        String target = client.target();
-        String view = client.balancerView();
-        if (view != null) {
-            target = target + "; after the run " + view;
-        }
-        Map<String, Long> servedBy = Map.of();
-        try {
-            servedBy = ScenarioRunner.bytesByMemberName(topology, bytesBefore, ScenarioRunner.clientBytes(topology));
-            client.verifyPinned();
-        } catch (RuntimeException checkFailed) {
-            problems.add(checkFailed.getMessage());
-        }
+        ScenarioRunner.ClientCheck clientCheck = ScenarioRunner.checkClient(topology, client, bytesBefore);
+        List<String> problems = new ArrayList<>(clientCheck.problems());
         ScenarioRunner.AfterCheck after = ScenarioRunner.checkLeadershipAfter(topology, before, slow);
         problems.addAll(after.problems());
         return new Report(scenario.name(), scenario.network(), scenario.description(), topology.kind(),
-                topology.clusterName(), target, ScenarioRunner.memberInfos(topology),
-                ScenarioRunner.networkPath(topology, options, slow, servedBy), ScenarioRunner.leaderInfo(before),
+                topology.clusterName(), clientCheck.target(), ScenarioRunner.memberInfos(topology),
+                ScenarioRunner.networkPath(topology, options, slow, clientCheck.servedBy()), ScenarioRunner.leaderInfo(before),
                 ScenarioRunner.leaderInfo(after.after()), List.copyOf(problems), startedAt.toString(),
                 Instant.now().toString());
     }
