@@ -3,7 +3,6 @@ package io.cpbench.topology;
 import io.cpbench.topology.net.NetemOverSsh;
 import io.cpbench.topology.net.NetworkControl;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,8 +30,7 @@ final class RemoteTopology implements Topology {
         this.netem = netem;
     }
 
-    static Topology attach(Path inventoryFile, Duration connectTimeout, Duration settle, Duration timeout) {
-        Inventory inventory = Inventory.read(inventoryFile);
+    static Topology attach(Inventory inventory, Duration connectTimeout, Duration settle, Duration timeout) {
         List<MemberRef> refs = new ArrayList<>();
         for (int i = 0; i < inventory.members().size(); i++) {
             Inventory.Member m = inventory.members().get(i);

@@ -20,7 +20,7 @@ public enum TopologyKind {
     }
 
     /** Attaches to the members an inventory names (the AWS lab); starts and stops nothing. */
-    public static Topology remote(java.nio.file.Path inventory, Duration connectTimeout, Duration settle, Duration timeout) {
+    public static Topology remote(Inventory inventory, Duration connectTimeout, Duration settle, Duration timeout) {
         return RemoteTopology.attach(inventory, connectTimeout, settle, timeout);
     }
 

@@ -59,16 +59,23 @@ final class ClusterOptions {
             description = "Most a client may take to connect before the run fails (default: ${DEFAULT-VALUE}).")
     Duration connectTimeout;
 
+    /** The parsed --inventory, read once. */
+    private Inventory parsedInventory;
+
     boolean canSlowAMemberDown() {
         if (remote()) {
             return inventory().ssh() != null;
         }
-        return !"attach".equalsIgnoreCase(topology.trim()) && "emulated".equals(network);
+        return !attach() && "emulated".equals(network);
     }
 
     /** Whether this topology starts members of its own (local, embedded), rather than attaching to running ones. */
     boolean startsMembers() {
-        return !remote() && !"attach".equalsIgnoreCase(topology.trim());
+        return !remote() && !attach();
+    }
+
+    private boolean attach() {
+        return "attach".equalsIgnoreCase(topology.trim());
     }
 
     private boolean remote() {
@@ -79,21 +86,23 @@ final class ClusterOptions {
         if (inventory == null) {
             throw new IllegalArgumentException("--topology remote needs --inventory FILE");
         }
-        return Inventory.read(inventory);
+        if (parsedInventory == null) {
+            parsedInventory = Inventory.read(inventory);
+        }
+        return parsedInventory;
     }
 
     String describe() {
-        return "attach".equals(topology) ? "cluster '" + clusterName + "' at " + connect
+        return attach() ? "cluster '" + clusterName + "' at " + connect
                 : remote() ? "the members in " + inventory + " (" + String.join(", ", inventory().addresses()) + ")"
                 : members + " " + topology + " members, network " + network;
     }
 
     Topology start(Path logDir) {
         if (remote()) {
-            inventory();
-            return TopologyKind.remote(inventory, connectTimeout, settle, startupTimeout);
+            return TopologyKind.remote(inventory(), connectTimeout, settle, startupTimeout);
         }
-        if ("attach".equalsIgnoreCase(topology.trim())) {
+        if (attach()) {
             if (connect == null || connect.isEmpty()) {
                 throw new IllegalArgumentException("--topology attach needs --connect HOST:PORT[,HOST:PORT...]");
             }
