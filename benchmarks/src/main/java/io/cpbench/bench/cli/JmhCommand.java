@@ -97,11 +97,17 @@ final class JmhCommand implements java.util.concurrent.Callable<Integer> {
             description = "Where run directories are created (default: ${DEFAULT-VALUE}).")
     Path out;
 
-    /** Roughly what starting and settling a 5-member cluster takes on 2 cores, for the estimate. */
-    static final long CLUSTER_START_SECONDS = 30;
+    /**
+     * What a trial takes here beyond its iterations, for the estimate: JMH's fork, starting and settling a 5-member
+     * cluster, its warm-up, stopping it. Measured on 2 cores: 44-51 s (12 trials in 17m03s with 40 s of iterations,
+     * 8 quick trials in 8m50s with 15 s).
+     */
+    static final long TRIAL_OVERHEAD_SECONDS = 50;
 
     private final List<RunResult> results = new CopyOnWriteArrayList<>();
     private Path runDir;
+    /** The trial JMH is running, for Ctrl-C to keep as INCOMPLETE; null between trials. */
+    private volatile Trial current;
     private volatile boolean stopped;
 
     @Override
@@ -131,7 +137,7 @@ final class JmhCommand implements java.util.concurrent.Callable<Integer> {
         Path jmhDir = runDir.resolve("jmh");
         createDirectories(jmhDir);
         int trials = rounds * scenarios.size() * harnesses.size();
-        long perTrial = CLUSTER_START_SECONDS + wi * wt.toSeconds() + mi * mt.toSeconds();
+        long perTrial = TRIAL_OVERHEAD_SECONDS + wi * wt.toSeconds() + mi * mt.toSeconds();
         console.printf(Locale.ROOT, "cp-bench jmh: %d scenario%s x %d mode%s x %d round%s = %d trials; each starts a fresh "
                         + "5-member cluster, then %d x %s warm-up and %d x %s measured iterations; about %s in all%n",
                 scenarios.size(), scenarios.size() == 1 ? "" : "s", harnesses.size(), harnesses.size() == 1 ? "" : "s",
@@ -139,10 +145,9 @@ final class JmhCommand implements java.util.concurrent.Callable<Integer> {
                 ConsoleProgress.human(mt.toSeconds()), ConsoleProgress.human(trials * perTrial + (harnessCost ? 15 : 0)));
         console.println("results -> " + runDir + "   (JMH's own JSON and output: " + jmhDir + ")");
 
-        Trial[] current = new Trial[1];
         Interruption interruption = new Interruption(() -> {
             stopped = true;
-            Trial inFlight = current[0];
+            Trial inFlight = current;
             if (inFlight != null) {
                 keep(JmhResults.unmeasured(inFlight.scenario, inFlight.harness, inFlight.round, Status.INCOMPLETE,
                         "interrupted during the JMH trial; JMH reports a trial only when it ends", threads));
@@ -158,11 +163,11 @@ final class JmhCommand implements java.util.concurrent.Callable<Integer> {
                             break;
                         }
                         Trial trial = new Trial(scenario, harness, round);
-                        current[0] = trial;
+                        current = trial;
                         console.printf("[round %d/%d] %s (%s): %s%n", round, rounds, scenario.name(), harness,
                                 scenario.description());
                         RunResult result = runTrial(trial, jmhDir, wi, wt, mi, mt);
-                        current[0] = null;
+                        current = null;
                         if (!stopped) {
                             keep(result);
                             console.println("    " + SuiteCommand.oneLine(result));
@@ -252,14 +257,8 @@ final class JmhCommand implements java.util.concurrent.Callable<Integer> {
     }
 
     private Optional<String> harnessCostNote() {
-        Path json;
-        Path log;
-        try {
-            json = Files.createTempFile("cpbench-harness-cost", ".json");
-            log = Files.createTempFile("cpbench-harness-cost", ".log");
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create a temporary file: " + e.getMessage(), e);
-        }
+        Path json = runDir.resolve("jmh").resolve("harness-cost.json");
+        Path log = runDir.resolve("jmh").resolve("harness-cost.log");
         try {
             runJmh(new OptionsBuilder().include("^" + Pattern.quote(HarnessCost.class.getName() + ".driverPerOp") + "$")
                     .shouldFailOnError(true).resultFormat(org.openjdk.jmh.results.format.ResultFormatType.JSON)
@@ -268,11 +267,6 @@ final class JmhCommand implements java.util.concurrent.Callable<Integer> {
             return costs.isEmpty() ? Optional.empty() : Optional.of(harnessCostLine(costs.get(0)));
         } catch (RunnerException | RuntimeException e) {
             return Optional.of("Harness cost: the HarnessCost benchmark failed: " + failureIn(log, e));
-        } finally {
-            copyQuietly(json, runDir.resolve("jmh").resolve("harness-cost.json"));
-            copyQuietly(log, runDir.resolve("jmh").resolve("harness-cost.log"));
-            deleteQuietly(json);
-            deleteQuietly(log);
         }
     }
 
@@ -386,22 +380,6 @@ final class JmhCommand implements java.util.concurrent.Callable<Integer> {
             Files.createDirectories(dir);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create " + dir + ": " + e.getMessage(), e);
-        }
-    }
-
-    private static void copyQuietly(Path from, Path to) {
-        try {
-            Files.copy(from, to, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        } catch (IOException ignored) {
-            // The figure is printed and in table.md; the copy is a convenience.
-        }
-    }
-
-    private static void deleteQuietly(Path file) {
-        try {
-            Files.deleteIfExists(file);
-        } catch (IOException ignored) {
-            // A temporary file.
         }
     }
 
