@@ -33,7 +33,11 @@ import java.util.zip.DataFormatException;
  * {@code ops} (successful measured ops), {@code errors} (measured ops that threw), {@code opsPerSecond}.</li>
  * <li>{@code latencyMicros}: min, mean, p50, p90, p99, p99.9 and max service time in µs, from {@code histogram}.</li>
  * <li>{@code leaderBefore}, {@code leaderAfter}: member name, address and Raft term of the {@code default}
- * group's leader; null when it could not be read.</li>
+ * group's leader, and the {@code source} they were read from ({@code members}, {@code metrics} or
+ * {@code inferred}); null when it could not be read.</li>
+ * <li>{@code firstError} (optional): the first measured op's error, described, when any op failed.</li>
+ * <li>{@code counters} (optional): counts the workload kept during the measured phase, for example
+ * {@code casRetries} (re-reads after a failed compare-and-set) and {@code casGaveUp} (ops that failed for it).</li>
  * <li>{@code hlog}: the interval log's file name, HdrHistogram's log format, µs values.</li>
  * <li>{@code histogram}: the whole measured histogram, HdrHistogram's compressed encoding, Base64; empty where
  * the harness measured no latencies (JMH's Throughput mode).</li>
@@ -71,12 +75,27 @@ public record RunResult(
         LeaderInfo leaderAfter,
         String hlog,
         String histogram,
-        String harness) {
+        String harness,
+        String firstError,
+        Map<String, Long> counters) {
 
     public static final String FORMAT = "cpbench-result/1";
 
     public RunResult {
         members = members == null ? List.of() : List.copyOf(members);
+        counters = counters == null ? Map.of() : Map.copyOf(counters);
+    }
+
+    /** A result without error sample or workload counters (harnesses that keep none). */
+    public RunResult(String format, String scenario, String network, String description, int round, Status status,
+                     String reason, String topology, String clusterName, String clientTarget, List<MemberInfo> members,
+                     NetworkPath networkPath, PlanInfo plan, Environment environment, String startedAt,
+                     double durationSeconds, long warmupOps, long ops, long errors, double opsPerSecond,
+                     Latency latencyMicros, LeaderInfo leaderBefore, LeaderInfo leaderAfter, String hlog,
+                     String histogram, String harness) {
+        this(format, scenario, network, description, round, status, reason, topology, clusterName, clientTarget,
+                members, networkPath, plan, environment, startedAt, durationSeconds, warmupOps, ops, errors,
+                opsPerSecond, latencyMicros, leaderBefore, leaderAfter, hlog, histogram, harness, null, Map.of());
     }
 
     /** @param name member-N; @param address host:port; @param priority has leadership priority */
@@ -100,7 +119,15 @@ public record RunResult(
     public record PlanInfo(long warmupOps, long ops, double durationSeconds, double timeboxSeconds, int threads) {
     }
 
-    public record LeaderInfo(String name, String address, int term) {
+    /**
+     * @param source how leader and term were read: {@code members} (each member asked, cp-bench's query),
+     *               {@code metrics} (the members' published Raft metrics, possibly a publication period old), or
+     *               {@code inferred} (from forwarding probes; no term); null in results written before it existed
+     */
+    public record LeaderInfo(String name, String address, int term, String source) {
+        public LeaderInfo(String name, String address, int term) {
+            this(name, address, term, null);
+        }
     }
 
     public record Latency(long min, double mean, long p50, long p90, long p99, long p999, long max) {

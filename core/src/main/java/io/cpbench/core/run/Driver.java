@@ -40,6 +40,8 @@ public final class Driver {
     private final Object sampleLock = new Object();
     private final LongAdder warmupDone = new LongAdder();
     private final LongAdder measureErrors = new LongAdder();
+    /** The first measured error, described: why ops failed, even when the run did not. */
+    private final java.util.concurrent.atomic.AtomicReference<String> firstError = new java.util.concurrent.atomic.AtomicReference<>();
     private final AtomicReference<String> failure = new AtomicReference<>();
     private final CountDownLatch warmedUp;
     private final CountDownLatch finished;
@@ -89,6 +91,7 @@ public final class Driver {
             awaitPhase(warmedUp, start, Long.MAX_VALUE, false, total, log, progress);
             synchronized (sampleLock) {
                 recorder.getIntervalHistogram(); // warm-up latencies end here
+                countersAtStart = workload.counters();
                 measureStartNanos = System.nanoTime();
                 measuring = true;
             }
@@ -103,8 +106,18 @@ public final class Driver {
             sample(total, log, null, 0);
             long end = allFinished ? Math.max(lastFinishNanos.get(), measureStartNanos) : System.nanoTime();
             return new Measurement(outcome(allFinished), reason(allFinished), startedAt, warmupDone.sum(),
-                    total.getTotalCount(), measureErrors.sum(), end - measureStartNanos, total);
+                    total.getTotalCount(), measureErrors.sum(), end - measureStartNanos, total, firstError.get(),
+                    difference(workload.counters(), countersAtStart));
         }
+    }
+
+    private java.util.Map<String, Long> countersAtStart = java.util.Map.of();
+
+    /** The workload's counts during the measured phase alone. */
+    static java.util.Map<String, Long> difference(java.util.Map<String, Long> end, java.util.Map<String, Long> start) {
+        java.util.Map<String, Long> measured = new java.util.TreeMap<>();
+        end.forEach((name, value) -> measured.put(name, value - start.getOrDefault(name, 0L)));
+        return measured;
     }
 
     private Outcome outcome(boolean allFinished) {
@@ -229,6 +242,9 @@ public final class Driver {
                 }
                 if (measure) {
                     measureErrors.increment();
+                    if (firstError.get() == null) {
+                        firstError.compareAndSet(null, describe(e));
+                    }
                 }
                 if (++consecutiveErrors >= MAX_CONSECUTIVE_ERRORS) {
                     failure.compareAndSet(null, consecutiveErrors + " ops in a row failed; last: " + describe(e));

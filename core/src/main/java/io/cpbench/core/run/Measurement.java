@@ -3,6 +3,7 @@ package io.cpbench.core.run;
 import org.HdrHistogram.Histogram;
 
 import java.time.Instant;
+import java.util.Map;
 
 /**
  * What a driver run measured. The histogram holds the latency of every successful measured op, in µs; it is
@@ -18,7 +19,11 @@ import java.time.Instant;
  * @param histogram     latency of the successful measured ops, µs
  */
 public record Measurement(Outcome outcome, String reason, Instant startedAt, long warmupOps, long ops, long errors,
-                          long measuredNanos, Histogram histogram) {
+                          long measuredNanos, Histogram histogram, String firstError, Map<String, Long> counters) {
+
+    public Measurement {
+        counters = counters == null ? Map.of() : Map.copyOf(counters);
+    }
 
     public double seconds() {
         return measuredNanos / 1e9;

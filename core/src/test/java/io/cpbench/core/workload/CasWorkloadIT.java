@@ -1,0 +1,125 @@
+package io.cpbench.core.workload;
+
+import com.hazelcast.config.Config;
+import com.hazelcast.config.JoinConfig;
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.cp.IAtomicReference;
+import io.cpbench.core.run.Driver;
+import io.cpbench.core.run.Measurement;
+import io.cpbench.core.run.Outcome;
+import io.cpbench.core.run.RunPlan;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The seed's op on a real 3-member CP group while another writer keeps changing the reference: it must re-read,
+ * count its retries, end every op, and give up with a clear error after its bound (issue 11).
+ */
+class CasWorkloadIT {
+
+    private static final List<HazelcastInstance> MEMBERS = new ArrayList<>();
+
+    @BeforeAll
+    static void cluster() {
+        for (int i = 0; i < 3; i++) {
+            Config config = new Config().setClusterName("cas-it-" + ProcessHandle.current().pid());
+            config.setProperty("hazelcast.phone.home.enabled", "false");
+            config.getNetworkConfig().setPort(6301).setPortAutoIncrement(true);
+            JoinConfig join = config.getNetworkConfig().getJoin();
+            join.getMulticastConfig().setEnabled(false);
+            join.getAutoDetectionConfig().setEnabled(false);
+            join.getTcpIpConfig().setEnabled(true).addMember("127.0.0.1:6301").addMember("127.0.0.1:6302").addMember("127.0.0.1:6303");
+            config.getNetworkConfig().getInterfaces().setEnabled(true).addInterface("127.0.0.1");
+            config.getCPSubsystemConfig().setCPMemberCount(3);
+            MEMBERS.add(Hazelcast.newHazelcastInstance(config));
+        }
+    }
+
+    @AfterAll
+    static void stop() {
+        MEMBERS.forEach(m -> m.getLifecycleService().terminate());
+    }
+
+    /** Keeps setting the reference to new values until stopped. */
+    private static Thread writer(IAtomicReference<String> reference, AtomicBoolean stop, AtomicLong writes) {
+        Thread thread = new Thread(() -> {
+            for (long i = 0; !stop.get() && i < 10_000_000; i++) {
+                reference.set("writer-" + i);
+                writes.incrementAndGet();
+            }
+        }, "cas-it-writer");
+        thread.setDaemon(true);
+        thread.start();
+        return thread;
+    }
+
+    private static Measurement drive(Workload workload, long ops) {
+        RunPlan plan = RunPlan.builder().warmupOps(0).ops(ops).threads(2).timebox(Duration.ofSeconds(60)).build();
+        return assertTimeoutPreemptively(Duration.ofSeconds(90), () -> new Driver(plan).run(workload, null, null));
+    }
+
+    @Test
+    void aWriterElsewhereMakesTheOpRetryNotSpin() throws Exception {
+        IAtomicReference<String> reference = MEMBERS.get(0).getCPSubsystem().getAtomicReference("cas-it-contended");
+        CasWorkload workload = new CasWorkload(reference).initialise();
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicLong writes = new AtomicLong();
+        Thread writer = writer(reference, stop, writes);
+        Measurement m;
+        try {
+            m = drive(workload, 600);
+        } finally {
+            stop.set(true);
+            writer.join(10_000);
+        }
+        assertEquals(Outcome.COMPLETED, m.outcome(), m.reason());
+        assertEquals(600, m.ops() + m.errors(), "every op ended, as a success or an error");
+        assertTrue(writes.get() > 100, "the writer wrote meanwhile: " + writes.get());
+        long retries = m.counters().get("casRetries");
+        assertTrue(retries > 0, "with a writer changing the value, some CAS failed and were retried: " + m.counters());
+        assertEquals(m.errors(), m.counters().get("casGaveUp"), "only the bound turns retries into errors");
+    }
+
+    @Test
+    void afterItsBoundAnOpIsAnErrorWithAClearReason() throws Exception {
+        IAtomicReference<String> reference = MEMBERS.get(0).getCPSubsystem().getAtomicReference("cas-it-bounded");
+        CasWorkload workload = new CasWorkload(reference, 0).initialise();
+        AtomicBoolean stop = new AtomicBoolean();
+        Thread writer = writer(reference, stop, new AtomicLong());
+        Measurement m;
+        try {
+            m = drive(workload, 300);
+        } finally {
+            stop.set(true);
+            writer.join(10_000);
+        }
+        assertEquals(300, m.ops() + m.errors());
+        assertTrue(m.errors() > 0, "with no retries allowed and a busy writer, some op must give up");
+        assertEquals(m.errors(), m.counters().get("casGaveUp"));
+        assertEquals(0L, m.counters().get("casRetries"));
+        assertNotNull(m.firstError());
+        assertTrue(m.firstError().contains("compareAndSet failed 1 times in a row"), m.firstError());
+    }
+
+    @Test
+    void alone_theOpNeverRetries() {
+        IAtomicReference<String> reference = MEMBERS.get(0).getCPSubsystem().getAtomicReference("cas-it-alone");
+        Measurement m = drive(new CasWorkload(reference).initialise(), 300);
+        assertEquals(300, m.ops());
+        assertEquals(0, m.errors());
+        assertEquals(0L, m.counters().get("casRetries"));
+    }
+}
