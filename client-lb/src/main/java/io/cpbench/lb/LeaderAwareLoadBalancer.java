@@ -80,6 +80,7 @@ public class LeaderAwareLoadBalancer extends ProbingLoadBalancer {
                 if (!hinted.equals(leader)) {
                     Member previous = leader;
                     leader = hinted;
+                    source = "members' hint";
                     changes.incrementAndGet();
                     LOG.info("leader-aware balancer: leader is now " + MemberFilter.address(hinted) + " (was "
                             + (previous == null ? "none" : MemberFilter.address(previous)) + "), as the members say");
@@ -87,7 +88,7 @@ public class LeaderAwareLoadBalancer extends ProbingLoadBalancer {
                 return;
             }
         }
-        judgeByLatency(latencies, candidates);
+        judgeByLatency(candidates);
     }
 
     private enum Hint { UNKNOWN, AVAILABLE, UNAVAILABLE }
@@ -173,22 +174,53 @@ public class LeaderAwareLoadBalancer extends ProbingLoadBalancer {
         return hint == Hint.AVAILABLE;
     }
 
-    private void judgeByLatency(LatencyStats<UUID> latencies, Member[] candidates) {
-        Map<UUID, Long> medians = latencies.quantiles(QUANTILE);
+    /**
+     * Each member's forwarding cost: the fastest tenth of its forwarded requests less the fastest tenth of its pings,
+     * for members measured both ways. The leader's is near zero (it answers itself); a follower's is one member round
+     * trip. Subtracting the ping takes out how busy the member's client connection is, which otherwise makes the
+     * member the application already uses look fastest.
+     */
+    private Map<UUID, Long> forwardingCosts() {
+        Map<UUID, Long> forwarded = latencies().quantiles(QUANTILE);
+        Map<UUID, Long> pings = pings().quantiles(QUANTILE);
+        Map<UUID, Long> costs = new java.util.HashMap<>();
+        forwarded.forEach((id, nanos) -> {
+            Long ping = pings.get(id);
+            if (ping != null) {
+                costs.put(id, Math.max(0, nanos - ping));
+            }
+        });
+        return costs;
+    }
+
+    @Override
+    protected boolean forwardingProbes() {
+        return true;
+    }
+
+    private void judgeByLatency(Member[] candidates) {
+        pollMetrics(candidates);
+        Map<UUID, Long> costs = forwardingCosts();
         Member best = null;
-        long bestMedian = Long.MAX_VALUE;
+        long bestCost = Long.MAX_VALUE;
+        long secondCost = Long.MAX_VALUE;
+        int measured = 0;
         for (Member member : candidates) {
             if (!isConnected(member)) {
                 continue;
             }
-            Long median = medians.get(member.getUuid());
-            if (median == null) {
+            Long cost = costs.get(member.getUuid());
+            if (cost == null) {
                 challenger = null;
                 return; // Judge only when every connected member has been measured.
             }
-            if (median < bestMedian) {
+            measured++;
+            if (cost < bestCost) {
+                secondCost = bestCost;
                 best = member;
-                bestMedian = median;
+                bestCost = cost;
+            } else if (cost < secondCost) {
+                secondCost = cost;
             }
         }
         Member current = leader;
@@ -200,11 +232,18 @@ public class LeaderAwareLoadBalancer extends ProbingLoadBalancer {
         if (current != null && !currentUsable) {
             burst(); // The leader's connection dropped: measure everyone afresh, fast.
         }
+        boolean clear = measured == 1 || bestCost < (1.0 - settings().switchMargin()) * secondCost;
+        if (!clear && inBurst()) {
+            Member named = metricsLeader(candidates);
+            if (named == null || !named.equals(best)) {
+                return; // No member stands out yet: keep measuring (calls go round robin meanwhile).
+            }
+        }
         if (currentUsable) {
-            long currentMedian = medians.get(current.getUuid());
-            if (bestMedian >= (1.0 - settings().switchMargin()) * currentMedian) {
+            long currentCost = costs.get(current.getUuid());
+            if (bestCost >= (1.0 - settings().switchMargin()) * currentCost) {
                 challenger = null;
-                return; // Not clearly faster.
+                return; // Not clearly cheaper.
             }
             long now = System.nanoTime();
             if (inBurst()) {
@@ -217,15 +256,85 @@ public class LeaderAwareLoadBalancer extends ProbingLoadBalancer {
                 return;
             }
             if (now - challengerSince < 2 * settings().period().toNanos()) {
-                return; // Faster, but not yet for long enough to rule out noise.
+                return; // Cheaper, but not yet for long enough to rule out noise.
             }
         }
         challenger = null;
         leader = best;
         changes.incrementAndGet();
+        Member named = metricsLeader(candidates);
+        source = "forwarding probes" + (named == null ? "" : named.equals(best) ? ", metrics agree" : ", metrics named "
+                + MemberFilter.address(named) + " (they can be a publication period old)");
         LOG.info("leader-aware balancer: leader is now " + MemberFilter.address(best) + " (was "
-                + (current == null ? "none" : MemberFilter.address(current)) + "); fastest-tenth probe times (ms) "
-                + describe(medians));
+                + (current == null ? "none" : MemberFilter.address(current)) + "); forwarding cost (ms) "
+                + describe(costs) + "; " + source);
+    }
+
+    /** How the current leader was found: the members' hint, or forwarding probes (and whether metrics agreed). */
+    private volatile String source = "none";
+
+    public String leaderSource() {
+        return usesMemberHint() ? "members' hint" : source;
+    }
+
+    private volatile RaftMetrics metrics;
+    private volatile boolean metricsUnavailable;
+    private long metricsPolledAt;
+
+    /** Reads the members' published Raft roles now and then (see {@link RaftMetrics}); a prior, never the last word. */
+    private void pollMetrics(Member[] candidates) {
+        long now = System.nanoTime();
+        if (metricsUnavailable || now - metricsPolledAt < METRICS_POLL.toNanos()) {
+            return;
+        }
+        metricsPolledAt = now;
+        RaftMetrics reader = metrics;
+        if (reader == null) {
+            reader = new RaftMetrics(client(), settings().cpGroup());
+            metrics = reader;
+        }
+        for (Member member : candidates) {
+            if (isConnected(member)) {
+                reader.read(member.getUuid()).whenComplete((reading, error) -> {
+                    if (error != null && !metricsUnavailable) {
+                        metricsUnavailable = true;
+                        LOG.info("leader-aware balancer: cannot read the members' Raft metrics (" + error
+                                + "); going by forwarding probes alone");
+                    }
+                });
+            }
+        }
+    }
+
+    private static final java.time.Duration METRICS_POLL = java.time.Duration.ofSeconds(2);
+
+    /**
+     * The member that last published itself as the group's LEADER, if no member has published a newer term since;
+     * possibly a publication period old.
+     */
+    private Member metricsLeader(Member[] candidates) {
+        RaftMetrics reader = metrics;
+        if (reader == null) {
+            return null;
+        }
+        Map<UUID, RaftMetrics.Reading> readings = reader.latest();
+        RaftMetrics.Reading leading = null;
+        int maxTerm = -1;
+        for (RaftMetrics.Reading reading : readings.values()) {
+            maxTerm = Math.max(maxTerm, reading.term());
+            if (reading.leads() && (leading == null || reading.term() > leading.term())) {
+                leading = reading;
+            }
+        }
+        if (leading == null || leading.term() < maxTerm) {
+            return null;
+        }
+        for (Member member : candidates) {
+            if (member.getUuid().equals(leading.member())) {
+                return member;
+            }
+        }
+        return null;
     }
 
     private String describe(Map<UUID, Long> byId) {

@@ -6,6 +6,8 @@ import com.hazelcast.client.impl.clientside.HazelcastClientInstanceImpl;
 import com.hazelcast.client.impl.connection.ClientConnection;
 import com.hazelcast.client.impl.protocol.ClientMessage;
 import com.hazelcast.client.impl.protocol.codec.AtomicLongGetCodec;
+import com.hazelcast.client.impl.protocol.codec.CPSubsystemGetCPObjectInfosCodec;
+import com.hazelcast.client.impl.protocol.codec.ClientPingCodec;
 import com.hazelcast.client.impl.spi.impl.ClientInvocation;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.cp.internal.RaftGroupId;
@@ -41,6 +43,8 @@ public abstract class ProbingLoadBalancer extends CpLoadBalancer {
 
     private volatile ProbeSettings settings;
     private volatile LatencyStats<UUID> stats;
+    /** Ping times per member, for forwarding probes (see {@link #forwardingProbes()}). */
+    private volatile LatencyStats<UUID> pingStats;
     private final Map<UUID, Long> inFlight = new ConcurrentHashMap<>();
     private final AtomicLong probesSent = new AtomicLong();
     private final AtomicLong probesFailed = new AtomicLong();
@@ -58,6 +62,7 @@ public abstract class ProbingLoadBalancer extends CpLoadBalancer {
         this.settings = settings;
         if (settings != null) {
             stats = newStats(settings);
+            pingStats = newStats(settings);
         }
     }
 
@@ -70,6 +75,7 @@ public abstract class ProbingLoadBalancer extends CpLoadBalancer {
         if (settings == null) {
             settings = ProbeSettings.fromProperties(config::getProperty);
             stats = newStats(settings);
+            pingStats = newStats(settings);
         }
     }
 
@@ -112,6 +118,7 @@ public abstract class ProbingLoadBalancer extends CpLoadBalancer {
         if (s != null) {
             // Who leads, and who is slow, may have changed with the membership: judge afresh.
             s.clear();
+            pingStats.clear();
         }
         burst();
     }
@@ -176,20 +183,59 @@ public abstract class ProbingLoadBalancer extends CpLoadBalancer {
             return;
         }
         RaftGroupId group = groupId();
-        ClientMessage request = AtomicLongGetCodec.encodeRequest(group, PROBE_OBJECT);
-        long sent = System.nanoTime();
-        inFlight.put(id, sent);
+        inFlight.put(id, System.nanoTime());
         probesSent.incrementAndGet();
+        if (!forwardingProbes()) {
+            timed(connection, AtomicLongGetCodec.encodeRequest(group, PROBE_OBJECT), member, stats, () -> inFlight.remove(id));
+            return;
+        }
+        // A ping first (this connection's own round trip, however busy it is), then the forwarding request.
+        timed(connection, ClientPingCodec.encodeRequest(), member, pingStats, () -> timed(connection,
+                CPSubsystemGetCPObjectInfosCodec.encodeRequest(group, FORWARDED_SERVICE, true), member, stats,
+                () -> inFlight.remove(id)));
+    }
+
+    /**
+     * The service a forwarding probe asks about: CP count-down latches, of which there are usually none, so the
+     * leader's answer costs next to nothing.
+     */
+    static final String FORWARDED_SERVICE = "hz:raft:countDownLatchService";
+
+    /** Sends one request down {@code connection}, records its round trip in {@code into} if it succeeds, then runs {@code then}. */
+    private void timed(ClientConnection connection, ClientMessage request, Member member, LatencyStats<UUID> into, Runnable then) {
+        long sent = System.nanoTime();
         new ClientInvocation(client, request, PROBE_OBJECT, connection).invoke().whenComplete((response, error) -> {
             long latency = System.nanoTime() - sent;
-            inFlight.remove(id, sent);
             if (error == null) {
-                stats.record(id, latency);
+                into.record(member.getUuid(), latency);
+                then.run();
             } else {
+                inFlight.remove(member.getUuid());
                 probesFailed.incrementAndGet();
                 problem("probe to " + member.getAddress() + " failed: " + error);
             }
         });
+    }
+
+    /**
+     * Whether probes measure the forwarding hop alone instead of a CP read: a ping down the member's connection,
+     * then a request that every member hands to the group's leader as it knows it ({@code getCPObjectInfos},
+     * answered from the leader's memory, no Raft round): the leader runs it locally, a follower sends it over one
+     * more member connection. The second time less the first is the forwarding cost, which the busy-ness of the
+     * member's client connection does not change. The answers go to {@link #latencies()} and {@link #pings()}.
+     */
+    protected boolean forwardingProbes() {
+        return false;
+    }
+
+    /** The probe times (forwarding probes: the forwarded request's) per member. */
+    protected final LatencyStats<UUID> latencies() {
+        return stats;
+    }
+
+    /** The pings of forwarding probes per member (empty otherwise). */
+    protected final LatencyStats<UUID> pings() {
+        return pingStats;
     }
 
     /** The probe object's CP group id, looked up once through the public API (a call the balancer itself routes). */

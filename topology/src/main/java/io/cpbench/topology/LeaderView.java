@@ -10,8 +10,11 @@ import java.util.List;
  * @param agreeing  how many members named this leader in this term
  * @param answered  how many members answered
  * @param answers   every member's answer, for diagnostics
+ * @param source    where it was read: {@value Leadership#MEMBERS} (cp-bench's query, each member asked) or
+ *                  {@value Leadership#METRICS} (the members' published Raft metrics; may be a publication period old)
  */
-public record LeaderView(MemberRef leader, int term, int agreeing, int answered, List<LeaderQuery.Answer> answers) {
+public record LeaderView(MemberRef leader, int term, int agreeing, int answered, List<LeaderQuery.Answer> answers,
+                         String source) {
 
     public LeaderView {
         answers = List.copyOf(answers);
@@ -29,6 +32,7 @@ public record LeaderView(MemberRef leader, int term, int agreeing, int answered,
 
     public String describe() {
         return leader == null ? "no leader (" + answered + " members answered)"
-                : leader.name() + " " + leader.address() + " term " + term + " (" + agreeing + "/" + answered + " agree)";
+                : leader.name() + " " + leader.address() + " term " + term + " (" + agreeing + "/" + answered + " agree"
+                + (Leadership.METRICS.equals(source) ? ", from metrics" : "") + ")";
     }
 }

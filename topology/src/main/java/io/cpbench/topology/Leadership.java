@@ -6,6 +6,8 @@ import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.IExecutorService;
 
+import io.cpbench.lb.RaftMetrics;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,8 +66,13 @@ public final class Leadership implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 throw new TopologyException("interrupted while asking the members who they are");
             } catch (Exception e) {
-                throw new TopologyException("a member did not answer cp-bench's query (" + e.getCause()
-                        + "); members must run cp-bench's member launcher or have its jar on their classpath", e);
+                if (!String.valueOf(e.getCause()).contains("ClassNotFoundException")) {
+                    throw new TopologyException("a member did not answer cp-bench's query (" + e.getCause() + ")", e);
+                }
+                pending.values().forEach(f -> f.cancel(true));
+                useMetrics();
+                answers = prioritiesFromConfigs();
+                break;
             }
         }
         answers.sort(java.util.Comparator.comparing(LeaderQuery.Answer::reporter));
@@ -77,6 +84,35 @@ public final class Leadership implements AutoCloseable {
         }
         members = List.copyOf(discovered);
         return members;
+    }
+
+    /**
+     * Each member's address and configured CP priority, from the configuration it reports to a client (the
+     * client-protocol message Management Center uses, {@code MCGetMemberConfig}): no cp-bench class needed.
+     */
+    private List<LeaderQuery.Answer> prioritiesFromConfigs() {
+        java.util.regex.Pattern priority = java.util.regex.Pattern.compile("<cp-member-priority>\\s*(-?\\d+)\\s*</cp-member-priority>");
+        var client = ((com.hazelcast.client.impl.clientside.HazelcastClientProxy) admin).client;
+        List<LeaderQuery.Answer> answers = new ArrayList<>();
+        for (Member member : admin.getCluster().getMembers()) {
+            String address = LeaderQuery.addressOf(member.getAddress());
+            try {
+                var response = new com.hazelcast.client.impl.spi.impl.ClientInvocation(client,
+                        com.hazelcast.client.impl.protocol.codec.MCGetMemberConfigCodec.encodeRequest(), null,
+                        member.getUuid()).invoke().get(QUERY_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                String xml = com.hazelcast.client.impl.protocol.codec.MCGetMemberConfigCodec.decodeResponse(response);
+                java.util.regex.Matcher m = priority.matcher(xml);
+                answers.add(new LeaderQuery.Answer(address, false, null, -1, m.find() ? Integer.parseInt(m.group(1)) : 0));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new TopologyException("interrupted while asking the members for their configuration");
+            } catch (Exception e) {
+                throw new TopologyException("member " + address + " did not report its configuration (" + e.getCause()
+                        + "); without cp-bench's classes on the members, cp-bench needs Management Center's client"
+                        + " messages (management-center trusted-interfaces must admit this host)", e);
+            }
+        }
+        return answers;
     }
 
     /** From now on, leader addresses map to these refs (an inventory's, in its order). */
@@ -96,8 +132,154 @@ public final class Leadership implements AutoCloseable {
         return live;
     }
 
-    /** Asks every live member at once; members that do not answer in time are left out of the view. */
+    /** Leader and term from cp-bench's query on each member (exact, now). */
+    public static final String MEMBERS = "members";
+    /** Leader and term from the members' published Raft metrics (stock members; as of their last publication). */
+    public static final String METRICS = "metrics";
+
+    /** Set once the members turn out not to have cp-bench's query class: from then on, metrics. */
+    private volatile boolean stockMembers;
+    private volatile RaftMetrics metrics;
+
+    /** Where this leadership is read from: {@link #MEMBERS} or {@link #METRICS}. */
+    public String source() {
+        return stockMembers ? METRICS : MEMBERS;
+    }
+
+    /**
+     * Asks every live member at once; members that do not answer in time are left out of the view. Members
+     * without cp-bench's classes (a stock cluster) are read through their Raft metrics instead (see
+     * {@link RaftMetrics}), from then on.
+     */
     public LeaderView read() {
+        if (stockMembers) {
+            return readMetrics();
+        }
+        LeaderView view = readMembers();
+        if (view.answered() == 0 && lastQueryError != null && lastQueryError.contains("ClassNotFoundException")) {
+            useMetrics();
+            return readMetrics();
+        }
+        return view;
+    }
+
+    private void useMetrics() {
+        if (!stockMembers) {
+            stockMembers = true;
+            System.err.println("cp-bench: the members do not have cp-bench's classes (a stock cluster): reading leader"
+                    + " and term from their published Raft metrics, which can be up to one publication period old"
+                    + " (hazelcast.diagnostics.metrics.period.seconds, 60 by default)");
+        }
+    }
+
+    /**
+     * Leader and term as the members last published them. Each read also makes one write to the group (an
+     * increment of {@code cpbench-probe}), so that every publication carries new values and fresh ones can be told
+     * from old ones ({@link RaftMetrics#publishedSince}).
+     */
+    private LeaderView readMetrics() {
+        RaftMetrics reader = metrics;
+        if (reader == null) {
+            reader = new RaftMetrics(((com.hazelcast.client.impl.clientside.HazelcastClientProxy) admin).client,
+                    com.hazelcast.cp.CPGroup.DEFAULT_GROUP_NAME);
+            metrics = reader;
+        }
+        try {
+            admin.getCPSubsystem().getAtomicLong("cpbench-probe").incrementAndGetAsync()
+                    .toCompletableFuture().get(QUERY_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception ignored) {
+            // No leader just now: the readings say so.
+        }
+        List<LeaderQuery.Answer> answers = new ArrayList<>();
+        RaftMetrics.Reading leading = null;
+        int maxTerm = -1;
+        long deadline = System.nanoTime() + QUERY_TIMEOUT.toNanos();
+        Map<Member, java.util.concurrent.CompletableFuture<java.util.Optional<RaftMetrics.Reading>>> pending =
+                new java.util.LinkedHashMap<>();
+        for (Member member : admin.getCluster().getMembers()) {
+            pending.put(member, reader.read(member.getUuid())); // all at once: each may wait for its next collection
+        }
+        for (var entry : pending.entrySet()) {
+            String address = LeaderQuery.addressOf(entry.getKey().getAddress());
+            java.util.Optional<RaftMetrics.Reading> reading;
+            try {
+                reading = entry.getValue().get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            } catch (Exception unanswered) {
+                lastQueryError = "metrics of " + address + ": " + (unanswered.getCause() == null ? unanswered : unanswered.getCause());
+                continue;
+            }
+            if (reading.isEmpty()) {
+                answers.add(new LeaderQuery.Answer(address, false, null, -1, 0));
+                continue;
+            }
+            RaftMetrics.Reading r = reading.get();
+            answers.add(new LeaderQuery.Answer(address, true, r.leads() ? address : null, r.term(), 0));
+            maxTerm = Math.max(maxTerm, r.term());
+            if (r.leads() && (leading == null || r.term() > leading.term())) {
+                leading = r;
+            }
+        }
+        if (leading == null || leading.term() < maxTerm) {
+            return new LeaderView(null, maxTerm, 0, answers.size(), answers, METRICS);
+        }
+        int term = leading.term();
+        String leaderAddress = null;
+        for (LeaderQuery.Answer answer : answers) {
+            if (answer.leader() != null && answer.term() == term) {
+                leaderAddress = answer.leader();
+            }
+        }
+        int agreeing = (int) answers.stream().filter(a -> a.term() == term).count();
+        return new LeaderView(byAddress(leaderAddress), term, agreeing, answers.size(), answers, METRICS);
+    }
+
+    /** Whether every live member has published its Raft metrics since {@code nanoTime} (always true for {@link #MEMBERS}). */
+    boolean freshSince(long nanoTime) {
+        RaftMetrics reader = metrics;
+        if (!stockMembers) {
+            return true;
+        }
+        if (reader == null) {
+            return false;
+        }
+        for (Member member : admin.getCluster().getMembers()) {
+            if (!reader.publishedSince(member.getUuid(), nanoTime)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** How long {@link #readAfterRun()} waits for the members to republish their metrics. */
+    public static final Duration METRICS_WAIT = Duration.ofSeconds(90);
+
+    /**
+     * Leader and term after a run: read at once from members with cp-bench's query; from metrics, only once every
+     * member has published them after this call (up to {@link #METRICS_WAIT}), since an older publication would
+     * hide a change during the run. Null when metrics did not come in time.
+     */
+    public LeaderView readAfterRun() {
+        if (!stockMembers) {
+            return read();
+        }
+        long since = System.nanoTime();
+        long deadline = since + METRICS_WAIT.toNanos();
+        while (System.nanoTime() < deadline) {
+            LeaderView view = readMetrics();
+            if (freshSince(since)) {
+                return view;
+            }
+            sleep(POLL_MILLIS);
+        }
+        return null;
+    }
+
+    private LeaderView readMembers() {
         Map<Member, Future<LeaderQuery.Answer>> pending = executor.submitToMembers(new LeaderQuery(),
                 admin.getCluster().getMembers());
         long deadline = System.nanoTime() + QUERY_TIMEOUT.toNanos();
@@ -124,7 +306,7 @@ public final class Leadership implements AutoCloseable {
             }
         }
         if (best == null) {
-            return new LeaderView(null, -1, 0, answers.size(), answers);
+            return new LeaderView(null, -1, 0, answers.size(), answers, MEMBERS);
         }
         int agreeing = 0;
         for (LeaderQuery.Answer answer : answers) {
@@ -132,7 +314,7 @@ public final class Leadership implements AutoCloseable {
                 agreeing++;
             }
         }
-        return new LeaderView(byAddress(best.leader()), best.term(), agreeing, answers.size(), answers);
+        return new LeaderView(byAddress(best.leader()), best.term(), agreeing, answers.size(), answers, MEMBERS);
     }
 
     /** The {@code default} CP group is created lazily by the first CP call (DESIGN.md, fact 5); make that call. */
@@ -170,7 +352,7 @@ public final class Leadership implements AutoCloseable {
                     stableView = view;
                     stableSince = now;
                 }
-                if (now - stableSince >= settle.toNanos()) {
+                if (now - stableSince >= settle.toNanos() && freshSince(stableSince)) {
                     return view;
                 }
             } else {

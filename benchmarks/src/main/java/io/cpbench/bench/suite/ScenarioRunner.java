@@ -14,6 +14,7 @@ import io.cpbench.core.run.Progress;
 import io.cpbench.core.run.RunPlan;
 import io.cpbench.core.workload.CasWorkload;
 import io.cpbench.topology.LeaderView;
+import io.cpbench.topology.Leadership;
 import io.cpbench.topology.MemberRef;
 import io.cpbench.topology.Topology;
 import io.cpbench.topology.net.NetworkControl;
@@ -135,7 +136,7 @@ public final class ScenarioRunner {
         return write(result(scenario, round, status, reasons.isEmpty() ? null : String.join("; ", reasons), target, slow,
                 measurement.startedAt(), measurement.seconds(), measurement.warmupOps(), measurement.ops(),
                 measurement.errors(), measurement.opsPerSecond(), measurement.histogram(), before, after,
-                hlog.getFileName().toString(), servedBy));
+                hlog.getFileName().toString(), servedBy, measurement.firstError(), measurement.counters()));
     }
 
     /** Runs the seed's op through the client; {@link #stop()} reaches the driver while it runs. */
@@ -186,7 +187,12 @@ public final class ScenarioRunner {
         List<String> problems = new ArrayList<>();
         LeaderView after = null;
         try {
-            after = topology.leadership().read();
+            after = topology.leadership().readAfterRun();
+            if (after == null) {
+                problems.add("leadership could not be confirmed after the run: the members did not republish their Raft"
+                        + " metrics within " + Leadership.METRICS_WAIT.toSeconds() + " s");
+                return new AfterCheck(null, problems);
+            }
             if (!after.sameLeadershipAs(before)) {
                 problems.add("leadership changed during the run: " + before.describe() + " -> " + after.describe());
             }
@@ -242,7 +248,7 @@ public final class ScenarioRunner {
 
     private RunResult failed(Scenario scenario, int round, LeaderView before, MemberRef slow, String reason) {
         return result(scenario, round, Status.FAIL, reason, null, slow, Instant.now(), 0, 0, 0, 0, 0, new Histogram(3),
-                before, null, null, Map.of());
+                before, null, null, Map.of(), null, Map.of());
     }
 
     private RunResult.NetworkPath networkPath(MemberRef slow, Map<String, Long> servedBy) {
@@ -269,7 +275,7 @@ public final class ScenarioRunner {
     private RunResult result(Scenario scenario, int round, Status status, String reason, String target, MemberRef slow,
                              Instant startedAt, double seconds, long warmupOps, long ops, long errors, double opsPerSecond,
                              Histogram histogram, LeaderView before, LeaderView after, String hlog,
-                             Map<String, Long> servedBy) {
+                             Map<String, Long> servedBy, String firstError, Map<String, Long> counters) {
         return new RunResult(RunResult.FORMAT, scenario.name(), scenario.network(), scenario.description(), round,
                 status, reason, topology.kind(), topology.clusterName(), target,
                 memberInfos(topology),
@@ -278,7 +284,8 @@ public final class ScenarioRunner {
                         plan.duration() == null ? 0 : plan.duration().toMillis() / 1000.0,
                         plan.timebox().toMillis() / 1000.0, plan.threads()),
                 environment, startedAt.toString(), seconds, warmupOps, ops, errors, opsPerSecond,
-                RunResult.Latency.of(histogram), leaderInfo(before), leaderInfo(after), hlog, RunResult.encode(histogram), null);
+                RunResult.Latency.of(histogram), leaderInfo(before), leaderInfo(after), hlog, RunResult.encode(histogram), null,
+                firstError, counters);
     }
 
     static List<RunResult.MemberInfo> memberInfos(Topology topology) {
@@ -289,7 +296,7 @@ public final class ScenarioRunner {
         if (view == null || view.leader() == null) {
             return null;
         }
-        return new RunResult.LeaderInfo(view.leader().name(), view.leader().address(), view.term());
+        return new RunResult.LeaderInfo(view.leader().name(), view.leader().address(), view.term(), view.source());
     }
 
     private RunResult write(RunResult result) {

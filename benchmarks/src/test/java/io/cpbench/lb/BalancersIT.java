@@ -216,11 +216,11 @@ class BalancersIT {
     @Order(6)
     void configuredByClassNameFromTheReadmeExamples() throws Exception {
         ClientConfig xml;
-        try (InputStream in = Files.newInputStream(Path.of("examples/hazelcast-client.xml"))) {
+        try (InputStream in = Files.newInputStream(Path.of("../client-lb/examples/hazelcast-client.xml"))) {
             xml = new XmlClientConfigBuilder(in).build();
         }
         ClientConfig yaml;
-        try (InputStream in = Files.newInputStream(Path.of("examples/hazelcast-client.yaml"))) {
+        try (InputStream in = Files.newInputStream(Path.of("../client-lb/examples/hazelcast-client.yaml"))) {
             yaml = new YamlClientConfigBuilder(in).build();
         }
         assertThat(xml.getLoadBalancerClassName()).isEqualTo(LeaderAwareLoadBalancer.class.getName());

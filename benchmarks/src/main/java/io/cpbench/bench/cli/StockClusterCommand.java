@@ -1,0 +1,73 @@
+package io.cpbench.bench.cli;
+
+import io.cpbench.topology.StockCluster;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+
+@Command(name = "stock-cluster", mixinStandardHelpOptions = true,
+        description = {"Starts a CP cluster the way a user without cp-bench would: each member a JVM running the stock"
+                + " Hazelcast jar alone (HazelcastMemberStarter) with an XML configuration, no cp-bench class on it."
+                + " Runs until Ctrl-C (or --for), then stops every member. Point 'cpbench run/matrix --topology attach"
+                + " --connect ...' or an application at it."},
+        footer = {"", "Example:  cpbench stock-cluster --members 5 --priority-member 0",
+                "          cpbench matrix --quick --topology attach --cluster-name stock --connect 127.0.0.1:5801 --network direct"
+                + " --scenarios client-leader,client-follower,client-leader-aware"})
+final class StockClusterCommand implements Callable<Integer> {
+
+    @Option(names = "--members", defaultValue = "5", description = "CP members, 3-9 (default: ${DEFAULT-VALUE}).")
+    int members;
+
+    @Option(names = "--cluster-name", defaultValue = "stock", description = "Cluster name (default: ${DEFAULT-VALUE}).")
+    String clusterName;
+
+    @Option(names = "--base-port", defaultValue = "5801", description = "First member's port; 0 picks free ones (default: ${DEFAULT-VALUE}).")
+    int basePort;
+
+    @Option(names = "--priority-member", defaultValue = "0",
+            description = "Member given cp-member-priority 1; -1 for none (default: ${DEFAULT-VALUE}).")
+    int priorityMember;
+
+    @Option(names = "--rebalance-period", defaultValue = "5",
+            description = "hazelcast.raft.leadership.rebalance.period in seconds (default: ${DEFAULT-VALUE}).")
+    int rebalanceSeconds;
+
+    @Option(names = "--metrics-period", defaultValue = "60",
+            description = "How often members publish Raft metrics and collect metrics, in seconds"
+                    + " (hazelcast.diagnostics.metrics.period.seconds; Hazelcast's default is 60, so cp-bench's"
+                    + " leadership checks wait up to that long) (default: ${DEFAULT-VALUE}).")
+    int metricsSeconds;
+
+    @Option(names = "--dir", defaultValue = "results/runs/stock-cluster",
+            description = "Where the XML configurations and member logs go (default: ${DEFAULT-VALUE}).")
+    Path dir;
+
+    @Option(names = "--for", paramLabel = "TIME", converter = DurationConverter.class,
+            description = "Stop after this long (for example 10m); default: until Ctrl-C.")
+    Duration limit;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        if (metricsSeconds < 1 || rebalanceSeconds < 1) {
+            throw new IllegalArgumentException("--metrics-period and --rebalance-period must be at least 1 s");
+        }
+        System.out.println("starting " + members + " stock members (" + StockCluster.hazelcastJar().getFileName()
+                + ", configs and logs in " + dir + ") ...");
+        try (StockCluster cluster = StockCluster.start(new StockCluster.Spec(clusterName, members, basePort,
+                priorityMember, rebalanceSeconds, metricsSeconds, dir), Duration.ofSeconds(180))) {
+            System.out.println("cluster '" + clusterName + "' up: " + String.join(",", cluster.addresses())
+                    + (priorityMember >= 0 ? "; priority member " + cluster.address(priorityMember) : ""));
+            System.out.println("attach with: --topology attach --cluster-name " + clusterName + " --connect "
+                    + cluster.address(0));
+            System.out.println(limit == null ? "Ctrl-C stops every member." : "stopping in " + limit.toSeconds() + " s.");
+            long end = limit == null ? Long.MAX_VALUE : System.nanoTime() + limit.toNanos();
+            while (System.nanoTime() < end) {
+                Thread.sleep(500);
+            }
+        }
+        return 0;
+    }
+}

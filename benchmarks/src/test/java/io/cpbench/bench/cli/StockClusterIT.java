@@ -1,0 +1,215 @@
+package io.cpbench.bench.cli;
+
+import com.hazelcast.client.HazelcastClient;
+import com.hazelcast.client.config.ClientConfig;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.cp.IAtomicReference;
+import io.cpbench.core.result.ResultFiles;
+import io.cpbench.core.result.RunResult;
+import io.cpbench.core.result.Status;
+import io.cpbench.lb.LeaderAwareLoadBalancer;
+import io.cpbench.lb.ProbeSettings;
+import io.cpbench.topology.StockCluster;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * cp-bench against a cluster it did not start and whose members have none of its classes: 5 JVMs running the
+ * stock Hazelcast jar with an XML configuration (issue 11). The oracle for who leads is the members' own logs, read
+ * from disk, never a client. Members publish Raft metrics every second here (Hazelcast's default is 60 s, which
+ * only makes cp-bench's leadership checks wait longer).
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class StockClusterIT {
+
+    private static final String CLUSTER = "stock-it-" + ProcessHandle.current().pid();
+    private static StockCluster cluster;
+    private static Path work;
+
+    @BeforeAll
+    static void start() throws Exception {
+        work = Files.createTempDirectory("stock-it");
+        cluster = StockCluster.start(new StockCluster.Spec(CLUSTER, 5, 0, 0, 5, 1, work.resolve("members")),
+                Duration.ofSeconds(150));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    private static String truth() {
+        return cluster.leaderInLogs("default").orElse("none@-1");
+    }
+
+    private static String truthAddress() {
+        String t = truth();
+        return t.substring(0, t.indexOf('@'));
+    }
+
+    private static String address(com.hazelcast.cluster.Member member) {
+        return member.getAddress().getHost() + ":" + member.getAddress().getPort();
+    }
+
+    @Test
+    @Order(1)
+    void membersRunTheStockJarAlone() {
+        for (int i = 0; i < 5; i++) {
+            String command = String.join(" ", cluster.memberProcess(i).orElseThrow().info().arguments().orElseThrow());
+            assertTrue(command.contains(StockCluster.STARTER), command);
+            String classpath = command.substring(command.indexOf("-cp ") + 4).split(" ")[0];
+            assertTrue(classpath.endsWith("hazelcast-5.4.0.jar") && !classpath.contains(":"), classpath);
+        }
+    }
+
+    @Test
+    @Order(2)
+    void attachSettlesOnThePriorityMemberFromMetricsAndRunsAScenario() throws Exception {
+        Path out = work.resolve("runs");
+        int code = CpBench.execute("run", "--topology", "attach", "--cluster-name", CLUSTER, "--connect",
+                cluster.address(2), "--network", "direct", "--scenario", "client-leader", "--ops", "500", "--warmup",
+                "100", "--cluster-warmup", "200", "--progress", "0", "--out", out.toString());
+        assertEquals(0, code);
+        List<RunResult> results = ResultFiles.readAll(List.of(out));
+        assertEquals(1, results.size());
+        RunResult r = results.get(0);
+        assertEquals(Status.OK, r.status(), r.reason());
+        assertEquals("metrics", r.leaderBefore().source());
+        assertEquals("metrics", r.leaderAfter().source());
+        assertEquals(cluster.address(0), r.leaderBefore().address(), "the priority member leads");
+        assertEquals(truthAddress(), r.leaderAfter().address(), "and the members' logs agree");
+        assertEquals(cluster.address(0), r.clientTarget().split(" ")[1], r.clientTarget());
+        assertEquals(500, r.ops());
+        assertEquals(0L, r.counters().get("casRetries"));
+    }
+
+    @Test
+    @Order(3)
+    void leaderAwareFindsTheLeaderInFreshStartsWithoutTheHint() throws Exception {
+        int hits = 0;
+        List<String> seen = new ArrayList<>();
+        for (int start = 0; start < 5; start++) {
+            String bootstrap = cluster.address((start + 1) % 5); // never only the leader's own address first
+            LeaderAwareLoadBalancer balancer = new LeaderAwareLoadBalancer(ProbeSettings.defaults());
+            HazelcastInstance client = client(bootstrap, balancer);
+            try {
+                long t0 = System.nanoTime();
+                String chosen = null;
+                while (System.nanoTime() - t0 < 10_000_000_000L) {
+                    chosen = balancer.leader().map(StockClusterIT::address).orElse(null);
+                    if (truthAddress().equals(chosen)) {
+                        break;
+                    }
+                    Thread.sleep(50);
+                }
+                seen.add(bootstrap + " -> " + chosen + " (" + balancer.leaderSource() + ", truth " + truth() + ")");
+                if (truthAddress().equals(chosen)) {
+                    hits++;
+                }
+                assertFalse(balancer.usesMemberHint(), "stock members cannot answer the hint");
+            } finally {
+                client.shutdown();
+            }
+        }
+        assertTrue(hits >= 4, "leader-aware chose the true leader within 10 s in " + hits + " of 5 fresh starts: " + seen);
+    }
+
+    @Test
+    @Order(4)
+    void aKilledLeaderIsFollowedAndTheRunDuringItIsUnstable() throws Exception {
+        String oldLeader = truthAddress();
+        int oldIndex = cluster.addresses().indexOf(oldLeader);
+        LeaderAwareLoadBalancer balancer = new LeaderAwareLoadBalancer(ProbeSettings.defaults());
+        HazelcastInstance client = client(cluster.address((oldIndex + 1) % 5), balancer);
+        AtomicBoolean stop = new AtomicBoolean();
+        Thread load = new Thread(() -> {
+            IAtomicReference<String> ref = client.getCPSubsystem().getAtomicReference("stock-it-load");
+            for (int i = 0; i < 1_000_000 && !stop.get(); i++) {
+                try {
+                    ref.compareAndSet(ref.get(), "v");
+                } catch (RuntimeException ignored) {
+                    // During the election.
+                }
+            }
+        });
+        Path out = work.resolve("runs-kill");
+        int[] code = {-1};
+        Thread run = new Thread(() -> code[0] = CpBench.execute("run", "--topology", "attach", "--cluster-name", CLUSTER,
+                "--connect", cluster.address((oldIndex + 1) % 5), "--network", "direct", "--scenario", "client-follower",
+                "--duration", "25s", "--warmup", "100", "--cluster-warmup", "100", "--progress", "0", "--out", out.toString()));
+        try {
+            assertTrue(balancer.awaitSettled(Duration.ofSeconds(20)));
+            assertEquals(oldLeader, balancer.leader().map(StockClusterIT::address).orElse(null));
+            load.start();
+            run.start();
+            waitForMeasuring(out);
+            cluster.kill(oldIndex);
+            long killedAt = System.nanoTime();
+            double followedAfter = -1;
+            while (System.nanoTime() - killedAt < 20_000_000_000L) {
+                String t = truthAddress();
+                if (!t.equals(oldLeader) && t.equals(balancer.leader().map(StockClusterIT::address).orElse(null))) {
+                    followedAfter = (System.nanoTime() - killedAt) / 1e9;
+                    break;
+                }
+                Thread.sleep(50);
+            }
+            assertTrue(followedAfter >= 0 && followedAfter <= 10, "followed the new leader " + truth() + " after "
+                    + followedAfter + " s (goal: within 10 s)");
+            run.join(180_000);
+        } finally {
+            stop.set(true);
+            load.join(10_000);
+            client.shutdown();
+        }
+        assertEquals(0, code[0], "an UNSTABLE run is not a failed one");
+        RunResult r = ResultFiles.readAll(List.of(out)).get(0);
+        assertEquals(Status.UNSTABLE, r.status(), r.reason());
+        assertTrue(r.reason().contains("leadership changed"), r.reason());
+        assertTrue(r.leaderAfter() == null || r.leaderAfter().term() > r.leaderBefore().term(), r.reason());
+        assertNotEquals(oldLeader, r.leaderAfter() == null ? oldLeader + "?" : r.leaderAfter().address());
+    }
+
+    /** Waits until the run in flight has started its measured phase (its .hlog exists). */
+    private static void waitForMeasuring(Path out) throws Exception {
+        long deadline = System.nanoTime() + 120_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            if (Files.isDirectory(out)) {
+                try (var files = Files.walk(out)) {
+                    if (files.anyMatch(p -> p.toString().endsWith(".hlog"))) {
+                        Thread.sleep(3_000);
+                        return;
+                    }
+                }
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("the run did not start measuring within 120 s");
+    }
+
+    private static HazelcastInstance client(String address, LeaderAwareLoadBalancer balancer) {
+        ClientConfig config = new ClientConfig().setClusterName(CLUSTER);
+        config.getNetworkConfig().addAddress(address);
+        config.getConnectionStrategyConfig().getConnectionRetryConfig().setClusterConnectTimeoutMillis(20_000);
+        config.setLoadBalancer(balancer);
+        return HazelcastClient.newHazelcastClient(config);
+    }
+}

@@ -1,0 +1,317 @@
+package io.cpbench.topology;
+
+import com.hazelcast.core.HazelcastInstance;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A CP cluster as a user runs it without cp-bench: each member a separate JVM started from the stock Hazelcast
+ * jar alone ({@code java -cp hazelcast-5.4.0.jar com.hazelcast.core.server.HazelcastMemberStarter}) with an XML
+ * configuration, and no cp-bench class on its classpath. cp-bench attaches to it like to any staging cluster
+ * ({@code --topology attach}); the tests and {@code cpbench stock-cluster} start it.
+ *
+ * <p>Each member runs under a small shell wrapper that kills it when the wrapper's standard input closes, so the
+ * members die with the JVM that started them, even after {@code kill -9} of that JVM. {@link #kill} and
+ * {@link #pause} act on the member JVM itself.
+ */
+public final class StockCluster implements AutoCloseable {
+
+    /** The main class of the stock jar that starts a member from {@code -Dhazelcast.config}. */
+    public static final String STARTER = "com.hazelcast.core.server.HazelcastMemberStarter";
+
+    /**
+     * @param clusterName       the cluster's name
+     * @param members           how many CP members (all of them are CP members)
+     * @param basePort          the first member's port, or 0 to pick free ones
+     * @param priorityMember    index of the member with leadership priority 1, or -1 for none
+     * @param rebalanceSeconds  {@code hazelcast.raft.leadership.rebalance.period}
+     * @param metricsSeconds    how often members publish their Raft metrics
+     *                          ({@code hazelcast.diagnostics.metrics.period.seconds}, 60 by default); they collect metrics
+     *                          every 5 s ({@code hazelcast.metrics.collection.frequency}'s default), or this often if less
+     * @param dir               where the XML configurations and member logs go
+     */
+    public record Spec(String clusterName, int members, int basePort, int priorityMember, int rebalanceSeconds,
+                       int metricsSeconds, Path dir) {
+        public Spec {
+            if (members < 3 || members > 9) {
+                throw new IllegalArgumentException("members must be 3-9 (a CP group needs at least 3), not " + members);
+            }
+            if (priorityMember >= members) {
+                throw new IllegalArgumentException("priority member " + priorityMember + " does not exist among " + members);
+            }
+        }
+    }
+
+    private final Spec spec;
+    private final int firstPort;
+    private final List<Process> wrappers = new ArrayList<>();
+    private final Thread hook = new Thread(this::stopAll, "cpbench-stock-cluster-stop");
+
+    private StockCluster(Spec spec, int firstPort) {
+        this.spec = spec;
+        this.firstPort = firstPort;
+    }
+
+    /** Starts every member and waits until each has joined a cluster of all of them. */
+    public static StockCluster start(Spec spec, java.time.Duration timeout) {
+        int first = spec.basePort() == 0 ? FreePorts.consecutive("127.0.0.1", spec.members(), 5801) : spec.basePort();
+        StockCluster cluster = new StockCluster(spec, first);
+        Runtime.getRuntime().addShutdownHook(cluster.hook);
+        try {
+            cluster.launch();
+            cluster.awaitJoined(System.nanoTime() + timeout.toNanos());
+            return cluster;
+        } catch (RuntimeException e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
+    /**
+     * The stock Hazelcast jar: the one this JVM loaded Hazelcast from when that is Hazelcast's own jar (tests), else
+     * the same version in the local Maven repository (the CLI's jar bundles Hazelcast with cp-bench's classes, which
+     * is just what a stock member must not have).
+     */
+    public static Path hazelcastJar() {
+        Path loaded;
+        try {
+            loaded = Path.of(HazelcastInstance.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (Exception e) {
+            throw new TopologyException("cannot locate the Hazelcast jar", e);
+        }
+        if (loaded.getFileName().toString().startsWith("hazelcast-")) {
+            return loaded;
+        }
+        String version = com.hazelcast.instance.BuildInfoProvider.getBuildInfo().getVersion();
+        Path repository = Path.of(System.getProperty("maven.repo.local",
+                Path.of(System.getProperty("user.home"), ".m2", "repository").toString()));
+        Path jar = repository.resolve(Path.of("com", "hazelcast", "hazelcast", version, "hazelcast-" + version + ".jar"));
+        if (!Files.isRegularFile(jar)) {
+            throw new TopologyException("the stock Hazelcast jar is not at " + jar + "; fetch it with ./mvnw dependency:get"
+                    + " -Dartifact=com.hazelcast:hazelcast:" + version);
+        }
+        return jar;
+    }
+
+    public List<String> addresses() {
+        List<String> addresses = new ArrayList<>();
+        for (int i = 0; i < spec.members(); i++) {
+            addresses.add("127.0.0.1:" + (firstPort + i));
+        }
+        return addresses;
+    }
+
+    public String address(int member) {
+        return "127.0.0.1:" + (firstPort + member);
+    }
+
+    public Spec spec() {
+        return spec;
+    }
+
+    /** The member's XML configuration, as a user would write it. */
+    String xml(int member) {
+        StringBuilder join = new StringBuilder();
+        for (String address : addresses()) {
+            join.append("                <member>").append(address).append("</member>\n");
+        }
+        return """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <hazelcast xmlns="http://www.hazelcast.com/schema/config"
+                           xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
+                           xsi:schemaLocation="http://www.hazelcast.com/schema/config
+                           http://www.hazelcast.com/schema/config/hazelcast-config-5.4.xsd">
+                    <cluster-name>%s</cluster-name>
+                    <properties>
+                        <property name="hazelcast.phone.home.enabled">false</property>
+                        <property name="hazelcast.raft.leadership.rebalance.period">%d</property>
+                        <property name="hazelcast.diagnostics.metrics.period.seconds">%d</property>
+                        <property name="hazelcast.metrics.collection.frequency">%d</property>
+                        <property name="hazelcast.logging.type">jdk</property>
+                    </properties>
+                    <network>
+                        <public-address>127.0.0.1:%d</public-address>
+                        <port auto-increment="false">%d</port>
+                        <join>
+                            <auto-detection enabled="false"/>
+                            <multicast enabled="false"/>
+                            <tcp-ip enabled="true">
+                %s            </tcp-ip>
+                        </join>
+                        <interfaces enabled="true"><interface>127.0.0.1</interface></interfaces>
+                    </network>
+                    <cp-subsystem>
+                        <cp-member-count>%d</cp-member-count>
+                        <cp-member-priority>%d</cp-member-priority>
+                    </cp-subsystem>
+                </hazelcast>
+                """.formatted(spec.clusterName(), spec.rebalanceSeconds(), spec.metricsSeconds(), Math.min(5, spec.metricsSeconds()),
+                firstPort + member, firstPort + member, join, spec.members(), member == spec.priorityMember() ? 1 : 0);
+    }
+
+    private void launch() {
+        try {
+            Files.createDirectories(spec.dir());
+        } catch (IOException e) {
+            throw new TopologyException("cannot create " + spec.dir() + ": " + e.getMessage(), e);
+        }
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String jar = hazelcastJar().toString();
+        for (int i = 0; i < spec.members(); i++) {
+            Path config = spec.dir().resolve("member-" + i + ".xml");
+            try {
+                Files.writeString(config, xml(i), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new TopologyException("cannot write " + config + ": " + e.getMessage(), e);
+            }
+            List<String> member = new ArrayList<>(List.of(java));
+            member.addAll(MemberCommand.HAZELCAST_JVM_FLAGS);
+            member.addAll(List.of("-Xms256m", "-Xmx512m", "-Dhazelcast.config=" + config, "-cp", jar, STARTER));
+            // The wrapper runs the member in the background and kills it as soon as its own standard input closes.
+            String script = shellQuote(member) + " & m=$!; trap 'kill -9 $m 2>/dev/null' EXIT; cat >/dev/null";
+            ProcessBuilder builder = new ProcessBuilder("bash", "-c", script)
+                    .redirectErrorStream(true)
+                    .redirectOutput(logFile(i).toFile());
+            try {
+                wrappers.add(builder.start());
+            } catch (IOException e) {
+                throw new TopologyException("cannot start stock member " + i + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    private static String shellQuote(List<String> words) {
+        StringBuilder line = new StringBuilder();
+        for (String word : words) {
+            line.append(line.isEmpty() ? "" : " ").append('\'').append(word.replace("'", "'\\''")).append('\'');
+        }
+        return line.toString();
+    }
+
+    private void awaitJoined(long deadline) {
+        String joined = "Members {size:" + spec.members() + ",";
+        for (int i = 0; i < spec.members(); i++) {
+            while (!log(i).contains(joined)) {
+                if (!wrappers.get(i).isAlive()) {
+                    throw new TopologyException("stock member " + i + " exited while starting; see " + logFile(i));
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new TopologyException("stock member " + i + " did not join within the time allowed; see " + logFile(i));
+                }
+                Leadership.sleep(200);
+            }
+        }
+    }
+
+    private String log(int i) {
+        try {
+            return Files.readString(logFile(i), StandardCharsets.UTF_8);
+        } catch (IOException notYet) {
+            return "";
+        }
+    }
+
+    public Path logFile(int i) {
+        return spec.dir().resolve("member-" + i + ".log");
+    }
+
+    /** The member's own JVM (the wrapper's child). */
+    public Optional<ProcessHandle> memberProcess(int i) {
+        return wrappers.get(i).children().filter(p -> p.info().command().map(c -> c.endsWith("java")).orElse(true)).findFirst();
+    }
+
+    public boolean isAlive(int i) {
+        return memberProcess(i).map(ProcessHandle::isAlive).orElse(false);
+    }
+
+    /**
+     * Who leads a CP group and in which term, as the members' own logs last said it: Hazelcast logs the group's
+     * members with the leader marked each time a member's view of the group changes. An oracle for tests and
+     * experiments that needs no client at all; the newest term any member logged wins.
+     *
+     * @return {@code address@term}, or empty when no member has logged a leader of the group yet
+     */
+    public Optional<String> leaderInLogs(String group) {
+        java.util.regex.Pattern header = java.util.regex.Pattern.compile(
+                "CP Group Members \\{groupId: " + java.util.regex.Pattern.quote(group) + "\\(\\d+\\), size:\\d+, term:(\\d+),");
+        java.util.regex.Pattern leaderLine = java.util.regex.Pattern.compile("address=\\[([^\\]]+)\\]:(\\d+)\\} - LEADER");
+        int bestTerm = -1;
+        String best = null;
+        for (int i = 0; i < spec.members(); i++) {
+            String[] lines = log(i).split("\n");
+            for (int k = 0; k < lines.length; k++) {
+                java.util.regex.Matcher h = header.matcher(lines[k]);
+                if (!h.find()) {
+                    continue;
+                }
+                int term = Integer.parseInt(h.group(1));
+                for (int j = k + 1; j < lines.length && !lines[j].startsWith("]"); j++) {
+                    java.util.regex.Matcher m = leaderLine.matcher(lines[j]);
+                    if (m.find() && term >= bestTerm) {
+                        bestTerm = term;
+                        best = m.group(1) + ":" + m.group(2);
+                    }
+                }
+            }
+        }
+        return best == null ? Optional.empty() : Optional.of(best + "@" + bestTerm);
+    }
+
+    /** {@code kill -9} of the member JVM, as a crash would. */
+    public void kill(int i) {
+        memberProcess(i).ifPresent(p -> {
+            p.destroyForcibly();
+            p.onExit().orTimeout(10, TimeUnit.SECONDS).exceptionally(t -> null).join();
+        });
+    }
+
+    /** SIGSTOP ({@code pause = true}) or SIGCONT of the member JVM. */
+    public void pause(int i, boolean pause) {
+        long pid = memberProcess(i).orElseThrow(() -> new TopologyException("member " + i + " is not running")).pid();
+        try {
+            Process signal = new ProcessBuilder("kill", pause ? "-STOP" : "-CONT", Long.toString(pid)).start();
+            signal.waitFor(5, TimeUnit.SECONDS);
+        } catch (IOException e) {
+            throw new TopologyException("cannot signal member " + i + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void close() {
+        stopAll();
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // The hook is running or has run.
+        }
+    }
+
+    private synchronized void stopAll() {
+        for (int i = 0; i < wrappers.size(); i++) {
+            memberProcess(i).ifPresent(ProcessHandle::destroyForcibly); // SIGKILL ends a paused JVM too
+            wrappers.get(i).destroyForcibly();
+        }
+        for (Process wrapper : wrappers) {
+            try {
+                wrapper.waitFor(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        wrappers.clear();
+    }
+
+    @Override
+    public String toString() {
+        return "stock cluster '" + spec.clusterName() + "' " + addresses() + " (" + hazelcastJar().getFileName() + ")";
+    }
+}
