@@ -88,7 +88,7 @@ class StockClusterIT {
                 cluster.address(2), "--network", "direct", "--scenario", "client-leader", "--ops", "500", "--warmup",
                 "100", "--cluster-warmup", "200", "--progress", "0", "--out", out.toString());
         assertEquals(0, code);
-        List<RunResult> results = ResultFiles.readAll(List.of(out));
+        List<RunResult> results = ResultFiles.readAll(List.of(runDir(out)));
         assertEquals(1, results.size());
         RunResult r = results.get(0);
         assertEquals(Status.OK, r.status(), r.reason());
@@ -181,11 +181,20 @@ class StockClusterIT {
             client.shutdown();
         }
         assertEquals(0, code[0], "an UNSTABLE run is not a failed one");
-        RunResult r = ResultFiles.readAll(List.of(out)).get(0);
+        RunResult r = ResultFiles.readAll(List.of(runDir(out))).get(0);
         assertEquals(Status.UNSTABLE, r.status(), r.reason());
         assertTrue(r.reason().contains("leadership changed"), r.reason());
         assertTrue(r.leaderAfter() == null || r.leaderAfter().term() > r.leaderBefore().term(), r.reason());
         assertNotEquals(oldLeader, r.leaderAfter() == null ? oldLeader + "?" : r.leaderAfter().address());
+    }
+
+    /** The one run directory the CLI created under {@code --out}. */
+    private static Path runDir(Path out) throws java.io.IOException {
+        try (var children = Files.list(out)) {
+            List<Path> dirs = children.filter(Files::isDirectory).toList();
+            assertEquals(1, dirs.size(), "run directories under " + out + ": " + dirs);
+            return dirs.get(0);
+        }
     }
 
     /** Waits until the run in flight has started its measured phase (its .hlog exists). */
