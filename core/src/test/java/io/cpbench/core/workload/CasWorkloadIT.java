@@ -106,7 +106,9 @@ class CasWorkloadIT {
             stop.set(true);
             writer.join(10_000);
         }
-        assertEquals(300, m.ops() + m.errors());
+        // Either every op ended, or 100 in a row gave up and the driver ended the run as failed, for this reason.
+        assertTrue(m.ops() + m.errors() == 300 || m.outcome() == Outcome.FAILED
+                && m.reason().contains("ops in a row failed; last: ContendedException: compareAndSet failed"), m.reason());
         assertTrue(m.errors() > 0, "with no retries allowed and a busy writer, some op must give up");
         assertEquals(m.errors(), m.counters().get("casGaveUp"));
         assertEquals(0L, m.counters().get("casRetries"));
