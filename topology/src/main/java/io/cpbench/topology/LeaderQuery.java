@@ -16,6 +16,7 @@ import java.io.Serializable;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Runs on a member (sent with {@code IExecutorService.submitToMember}) and reports what that member believes
@@ -50,7 +51,14 @@ public final class LeaderQuery implements Callable<LeaderQuery.Answer>, Hazelcas
         String reporter = addressOf(instance.getCluster().getLocalMember().getAddress());
         int priority = instance.getConfig().getCPSubsystemConfig().getCPMemberPriority();
         RaftService raft = nodeEngine(instance).getService(RaftService.SERVICE_NAME);
-        CPGroup group = raft.getCPGroup(CPGroup.DEFAULT_GROUP_NAME).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        CPGroup group;
+        try {
+            group = raft.getCPGroup(CPGroup.DEFAULT_GROUP_NAME).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            // The METADATA group has no leader yet (a cluster still forming, or an election): the reporter and its
+            // priority are still worth answering with, and callers that need a leader ask again.
+            group = null;
+        }
         if (group == null) {
             return new Answer(reporter, false, null, -1, priority);
         }
