@@ -121,4 +121,9 @@ final class ClientBinding {
     void stop() {
         stopped = true;
     }
+
+    /** Whether {@link #stop()} was called (the client is shutting down). */
+    boolean stopped() {
+        return stopped;
+    }
 }

@@ -155,6 +155,11 @@ public abstract class CpLoadBalancer implements LoadBalancer, InitialMembershipL
             throw new NoConnectedMemberException(this + " has not found its client yet");
         }
         Member chosen = choose(candidates, connected);
+        if (chosen == null && binding.stopped()) {
+            // The client is shutting down and has closed its connections; its own background tasks (statistics)
+            // still ask. Null lets Hazelcast skip them quietly instead of logging this balancer's error as SEVERE.
+            return null;
+        }
         if (chosen == null) {
             throw new NoConnectedMemberException("the client has no connection to any member passing the load balancer's"
                     + " filter (" + filter() + ") yet: " + List.of(candidates));

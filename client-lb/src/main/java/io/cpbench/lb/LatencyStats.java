@@ -94,6 +94,12 @@ public final class LatencyStats<K> {
         return result;
     }
 
+    /** The member's newest {@code n} samples within the window, oldest first (fewer if it has fewer). */
+    public synchronized long[] latest(K member, int n) {
+        long[] recent = recent(member);
+        return Arrays.copyOfRange(recent, Math.max(0, recent.length - n), recent.length);
+    }
+
     /** Every member's median over the window, for members with enough recent samples. */
     public synchronized Map<K, Long> medians() {
         Map<K, Long> medians = new HashMap<>();

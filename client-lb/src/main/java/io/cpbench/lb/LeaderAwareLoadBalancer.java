@@ -224,6 +224,9 @@ public class LeaderAwareLoadBalancer extends ProbingLoadBalancer {
             }
         }
         Member current = leader;
+        if (current != null && lostItsLead(current, cheapestOther(costs, current))) {
+            return;
+        }
         if (best == null || best.equals(current)) {
             challenger = null;
             return;
@@ -268,6 +271,55 @@ public class LeaderAwareLoadBalancer extends ProbingLoadBalancer {
         LOG.info("leader-aware balancer: leader is now " + MemberFilter.address(best) + " (was "
                 + (current == null ? "none" : MemberFilter.address(current)) + "); forwarding cost (ms) "
                 + describe(costs) + "; " + source);
+    }
+
+    /** Probes in a row that must all cost more than the cheapest member's usual before the leader is re-measured. */
+    private static final int RECENT = 3;
+    private long recheckedAt;
+
+    /**
+     * Whether the chosen leader's newest probes say it no longer leads, in which case every member is measured afresh.
+     * The window's fastest tenth keeps a member that just lost leadership (a priority transfer, an election) looking
+     * cheap for up to a whole window (10 s), since one sample from before is enough; its last few probes show the
+     * forwarding hop it now adds at once. The newest forwards are judged against the newest pings on the same
+     * connection, so a member busy with the application's calls does not look changed. A false alarm costs a burst of
+     * probes; the choice after it needs the same clear separation as at start-up.
+     */
+    private boolean lostItsLead(Member current, long cheapestCost) {
+        long now = System.nanoTime();
+        if (cheapestCost == Long.MAX_VALUE || inBurst() || !isConnected(current) || now - recheckedAt < settings().window().toNanos()) {
+            return false;
+        }
+        long[] forwards = latencies().latest(current.getUuid(), RECENT);
+        long[] pings = pings().latest(current.getUuid(), RECENT);
+        if (forwards.length < RECENT || pings.length < RECENT) {
+            return false;
+        }
+        long recentCost = Math.max(0, java.util.Arrays.stream(forwards).min().orElseThrow()
+                - java.util.Arrays.stream(pings).min().orElseThrow());
+        if (recentCost * (1.0 - settings().switchMargin()) <= cheapestCost) {
+            return false;
+        }
+        recheckedAt = now;
+        LOG.info("leader-aware balancer: the last " + RECENT + " probes of " + MemberFilter.address(current) + " cost "
+                + recentCost / 1000 + " us more than a ping, the cheapest member's usual " + cheapestCost / 1000
+                + " us: measuring every member afresh");
+        latencies().clear();
+        pings().clear();
+        burst();
+        return true;
+    }
+
+    /** The lowest forwarding cost among the connected members other than {@code current}. */
+    private long cheapestOther(Map<UUID, Long> costs, Member current) {
+        long cheapest = Long.MAX_VALUE;
+        for (Member member : getMembers()) {
+            Long cost = costs.get(member.getUuid());
+            if (cost != null && !member.equals(current) && isConnected(member)) {
+                cheapest = Math.min(cheapest, cost);
+            }
+        }
+        return cheapest;
     }
 
     /** How the current leader was found: the members' hint, or forwarding probes (and whether metrics agreed). */

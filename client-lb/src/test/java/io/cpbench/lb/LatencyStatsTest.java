@@ -33,6 +33,21 @@ class LatencyStatsTest {
     }
 
     @Test
+    void latestGivesTheNewestSamplesInOrderWhileTheWindowStillHoldsOlderOnes() {
+        probe("a", 1, 8);
+        probe("a", 3, 1);
+        probe("a", 4, 1);
+
+        assertThat(stats.latest("a", 2)).containsExactly(3 * MS, 4 * MS);
+        assertThat(stats.latest("a", 3)).containsExactly(1 * MS, 3 * MS, 4 * MS);
+        assertThat(stats.quantiles(0.1).get("a")).isEqualTo(1 * MS); // the old samples still set the fastest tenth
+        assertThat(stats.latest("b", 3)).isEmpty();
+
+        now.addAndGet(Duration.ofSeconds(3).toNanos());
+        assertThat(stats.latest("a", 3)).isEmpty(); // aged out of the window
+    }
+
+    @Test
     void aMemberSlowerThanTheRatioTimesTheBestIsExcluded() {
         probe("leader", 1, 5);
         probe("follower", 2, 5);

@@ -212,7 +212,8 @@ public final class StockCluster implements AutoCloseable {
 
     private String log(int i) {
         try {
-            return Files.readString(logFile(i), StandardCharsets.UTF_8);
+            // Decoded leniently: a log read while the member writes it can end inside a multibyte character.
+            return new String(Files.readAllBytes(logFile(i)), StandardCharsets.UTF_8);
         } catch (IOException notYet) {
             return "";
         }

@@ -13,7 +13,7 @@ import java.util.logging.Logger;
 @Command(name = "cpbench", mixinStandardHelpOptions = true, versionProvider = CpBench.Version.class,
         description = "Measures how the way a client connects to a Hazelcast CP group changes throughput and latency.",
         subcommands = {ListCommand.class, RunCommand.class, MatrixCommand.class, JmhCommand.class, ReportCommand.class,
-                LabCommand.class, StockClusterCommand.class},
+                LabCommand.class, StockClusterCommand.class, LbStudyCommand.class},
         footer = {"", "Quick start:  cpbench matrix --quick      (a local 5-member cluster, all scenarios, 3 rounds)"})
 public final class CpBench implements Runnable {
 
