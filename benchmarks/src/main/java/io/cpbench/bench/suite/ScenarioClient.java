@@ -169,7 +169,7 @@ final class ScenarioClient implements AutoCloseable {
     String balancerView() {
         if (balancer instanceof LeaderAwareLoadBalancer leaderAware) {
             return "leader-aware chose " + leaderAware.leader().map(m -> m.getAddress().getHost() + ":" + m.getAddress().getPort())
-                    .orElse("no member") + (leaderAware.usesMemberHint() ? " (members' hint)" : " (by latency)");
+                    .orElse("no member") + " (" + leaderAware.leaderSource() + ")";
         }
         if (balancer instanceof LatencyAwareLoadBalancer latencyAware) {
             return "latency-aware excluded " + latencyAware.excludedMembers();

@@ -69,9 +69,14 @@ public final class ScenarioTable {
         for (RunResult run : runs) {
             String before = run.leaderBefore() == null ? "?" : run.leaderBefore().name();
             String after = run.leaderAfter() == null ? "?" : run.leaderAfter().name();
-            names.merge(before.equals(after) ? before : before + "→" + after, 1, Integer::sum);
+            names.merge((before.equals(after) ? before : before + "→" + after) + source(run.leaderBefore()), 1, Integer::sum);
         }
         return names.size() == 1 ? names.firstKey() : names.toString();
+    }
+
+    /** Where leadership was read, when not from cp-bench's exact per-member query: " (metrics)". */
+    private static String source(RunResult.LeaderInfo leader) {
+        return leader == null || leader.source() == null || leader.source().equals("members") ? "" : " (" + leader.source() + ")";
     }
 
     private static String status(List<RunResult> runs) {

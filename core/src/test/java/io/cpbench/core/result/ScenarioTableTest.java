@@ -53,6 +53,22 @@ class ScenarioTableTest {
     }
 
     @Test
+    void theLeaderColumnSaysWhenLeadershipWasReadFromMetrics() {
+        RunResult members = result("client-leader", 1, 1000, Status.OK, 1);
+        RunResult.LeaderInfo fromMetrics = new RunResult.LeaderInfo("member-0", "127.0.0.1:5701", 2, "metrics");
+        RunResult metrics = new RunResult(members.format(), "client-follower", members.network(), members.description(),
+                1, Status.OK, null, members.topology(), members.clusterName(), members.clientTarget(), members.members(),
+                members.networkPath(), members.plan(), members.environment(), members.startedAt(),
+                members.durationSeconds(), members.warmupOps(), members.ops(), members.errors(), members.opsPerSecond(),
+                members.latencyMicros(), fromMetrics, fromMetrics, members.hlog(), members.histogram(), null);
+
+        List<ScenarioTable.Row> rows = ScenarioTable.rows(List.of(members, metrics));
+
+        assertThat(rows.get(0).leader()).isEqualTo("member-0");
+        assertThat(rows.get(1).leader()).isEqualTo("member-0 (metrics)");
+    }
+
+    @Test
     void ratiosArePairedWithinEachRound() {
         List<RunResult> results = List.of(
                 result("client-leader", 1, 1000, Status.OK, 1),
