@@ -50,7 +50,8 @@ final class AttachedTopology implements Topology {
         }
     }
 
-    static void validateAddress(String address) {
+    /** Checks a member address is host:port with a port 1-65535; an {@link IllegalArgumentException} (bad input) if not. */
+    public static void validateAddress(String address) {
         int colon = address.lastIndexOf(':');
         boolean valid = colon > 0 && colon < address.length() - 1;
         if (valid) {
@@ -62,7 +63,8 @@ final class AttachedTopology implements Topology {
             }
         }
         if (!valid) {
-            throw new TopologyException("bad member address '" + address + "'; expected host:port, such as 127.0.0.1:5701");
+            throw new IllegalArgumentException("bad member address '" + address
+                    + "'; expected host:port with a port 1-65535, such as 127.0.0.1:5701");
         }
     }
 

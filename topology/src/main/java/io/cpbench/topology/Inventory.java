@@ -71,7 +71,7 @@ public record Inventory(String format, String clusterName, Integer rebalancePeri
         } catch (JacksonException e) {
             throw new IllegalArgumentException("inventory " + file + ": not JSON (" + e.getOriginalMessage() + ")");
         } catch (IOException e) {
-            throw new IllegalArgumentException("inventory " + file + ": cannot read (" + e.getMessage() + ")");
+            throw new IllegalArgumentException("inventory " + file + ": cannot read it (" + IoCause.of(e) + ")");
         }
         if (root != null && root.has("inventory") && root.get("inventory").has("value")) {
             root = root.get("inventory").get("value"); // terraform output -json
@@ -82,7 +82,7 @@ public record Inventory(String format, String clusterName, Integer rebalancePeri
         try {
             inventory = JSON.treeToValue(root, Inventory.class);
         } catch (JacksonException e) {
-            throw new IllegalArgumentException("inventory " + file + ": " + e.getOriginalMessage());
+            throw new IllegalArgumentException("inventory " + file + ": " + mappingProblem(e));
         }
         if (inventory == null) {
             throw new IllegalArgumentException("inventory " + file + ": empty");
@@ -93,6 +93,39 @@ public record Inventory(String format, String clusterName, Integer rebalancePeri
             throw new IllegalArgumentException("inventory " + file + ": " + e.getMessage());
         }
         return inventory;
+    }
+
+    /**
+     * Jackson's mapping errors, put in the inventory's terms: the field, by its path, and what it should hold,
+     * without Jackson's advice about its own configuration.
+     */
+    static String mappingProblem(JacksonException e) {
+        String path = "";
+        if (e instanceof com.fasterxml.jackson.databind.JsonMappingException m) {
+            StringBuilder p = new StringBuilder();
+            for (com.fasterxml.jackson.databind.JsonMappingException.Reference ref : m.getPath()) {
+                if (ref.getFieldName() != null) {
+                    p.append(p.length() == 0 ? "" : ".").append(ref.getFieldName());
+                } else if (ref.getIndex() >= 0) {
+                    p.append('[').append(ref.getIndex()).append(']');
+                }
+            }
+            path = p.toString();
+        }
+        String message = e.getOriginalMessage();
+        if (e instanceof com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException u) {
+            return "unknown field '" + (path.isEmpty() ? u.getPropertyName() : path) + "'; known: "
+                    + u.getKnownPropertyIds();
+        }
+        if (message != null && message.startsWith("Cannot map `null` into type")) {
+            String type = message.substring(message.indexOf('`', message.indexOf("type")) + 1);
+            type = type.substring(0, type.indexOf('`'));
+            return "'" + path + "' is missing or null; it must be " + ("boolean".equals(type) ? "true or false" : "a " + type);
+        }
+        // Drop Jackson's parenthesised advice, keep what was wrong.
+        String plain = message == null ? e.getClass().getSimpleName() : message.replaceAll("\\s*\\(set [^)]*\\)|\\s*\\(through reference chain[^)]*\\)", "")
+                .lines().findFirst().orElse("");
+        return (path.isEmpty() ? "" : "'" + path + "': ") + plain;
     }
 
     void validate() {

@@ -19,6 +19,11 @@ public enum TopologyKind {
         return AttachedTopology.attach(clusterName, addresses, connectTimeout, settle, timeout);
     }
 
+    /** Checks a member address is host:port with a port 1-65535; an {@link IllegalArgumentException} if not. */
+    public static void checkAddress(String address) {
+        AttachedTopology.validateAddress(address);
+    }
+
     /** Attaches to the members an inventory names (the AWS lab); starts and stops nothing. */
     public static Topology remote(Inventory inventory, Duration connectTimeout, Duration settle, Duration timeout) {
         return RemoteTopology.attach(inventory, connectTimeout, settle, timeout);

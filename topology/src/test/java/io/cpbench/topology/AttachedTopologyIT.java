@@ -25,7 +25,10 @@ class AttachedTopologyIT {
     void aMalformedAddressIsRejectedBeforeAnyConnection() {
         assertThatThrownBy(() -> TopologyKind.attach("dev", List.of("no-port-here"), Duration.ofSeconds(3),
                 Duration.ofSeconds(1), Duration.ofSeconds(10)))
-                .isInstanceOf(TopologyException.class)
-                .hasMessage("bad member address 'no-port-here'; expected host:port, such as 127.0.0.1:5701");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("bad member address 'no-port-here'; expected host:port with a port 1-65535, such as 127.0.0.1:5701");
+        assertThatThrownBy(() -> TopologyKind.checkAddress("127.0.0.1:99999")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> TopologyKind.checkAddress("127.0.0.1:0")).isInstanceOf(IllegalArgumentException.class);
+        TopologyKind.checkAddress("127.0.0.1:65535");
     }
 }

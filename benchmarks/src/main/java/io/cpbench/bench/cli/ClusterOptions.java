@@ -13,17 +13,17 @@ import java.util.List;
 /** Which cluster to measure, and how to bring it up or reach it. */
 final class ClusterOptions {
 
-    @Option(names = "--topology", paramLabel = "KIND", defaultValue = "local",
+    @Option(names = "--topology", paramLabel = "KIND", defaultValue = "local", completionCandidates = Completions.Topologies.class,
             description = "local: 5 member JVMs on this machine; embedded: members in this JVM; "
                     + "attach: a running cluster named by --connect; remote: the members an --inventory names (the AWS lab) "
                     + "(default: ${DEFAULT-VALUE}).")
     String topology;
 
-    @Option(names = "--members", paramLabel = "N", defaultValue = "5", description = "CP members to start (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--members", paramLabel = "N", defaultValue = "5", description = "CP members to start, 3-9 (default: ${DEFAULT-VALUE}).")
     int members;
 
     @Option(names = "--base-port", paramLabel = "PORT", defaultValue = "0",
-            description = "First member port; 0 picks free ports from 5701 (default: ${DEFAULT-VALUE}).")
+            description = "First member port, 1024-65530; 0 picks free ports from 5701 (default: ${DEFAULT-VALUE}).")
     int basePort;
 
     @Option(names = "--settle", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "5s",
@@ -31,14 +31,14 @@ final class ClusterOptions {
     Duration settle;
 
     @Option(names = "--startup-timeout", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "180s",
-            description = "Most that starting the cluster and settling leadership may take (default: ${DEFAULT-VALUE}).")
+            description = "Most that starting the cluster and settling leadership may take, at least 10s (default: ${DEFAULT-VALUE}).")
     Duration startupTimeout;
 
     @Option(names = "--rebalance-period", paramLabel = "SECONDS", defaultValue = "5",
-            description = "Seconds between Hazelcast's moves of leadership toward the priority member (default: ${DEFAULT-VALUE}).")
+            description = "Seconds between Hazelcast's moves of leadership toward the priority member, 1 or more (default: ${DEFAULT-VALUE}).")
     int rebalancePeriod;
 
-    @Option(names = "--network", paramLabel = "PATH", defaultValue = "emulated",
+    @Option(names = "--network", paramLabel = "PATH", defaultValue = "emulated", completionCandidates = Completions.Networks.class,
             description = "emulated: every member behind a proxy of cp-bench's network emulator, in (a) and (b) alike, so "
                     + "(b) can be switched on; direct: plain loopback, network (a) only (default: ${DEFAULT-VALUE}).")
     String network;
@@ -56,11 +56,85 @@ final class ClusterOptions {
     String clusterName;
 
     @Option(names = "--connect-timeout", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "20s",
-            description = "Most a client may take to connect before the run fails (default: ${DEFAULT-VALUE}).")
+            description = "Most a client may take to connect before the run fails, at least 1s (default: ${DEFAULT-VALUE}).")
     Duration connectTimeout;
 
     /** The parsed --inventory, read once. */
     private Inventory parsedInventory;
+
+    /**
+     * Checks everything that can be known from the options, before anything starts: names, ranges, addresses, the
+     * inventory, and the slow member ({@code -1} for the default, else a follower's index).
+     */
+    void validate(int slowMember) {
+        if (!attach() && !remote()) {
+            try {
+                TopologyKind.parse(topology);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("unknown topology '" + topology + "'; choose local, embedded, attach or remote");
+            }
+            if (!network.equals("emulated") && !network.equals("direct")) {
+                throw new IllegalArgumentException("unknown network path '" + network + "'; choose emulated or direct");
+            }
+            if (members < 3 || members > 9) {
+                throw new IllegalArgumentException("--members must be 3-9 (a CP group), was " + members);
+            }
+            if (basePort != 0 && (basePort < 1024 || basePort > 65535 - members)) {
+                throw new IllegalArgumentException("--base-port must be 1024-" + (65535 - members) + ", or 0 to pick free ports; was " + basePort);
+            }
+            if (rebalancePeriod < 1) {
+                throw new IllegalArgumentException("--rebalance-period must be at least 1 (seconds), was " + rebalancePeriod);
+            }
+        }
+        if (startupTimeout.compareTo(Duration.ofSeconds(10)) < 0) {
+            throw new IllegalArgumentException("--startup-timeout must be at least 10s, was " + ConsoleProgress.human(startupTimeout));
+        }
+        if (connectTimeout.compareTo(Duration.ofSeconds(1)) < 0) {
+            throw new IllegalArgumentException("--connect-timeout must be at least 1s, was " + ConsoleProgress.human(connectTimeout));
+        }
+        if (settle.compareTo(startupTimeout) >= 0) {
+            throw new IllegalArgumentException("--settle " + ConsoleProgress.human(settle) + " must be shorter than --startup-timeout "
+                    + ConsoleProgress.human(startupTimeout));
+        }
+        if (attach()) {
+            if (connect == null || connect.isEmpty()) {
+                throw new IllegalArgumentException("--topology attach needs --connect HOST:PORT[,HOST:PORT...]");
+            }
+            connect.forEach(address -> {
+                try {
+                    TopologyKind.checkAddress(address.trim());
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("--connect: " + e.getMessage());
+                }
+            });
+        } else if (connect != null) {
+            throw new IllegalArgumentException("--connect is for --topology attach (this run starts its own members)");
+        }
+        if (remote()) {
+            inventory();
+        }
+        if (slowMember != -1) {
+            if (attach()) {
+                throw new IllegalArgumentException("--slow-member: the attach topology cannot slow a member down");
+            }
+            int count = remote() ? inventory().members().size() : members;
+            int priority = remote() ? inventory().priorityIndex() : 0;
+            if (slowMember < 0 || slowMember >= count) {
+                throw new IllegalArgumentException("--slow-member must be a member's index, 0-" + (count - 1) + " with "
+                        + count + " members (or leave it out for the last one), was " + slowMember);
+            }
+            if (slowMember == priority) {
+                List<String> followers = new java.util.ArrayList<>();
+                for (int i = 0; i < count; i++) {
+                    if (i != priority) {
+                        followers.add(Integer.toString(i));
+                    }
+                }
+                throw new IllegalArgumentException("--slow-member " + slowMember + " is the priority member, which leads;"
+                        + " network (b) needs the slow member to be a follower: choose one of " + String.join(", ", followers));
+            }
+        }
+    }
 
     boolean canSlowAMemberDown() {
         if (remote()) {

@@ -16,10 +16,18 @@ final class ConsoleProgress implements ScenarioRunner.ProgressSink {
     private final int rounds;
     private long lastPrinted;
 
-    ConsoleProgress(PrintStream out, Duration every, int rounds) {
+    /** How long each scenario measures with --duration, or null when it counts ops. */
+    private final Duration measureFor;
+
+    /** The scenarios' time box: no ETA goes past it. */
+    private final Duration timebox;
+
+    ConsoleProgress(PrintStream out, Duration every, int rounds, Duration measureFor, Duration timebox) {
         this.out = out;
+        this.timebox = timebox;
         this.everyNanos = every.toNanos();
         this.rounds = rounds;
+        this.measureFor = measureFor;
     }
 
     @Override
@@ -29,20 +37,45 @@ final class ConsoleProgress implements ScenarioRunner.ProgressSink {
             return;
         }
         lastPrinted = now;
-        String done = p.target() > 0
-                ? String.format(Locale.ROOT, "%,d/%,d (%.0f%%)", p.done(), p.target(), 100.0 * p.done() / p.target())
-                : String.format(Locale.ROOT, "%,d", p.done());
+        String done;
         String eta = "";
-        if (p.target() > 0 && p.done() > 0) {
-            long remainingSeconds = (long) (p.elapsed().toMillis() / 1000.0 * (p.target() - p.done()) / p.done());
-            eta = "  ETA " + human(remainingSeconds);
+        if (p.target() > 0) {
+            done = String.format(Locale.ROOT, "%,d/%,d ops (%.0f%%)", p.done(), p.target(), 100.0 * p.done() / p.target());
+            if (p.done() > 0) {
+                long seconds = (long) (p.elapsed().toMillis() / 1000.0 * (p.target() - p.done()) / p.done());
+                long boxLeft = round == 0 ? Long.MAX_VALUE : timebox.minus(p.elapsed()).toSeconds();
+                eta = seconds <= boxLeft ? "  ETA " + human(seconds) : "  ETA " + human(boxLeft) + " (time box)";
+            }
+        } else if (p.measuring() && measureFor != null) {
+            double fraction = Math.min(1, (double) p.elapsed().toMillis() / Math.max(1, measureFor.toMillis()));
+            done = String.format(Locale.ROOT, "%,d ops, %s of %s (%.0f%%)", p.done(), human(p.elapsed().toSeconds()),
+                    human(measureFor.toSeconds()), 100 * fraction);
+            eta = "  ETA " + human(measureFor.minus(p.elapsed()).toSeconds());
+        } else {
+            done = String.format(Locale.ROOT, "%,d ops", p.done());
         }
-        out.printf(Locale.ROOT, "    [round %d/%d] %s %-7s %s  %,.0f op/s  p50 %,d µs  errors %d  %s elapsed%s%n",
-                round, rounds, scenario.name(), p.measuring() ? "measure" : "warm-up", done, p.intervalOpsPerSecond(),
-                p.intervalP50Micros(), p.errors(), human(p.elapsed().toSeconds()), eta);
+        String where = round == 0 ? (p.measuring() ? "[cluster warm-up, 2nd half]" : "[cluster warm-up, 1st half]") : String.format(Locale.ROOT, "[round %d/%d] %s %s", round, rounds,
+                scenario.name(), p.measuring() ? "measure" : "warm-up");
+        out.printf(Locale.ROOT, "    %s %s  %,.0f op/s  p50 %,d µs  errors %d  %s elapsed%s%n", where, done,
+                p.intervalOpsPerSecond(), p.intervalP50Micros(), p.errors(), human(p.elapsed().toSeconds()), eta);
+    }
+
+    /** A duration as people write it: 250ms, 1.5s, 45s, 2m05s. */
+    static String human(Duration d) {
+        long ms = d.toMillis();
+        if (ms < 1000) {
+            return ms + "ms";
+        }
+        if (ms < 60_000 && ms % 1000 != 0) {
+            return String.format(Locale.ROOT, "%.1fs", ms / 1000.0);
+        }
+        return human(d.toSeconds());
     }
 
     static String human(long seconds) {
+        if (seconds < 0) {
+            return "0s";
+        }
         if (seconds < 60) {
             return seconds + "s";
         }

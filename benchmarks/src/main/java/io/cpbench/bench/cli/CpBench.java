@@ -2,6 +2,7 @@ package io.cpbench.bench.cli;
 
 import io.cpbench.core.result.ResultFormatException;
 import io.cpbench.topology.TopologyException;
+import picocli.AutoComplete;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -13,8 +14,11 @@ import java.util.logging.Logger;
 @Command(name = "cpbench", mixinStandardHelpOptions = true, versionProvider = CpBench.Version.class,
         description = "Measures how the way a client connects to a Hazelcast CP group changes throughput and latency.",
         subcommands = {ListCommand.class, RunCommand.class, MatrixCommand.class, JmhCommand.class, ReportCommand.class,
-                LabCommand.class, StockClusterCommand.class, LbStudyCommand.class},
-        footer = {"", "Quick start:  cpbench matrix --quick      (a local 5-member cluster, all scenarios, 3 rounds)"})
+                LabCommand.class, StockClusterCommand.class, LbStudyCommand.class, CommandLine.HelpCommand.class,
+                AutoComplete.GenerateCompletion.class},
+        footer = {"", "Quick start (a local 5-member cluster, all scenarios, 3 rounds):", "  cpbench matrix --quick",
+                "Help on a command:", "  cpbench help matrix", "Shell completion (bash, zsh):",
+                "  source <(cpbench generate-completion)"})
 public final class CpBench implements Runnable {
 
     /** Held so the level sticks: java.util.logging keeps loggers weakly. */
@@ -29,39 +33,47 @@ public final class CpBench implements Runnable {
         System.exit(execute(args));
     }
 
-    /** Runs the CLI and returns its exit code: 0 done, 1 failed, 2 bad input, 130 interrupted. */
+    /** Runs the CLI and returns its exit code; {@link ExitCodes} lists them. */
     public static int execute(String... args) {
         System.setProperty("hazelcast.logging.type", "jdk");
         System.setProperty("hazelcast.phone.home.enabled", "false");
         HAZELCAST_LOG.setLevel(Level.SEVERE);
         BALANCER_LOG.setLevel(Level.WARNING);
-        CommandLine cli = new CommandLine(new CpBench());
+        CommandLine cli = commandLine();
         cli.setParameterExceptionHandler((e, a) -> {
             PrintWriter err = e.getCommandLine().getErr();
-            err.println("cpbench: " + e.getMessage() + " (see 'cpbench " + commandPath(e.getCommandLine()) + "--help')");
-            return 2;
+            // picocli words some messages about map options as "option option '--x'"
+            String message = e.getMessage().replace("option option", "option");
+            err.println("cpbench: " + message + " (see '" + e.getCommandLine().getCommandSpec().qualifiedName() + " --help')");
+            return ExitCodes.BAD_INPUT;
         });
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             PrintWriter err = commandLine.getErr();
-            if (e instanceof IllegalArgumentException) {
+            if (e instanceof IllegalArgumentException || e instanceof ResultFormatException) {
                 err.println("cpbench: " + e.getMessage());
-                return 2;
+                return ExitCodes.BAD_INPUT;
             }
-            if (e instanceof TopologyException || e instanceof ResultFormatException || e instanceof UncheckedIOException
-                    || e instanceof IllegalStateException) {
+            if (e instanceof TopologyException || e instanceof UncheckedIOException || e instanceof IllegalStateException) {
                 err.println("cpbench: " + e.getMessage());
-                return 1;
+                return ExitCodes.FAILED;
             }
             err.println("cpbench: unexpected error (a bug; please report it with this trace):");
             e.printStackTrace(err);
-            return 1;
+            return ExitCodes.FAILED;
         });
         return cli.execute(args);
     }
 
-    private static String commandPath(CommandLine commandLine) {
-        String name = commandLine.getCommandName();
-        return "cpbench".equals(name) ? "" : name + " ";
+    /** The command tree, every command's help ending with the exit codes. */
+    static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new CpBench());
+        addExitCodes(cli);
+        return cli;
+    }
+
+    private static void addExitCodes(CommandLine command) {
+        command.getCommandSpec().usageMessage().exitCodeListHeading("%nExit codes:%n").exitCodeList(ExitCodes.HELP);
+        command.getSubcommands().values().forEach(CpBench::addExitCodes);
     }
 
     @Override

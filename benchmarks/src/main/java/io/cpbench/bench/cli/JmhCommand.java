@@ -45,10 +45,12 @@ import java.util.regex.Pattern;
                 + "table. Then measures the harness's own cost per op.",
                 "Throughput (thrpt) answers 'how many ops a second'; SampleTime (sample) gives the op-time distribution, "
                         + "closed-loop, so stalls hide behind the op that waited (coordinated omission).",
-                "--fold FILE instead turns the JSON of a 'java -jar benchmarks/target/benchmarks.jar ... -rf json' run into results."})
+                "--fold FILE instead turns the JSON of a 'java -jar benchmarks/target/benchmarks.jar ... -rf json' run into results."},
+        footer = {"", "Examples:", "  cpbench jmh --quick --scenarios client-leader,client-smart",
+                "  cpbench jmh --fold jmh-result.json"})
 final class JmhCommand implements java.util.concurrent.Callable<Integer> {
 
-    @Option(names = "--scenarios", paramLabel = "NAME", split = ",",
+    @Option(names = "--scenarios", paramLabel = "NAME", split = ",", completionCandidates = Completions.ScenarioNames.class,
             description = "Scenarios to run, comma separated (default: all; see 'cpbench list').")
     List<String> names;
 
@@ -182,11 +184,16 @@ final class JmhCommand implements java.util.concurrent.Callable<Integer> {
         } finally {
             try {
                 RunDirectory.writeSummary(console, runDir, "jmh", sorted(), notes);
+                String summary = ExitCodes.summary("jmh", sorted());
+                if (summary != null) {
+                    System.err.println(summary);
+                }
             } finally {
                 interruption.written();
             }
         }
-        return !interruption.disarm() || stopped ? 130 : 0;
+        boolean interrupted = !interruption.disarm() || stopped;
+        return ExitCodes.of(sorted(), interrupted, false);
     }
 
     private int foldOnly() {
@@ -202,7 +209,7 @@ final class JmhCommand implements java.util.concurrent.Callable<Integer> {
         List<String> notes = new ArrayList<>();
         folded.harnessCosts().forEach(cost -> notes.add(harnessCostLine(cost)));
         RunDirectory.writeSummary(System.out, runDir, "jmh-fold", sorted(), notes);
-        return 0;
+        return ExitCodes.OK;
     }
 
     private record Trial(Scenario scenario, String harness, int round) {

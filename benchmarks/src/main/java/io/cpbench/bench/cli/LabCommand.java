@@ -14,7 +14,8 @@ import java.util.concurrent.Callable;
 
 @Command(name = "lab", mixinStandardHelpOptions = true,
         description = "Helpers for the AWS lab (infra/terraform, infra/lab/cpbench-lab).",
-        subcommands = {LabCommand.MemberCommands.class, LabCommand.Hosts.class})
+        subcommands = {LabCommand.MemberCommands.class, LabCommand.Hosts.class},
+        footer = {"", "Example:", "  cpbench lab hosts --outputs outputs.json"})
 final class LabCommand implements Runnable {
 
     @picocli.CommandLine.Spec
@@ -29,7 +30,8 @@ final class LabCommand implements Runnable {
             description = {"Writes each member host's command line, one argument per line, to DIR/member-N.argv: the "
                     + "command the local topology runs for a member (same JVM flags, heap, GC log, member settings), "
                     + "with the inventory's hosts, ports and priority member.",
-                    "The lab's systemd unit runs it with infra/terraform/files/run-member.sh."})
+                    "The lab's systemd unit runs it with infra/terraform/files/run-member.sh."},
+            footer = {"", "Example:", "  cpbench lab member-commands --inventory inventory.json --out argv"})
     static final class MemberCommands implements Callable<Integer> {
 
         @Option(names = "--inventory", paramLabel = "FILE", required = true,
@@ -73,7 +75,8 @@ final class LabCommand implements Runnable {
 
     @Command(name = "hosts", mixinStandardHelpOptions = true,
             description = "Prints the lab's hosts from 'terraform output -json', for the lab loop: 'user U', 'client IP', "
-                    + "and 'member N IP' (public addresses).")
+                    + "and 'member N IP' (public addresses).",
+            footer = {"", "Example:", "  (cd infra/terraform && terraform output -json) > outputs.json && cpbench lab hosts --outputs outputs.json"})
     static final class Hosts implements Callable<Integer> {
 
         @Option(names = "--outputs", paramLabel = "FILE", required = true, description = "terraform output -json, saved to a file.")

@@ -38,7 +38,7 @@ import java.util.concurrent.atomic.AtomicLong;
                 + " leader named in the members' own logs: right after the priority transfer, when settled, and right"
                 + " after kill -9 of the leader. Prints one line per start and writes starts.json."},
         footer = {"", "Example:  cpbench lb-study --starts 20",
-                "Exit code: 0 when the hit rate meets --goal, 1 when it does not, 2 for bad input, 130 on Ctrl-C."})
+                "Exit 1 means the hit rate missed --goal (or the study could not finish all its starts)."})
 final class LbStudyCommand implements Callable<Integer> {
 
     @Option(names = "--starts", defaultValue = "20", description = "Fresh client starts in all (default: ${DEFAULT-VALUE}).")
@@ -133,7 +133,7 @@ final class LbStudyCommand implements Callable<Integer> {
                     f.followedAfterSeconds() < 0 ? "not followed" : String.format(Locale.ROOT, "%.2f s", f.followedAfterSeconds()));
         }
         System.out.println("written: " + dir.resolve("starts.json"));
-        return hits >= Math.ceil(goal * results.size()) && complete ? 0 : 1;
+        return hits >= Math.ceil(goal * results.size()) && complete ? ExitCodes.OK : ExitCodes.FAILED;
     }
 
     private boolean study() throws InterruptedException {

@@ -6,7 +6,8 @@ import picocli.CommandLine.Command;
 
 import java.util.concurrent.Callable;
 
-@Command(name = "list", mixinStandardHelpOptions = true, description = "Lists the scenarios.")
+@Command(name = "list", mixinStandardHelpOptions = true, description = "Lists the scenarios.",
+        footer = {"", "Example:", "  cpbench list"})
 final class ListCommand implements Callable<Integer> {
 
     @Override

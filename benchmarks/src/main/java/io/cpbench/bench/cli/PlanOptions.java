@@ -11,43 +11,75 @@ final class PlanOptions {
     static final long QUICK_WARMUP = 2_000;
     static final long QUICK_OPS = 10_000;
     static final Duration QUICK_TIMEBOX = Duration.ofSeconds(45);
+    static final Duration MIN_DURATION = Duration.ofSeconds(1);
+    static final Duration MIN_TIMEBOX = Duration.ofSeconds(1);
+    /** With --duration and no --timebox: time for warm-up and the checks around the measured part. */
+    static final Duration DURATION_ALLOWANCE = Duration.ofMinutes(2);
+    static final int MAX_THREADS = 1024;
 
     @Option(names = "--quick", description = "Quick preset: ${sys:cpbench.quick.text}.")
     boolean quick;
 
-    @Option(names = "--ops", paramLabel = "N", description = "Measured ops per scenario (default: 500,000; quick: 10,000).")
+    @Option(names = "--ops", paramLabel = "N", description = "Measured ops per scenario, 1 or more (default: 500,000; quick: 10,000).")
     Long ops;
 
     @Option(names = "--warmup", paramLabel = "N", description = "Warm-up ops before measuring (default: 10,000; quick: 2,000).")
     Long warmup;
 
     @Option(names = "--duration", paramLabel = "TIME", converter = DurationConverter.class,
-            description = "Measure for this long instead of a number of ops (e.g. 60s).")
+            description = "Measure for this long instead of a number of ops, at least 1s (e.g. 60s); without --timebox, the"
+                    + " time box grows to fit it.")
     Duration duration;
 
     @Option(names = "--timebox", paramLabel = "TIME", converter = DurationConverter.class,
-            description = "Most a scenario may take, warm-up included; it then reports what it measured as TIMEBOXED (default: 10m; quick: 45s).")
+            description = "Most a scenario may take, warm-up included, at least 1s; it then reports what it measured as TIMEBOXED"
+                    + " (default: 10m; quick: 45s).")
     Duration timebox;
 
-    @Option(names = "--threads", paramLabel = "N", defaultValue = "1", description = "Client threads driving ops (default: ${DEFAULT-VALUE}, as the seed).")
+    @Option(names = "--threads", paramLabel = "N", defaultValue = "1", description = "Client threads driving ops, 1-1024 (default: ${DEFAULT-VALUE}, as the seed).")
     int threads;
 
     static {
         System.setProperty("cpbench.quick.text", "10,000 ops after 2,000 warm-up, 45s time box, 3 rounds for a matrix");
     }
 
+    /** The plan these options ask for; anything that cannot work is an {@link IllegalArgumentException} naming the option. */
     RunPlan plan() {
+        if (ops != null && duration != null) {
+            throw new IllegalArgumentException("give --ops or --duration, not both");
+        }
+        if (ops != null && ops < 1) {
+            throw new IllegalArgumentException("--ops must be 1 or more, was " + ops);
+        }
+        if (warmup != null && warmup < 0) {
+            throw new IllegalArgumentException("--warmup must be 0 or more, was " + warmup);
+        }
+        if (duration != null && duration.compareTo(MIN_DURATION) < 0) {
+            throw new IllegalArgumentException("--duration must be at least 1s, was " + ConsoleProgress.human(duration));
+        }
+        if (timebox != null && timebox.compareTo(MIN_TIMEBOX) < 0) {
+            throw new IllegalArgumentException("--timebox must be at least 1s (it bounds a whole scenario, warm-up"
+                    + " included), was " + ConsoleProgress.human(timebox));
+        }
+        if (threads < 1 || threads > MAX_THREADS) {
+            throw new IllegalArgumentException("--threads must be 1-" + MAX_THREADS + ", was " + threads);
+        }
+        if (duration != null && timebox != null && timebox.compareTo(duration) <= 0) {
+            throw new IllegalArgumentException("--timebox " + ConsoleProgress.human(timebox) + " is not longer than --duration "
+                    + ConsoleProgress.human(duration) + ": every scenario would end TIMEBOXED; give a longer --timebox or omit it");
+        }
         RunPlan.Builder builder = RunPlan.builder().threads(threads);
         builder.warmupOps(warmup != null ? warmup : quick ? QUICK_WARMUP : RunPlan.SEED_WARMUP_OPS);
-        builder.timebox(timebox != null ? timebox : quick ? QUICK_TIMEBOX : RunPlan.DEFAULT_TIMEBOX);
+        Duration box = timebox != null ? timebox : quick ? QUICK_TIMEBOX : RunPlan.DEFAULT_TIMEBOX;
         if (duration != null) {
-            if (ops != null) {
-                throw new IllegalArgumentException("give --ops or --duration, not both");
-            }
             builder.duration(duration);
+            if (timebox == null && box.compareTo(duration.plus(DURATION_ALLOWANCE)) < 0) {
+                // A preset time box shorter than the duration asked for would cut every run short.
+                box = duration.plus(DURATION_ALLOWANCE);
+            }
         } else {
             builder.ops(ops != null ? ops : quick ? QUICK_OPS : RunPlan.SEED_OPS);
         }
-        return builder.build();
+        return builder.timebox(box).build();
     }
 }

@@ -12,26 +12,40 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 @Command(name = "report", mixinStandardHelpOptions = true,
-        description = "Renders the scenario table again from result files or run directories.")
+        description = {"Renders the scenario table again from result files, run directories, or a directory of run"
+                + " directories (such as results/runs): directories without results are skipped and named on stderr."},
+        footer = {"", "Examples:", "  cpbench report results/runs/20261122-181314-matrix",
+                "  cpbench report results/runs --baseline client-smart"})
 final class ReportCommand implements Callable<Integer> {
 
-    @Parameters(paramLabel = "DIR|FILE", arity = "1..*", description = "Run directories or result files.")
+    @Parameters(paramLabel = "DIR|FILE", arity = "1..*", description = "Run directories, their parent, or result files.")
     List<Path> paths;
 
     @Option(names = "--baseline", paramLabel = "NAME",
-            description = "One scenario all paired ratios are taken against (default: client-leader for network (a)"
-                    + " scenarios, client-leader-1follower10ms for (b)).")
+            description = "One scenario all paired ratios are taken against; it must be among the results (default:"
+                    + " client-leader for network (a) scenarios, client-leader-1follower10ms for (b)).")
     String baseline;
 
     @Override
     public Integer call() {
-        List<RunResult> results = ResultFiles.readAll(paths);
+        ResultFiles.Collected collected = ResultFiles.collect(paths);
+        List<RunResult> results = collected.results();
+        if (baseline != null && results.stream().noneMatch(r -> r.scenario().equals(baseline))) {
+            throw new IllegalArgumentException("--baseline '" + baseline + "' is not among these results; they have: "
+                    + String.join(", ", results.stream().map(RunResult::scenario).distinct().sorted().toList()));
+        }
+        for (String skipped : collected.skipped()) {
+            System.err.println("cpbench report: skipped " + skipped);
+        }
         System.out.print(ScenarioTable.markdown(results));
         String ratios = baseline == null ? ScenarioTable.ratiosWithinNetwork(results) : ScenarioTable.ratios(results, baseline);
         if (!ratios.isEmpty()) {
             System.out.println();
             System.out.print(ratios);
+        } else if (baseline != null) {
+            System.out.println();
+            System.out.println("No paired ratios: no round has both an OK '" + baseline + "' result and another OK result.");
         }
-        return 0;
+        return ExitCodes.OK;
     }
 }

@@ -3,6 +3,7 @@ package io.cpbench.bench.cli;
 import io.cpbench.core.result.CsvSummary;
 import io.cpbench.core.result.RunResult;
 import io.cpbench.core.result.ScenarioTable;
+import io.cpbench.topology.IoCause;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -12,7 +13,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Stream;
 
 /** Where a command's results land ({@code <out>/<timestamp>-<command>/}), and the table and CSV written at its end. */
 final class RunDirectory {
@@ -20,17 +23,60 @@ final class RunDirectory {
     private RunDirectory() {
     }
 
+    /** Makes a run directory now, for commands that write into it from the start. */
     static Path create(Path out, String commandName) {
+        checkWritable(out);
+        return create(choose(out, commandName));
+    }
+
+    /**
+     * Names the run directory ({@code <out>/<timestamp>-<command>}, with a suffix if taken) without making it: a
+     * run that ends before it measures anything leaves no empty directory behind.
+     */
+    static Path choose(Path out, String commandName) {
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+        Path dir = out.resolve(stamp + "-" + commandName);
+        for (int n = 2; Files.exists(dir); n++) {
+            dir = out.resolve(stamp + "-" + commandName + "-" + n);
+        }
+        return dir;
+    }
+
+    static Path create(Path dir) {
+        try {
+            return Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the run directory " + dir + ": " + IoCause.of(e), e);
+        }
+    }
+
+    /** Bad input (exit 2) unless run directories can be made in {@code out}; makes {@code out} if it is missing. */
+    static void checkWritable(Path out) {
         try {
             Files.createDirectories(out);
-            Path dir = out.resolve(stamp + "-" + commandName);
-            for (int n = 2; Files.exists(dir); n++) {
-                dir = out.resolve(stamp + "-" + commandName + "-" + n);
-            }
-            return Files.createDirectory(dir);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot create a run directory in " + out + ": " + e.getMessage(), e);
+            throw new IllegalArgumentException("--out " + out + ": cannot create it (" + IoCause.of(e) + ")");
+        }
+        if (!Files.isWritable(out)) {
+            throw new IllegalArgumentException("--out " + out + ": cannot write there (permission denied)");
+        }
+    }
+
+    /** Removes a run directory holding no file (a run that ended before it wrote anything), with its empty subfolders. */
+    static void removeIfEmpty(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        try (Stream<Path> all = Files.walk(dir)) {
+            List<Path> paths = all.sorted(Comparator.reverseOrder()).toList();
+            if (paths.stream().anyMatch(p -> !Files.isDirectory(p))) {
+                return;
+            }
+            for (Path p : paths) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException | UncheckedIOException e) {
+            // Leave it: an empty directory is untidy, not harmful.
         }
     }
 

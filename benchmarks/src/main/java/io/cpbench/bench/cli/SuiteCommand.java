@@ -40,11 +40,13 @@ abstract class SuiteCommand implements Callable<Integer> {
     Path out;
 
     @Option(names = "--slow-member", paramLabel = "N", defaultValue = "-1",
-            description = "Member made slow in network (b), by index; it must be a follower (default: the last member).")
+            description = "Member made slow in network (b), by index 1 to members-1; member-0 has leadership priority"
+                    + " and leads, so it cannot be the slow one (default: the last member).")
     int slowMember;
 
     @Option(names = "--delay", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "10ms",
-            description = "One-way delay added to everything the slow member sends in network (b) (default: ${DEFAULT-VALUE}).")
+            description = "One-way delay added to everything the slow member sends in network (b), 1ms-10s"
+                    + " (default: ${DEFAULT-VALUE}).")
     Duration delay;
 
     @Option(names = "--cluster-warmup", paramLabel = "N",
@@ -56,6 +58,10 @@ abstract class SuiteCommand implements Callable<Integer> {
             description = "A setting for the latency-aware and leader-aware balancers, as their client property"
                     + " (repeatable), e.g. --lb-property cpbench.lb.exclude-ratio=1.5; see README, Load balancers.")
     Map<String, String> lbProperties = new java.util.LinkedHashMap<>();
+
+    @Option(names = "--strict",
+            description = "Exit 3 when any result is UNSTABLE or TIMEBOXED (default: only FAIL makes the exit non-zero).")
+    boolean strict;
 
     @Option(names = "--progress", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "5s",
             description = "How often to print progress during a scenario; 0 for never (default: ${DEFAULT-VALUE}).")
@@ -70,32 +76,33 @@ abstract class SuiteCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintStream console = System.out;
+        // Everything the options decide is checked before anything starts or any directory is made.
         RunPlan plan = planOptions.plan();
         List<Scenario> scenarios = scenarios();
         ProbeSettings probeSettings = probeSettings();
         int rounds = rounds();
-        if (rounds < 1 || rounds > 1000) {
-            throw new IllegalArgumentException("rounds must be 1-1000, was " + rounds);
-        }
-        if (scenarios.stream().anyMatch(Scenario::slowNetwork) && !clusterOptions.canSlowAMemberDown()) {
-            throw new IllegalArgumentException("network (b) scenarios ("
-                    + scenarios.stream().filter(Scenario::slowNetwork).map(Scenario::name).toList()
-                    + ") need a local or embedded topology with --network emulated, or remote with an inventory that has an ssh section");
-        }
-        Path runDir = RunDirectory.create(out, commandName());
+        validate(scenarios, rounds);
+        Path runDir = RunDirectory.choose(out, commandName());
+        int total = scenarios.size() * rounds;
         console.printf(Locale.ROOT, "cp-bench %s: %d scenario%s x %d round%s; %s; time box %s per scenario (at most %s in all)%n",
                 commandName(), scenarios.size(), scenarios.size() == 1 ? "" : "s", rounds, rounds == 1 ? "" : "s",
-                describe(plan), ConsoleProgress.human(plan.timebox().toSeconds()),
-                ConsoleProgress.human(plan.timebox().toSeconds() * scenarios.size() * rounds));
+                describe(plan), ConsoleProgress.human(plan.timebox()),
+                ConsoleProgress.human(plan.timebox().toSeconds() * total));
         console.println("results -> " + runDir);
         console.println((clusterOptions.startsMembers() ? "starting " : "attaching to ") + clusterOptions.describe() + " ...");
         long startNanos = System.nanoTime();
-        Topology topology = clusterOptions.start(runDir.resolve("members"));
+        Topology topology;
+        try (StartProgress ignored = new StartProgress(System.err, progressEvery, startNanos,
+                clusterOptions.startsMembers() ? runDir.resolve("members") : null)) {
+            topology = clusterOptions.start(runDir.resolve("members"));
+        } finally {
+            RunDirectory.removeIfEmpty(runDir);
+        }
         topology.takeOverShutdown(); // the hook below writes what was measured first, then stops the members
+        ConsoleProgress progress = new ConsoleProgress(System.err, progressEvery, rounds, plan.duration(), plan.timebox());
         ScenarioRunner runner = new ScenarioRunner(topology, plan, runDir, new ScenarioRunner.SuiteOptions(
                 clusterOptions.settle, Duration.ofSeconds(120), clusterOptions.connectTimeout, slowMember, delay,
-                probeSettings),
-                new ConsoleProgress(System.err, progressEvery, rounds));
+                probeSettings), progress);
         // a no-op when the main thread closed the topology first
         Interruption interruption = new Interruption(runner::stop, topology::close);
         List<RunResult> results = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -104,24 +111,27 @@ abstract class SuiteCommand implements Callable<Integer> {
             console.printf(Locale.ROOT, "cluster ready in %.1f s (%s): %s leads, term %d%n",
                     (System.nanoTime() - startNanos) / 1e9, topology.kind(), ready.leader(), ready.term());
             long warmOps = clusterWarmup != null ? clusterWarmup : planOptions.quick ? 5_000 : 10_000;
+            Estimate estimate = new Estimate(plan, scenarios, rounds);
             if (warmOps > 0) {
                 console.printf(Locale.ROOT, "warming the cluster up: %,d untimed ops through a smart client ...%n", warmOps);
                 double rate = runner.warmCluster(warmOps);
-                if (rate > 0 && plan.duration() == null) {
-                    long fast = (long) ((plan.warmupOps() + plan.ops()) / rate);
-                    long seconds = 0;
-                    for (Scenario scenario : scenarios) {
-                        // Through the slow member an op costs tens of ms: those scenarios run to their time box.
-                        seconds += scenario.callsReachSlowMember() ? plan.timebox().toSeconds()
-                                : Math.min(fast, plan.timebox().toSeconds());
-                    }
+                estimate.rate(rate);
+                if (estimate.remainingSeconds(0, 0) > 0) {
                     console.printf(Locale.ROOT, "warm-up ran at %,.0f op/s; at that rate, with scenarios through the slow "
-                            + "member at their time box, this takes about %s%n", rate, ConsoleProgress.human(seconds * rounds));
+                            + "member at their time box, this takes about %s%n", rate,
+                            ConsoleProgress.human(estimate.remainingSeconds(0, 0)));
                 }
             }
+            RunDirectory.create(runDir);
+            long measuringStart = System.nanoTime();
             Matrix.run(runner, scenarios, rounds,
-                    (round, scenario) -> console.printf("[round %d/%d] %s: %s%n", round, rounds, scenario.name(),
-                            scenario.description()),
+                    (round, scenario) -> {
+                        int k = results.size() + 1;
+                        long left = estimate.remainingSeconds(results.size(), System.nanoTime() - measuringStart);
+                        console.printf(Locale.ROOT, "[round %d/%d, scenario %d of %d%s] %s: %s%n", round, rounds, k, total,
+                                left > 0 ? ", about " + ConsoleProgress.human(left) + " left in all" : "", scenario.name(),
+                                scenario.description());
+                    },
                     (round, result) -> {
                         results.add(result);
                         console.println("    " + oneLine(result));
@@ -130,11 +140,82 @@ abstract class SuiteCommand implements Callable<Integer> {
             topology.close();
             try {
                 RunDirectory.writeSummary(console, runDir, commandName(), results, List.of());
+                RunDirectory.removeIfEmpty(runDir);
+                // Before the hook is released: on Ctrl-C the JVM ends as soon as the hook returns.
+                String summary = ExitCodes.summary(commandName(), results);
+                if (summary != null) {
+                    System.err.println(summary);
+                }
             } finally {
                 interruption.written();
             }
         }
-        return !interruption.disarm() || runner.stopped() ? 130 : 0;
+        boolean interrupted = !interruption.disarm() || runner.stopped();
+        return ExitCodes.of(results, interrupted, strict);
+    }
+
+    /** Checks what the options can tell before anything starts: a mistake here costs a second, not a minute. */
+    private void validate(List<Scenario> scenarios, int rounds) {
+        if (rounds < 1 || rounds > 1000) {
+            throw new IllegalArgumentException("--rounds must be 1-1000, was " + rounds);
+        }
+        if (slowMember < -1) {
+            throw new IllegalArgumentException("--slow-member must be a member's index (or leave it out for the last"
+                    + " member), was " + slowMember);
+        }
+        clusterOptions.validate(slowMember);
+        if (scenarios.stream().anyMatch(Scenario::slowNetwork) && !clusterOptions.canSlowAMemberDown()) {
+            throw new IllegalArgumentException("network (b) scenarios ("
+                    + scenarios.stream().filter(Scenario::slowNetwork).map(Scenario::name).toList()
+                    + ") need a local or embedded topology with --network emulated, or remote with an inventory that has an ssh section");
+        }
+        if (clusterWarmup != null && clusterWarmup < 0) {
+            throw new IllegalArgumentException("--cluster-warmup must be 0 (none) or more ops, was " + clusterWarmup);
+        }
+        if (delay.isZero() || delay.compareTo(Duration.ofSeconds(10)) > 0) {
+            throw new IllegalArgumentException("--delay must be 1ms-10s, was " + ConsoleProgress.human(delay));
+        }
+        RunDirectory.checkWritable(out);
+    }
+
+    /** How long what is left should take: from the scenarios run so far, or before any from the warm-up's rate. */
+    static final class Estimate {
+        private final RunPlan plan;
+        private final List<Scenario> scenarios;
+        private final int rounds;
+        private double rate;
+
+        Estimate(RunPlan plan, List<Scenario> scenarios, int rounds) {
+            this.plan = plan;
+            this.scenarios = scenarios;
+            this.rounds = rounds;
+        }
+
+        void rate(double opsPerSecond) {
+            rate = opsPerSecond;
+        }
+
+        long remainingSeconds(int done, long elapsedNanos) {
+            int total = scenarios.size() * rounds;
+            if (done > 0) {
+                return (long) (elapsedNanos / 1e9 / done * (total - done));
+            }
+            long box = plan.timebox().toSeconds();
+            long perRound = 0;
+            for (Scenario scenario : scenarios) {
+                long fast;
+                if (plan.duration() != null) {
+                    fast = plan.duration().toSeconds() + (rate > 0 ? (long) (plan.warmupOps() / rate) : 0);
+                } else if (rate > 0) {
+                    fast = (long) ((plan.warmupOps() + plan.ops()) / rate);
+                } else {
+                    return 0;
+                }
+                // Through the slow member an op costs tens of ms: those scenarios run to their time box.
+                perRound += scenario.callsReachSlowMember() && plan.duration() == null ? box : Math.min(fast, box);
+            }
+            return perRound * rounds;
+        }
     }
 
     /** The balancers' settings from {@code --lb-property}; a bad key or value is bad input. */

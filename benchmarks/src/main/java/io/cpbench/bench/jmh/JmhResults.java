@@ -65,7 +65,7 @@ public final class JmhResults {
         try {
             root = JSON.readTree(jmhJson.toFile());
         } catch (JacksonException e) {
-            throw new ResultFormatException(jmhJson + ": not JMH's JSON (" + e.getOriginalMessage() + ")", e);
+            throw new ResultFormatException(jmhJson + ": not JMH's JSON (" + io.cpbench.core.result.ResultFiles.jsonProblem(e) + ")", e);
         } catch (IOException e) {
             throw new ResultFormatException(jmhJson + ": cannot read (" + e.getMessage() + ")", e);
         }

@@ -81,18 +81,27 @@ public final class ScenarioRunner {
      *
      * @return the op/s of the warm-up's second half, a rough guide to how long the scenarios will take
      */
+    static final Duration CLUSTER_WARMUP_TIMEBOX = Duration.ofMinutes(10);
+
     public double warmCluster(long ops) {
         if (ops <= 0 || stopped) {
             return 0;
         }
         LeaderView before = leaderBeforeRun();
         topology.network().ifPresent(NetworkControl::clear);
-        try (ScenarioClient client = ScenarioClient.open(new Scenario("cluster-warm-up", "a",
-                Routing.SMART), topology, before, null, options.connectTimeout(), options.probeSettings())) {
-            // The first half warms the JIT up; the second half's rate is the guide to what follows.
+        Scenario warmUp = new Scenario("cluster-warm-up", "a", Routing.SMART);
+        try (ScenarioClient client = ScenarioClient.open(warmUp, topology, before, null, options.connectTimeout(),
+                options.probeSettings())) {
+            // The first half warms the JIT up; the second half's rate is the guide to what follows. Its own time
+            // box: the scenarios' (--timebox) is about measuring, and a short one must not cut the warm-up.
             RunPlan warmPlan = RunPlan.builder().warmupOps(ops - ops / 2).ops(Math.max(1, ops / 2))
-                    .timebox(plan.timebox()).build();
-            return drive(client, warmPlan, null, null).opsPerSecond();
+                    .timebox(CLUSTER_WARMUP_TIMEBOX).build();
+            Measurement m = drive(client, warmPlan, null, p -> progress.report(warmUp, 0, p));
+            if (m.outcome() == Outcome.TIMEBOXED) {
+                throw new IllegalStateException("the cluster warm-up did not finish " + ops + " ops in "
+                        + CLUSTER_WARMUP_TIMEBOX.toMinutes() + " min; the cluster is too slow to measure (lower --cluster-warmup?)");
+            }
+            return m.opsPerSecond();
         }
     }
 

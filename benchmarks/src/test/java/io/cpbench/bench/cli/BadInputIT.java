@@ -1,5 +1,6 @@
 package io.cpbench.bench.cli;
 
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -21,14 +22,16 @@ class BadInputIT {
         return Stream.of(
                 Arguments.of(2, "unknown scenario 'nope'", new String[]{"run", "--scenario", "nope"}),
                 Arguments.of(2, "unknown scenario 'nope'", new String[]{"matrix", "--scenarios", "client-leader,nope"}),
-                Arguments.of(2, "ops must be a positive number, was 0", new String[]{"run", "--scenario", "client-leader", "--ops", "0"}),
-                Arguments.of(2, "ops must be a positive number, was -5", new String[]{"run", "--scenario", "client-leader", "--ops", "-5"}),
+                Arguments.of(2, "--ops must be 1 or more, was 0", new String[]{"run", "--scenario", "client-leader", "--ops", "0"}),
+                Arguments.of(2, "--ops must be 1 or more, was -5", new String[]{"run", "--scenario", "client-leader", "--ops", "-5"}),
                 Arguments.of(2, "is not a duration", new String[]{"run", "--scenario", "client-leader", "--timebox", "banana"}),
                 Arguments.of(2, "Unknown options: '--opps'", new String[]{"run", "--scenario", "client-leader", "--opps", "5"}),
                 Arguments.of(2, "unknown topology 'cloud'", new String[]{"run", "--scenario", "client-leader", "--topology", "cloud"}),
                 Arguments.of(2, "--topology attach needs --connect", new String[]{"run", "--scenario", "client-leader", "--topology", "attach"}),
-                Arguments.of(1, "bad member address 'localhost'", new String[]{"run", "--scenario", "client-leader",
+                Arguments.of(2, "bad member address 'localhost'", new String[]{"run", "--scenario", "client-leader",
                         "--topology", "attach", "--connect", "localhost"}),
+                Arguments.of(2, "bad member address '127.0.0.1:99999'", new String[]{"run", "--scenario", "client-leader",
+                        "--topology", "attach", "--connect", "127.0.0.1:99999"}),
                 Arguments.of(1, "cannot reach cluster 'dev' at [127.0.0.1:1]", new String[]{"run", "--scenario", "client-leader",
                         "--topology", "attach", "--connect", "127.0.0.1:1", "--connect-timeout", "3s"}),
                 Arguments.of(2, "need a local or embedded topology with --network emulated", new String[]{"run",
@@ -38,23 +41,85 @@ class BadInputIT {
                         "cpbench.lb.nope=1"}),
                 Arguments.of(2, "--lb-property: cpbench.lb.probe-period-ms must be a whole number, got 'fast'",
                         new String[]{"matrix", "--lb-property", "cpbench.lb.probe-period-ms=fast"}),
-                Arguments.of(1, "not a cp-bench result", new String[]{"report", "garbage.json"}),
+                Arguments.of(2, "garbage.json: not a cp-bench result (Unexpected end-of-input: expected close marker for"
+                        + " Array, at line 1, column 42)", new String[]{"report", "garbage.json"}),
                 Arguments.of(2, "unknown scenario 'nope'", new String[]{"jmh", "--scenarios", "nope"}),
                 Arguments.of(2, "unknown JMH mode 'avgt'; choose thrpt or sample", new String[]{"jmh", "--modes", "avgt"}),
                 Arguments.of(2, "--iteration-time must be 1s-1h", new String[]{"jmh", "--iteration-time", "10ms"}),
                 Arguments.of(2, "--fold: no such file", new String[]{"jmh", "--fold", "no-such.json"}),
-                Arguments.of(1, "garbage.json: not JMH's JSON", new String[]{"jmh", "--fold", "garbage.json"}),
-                Arguments.of(1, "no such file or directory", new String[]{"report", "no-such-run"}));
+                Arguments.of(2, "garbage.json: not JMH's JSON (Unexpected end-of-input: expected close marker for Array, at line 1, column 42)", new String[]{"jmh", "--fold", "garbage.json"}),
+                Arguments.of(2, "no such file or directory", new String[]{"report", "no-such-run"}),
+                // Issue 12: everything the options decide fails before any member starts.
+                Arguments.of(2, "--slow-member 0 is the priority member, which leads; network (b) needs the slow member"
+                        + " to be a follower: choose one of 1, 2, 3, 4", new String[]{"matrix", "--scenarios",
+                        "client-leader-1follower10ms,client-lb-10ms", "--slow-member", "0"}),
+                Arguments.of(2, "--slow-member must be a member's index, 0-4 with 5 members", new String[]{"matrix",
+                        "--scenarios", "client-leader-1follower10ms,client-lb-10ms", "--slow-member", "9"}),
+                Arguments.of(2, "--slow-member must be a member's index", new String[]{"run", "--scenario", "client-leader",
+                        "--slow-member", "-2"}),
+                Arguments.of(2, "--cluster-warmup must be 0 (none) or more ops, was -1", new String[]{"run", "--scenario",
+                        "client-leader", "--cluster-warmup", "-1"}),
+                Arguments.of(2, "--timebox must be at least 1s", new String[]{"run", "--scenario", "client-leader", "--timebox", "1ms"}),
+                Arguments.of(2, "--timebox must be at least 1s (it bounds a whole scenario, warm-up included), was 0ms",
+                        new String[]{"run", "--scenario", "client-leader", "--timebox", "0"}),
+                Arguments.of(2, "--duration must be at least 1s, was 0ms", new String[]{"run", "--scenario", "client-leader",
+                        "--duration", "0s"}),
+                Arguments.of(2, "--timebox 30s is not longer than --duration 1m00s", new String[]{"run", "--scenario",
+                        "client-leader", "--duration", "60s", "--timebox", "30s"}),
+                Arguments.of(2, "--threads must be 1-1024, was 2000", new String[]{"run", "--scenario", "client-leader",
+                        "--threads", "2000"}),
+                Arguments.of(2, "--members must be 3-9", new String[]{"run", "--scenario", "client-leader", "--members", "11"}),
+                Arguments.of(2, "Value for option '--lb-property' (KEY=VALUE) should be in KEY=VALUE format but was foo",
+                        new String[]{"run", "--scenario", "client-leader", "--lb-property", "foo"}),
+                Arguments.of(2, "--out a-file: cannot create it (a file of that name is in the way)", new String[]{"run",
+                        "--scenario", "client-leader", "--out", "a-file"}),
+                Arguments.of(2, "inventory no-such.json: cannot read it (no such file or directory)", new String[]{"run",
+                        "--scenario", "client-leader", "--topology", "remote", "--inventory", "no-such.json"}),
+                Arguments.of(2, "inventory inventory-null.json: 'members[2].priority' is missing or null; it must be true or false",
+                        new String[]{"run", "--scenario", "client-leader", "--topology", "remote", "--inventory",
+                                "inventory-null.json"}),
+                Arguments.of(2, "--delay must be 1ms-10s, was 0ms", new String[]{"run", "--scenario", "client-leader",
+                        "--delay", "0ms"}),
+                Arguments.of(2, "--baseline 'nope' is not among these results", new String[]{"report", "run-dir",
+                        "--baseline", "nope"}),
+                Arguments.of(2, "empty-parent: no result files in this directory or the 1 directories inside it",
+                        new String[]{"report", "empty-parent"}),
+                Arguments.of(2, "Missing required option: '--outputs=FILE' (see 'cpbench lab hosts --help')",
+                        new String[]{"lab", "hosts"}));
+    }
+
+    @BeforeAll
+    static void files() throws Exception {
+        Files.writeString(work.resolve("garbage.json"), "{\"format\": \"cpbench-result/1\", \"round\": [");
+        Files.writeString(work.resolve("a-file"), "");
+        Files.writeString(work.resolve("inventory-null.json"), "{\"format\": \"cpbench-inventory/1\", \"clusterName\": \"lab\","
+                + " \"members\": [{\"host\": \"10.0.0.1\", \"port\": 5701, \"priority\": true, \"slow\": false},"
+                + " {\"host\": \"10.0.0.2\", \"port\": 5701, \"priority\": false, \"slow\": false},"
+                + " {\"host\": \"10.0.0.3\", \"port\": 5701, \"priority\": null, \"slow\": false}]}");
+        Files.createDirectories(work.resolve("empty-parent/20261122-120000-run/members"));
+        Files.createDirectories(work.resolve("run-dir"));
+        try (Stream<Path> reference = Files.list(Path.of("../results/reference/local-2core-quick-a"))) {
+            for (Path file : reference.filter(p -> p.toString().endsWith(".json")).toList()) {
+                Files.copy(file, work.resolve("run-dir").resolve(file.getFileName()));
+            }
+        }
     }
 
     @ParameterizedTest(name = "{2}")
     @MethodSource("cases")
     void exitsNonZeroWithAOneLineMessage(int exitCode, String message, String[] args) throws Exception {
-        Files.writeString(work.resolve("garbage.json"), "{\"format\": \"cpbench-result/1\", \"round\": [");
-
         CliProcess.Finished finished = CliProcess.run(work, 90, args);
 
-        assertThat(finished.exitCode()).isEqualTo(exitCode);
+        assertThat(finished.exitCode()).as(finished.stderr()).isEqualTo(exitCode);
+        if (exitCode == ExitCodes.BAD_INPUT) {
+            // Caught from the options alone: no run directory made (the run would have started members in one).
+            Path runs = work.resolve("results/runs");
+            if (Files.isDirectory(runs)) {
+                try (Stream<Path> dirs = Files.list(runs)) {
+                    assertThat(dirs).isEmpty();
+                }
+            }
+        }
         assertThat(finished.stderr().strip().lines()).hasSize(1);
         assertThat(finished.stderr()).startsWith("cpbench: ").contains(message).doesNotContain("Exception", "\tat ");
     }

@@ -53,6 +53,23 @@ final class CliProcess {
                 Files.readString(stderr, StandardCharsets.UTF_8));
     }
 
+    /** Ctrl-C, as a terminal sends it: SIGINT to the CLI's JVM. */
+    void interrupt() throws IOException, InterruptedException {
+        new ProcessBuilder("kill", "-INT", Long.toString(process.pid())).inheritIO().start().waitFor(10, TimeUnit.SECONDS);
+    }
+
+    /** Waits (at most {@code seconds}) until standard error shows {@code text}; false if the CLI ended or time ran out. */
+    boolean awaitStderr(String text, long seconds) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (!stderrSoFar().contains(text)) {
+            if (!process.isAlive() || System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.sleep(100);
+        }
+        return true;
+    }
+
     String stderrSoFar() throws IOException {
         return Files.readString(stderr, StandardCharsets.UTF_8);
     }

@@ -9,7 +9,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -24,22 +23,17 @@ class InterruptIT {
     void anInterruptedRunLeavesAnIncompleteResultAndNoMembers() throws Exception {
         CliProcess cli = CliProcess.start(work, "run", "--scenario", "client-leader", "--ops", "10000000",
                 "--warmup", "0", "--settle", "2s", "--cluster-warmup", "0", "--progress", "1s", "--out", "runs");
-        long deadline = System.nanoTime() + 300_000_000_000L;
-        while (!cli.stderrSoFar().contains("measure") && cli.process.isAlive() && System.nanoTime() < deadline) {
-            Thread.sleep(200);
-        }
-        assertThat(cli.process.isAlive()).as("still measuring: " + cli.stderrSoFar()).isTrue();
+        assertThat(cli.awaitStderr("measure", 300)).as("measuring: " + cli.stderrSoFar()).isTrue();
         List<ProcessHandle> members = cli.process.descendants().toList();
         assertThat(members).hasSize(5);
 
-        cli.process.destroy(); // SIGTERM: the JVM runs the same shutdown path as for Ctrl-C
+        cli.interrupt(); // Ctrl-C
         CliProcess.Finished finished = cli.finish(120);
 
-        assertThat(finished.stderr()).contains("interrupted; keeping what was measured");
-        for (ProcessHandle member : members) {
-            member.onExit().get(30, java.util.concurrent.TimeUnit.SECONDS);
-            assertThat(member.isAlive()).isFalse();
-        }
+        assertThat(finished.exitCode()).isEqualTo(ExitCodes.INTERRUPTED);
+        assertThat(finished.stderr()).contains("interrupted; keeping what was measured")
+                .contains("cpbench run: 1 INCOMPLETE of 1 result: client-leader round 1 INCOMPLETE");
+        assertAllEnded(members);
         Path result;
         try (Stream<Path> files = Files.walk(work.resolve("runs"))) {
             result = files.filter(p -> p.toString().endsWith("client-leader.json")).findFirst().orElseThrow();
@@ -49,5 +43,32 @@ class InterruptIT {
         assertThat(r.ops()).isPositive().isLessThan(10_000_000);
         assertThat(r.decodeHistogram().getTotalCount()).isEqualTo(r.ops());
         assertThat(Files.exists(result.resolveSibling("table.md"))).isTrue();
+    }
+
+    @Test
+    void ctrlCWhileMembersStartSaysSoAndStopsThem() throws Exception {
+        CliProcess cli = CliProcess.start(work, "run", "--scenario", "client-leader", "--progress", "1s", "--out", "runs");
+        assertThat(cli.awaitStderr("starting: ", 120)).as("start progress: " + cli.stderrSoFar()).isTrue();
+        List<ProcessHandle> members = cli.process.descendants().toList();
+        assertThat(members).as("member JVMs launched").isNotEmpty();
+
+        cli.interrupt();
+        CliProcess.Finished finished = cli.finish(120);
+
+        assertThat(finished.exitCode()).isEqualTo(ExitCodes.INTERRUPTED);
+        assertThat(finished.stderr()).contains("cp-bench: interrupted while the cluster was starting; stopping what was started");
+        assertAllEnded(members);
+        // What the run leaves is the members' logs, evidence of how far it got; no results, no empty directories.
+        try (Stream<Path> files = Files.walk(work.resolve("runs"))) {
+            assertThat(files.filter(Files::isRegularFile).map(p -> p.getFileName().toString()))
+                    .isNotEmpty().allMatch(name -> name.startsWith("member-") && name.contains(".log"));
+        }
+    }
+
+    private static void assertAllEnded(List<ProcessHandle> members) throws Exception {
+        for (ProcessHandle member : members) {
+            member.onExit().get(30, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(member.isAlive()).isFalse();
+        }
     }
 }

@@ -56,7 +56,7 @@ public final class ResultFiles {
             }
             result = JSON.treeToValue(tree, RunResult.class);
         } catch (JacksonException e) {
-            throw new ResultFormatException(file + ": not a cp-bench result (" + e.getOriginalMessage() + ")", e);
+            throw new ResultFormatException(file + ": not a cp-bench result (" + jsonProblem(e) + ")", e);
         } catch (IOException e) {
             throw new ResultFormatException(file + ": cannot read (" + e.getMessage() + ")", e);
         }
@@ -73,31 +73,106 @@ public final class ResultFiles {
 
     /**
      * Reads result files, and every {@code *.json} result directly inside the given directories, in the order
-     * they ran: by round, then by start time.
+     * they ran: by round, then by start time. A directory without results is an error; see {@link #collect}.
      */
     public static List<RunResult> readAll(List<Path> filesOrDirs) {
+        Collected collected = collect(filesOrDirs);
+        if (!collected.skipped().isEmpty()) {
+            throw new ResultFormatException(collected.skipped().get(0));
+        }
+        return collected.results();
+    }
+
+    /**
+     * What {@link #collect} found: the results, in the order they ran, and a line for each directory skipped
+     * because it held none (a run that ended before it measured anything).
+     */
+    public record Collected(List<RunResult> results, List<String> skipped) {
+    }
+
+    /**
+     * Reads result files, run directories, and parent directories of run directories (such as results/runs):
+     * a directory without result files of its own is searched one level down. Directories with no results are
+     * skipped and named, as long as something was found; JSON files that are not cp-bench results (JMH's output,
+     * a study's notes) are ignored. A file that claims to be a result but cannot be read is an error.
+     */
+    public static Collected collect(List<Path> filesOrDirs) {
         List<RunResult> results = new ArrayList<>();
+        List<String> skipped = new ArrayList<>();
         for (Path path : filesOrDirs) {
-            if (Files.isDirectory(path)) {
-                List<Path> files;
-                try (Stream<Path> listing = Files.list(path)) {
-                    files = listing.filter(p -> p.getFileName().toString().endsWith(".json"))
-                            .sorted(Comparator.comparing(Path::toString)).toList();
-                } catch (IOException e) {
-                    throw new ResultFormatException(path + ": cannot list (" + e.getMessage() + ")", e);
-                }
-                if (files.isEmpty()) {
-                    throw new ResultFormatException(path + ": no result files (*.json) in this directory");
-                }
-                files.forEach(f -> results.add(read(f)));
-            } else if (Files.isRegularFile(path)) {
+            if (Files.isRegularFile(path)) {
                 results.add(read(path));
+            } else if (Files.isDirectory(path)) {
+                List<RunResult> own = readDirectory(path);
+                if (!own.isEmpty()) {
+                    results.addAll(own);
+                    continue;
+                }
+                List<Path> children = list(path).stream().filter(Files::isDirectory).toList();
+                int found = 0;
+                for (Path child : children) {
+                    List<RunResult> inChild = readDirectory(child);
+                    if (inChild.isEmpty()) {
+                        skipped.add(child + ": no results (a run that ended before it measured anything)");
+                    } else {
+                        found++;
+                        results.addAll(inChild);
+                    }
+                }
+                if (found == 0 && children.isEmpty()) {
+                    skipped.add(path + ": no result files (*.json) in this directory");
+                } else if (found == 0) {
+                    skipped.add(path + ": no result files in this directory or the " + children.size()
+                            + " directories inside it");
+                }
             } else {
                 throw new ResultFormatException(path + ": no such file or directory");
             }
         }
+        if (results.isEmpty()) {
+            throw new ResultFormatException(skipped.isEmpty() ? "no result files given" : skipped.get(skipped.size() - 1));
+        }
         results.sort(Comparator.comparingInt(RunResult::round).thenComparing(ResultFiles::startedAt));
+        return new Collected(results, skipped);
+    }
+
+    /** The cp-bench results directly inside {@code dir}; other JSON files are not results and are left out. */
+    private static List<RunResult> readDirectory(Path dir) {
+        List<RunResult> results = new ArrayList<>();
+        for (Path file : list(dir)) {
+            if (file.getFileName().toString().endsWith(".json") && Files.isRegularFile(file) && claimsToBeAResult(file)) {
+                results.add(read(file));
+            }
+        }
         return results;
+    }
+
+    private static List<Path> list(Path dir) {
+        try (Stream<Path> listing = Files.list(dir)) {
+            return listing.sorted(Comparator.comparing(Path::toString)).toList();
+        } catch (IOException e) {
+            throw new ResultFormatException(dir + ": cannot list (" + e.getMessage() + ")", e);
+        }
+    }
+
+    /** Whether the file names cp-bench's result format near its start (a corrupt result still does). */
+    private static boolean claimsToBeAResult(Path file) {
+        try (java.io.Reader reader = Files.newBufferedReader(file, java.nio.charset.StandardCharsets.UTF_8)) {
+            char[] head = new char[4096];
+            int n = reader.read(head);
+            return n > 0 && new String(head, 0, n).contains("\"" + RunResult.FORMAT_PREFIX);
+        } catch (IOException e) {
+            return true; // let read() say what is wrong with it
+        }
+    }
+
+    /** Jackson's complaint without its source description: what is wrong, and at which line and column. */
+    public static String jsonProblem(com.fasterxml.jackson.core.JacksonException e) {
+        String message = e.getOriginalMessage() == null ? e.getClass().getSimpleName() : e.getOriginalMessage();
+        message = message.replaceAll("\\s*\\((start marker )?at \\[Source:.*?\\]\\)", "").lines().findFirst().orElse("");
+        com.fasterxml.jackson.core.JsonLocation at = e.getLocation();
+        return at == null || at.getLineNr() < 1 ? message
+                : message + ", at line " + at.getLineNr() + ", column " + at.getColumnNr();
     }
 
     private static java.time.Instant startedAt(RunResult result) {

@@ -80,6 +80,8 @@ public record RunResult(
         Map<String, Long> counters) {
 
     public static final String FORMAT = "cpbench-result/1";
+    /** What every version of the format starts with. */
+    public static final String FORMAT_PREFIX = "cpbench-result/";
 
     public RunResult {
         members = members == null ? List.of() : List.copyOf(members);

@@ -1,0 +1,35 @@
+package io.cpbench.bench.cli;
+
+import io.cpbench.bench.scenario.Scenario;
+import io.cpbench.bench.scenario.Scenarios;
+
+import java.util.Iterator;
+import java.util.List;
+
+/** Values shell completion offers for options whose values are names (picocli's completionCandidates). */
+final class Completions {
+
+    private Completions() {
+    }
+
+    static final class ScenarioNames implements Iterable<String> {
+        @Override
+        public Iterator<String> iterator() {
+            return Scenarios.byNames(List.of()).stream().map(Scenario::name).iterator();
+        }
+    }
+
+    static final class Topologies implements Iterable<String> {
+        @Override
+        public Iterator<String> iterator() {
+            return List.of("local", "embedded", "attach", "remote").iterator();
+        }
+    }
+
+    static final class Networks implements Iterable<String> {
+        @Override
+        public Iterator<String> iterator() {
+            return List.of("emulated", "direct").iterator();
+        }
+    }
+}

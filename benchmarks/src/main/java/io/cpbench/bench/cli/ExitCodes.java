@@ -1,0 +1,92 @@
+package io.cpbench.bench.cli;
+
+import io.cpbench.core.result.RunResult;
+import io.cpbench.core.result.Status;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * cp-bench's exit codes, the same for every command, defined here once: {@code --help} and the README list them
+ * from {@link #HELP}.
+ */
+final class ExitCodes {
+
+    /** Everything ran and every result is OK (or, without {@code --strict}, UNSTABLE/TIMEBOXED). */
+    static final int OK = 0;
+    /** A run FAILed, a check failed, or the cluster could not be started or reached. */
+    static final int FAILED = 1;
+    /** Bad input: an option, a file or an address that cannot work. Nothing was started. */
+    static final int BAD_INPUT = 2;
+    /** {@code --strict}: some results are UNSTABLE or TIMEBOXED. */
+    static final int NOT_CLEAN = 3;
+    /** Reserved for load runs whose thresholds were crossed. */
+    static final int THRESHOLDS = 99;
+    /** Interrupted (Ctrl-C); what was measured is kept, marked INCOMPLETE. SIGTERM ends with the JVM's 143. */
+    static final int INTERRUPTED = 130;
+
+    static final Map<String, String> HELP = help();
+
+    private ExitCodes() {
+    }
+
+    private static Map<String, String> help() {
+        Map<String, String> codes = new LinkedHashMap<>();
+        codes.put(" " + OK, "done; every result OK (UNSTABLE and TIMEBOXED too, unless --strict)");
+        codes.put(" " + FAILED, "a run FAILed or a check failed, or the cluster could not be started or reached");
+        codes.put(" " + BAD_INPUT, "bad input (options, files, addresses); nothing was started");
+        codes.put(" " + NOT_CLEAN, "with --strict: some results are UNSTABLE or TIMEBOXED");
+        codes.put(String.valueOf(THRESHOLDS), "a threshold was crossed (load runs)");
+        codes.put(String.valueOf(INTERRUPTED), "interrupted (Ctrl-C); what was measured is kept, INCOMPLETE");
+        return codes;
+    }
+
+    /** The exit code for a finished run's results. */
+    static int of(List<RunResult> results, boolean interrupted, boolean strict) {
+        if (interrupted) {
+            return INTERRUPTED;
+        }
+        if (results.stream().anyMatch(r -> r.status() == Status.FAIL)) {
+            return FAILED;
+        }
+        if (strict && results.stream().anyMatch(r -> r.status() == Status.UNSTABLE || r.status() == Status.TIMEBOXED)) {
+            return NOT_CLEAN;
+        }
+        return OK;
+    }
+
+    /**
+     * One line naming the results that are not OK, for standard error, or null when all are OK: what a script's
+     * log shows without scrolling through the table.
+     */
+    static String summary(String command, List<RunResult> results) {
+        List<RunResult> notOk = results.stream().filter(r -> r.status() != Status.OK).toList();
+        if (notOk.isEmpty()) {
+            return null;
+        }
+        Map<Status, Integer> counts = new LinkedHashMap<>();
+        for (Status status : Status.values()) {
+            int n = (int) notOk.stream().filter(r -> r.status() == status).count();
+            if (n > 0) {
+                counts.put(status, n);
+            }
+        }
+        List<String> countText = new ArrayList<>();
+        counts.forEach((status, n) -> countText.add(n + " " + status));
+        List<String> rows = new ArrayList<>();
+        for (RunResult r : notOk) {
+            String reason = r.status() == Status.FAIL && r.reason() != null ? " (" + shorten(r.reason(), 90) + ")" : "";
+            rows.add(r.scenario() + " round " + r.round() + " " + r.status() + reason);
+        }
+        return String.format(Locale.ROOT, "cpbench %s: %s of %d result%s: %s", command, String.join(", ", countText),
+                results.size(), results.size() == 1 ? "" : "s", String.join("; ", rows));
+    }
+
+    private static String shorten(String text, int max) {
+        String line = text.lines().findFirst().orElse("");
+        return line.length() <= max ? line : line.substring(0, max - 3) + "...";
+    }
+}

@@ -1,0 +1,84 @@
+package io.cpbench.bench.cli;
+
+import io.cpbench.core.result.ResultFiles;
+import io.cpbench.core.result.RunResult;
+import io.cpbench.core.result.Status;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The exit code and the stderr summary a finished run gets from its results; the processes' codes are in the ITs. */
+class ExitCodesTest {
+
+    static final List<RunResult> REFERENCE = ResultFiles.readAll(List.of(Path.of("../results/reference/local-2core-quick-a")));
+
+    static RunResult with(RunResult r, Status status, String reason) {
+        return new RunResult(r.format(), r.scenario(), r.network(), r.description(), r.round(), status, reason,
+                r.topology(), r.clusterName(), r.clientTarget(), r.members(), r.networkPath(), r.plan(), r.environment(),
+                r.startedAt(), r.durationSeconds(), r.warmupOps(), r.ops(), r.errors(), r.opsPerSecond(),
+                r.latencyMicros(), r.leaderBefore(), r.leaderAfter(), r.hlog(), r.histogram(), r.harness());
+    }
+
+    static List<RunResult> replacing(int index, Status status, String reason) {
+        List<RunResult> results = new java.util.ArrayList<>(REFERENCE);
+        results.set(index, with(results.get(index), status, reason));
+        return results;
+    }
+
+    @Test
+    void allOkIsZeroAndSaysNothing() {
+        assertThat(REFERENCE).hasSizeGreaterThan(4).allSatisfy(r -> assertThat(r.status()).isEqualTo(Status.OK));
+        assertThat(ExitCodes.of(REFERENCE, false, true)).isEqualTo(ExitCodes.OK);
+        assertThat(ExitCodes.summary("matrix", REFERENCE)).isNull();
+    }
+
+    @Test
+    void aFailedRowIsOneWithOrWithoutStrict() {
+        List<RunResult> results = replacing(2, Status.FAIL, "the slow member member-4 leads; network (b) needs it to be a follower");
+        assertThat(ExitCodes.of(results, false, false)).isEqualTo(ExitCodes.FAILED);
+        assertThat(ExitCodes.of(results, false, true)).isEqualTo(ExitCodes.FAILED);
+        RunResult failed = results.get(2);
+        assertThat(ExitCodes.summary("matrix", results)).isEqualTo("cpbench matrix: 1 FAIL of " + results.size()
+                + " results: " + failed.scenario() + " round " + failed.round()
+                + " FAIL (the slow member member-4 leads; network (b) needs it to be a follower)");
+    }
+
+    @Test
+    void unstableAndTimeboxedRowsAreThreeOnlyWhenStrict() {
+        for (Status status : List.of(Status.UNSTABLE, Status.TIMEBOXED)) {
+            List<RunResult> results = replacing(0, status, "whatever");
+            assertThat(ExitCodes.of(results, false, false)).as(status.name()).isEqualTo(ExitCodes.OK);
+            assertThat(ExitCodes.of(results, false, true)).as(status.name()).isEqualTo(ExitCodes.NOT_CLEAN);
+            assertThat(ExitCodes.summary("run", results)).as(status.name()).contains("1 " + status + " of ")
+                    .contains(results.get(0).scenario() + " round " + results.get(0).round() + " " + status)
+                    .doesNotContain("whatever"); // reasons only for FAIL rows, to keep it one readable line
+        }
+    }
+
+    @Test
+    void interruptionWinsOverEverythingElse() {
+        assertThat(ExitCodes.of(replacing(1, Status.FAIL, "x"), true, true)).isEqualTo(ExitCodes.INTERRUPTED);
+        assertThat(ExitCodes.of(List.of(), true, false)).isEqualTo(ExitCodes.INTERRUPTED);
+    }
+
+    @Test
+    void everyCommandsHelpListsTheSameCodes() {
+        CommandLine cli = CpBench.commandLine();
+        List<CommandLine> commands = new java.util.ArrayList<>(List.of(cli));
+        for (int i = 0; i < commands.size(); i++) {
+            commands.addAll(commands.get(i).getSubcommands().values());
+        }
+        assertThat(commands).hasSizeGreaterThan(8);
+        for (CommandLine command : commands) {
+            String help = command.getUsageMessage(CommandLine.Help.Ansi.OFF);
+            assertThat(help).as(command.getCommandSpec().qualifiedName()).contains("Exit codes:")
+                    .containsPattern("\\s0\\s+done; every result OK").containsPattern("\\s1\\s+a run FAILed")
+                    .containsPattern("\\s2\\s+bad input").containsPattern("\\s3\\s+with --strict")
+                    .containsPattern("\\s99\\s+a threshold").containsPattern("\\s130\\s+interrupted");
+        }
+    }
+}
