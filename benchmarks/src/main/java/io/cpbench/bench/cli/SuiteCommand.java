@@ -73,6 +73,11 @@ abstract class SuiteCommand implements Callable<Integer> {
 
     abstract String commandName();
 
+    /** Rounds until the ratios are known ({@code matrix --until-ci}), or null for a fixed number of rounds. */
+    UntilCi untilCi() {
+        return null;
+    }
+
     @Override
     public Integer call() {
         PrintStream console = System.out;
@@ -80,14 +85,29 @@ abstract class SuiteCommand implements Callable<Integer> {
         RunPlan plan = planOptions.plan();
         List<Scenario> scenarios = scenarios();
         ProbeSettings probeSettings = probeSettings();
-        int rounds = rounds();
+        UntilCi untilCi = untilCi();
+        int rounds = untilCi != null ? untilCi.maxRounds() : rounds();
         validate(scenarios, rounds);
+        if (untilCi != null) {
+            for (Scenario scenario : scenarios) {
+                if (scenarios.stream().noneMatch(s -> s.isBaseline() && s.network().equals(scenario.network()))) {
+                    throw new IllegalArgumentException("--until-ci compares each scenario with its network's baseline,"
+                            + " the client-to-leader scenario; add the one of network (" + scenario.network() + ") to --scenarios");
+                }
+            }
+            if (scenarios.stream().allMatch(Scenario::isBaseline)) {
+                throw new IllegalArgumentException("--until-ci needs a scenario to compare with the baseline");
+            }
+        }
         Path runDir = RunDirectory.choose(out, commandName());
         int total = scenarios.size() * rounds;
         console.printf(Locale.ROOT, "cp-bench %s: %d scenario%s x %d round%s; %s; time box %s per scenario (at most %s in all)%n",
                 commandName(), scenarios.size(), scenarios.size() == 1 ? "" : "s", rounds, rounds == 1 ? "" : "s",
                 describe(plan), ConsoleProgress.human(plan.timebox()),
                 ConsoleProgress.human(plan.timebox().toSeconds() * total));
+        if (untilCi != null) {
+            console.println(untilCi.describe());
+        }
         console.println("results -> " + runDir);
         console.println((clusterOptions.startsMembers() ? "starting " : "attaching to ") + clusterOptions.describe() + " ...");
         long startNanos = System.nanoTime();
@@ -124,6 +144,7 @@ abstract class SuiteCommand implements Callable<Integer> {
             }
             RunDirectory.create(runDir);
             long measuringStart = System.nanoTime();
+            long roundsStart = System.nanoTime();
             Matrix.run(runner, scenarios, rounds,
                     (round, scenario) -> {
                         int k = results.size() + 1;
@@ -135,11 +156,14 @@ abstract class SuiteCommand implements Callable<Integer> {
                     (round, result) -> {
                         results.add(result);
                         console.println("    " + oneLine(result));
-                    });
+                    },
+                    done -> untilCi == null || untilCi.another(done, results, Duration.ofNanos(System.nanoTime() - roundsStart),
+                            console));
         } finally {
             topology.close();
             try {
-                RunDirectory.writeSummary(console, runDir, commandName(), results, List.of());
+                RunDirectory.writeSummary(console, runDir, commandName(), results,
+                        untilCi == null || results.isEmpty() ? List.of() : untilCi.verdicts(results));
                 RunDirectory.removeIfEmpty(runDir);
                 // Before the hook is released: on Ctrl-C the JVM ends as soon as the hook returns.
                 String summary = ExitCodes.summary(commandName(), results);

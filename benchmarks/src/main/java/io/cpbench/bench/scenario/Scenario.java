@@ -19,6 +19,11 @@ public record Scenario(String name, String network, Routing routing) {
         return slowNetwork() && (routing == Routing.SLOW_FOLLOWER || routing == Routing.SMART);
     }
 
+    /** The scenario every other one in its network is compared with: the client talking to the leader alone. */
+    public boolean isBaseline() {
+        return routing == Routing.LEADER;
+    }
+
     public String description() {
         return routing.description() + (slowNetwork() ? "; one follower slow" : "");
     }

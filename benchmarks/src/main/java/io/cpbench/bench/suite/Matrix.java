@@ -6,6 +6,7 @@ import io.cpbench.core.result.RunResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiConsumer;
+import java.util.function.IntPredicate;
 
 /**
  * Runs scenarios in interleaved rounds on one cluster. Each round runs every scenario once, in an order rotated
@@ -33,8 +34,22 @@ public final class Matrix {
      */
     public static List<RunResult> run(ScenarioRunner runner, List<Scenario> scenarios, int rounds,
                                       BiConsumer<Integer, Scenario> before, BiConsumer<Integer, RunResult> after) {
+        return run(runner, scenarios, rounds, before, after, done -> true);
+    }
+
+    /**
+     * As {@link #run(ScenarioRunner, List, int, BiConsumer, BiConsumer)}, but before each round after the first,
+     * {@code another} is asked, with the number of rounds done, whether to run it: rounds until an answer is
+     * known, never more than {@code maxRounds}.
+     */
+    public static List<RunResult> run(ScenarioRunner runner, List<Scenario> scenarios, int maxRounds,
+                                      BiConsumer<Integer, Scenario> before, BiConsumer<Integer, RunResult> after,
+                                      IntPredicate another) {
         List<RunResult> results = new ArrayList<>();
-        for (int round = 1; round <= rounds && !runner.stopped(); round++) {
+        for (int round = 1; round <= maxRounds && !runner.stopped(); round++) {
+            if (round > 1 && !another.test(round - 1)) {
+                break;
+            }
             for (Scenario scenario : orderForRound(scenarios, round)) {
                 if (runner.stopped()) {
                     break;

@@ -1,5 +1,6 @@
 package io.cpbench.core.result;
 
+import io.cpbench.core.stats.Bootstrap;
 import org.HdrHistogram.Histogram;
 
 import java.util.ArrayList;
@@ -27,7 +28,12 @@ public final class ScenarioTable {
      */
     public record Row(String scenario, String network, int rounds, double durationSeconds, double opsPerSecond,
                       double opsMin, double opsMax, RunResult.Latency latency, long errors, String leader,
-                      String status) {
+                      String status, Bootstrap.Interval opsCi) {
+
+        /** The median op/s over rounds with its 95 % bootstrap interval. */
+        public Bootstrap.Interval opsInterval() {
+            return opsCi;
+        }
 
         /** Half the min-max range, relative to the median. */
         public double spread() {
@@ -56,7 +62,7 @@ public final class ScenarioTable {
             errors += run.errors();
         }
         return new Row(scenario, runs.get(0).network(), runs.size(), median(durations), median(ops), ops[0],
-                ops[ops.length - 1], RunResult.Latency.of(merged), errors, leader(runs), status(runs));
+                ops[ops.length - 1], RunResult.Latency.of(merged), errors, leader(runs), status(runs), Bootstrap.median95(ops));
     }
 
     static double median(double[] sorted) {
@@ -96,7 +102,7 @@ public final class ScenarioTable {
         boolean rounds = rows.stream().anyMatch(r -> r.rounds() > 1);
         List<String> header = new ArrayList<>(List.of("Scenario", "Network", "Duration(s)", "Op/s"));
         if (rounds) {
-            header.add("Op/s spread (min–max, rounds)");
+            header.add("Op/s 95% CI (rounds)");
         }
         header.addAll(List.of("p50 (µs)", "p99 (µs)", "p99.9 (µs)", "max (µs)", "errors", "leader", "status"));
         List<List<String>> cells = new ArrayList<>();
@@ -104,7 +110,9 @@ public final class ScenarioTable {
             List<String> line = new ArrayList<>(List.of(row.scenario(), "(" + row.network() + ")",
                     fmt("%.1f", row.durationSeconds()), fmt("%.0f", row.opsPerSecond())));
             if (rounds) {
-                line.add(fmt("±%.1f%% (%.0f–%.0f, n=%d)", row.spread() * 100, row.opsMin(), row.opsMax(), row.rounds()));
+                Bootstrap.Interval ci = row.opsInterval();
+                line.add(ci.n() < 2 ? fmt("– (n=%d)", ci.n())
+                        : fmt("%.0f–%.0f ±%.1f%% (n=%d)", ci.low(), ci.high(), ci.relativeHalfWidth() * 100, ci.n()));
             }
             RunResult.Latency l = row.latency();
             boolean none = l.isEmpty(); // shown as "–" rather than zeros
@@ -134,7 +142,27 @@ public final class ScenarioTable {
     /** The client-to-leader scenario of each network: what every other scenario in that network is compared with. */
     public static final Map<String, String> BASELINE_BY_NETWORK = Map.of("a", "client-leader", "b", "client-leader-1follower10ms");
 
-    private static String ratios(List<RunResult> results, java.util.function.Function<String, String> baselineOf) {
+    /**
+     * One scenario's op/s over its baseline's, paired by round.
+     *
+     * @param interval median of the per-round ratios with its 95 % bootstrap interval
+     * @param min      smallest per-round ratio
+     * @param max      largest per-round ratio
+     */
+    public record Ratio(String scenario, String baseline, Bootstrap.Interval interval, double min, double max) {
+    }
+
+    /** The paired ratios, each scenario against the baseline of its own network (see {@link #ratiosWithinNetwork}). */
+    public static List<Ratio> pairedRatiosWithinNetwork(List<RunResult> results) {
+        return pairedRatios(results, network -> BASELINE_BY_NETWORK.getOrDefault(network, "client-leader"));
+    }
+
+    /** The paired ratios, every scenario against {@code baseline}. */
+    public static List<Ratio> pairedRatios(List<RunResult> results, String baseline) {
+        return pairedRatios(results, network -> baseline);
+    }
+
+    private static List<Ratio> pairedRatios(List<RunResult> results, java.util.function.Function<String, String> baselineOf) {
         Map<String, RunResult> baselineByRound = new java.util.HashMap<>();
         for (RunResult r : results) {
             if (r.scenario().equals(baselineOf.apply(r.network())) && r.status() == Status.OK) {
@@ -151,16 +179,29 @@ public final class ScenarioTable {
                 baselines.put(r.label(), baseline);
             }
         }
+        List<Ratio> out = new ArrayList<>();
+        ratios.forEach((scenario, values) -> {
+            double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+            out.add(new Ratio(scenario, baselines.get(scenario), Bootstrap.median95(sorted), sorted[0], sorted[sorted.length - 1]));
+        });
+        return out;
+    }
+
+    private static String ratios(List<RunResult> results, java.util.function.Function<String, String> baselineOf) {
+        List<Ratio> ratios = pairedRatios(results, baselineOf);
         if (ratios.isEmpty()) {
             return "";
         }
         List<List<String>> cells = new ArrayList<>();
-        ratios.forEach((scenario, values) -> {
-            double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-            cells.add(List.of(scenario, baselines.get(scenario), fmt("%.3f", median(sorted)),
-                    fmt("%.3f–%.3f", sorted[0], sorted[sorted.length - 1]), Integer.toString(sorted.length)));
-        });
-        return render(List.of("Scenario", "Baseline (same round)", "Op/s ÷ baseline (median)", "min–max", "paired rounds"), cells);
+        for (Ratio ratio : ratios) {
+            Bootstrap.Interval ci = ratio.interval();
+            cells.add(List.of(ratio.scenario(), ratio.baseline(), fmt("%.3f", ci.median()),
+                    ci.n() < 2 ? "–" : fmt("%.3f–%.3f", ci.low(), ci.high()),
+                    ci.n() < 2 ? "–" : fmt("±%.1f%%", ci.relativeHalfWidth() * 100),
+                    fmt("%.3f–%.3f", ratio.min(), ratio.max()), Integer.toString(ci.n())));
+        }
+        return render(List.of("Scenario", "Baseline (same round)", "Op/s ÷ baseline (median)", "95% CI", "CI half-width",
+                "min–max", "paired rounds"), cells);
     }
 
     private static String micros(long value, boolean none) {

@@ -19,8 +19,10 @@ import java.util.function.Consumer;
  * Runs a {@link Workload} in a closed loop on {@link RunPlan#threads()} threads: warm-up, then measurement,
  * never past the time box. Each successful op's service time goes to an HdrHistogram {@link Recorder} in µs; the
  * calling thread samples it once an interval, writes each measured interval to an {@code .hlog} and reports
- * progress. The timed path is: two {@code nanoTime} calls, the op, one {@code recordValue}; no allocation, no
- * locks, no logging.
+ * progress. The timed path is: two {@code nanoTime} calls, the op, a range check and one {@code recordValue} into a
+ * fixed-range recorder (no resizing); no allocation and no logging. {@code recordValue} enters and leaves a
+ * writer-reader phaser (an atomic increment each), never a lock: writers never wait, the sampling thread's interval
+ * swap waits for writers in flight instead.
  *
  * <p>A driver runs once. {@link #stop()} may be called from any thread (for example a Ctrl-C hook): the run
  * ends after the ops in flight, and the measurement so far is returned as {@link Outcome#INTERRUPTED}.
@@ -36,7 +38,16 @@ public final class Driver {
     static final Duration STOP_GRACE = Duration.ofSeconds(10);
 
     private final RunPlan plan;
-    private final Recorder recorder = new Recorder(3);
+    /** The largest op time recorded, in µs (one hour); longer ops are recorded as this and counted. */
+    static final long MAX_RECORDED_MICROS = 3_600_000_000L;
+    /**
+     * Fixed range, so recording never resizes (an auto-resizing recorder's first op after each interval swap paid
+     * for growing the new histogram, under its lock); interval histograms are recycled, so swapping does not
+     * allocate either.
+     */
+    private final Recorder recorder = new Recorder(1, MAX_RECORDED_MICROS, 3);
+    private Histogram recycled;
+    private final LongAdder clamped = new LongAdder();
     private final Object sampleLock = new Object();
     private final LongAdder warmupDone = new LongAdder();
     private final LongAdder measureErrors = new LongAdder();
@@ -47,6 +58,8 @@ public final class Driver {
     private final CountDownLatch finished;
     private final CountDownLatch measureGate = new CountDownLatch(1);
 
+    private final Duration inFlightGrace;
+    private final Duration stopGrace;
     private volatile boolean stopRequested;
     private volatile long stopRequestedNanos;
     private volatile boolean timeboxHit;
@@ -55,7 +68,17 @@ public final class Driver {
     private final java.util.concurrent.atomic.AtomicLong lastFinishNanos = new java.util.concurrent.atomic.AtomicLong();
 
     public Driver(RunPlan plan) {
+        this(plan, IN_FLIGHT_GRACE, STOP_GRACE);
+    }
+
+    /**
+     * @param inFlightGrace how long past the time box to wait for ops in flight before abandoning them
+     * @param stopGrace     how long after {@link #stop()} to wait for ops in flight
+     */
+    Driver(RunPlan plan, Duration inFlightGrace, Duration stopGrace) {
         this.plan = plan;
+        this.inFlightGrace = inFlightGrace;
+        this.stopGrace = stopGrace;
         this.warmedUp = new CountDownLatch(plan.threads());
         this.finished = new CountDownLatch(plan.threads());
     }
@@ -90,7 +113,7 @@ public final class Driver {
             }
             awaitPhase(warmedUp, start, Long.MAX_VALUE, false, total, log, progress);
             synchronized (sampleLock) {
-                recorder.getIntervalHistogram(); // warm-up latencies end here
+                recycled = recorder.getIntervalHistogram(recycled); // warm-up latencies end here
                 countersAtStart = workload.counters();
                 measureStartNanos = System.nanoTime();
                 measuring = true;
@@ -98,7 +121,7 @@ public final class Driver {
             Instant startedAt = Instant.now();
             measureGate.countDown();
             boolean allFinished = awaitPhase(finished, measureStartNanos,
-                    timeboxDeadline + IN_FLIGHT_GRACE.toNanos(), true, total, log, progress);
+                    timeboxDeadline + inFlightGrace.toNanos(), true, total, log, progress);
             if (!allFinished && !stopRequested) {
                 timeboxHit = true;
             }
@@ -130,19 +153,24 @@ public final class Driver {
         return stopRequested ? Outcome.INTERRUPTED : Outcome.COMPLETED;
     }
 
+    private String clampedNote() {
+        long n = clamped.sum();
+        return n == 0 ? "" : "; " + n + " ops took over an hour and were recorded as one hour";
+    }
+
     private String reason(boolean allFinished) {
         if (failure.get() != null) {
             return failure.get();
         }
         if (!allFinished) {
-            return timeboxHit ? "ops still in flight " + IN_FLIGHT_GRACE.toSeconds() + " s after the time box of "
+            return timeboxHit ? "ops still in flight " + inFlightGrace.toMillis() / 1000.0 + " s after the time box of "
                     + plan.timebox().toSeconds() + " s were abandoned"
                     : "stopped before the end; ops in flight were abandoned";
         }
         if (timeboxHit) {
-            return "time box of " + plan.timebox().toSeconds() + " s reached";
+            return "time box of " + plan.timebox().toSeconds() + " s reached" + clampedNote();
         }
-        return stopRequested ? "stopped before the end" : null;
+        return stopRequested ? "stopped before the end" + clampedNote() : clamped.sum() > 0 ? clampedNote().substring(2) : null;
     }
 
     /** Samples once an interval until the latch opens; false if {@code deadline} came first. */
@@ -159,7 +187,7 @@ public final class Driver {
                 Thread.currentThread().interrupt();
             }
             long now = System.nanoTime();
-            if (now > deadline || (stopRequested && now - stopRequestedNanos > STOP_GRACE.toNanos())) {
+            if (now > deadline || (stopRequested && now - stopRequestedNanos > stopGrace.toNanos())) {
                 return false;
             }
             Progress report = sample(total, log, phaseStart, measure ? targetOps() : plan.warmupOps());
@@ -173,7 +201,8 @@ public final class Driver {
         Histogram interval;
         boolean measured;
         synchronized (sampleLock) {
-            interval = recorder.getIntervalHistogram();
+            interval = recorder.getIntervalHistogram(recycled);
+            recycled = interval; // used below, then handed back at the next swap
             measured = measuring;
         }
         if (measured) {
@@ -233,8 +262,12 @@ public final class Driver {
             }
             try {
                 workload.execute();
-                long took = System.nanoTime() - begin;
-                recorder.recordValue(took / 1000);
+                long micros = (System.nanoTime() - begin) / 1000;
+                if (micros > MAX_RECORDED_MICROS) {
+                    micros = MAX_RECORDED_MICROS;
+                    clamped.increment();
+                }
+                recorder.recordValue(micros);
                 consecutiveErrors = 0;
             } catch (Exception e) {
                 if (stopRequested) {

@@ -118,7 +118,7 @@ class DriverTest {
     }
 
     @Test
-    void stopFromAnotherThreadKeepsTheMeasurementAsInterrupted() {
+    void stopFromTheOpItselfEndsTheRunAfterThatOp() {
         RunPlan plan = RunPlan.builder().warmupOps(0).ops(1_000_000).timebox(Duration.ofMinutes(1)).build();
         Driver driver = new Driver(plan);
         AtomicLong calls = new AtomicLong();
@@ -132,6 +132,93 @@ class DriverTest {
 
         assertThat(m.outcome()).isEqualTo(Outcome.INTERRUPTED);
         assertThat(m.ops()).isEqualTo(50);
+    }
+
+    @Test
+    void stopFromAnotherThreadKeepsTheMeasurementAsInterrupted() throws Exception {
+        RunPlan plan = RunPlan.builder().warmupOps(0).ops(1_000_000).threads(2).timebox(Duration.ofMinutes(1)).build();
+        Driver driver = new Driver(plan);
+        AtomicLong calls = new AtomicLong();
+        java.util.concurrent.CountDownLatch fifty = new java.util.concurrent.CountDownLatch(50);
+        Thread stopper = new Thread(() -> {
+            try {
+                fifty.await();
+                driver.stop(); // as the Ctrl-C hook does: neither a worker nor the sampling thread
+            } catch (InterruptedException ignored) {
+                // the test ends anyway
+            }
+        }, "test-stopper");
+        stopper.start();
+
+        Measurement m = driver.run(() -> {
+            Thread.sleep(1);
+            calls.incrementAndGet();
+            fifty.countDown();
+        }, null, null);
+        stopper.join(10_000);
+
+        assertThat(m.outcome()).isEqualTo(Outcome.INTERRUPTED);
+        assertThat(m.ops()).isGreaterThanOrEqualTo(50).isLessThan(1_000_000).isEqualTo(calls.get());
+        assertThat(m.histogram().getTotalCount()).isEqualTo(m.ops());
+    }
+
+    @Test
+    void stopDuringWarmupMeasuresNothingAndSaysInterrupted() throws Exception {
+        RunPlan plan = RunPlan.builder().warmupOps(1_000_000).ops(10).timebox(Duration.ofMinutes(1)).build();
+        Driver driver = new Driver(plan);
+        AtomicLong calls = new AtomicLong();
+        Thread stopper = new Thread(() -> {
+            while (calls.get() < 20) {
+                Thread.onSpinWait();
+            }
+            driver.stop();
+        }, "test-stopper");
+        stopper.start();
+
+        Measurement m = driver.run(() -> {
+            Thread.sleep(1);
+            calls.incrementAndGet();
+        }, null, null);
+        stopper.join(10_000);
+
+        assertThat(m.outcome()).isEqualTo(Outcome.INTERRUPTED);
+        assertThat(m.warmupOps()).isGreaterThanOrEqualTo(20).isLessThan(1_000_000);
+        assertThat(m.ops()).isZero();
+        assertThat(m.histogram().getTotalCount()).isZero();
+    }
+
+    @Test
+    void anOpStuckPastTheTimeboxIsAbandonedAfterTheGraceAndTheRestIsKept() {
+        RunPlan plan = RunPlan.builder().warmupOps(0).ops(1_000_000).threads(2).timebox(Duration.ofSeconds(1)).build();
+        Driver driver = new Driver(plan, Duration.ofMillis(300), Duration.ofMillis(300));
+        java.util.concurrent.CountDownLatch never = new java.util.concurrent.CountDownLatch(1);
+        AtomicLong calls = new AtomicLong();
+
+        Measurement m = driver.run(() -> {
+            if (calls.incrementAndGet() == 100) {
+                never.await(); // one thread's op never returns, like a call to a member that died
+            }
+            Thread.sleep(1);
+        }, null, null);
+
+        assertThat(m.outcome()).isEqualTo(Outcome.TIMEBOXED);
+        assertThat(m.reason()).isEqualTo("ops still in flight 0.3 s after the time box of 1 s were abandoned");
+        assertThat(m.ops()).as("the other thread ran on to the time box").isGreaterThan(100);
+        assertThat(m.histogram().getTotalCount()).isEqualTo(m.ops());
+        never.countDown();
+    }
+
+    @Test
+    void recordedValuesAreTheOpsRealTimesAcrossManyIntervalSwaps() {
+        // 10 ms intervals: dozens of swaps, each handing the previous interval histogram back for reuse.
+        RunPlan plan = RunPlan.builder().warmupOps(10).ops(300).interval(Duration.ofMillis(10))
+                .timebox(Duration.ofMinutes(1)).build();
+
+        Measurement m = new Driver(plan).run(() -> Thread.sleep(2), null, null);
+
+        assertThat(m.histogram().getTotalCount()).isEqualTo(300);
+        assertThat(m.histogram().getMinValue()).isGreaterThanOrEqualTo(2000);
+        assertThat(m.histogram().getValueAtPercentile(50)).isBetween(2000L, 20_000L);
     }
 
     @Test
