@@ -27,7 +27,8 @@ final class StartProgress implements AutoCloseable {
     private volatile boolean done;
 
     /**
-     * @param memberLogs where member processes write {@code member-N.log}, or null when there are none to count
+     * @param memberLogs where member processes write {@code member-N.log}, or null when this run starts none
+     *                   (attach, remote) and only connects
      */
     StartProgress(PrintStream out, Duration every, long startNanos, Path memberLogs) {
         this.out = out;
@@ -59,7 +60,8 @@ final class StartProgress implements AutoCloseable {
     String status() {
         long seconds = (System.nanoTime() - startNanos) / 1_000_000_000L;
         String members = membersUp();
-        return String.format(Locale.ROOT, "starting: %s elapsed%s", ConsoleProgress.human(seconds), members);
+        return String.format(Locale.ROOT, "%s: %s elapsed%s", memberLogs == null ? "connecting" : "starting",
+                ConsoleProgress.human(seconds), members);
     }
 
     /** ", 3 of 5 members up" from the member logs, or "" when there are none. */

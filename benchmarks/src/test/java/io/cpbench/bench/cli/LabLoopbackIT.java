@@ -123,7 +123,8 @@ class LabLoopbackIT {
                 "--scenario", "client-leader", "--ops", "10");
 
         assertThat(run.exitCode()).isEqualTo(1);
-        assertThat(run.stderr().strip()).startsWith("cpbench: the inventory gives 127.0.0.1:" + ports.get(0)
+        // Progress lines may come first ("connecting: 5s elapsed"); the error is the last line.
+        assertThat(run.stderr().strip().lines().reduce((a, b) -> b).orElse("")).startsWith("cpbench: the inventory gives 127.0.0.1:" + ports.get(0)
                 + " leadership priority, but the members report 127.0.0.1:" + ports.get(PRIORITY)).doesNotContain("\tat ");
     }
 
