@@ -170,7 +170,9 @@ class MatrixIT {
         long throughSlow = results.get("client-follower10ms-1follower10ms").latencyMicros().p50();
         long throughNormal = results.get("client-follower-1follower10ms").latencyMicros().p50();
 
-        assertThat(throughSlow - throughNormal).isBetween(40_000L, 40_000L + 10_000L);
+        // The two runs' own op costs differ by a ms or two on a loaded 2-core machine (38.7 ms seen once in CI), so
+        // the lower bound allows 5 ms; a delay paid once each way would show as 20 ms, three times as 30 ms.
+        assertThat(throughSlow - throughNormal).isBetween(35_000L, 40_000L + 10_000L);
     }
 
     @Test
