@@ -113,7 +113,7 @@ public final class ResultFiles {
                 for (Path child : children) {
                     List<RunResult> inChild = readDirectory(child);
                     if (inChild.isEmpty()) {
-                        skipped.add(child + ": no results (a run that ended before it measured anything)");
+                        skipped.add(child + ": no results (a run stopped before it measured, or not a run directory)");
                     } else {
                         found++;
                         results.addAll(inChild);

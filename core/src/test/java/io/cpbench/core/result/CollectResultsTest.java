@@ -30,7 +30,7 @@ class CollectResultsTest {
 
         assertThat(collected.results()).extracting(RunResult::scenario).containsExactly("client-leader", "client-smart", "client-leader");
         assertThat(collected.skipped()).containsExactly(runs.resolve("20261122-120000-run")
-                + ": no results (a run that ended before it measured anything)");
+                + ": no results (a run stopped before it measured, or not a run directory)");
     }
 
     @Test
