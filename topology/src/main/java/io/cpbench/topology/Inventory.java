@@ -112,20 +112,19 @@ public record Inventory(String format, String clusterName, Integer rebalancePeri
             }
             path = p.toString();
         }
-        String message = e.getOriginalMessage();
         if (e instanceof com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException u) {
             return "unknown field '" + (path.isEmpty() ? u.getPropertyName() : path) + "'; known: "
                     + u.getKnownPropertyIds();
         }
-        if (message != null && message.startsWith("Cannot map `null` into type")) {
-            String type = message.substring(message.indexOf('`', message.indexOf("type")) + 1);
-            type = type.substring(0, type.indexOf('`'));
-            return "'" + path + "' is missing or null; it must be " + ("boolean".equals(type) ? "true or false" : "a " + type);
+        if (e instanceof com.fasterxml.jackson.databind.exc.MismatchedInputException m && m.getTargetType() != null
+                && m.getTargetType().isPrimitive() && String.valueOf(m.getOriginalMessage()).startsWith("Cannot map `null`")) {
+            return "'" + path + "' is missing or null; it must be "
+                    + (m.getTargetType() == boolean.class ? "true or false" : "a number");
         }
-        // Drop Jackson's parenthesised advice, keep what was wrong.
-        String plain = message == null ? e.getClass().getSimpleName() : message.replaceAll("\\s*\\(set [^)]*\\)|\\s*\\(through reference chain[^)]*\\)", "")
-                .lines().findFirst().orElse("");
-        return (path.isEmpty() ? "" : "'" + path + "': ") + plain;
+        String message = e.getOriginalMessage() == null ? e.getClass().getSimpleName() : e.getOriginalMessage();
+        // Jackson appends advice about its own settings in parentheses ("(set DeserializationFeature... )"): drop it.
+        message = message.replaceAll("\\s*\\([^()]*Feature[^()]*\\)", "");
+        return (path.isEmpty() ? "" : "'" + path + "': ") + message.lines().findFirst().orElse("");
     }
 
     void validate() {

@@ -41,11 +41,25 @@ public final class StockCluster implements AutoCloseable {
                        int metricsSeconds, Path dir) {
         public Spec {
             if (members < 3 || members > 9) {
-                throw new IllegalArgumentException("members must be 3-9 (a CP group needs at least 3), not " + members);
+                throw new IllegalArgumentException("members must be 3-9 (a CP group needs at least 3), was " + members);
             }
-            if (priorityMember >= members) {
-                throw new IllegalArgumentException("priority member " + priorityMember + " does not exist among " + members);
+            if (priorityMember < -1 || priorityMember >= members) {
+                throw new IllegalArgumentException("priority member must be 0-" + (members - 1) + ", or -1 for none; was "
+                        + priorityMember);
             }
+            if (basePort != 0 && (basePort < 1024 || basePort > 65535 - members)) {
+                throw new IllegalArgumentException("base port must be 1024-" + (65535 - members) + ", or 0 to pick free ones;"
+                        + " was " + basePort);
+            }
+            if (rebalanceSeconds < 1 || metricsSeconds < 1) {
+                throw new IllegalArgumentException("rebalance and metrics periods must be at least 1 s; were "
+                        + rebalanceSeconds + " and " + metricsSeconds);
+            }
+        }
+
+        /** The same cluster, with its configurations and logs in {@code newDir}. */
+        public Spec in(Path newDir) {
+            return new Spec(clusterName, members, basePort, priorityMember, rebalanceSeconds, metricsSeconds, newDir);
         }
     }
 

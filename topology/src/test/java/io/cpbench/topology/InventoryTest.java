@@ -95,11 +95,15 @@ class InventoryTest {
                 {inventory(THREE.replace("5703", "70000")), "port 1-65535"},
                 {inventory(THREE).replace("\"clusterName\": \"c\"", "\"clusterName\": \"c\", \"extra\": 1"), "extra"},
                 {inventory(THREE).replace("]}", "], \"ssh\": {\"user\": \"u\"}}"), "ssh needs a user and a netemCommand"},
+                {inventory(THREE.replace("\"priority\": true", "\"priority\": null")),
+                        "'members[1].priority' is missing or null; it must be true or false"},
+                {inventory(THREE.replace("\"priority\": true", "\"priority\": \"yes\"")), "'members[1].priority': Cannot"},
         };
         for (String[] c : cases) {
             Path file = Files.writeString(dir.resolve("bad.json"), c[0]);
             assertThatThrownBy(() -> Inventory.read(file)).as(c[0]).isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageStartingWith("inventory " + file + ": ").hasMessageContaining(c[1]);
+                    .hasMessageStartingWith("inventory " + file + ": ").hasMessageContaining(c[1])
+                    .hasMessageNotContaining("Feature"); // none of Jackson's advice about its own settings
         }
         assertThatThrownBy(() -> Inventory.read(dir.resolve("missing.json"))).hasMessageContaining("cannot read");
     }

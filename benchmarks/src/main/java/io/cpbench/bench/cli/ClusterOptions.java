@@ -172,25 +172,15 @@ final class ClusterOptions {
                 : members + " " + topology + " members, network " + network;
     }
 
+    /** Starts or reaches the cluster; call {@link #validate(int)} first, which checks every name and range used here. */
     Topology start(Path logDir) {
         if (remote()) {
             return TopologyKind.remote(inventory(), connectTimeout, settle, startupTimeout);
         }
         if (attach()) {
-            if (connect == null || connect.isEmpty()) {
-                throw new IllegalArgumentException("--topology attach needs --connect HOST:PORT[,HOST:PORT...]");
-            }
             return TopologyKind.attach(clusterName, connect, connectTimeout, settle, startupTimeout);
         }
-        TopologyKind kind;
-        try {
-            kind = TopologyKind.parse(topology);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("unknown topology '" + topology + "'; choose local, embedded, attach or remote");
-        }
-        if (!network.equals("emulated") && !network.equals("direct")) {
-            throw new IllegalArgumentException("unknown network path '" + network + "'; choose emulated or direct");
-        }
+        TopologyKind kind = TopologyKind.parse(topology);
         TopologySpec spec = new TopologySpec(members, 0, "127.0.0.1", basePort, rebalancePeriod, settle, startupTimeout,
                 logDir, TopologySpec.DEFAULT_MEMBER_JVM_OPTIONS, network.equals("emulated"));
         return kind.start(spec);

@@ -98,25 +98,26 @@ final class LbStudyCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (starts < 1 || starts > 200) {
-            throw new IllegalArgumentException("--starts must be 1-200, not " + starts);
+            throw new IllegalArgumentException("--starts must be 1-200, was " + starts);
         }
         if (window.toMillis() < 1_000 || window.toMinutes() > 10) {
-            throw new IllegalArgumentException("--window must be 1 s to 10 min, not " + window.toMillis() + " ms");
+            throw new IllegalArgumentException("--window must be 1s-10m, was " + ConsoleProgress.human(window));
         }
         if (threads < 1 || threads > 32) {
-            throw new IllegalArgumentException("--threads must be 1-32, not " + threads);
+            throw new IllegalArgumentException("--threads must be 1-32, was " + threads);
         }
         if (priorityMember < 0 || priorityMember > 4) {
-            throw new IllegalArgumentException("--priority-member must be 0-4, not " + priorityMember);
+            throw new IllegalArgumentException("--priority-member must be 0-4, was " + priorityMember);
         }
-        if (metricsSeconds < 1 || goal < 0 || goal > 1) {
-            throw new IllegalArgumentException("--metrics-period must be at least 1 s and --goal within 0-1");
+        if (!(goal >= 0 && goal <= 1)) {
+            throw new IllegalArgumentException("--goal must be 0-1 (0.95 is 95 %), was " + goal);
         }
+        // Checked before any member starts: ports and periods.
+        StockCluster.Spec spec = new StockCluster.Spec(CLUSTER, 5, basePort, priorityMember, 5, metricsSeconds, Path.of("members"));
         Path dir = RunDirectory.create(out, "lb-study");
         System.out.println("lb-study: results in " + dir);
         boolean complete = false;
-        try (StockCluster c = StockCluster.start(new StockCluster.Spec(CLUSTER, 5, basePort, priorityMember, 5,
-                metricsSeconds, dir.resolve("members")), Duration.ofSeconds(180))) {
+        try (StockCluster c = StockCluster.start(spec.in(dir.resolve("members")), Duration.ofSeconds(180))) {
             cluster = c;
             System.out.println("cluster up: " + String.join(",", c.addresses()) + "; priority member " + c.address(priorityMember)
                     + "; metrics every " + metricsSeconds + " s");

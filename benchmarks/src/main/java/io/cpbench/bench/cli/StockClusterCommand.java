@@ -51,13 +51,15 @@ final class StockClusterCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        if (metricsSeconds < 1 || rebalanceSeconds < 1) {
-            throw new IllegalArgumentException("--metrics-period and --rebalance-period must be at least 1 s");
+        // Checked before any member starts: the spec refuses members, ports, priority and periods that cannot work.
+        StockCluster.Spec spec = new StockCluster.Spec(clusterName, members, basePort, priorityMember, rebalanceSeconds,
+                metricsSeconds, dir);
+        if (limit != null && limit.isZero()) {
+            throw new IllegalArgumentException("--for must be longer than 0s");
         }
         System.out.println("starting " + members + " stock members (" + StockCluster.hazelcastJar().getFileName()
                 + ", configs and logs in " + dir + ") ...");
-        try (StockCluster cluster = StockCluster.start(new StockCluster.Spec(clusterName, members, basePort,
-                priorityMember, rebalanceSeconds, metricsSeconds, dir), Duration.ofSeconds(180))) {
+        try (StockCluster cluster = StockCluster.start(spec, Duration.ofSeconds(180))) {
             System.out.println("cluster '" + clusterName + "' up: " + String.join(",", cluster.addresses())
                     + (priorityMember >= 0 ? "; priority member " + cluster.address(priorityMember) : ""));
             System.out.println("attach with: --topology attach --cluster-name " + clusterName + " --connect "
@@ -68,6 +70,6 @@ final class StockClusterCommand implements Callable<Integer> {
                 Thread.sleep(500);
             }
         }
-        return 0;
+        return ExitCodes.OK;
     }
 }

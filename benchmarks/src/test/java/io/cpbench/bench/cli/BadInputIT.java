@@ -86,7 +86,21 @@ class BadInputIT {
                 Arguments.of(2, "empty-parent: no result files in this directory or the 1 directories inside it",
                         new String[]{"report", "empty-parent"}),
                 Arguments.of(2, "Missing required option: '--outputs=FILE' (see 'cpbench lab hosts --help')",
-                        new String[]{"lab", "hosts"}));
+                        new String[]{"lab", "hosts"}),
+                // The stock-cluster commands: refused before any member JVM starts.
+                Arguments.of(2, "--starts must be 1-200, was 0", new String[]{"lb-study", "--starts", "0"}),
+                Arguments.of(2, "--goal must be 0-1 (0.95 is 95 %), was 95.0", new String[]{"lb-study", "--goal", "95"}),
+                Arguments.of(2, "--priority-member must be 0-4, was 7", new String[]{"lb-study", "--priority-member", "7"}),
+                Arguments.of(2, "base port must be 1024-65530, or 0 to pick free ones; was 80", new String[]{"lb-study",
+                        "--base-port", "80"}),
+                Arguments.of(2, "--out a-file: cannot create it (a file of that name is in the way)", new String[]{"lb-study",
+                        "--out", "a-file"}),
+                Arguments.of(2, "members must be 3-9 (a CP group needs at least 3), was 2", new String[]{"stock-cluster",
+                        "--members", "2"}),
+                Arguments.of(2, "priority member must be 0-4, or -1 for none; was 5", new String[]{"stock-cluster",
+                        "--priority-member", "5"}),
+                Arguments.of(2, "rebalance and metrics periods must be at least 1 s; were 5 and 0", new String[]{"stock-cluster",
+                        "--metrics-period", "0"}));
     }
 
     @BeforeAll

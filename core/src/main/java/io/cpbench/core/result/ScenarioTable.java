@@ -25,15 +25,11 @@ public final class ScenarioTable {
      *
      * @param opsPerSecond median over rounds; {@code opsMin}/{@code opsMax} bound it
      * @param latency      percentiles of all rounds' ops together, µs
+     * @param opsCi        the median op/s over rounds with its 95 % bootstrap interval
      */
     public record Row(String scenario, String network, int rounds, double durationSeconds, double opsPerSecond,
                       double opsMin, double opsMax, RunResult.Latency latency, long errors, String leader,
                       String status, Bootstrap.Interval opsCi) {
-
-        /** The median op/s over rounds with its 95 % bootstrap interval. */
-        public Bootstrap.Interval opsInterval() {
-            return opsCi;
-        }
 
         /** Half the min-max range, relative to the median. */
         public double spread() {
@@ -110,7 +106,7 @@ public final class ScenarioTable {
             List<String> line = new ArrayList<>(List.of(row.scenario(), "(" + row.network() + ")",
                     fmt("%.1f", row.durationSeconds()), fmt("%.0f", row.opsPerSecond())));
             if (rounds) {
-                Bootstrap.Interval ci = row.opsInterval();
+                Bootstrap.Interval ci = row.opsCi();
                 line.add(ci.n() < 2 ? fmt("– (n=%d)", ci.n())
                         : fmt("%.0f–%.0f ±%.1f%% (n=%d)", ci.low(), ci.high(), ci.relativeHalfWidth() * 100, ci.n()));
             }
