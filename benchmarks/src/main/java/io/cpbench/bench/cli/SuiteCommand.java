@@ -136,10 +136,10 @@ abstract class SuiteCommand implements Callable<Integer> {
                 console.printf(Locale.ROOT, "warming the cluster up: %,d untimed ops through a smart client ...%n", warmOps);
                 double rate = runner.warmCluster(warmOps);
                 estimate.rate(rate);
-                if (estimate.remainingSeconds(0, 0) > 0) {
+                long seconds = estimate.remainingSeconds(0, 0);
+                if (seconds > 0) {
                     console.printf(Locale.ROOT, "warm-up ran at %,.0f op/s; at that rate, with scenarios through the slow "
-                            + "member at their time box, this takes about %s%n", rate,
-                            ConsoleProgress.human(estimate.remainingSeconds(0, 0)));
+                            + "member at their time box, this takes about %s%n", rate, ConsoleProgress.human(seconds));
                 }
             }
             RunDirectory.create(runDir);
