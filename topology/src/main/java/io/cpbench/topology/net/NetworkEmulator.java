@@ -3,8 +3,11 @@ package io.cpbench.topology.net;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
+import java.net.StandardSocketOptions;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,59 +50,129 @@ public final class NetworkEmulator implements NetworkControl, AutoCloseable {
 
     private final String host;
     private final List<Endpoint> endpoints;
-    private final List<ServerSocket> listeners = new ArrayList<>();
+    private final Selector selector;
+    private final DelayLine delayLine;
+    private final List<ServerSocketChannel> listeners = new ArrayList<>();
     private final Set<ProxiedConnection> connections = ConcurrentHashMap.newKeySet();
     private final Map<Integer, LongAdder> clientBytes = new TreeMap<>();
+    private Thread loop;
     private volatile int slowMember = OUTSIDE;
     private volatile long delayNanos;
     private volatile boolean closed;
 
-    private NetworkEmulator(String host, List<Endpoint> endpoints) {
+    private NetworkEmulator(String host, List<Endpoint> endpoints) throws IOException {
         this.host = host;
         this.endpoints = List.copyOf(endpoints);
         endpoints.forEach(e -> clientBytes.put(e.member(), new LongAdder()));
+        this.selector = Selector.open();
+        this.delayLine = new DelayLine("cpbench-net-delay");
     }
 
     /** Opens a proxy for every endpoint; network (a) to begin with. */
     public static NetworkEmulator start(String host, List<Endpoint> endpoints) {
-        NetworkEmulator emulator = new NetworkEmulator(host, endpoints);
+        NetworkEmulator emulator = null;
         try {
+            emulator = new NetworkEmulator(host, endpoints);
             for (Endpoint endpoint : endpoints) {
-                ServerSocket listener = new ServerSocket();
-                listener.setReuseAddress(true);
-                listener.bind(new InetSocketAddress(InetAddress.getByName(host), endpoint.listenPort()), 128);
+                ServerSocketChannel listener = ServerSocketChannel.open();
                 emulator.listeners.add(listener);
-                Thread acceptor = new Thread(() -> emulator.accept(listener, endpoint),
-                        "cpbench-net-accept-" + endpoint.member());
-                acceptor.setDaemon(true);
-                acceptor.start();
+                listener.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+                listener.bind(new InetSocketAddress(InetAddress.getByName(host), endpoint.listenPort()), 128);
+                listener.configureBlocking(false);
+                listener.register(emulator.selector, SelectionKey.OP_ACCEPT, endpoint);
             }
+            NetworkEmulator started = emulator;
+            emulator.loop = new Thread(started::runLoop, "cpbench-net-loop");
+            emulator.loop.setDaemon(true);
+            emulator.loop.start();
             return emulator;
         } catch (IOException e) {
-            emulator.close();
+            if (emulator != null) {
+                emulator.close();
+            }
             throw new IllegalStateException("cannot open the network emulator's proxies on " + host + ": " + e.getMessage(), e);
         }
     }
 
-    private void accept(ServerSocket listener, Endpoint target) {
-        while (!closed) {
-            Socket inbound;
-            try {
-                inbound = listener.accept();
-            } catch (IOException e) {
-                return; // closed
+    /**
+     * The one thread that accepts, connects, reads and writes for every proxied connection: a selector loop, so a
+     * hop through the emulator costs one wake-up of one thread however many connections are busy, and bytes are
+     * copied only when they have to wait for a delay.
+     */
+    private void runLoop() {
+        try {
+            while (!closed) {
+                selector.select();
+                for (SelectionKey key : selector.selectedKeys()) {
+                    handle(key);
+                }
+                selector.selectedKeys().clear();
             }
-            try {
-                inbound.setTcpNoDelay(true);
-                Socket outbound = new Socket();
-                outbound.setTcpNoDelay(true);
-                outbound.connect(new InetSocketAddress(InetAddress.getByName(host), target.targetPort()), 5_000);
-                ProxiedConnection connection = new ProxiedConnection(this, inbound, outbound,
-                        originOf(inbound.getPort()), target.member());
-                connections.add(connection);
-                connection.start();
-            } catch (IOException e) {
-                closeQuietly(inbound); // the member is down: refuse, as its own port would
+        } catch (IOException | java.nio.channels.ClosedSelectorException e) {
+            // closed
+        } finally {
+            closeAll();
+        }
+    }
+
+    private void handle(SelectionKey key) {
+        if (!key.isValid()) {
+            return;
+        }
+        if (key.attachment() instanceof Endpoint endpoint) {
+            accept((ServerSocketChannel) key.channel(), endpoint);
+            return;
+        }
+        Side side = (Side) key.attachment();
+        try {
+            if (key.isConnectable()) {
+                side.connection().outbound.finishConnect();
+                side.connection().connected();
+                return;
+            }
+            if (key.isReadable()) {
+                side.reads().readable(delayLine);
+            }
+            if (key.isValid() && key.isWritable()) {
+                side.writes().writable();
+            }
+        } catch (IOException | java.nio.channels.CancelledKeyException e) {
+            side.connection().close(); // the member is down or the peer went away: as a broken connection would
+        }
+    }
+
+    /** What a channel's key does: read for one direction, write the backlog of the other. */
+    record Side(ProxiedConnection connection, ProxiedConnection.Direction reads, ProxiedConnection.Direction writes) {
+    }
+
+    private void accept(ServerSocketChannel listener, Endpoint target) {
+        SocketChannel inbound;
+        try {
+            inbound = listener.accept();
+        } catch (IOException e) {
+            return;
+        }
+        if (inbound == null) {
+            return;
+        }
+        SocketChannel outbound = null;
+        try {
+            int sourcePort = ((InetSocketAddress) inbound.getRemoteAddress()).getPort();
+            inbound.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            inbound.configureBlocking(false);
+            outbound = SocketChannel.open();
+            outbound.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            outbound.configureBlocking(false);
+            ProxiedConnection connection = new ProxiedConnection(this, inbound, outbound, originOf(sourcePort), target.member());
+            connections.add(connection);
+            connection.register(selector);
+            if (outbound.connect(new InetSocketAddress(InetAddress.getByName(host), target.targetPort()))) {
+                connection.connected();
+            }
+        } catch (IOException e) {
+            closeQuietly(inbound); // the member is down: refuse, as its own port would
+            if (outbound != null) {
+                closeQuietly(outbound);
             }
         }
     }
@@ -174,10 +247,27 @@ public final class NetworkEmulator implements NetworkControl, AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        selector.wakeup();
+        Thread running = loop;
+        if (running == null || Thread.currentThread() == running) {
+            closeAll();
+            return;
+        }
+        try {
+            running.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        closeAll(); // in case the loop did not end in time
+    }
+
+    private synchronized void closeAll() {
         listeners.forEach(NetworkEmulator::closeQuietly);
         for (ProxiedConnection connection : List.copyOf(connections)) {
             connection.close();
         }
+        delayLine.close();
+        closeQuietly(selector);
     }
 
     static void closeQuietly(java.io.Closeable closeable) {
