@@ -226,10 +226,17 @@ class BalancersIT {
         assertThat(xml.getLoadBalancerClassName()).isEqualTo(LeaderAwareLoadBalancer.class.getName());
         assertThat(yaml.getLoadBalancerClassName()).isEqualTo(LatencyAwareLoadBalancer.class.getName());
 
+        // The XML example denies a lab address (10.0.0.15); here its deny list names a member of this cluster, so the
+        // filter it configures is exercised: the denied member is never probed (nor called).
+        assertThat(xml.getProperty("cpbench.lb.deny")).isEqualTo("10.0.0.15:5701");
+        MemberRef denied = topology.members().get(3);
         for (ClientConfig parsed : List.of(xml, yaml)) {
             ClientConfig config = ClusterClientConfig.forCluster(topology.clusterName(), all(), CONNECT);
             config.setLoadBalancerClassName(parsed.getLoadBalancerClassName());
             parsed.getProperties().forEach((k, v) -> config.setProperty((String) k, (String) v));
+            if (parsed.getProperty("cpbench.lb.deny") != null) {
+                config.setProperty("cpbench.lb.deny", denied.address());
+            }
             HazelcastInstance client = HazelcastClient.newHazelcastClient(config);
             clients.add(client);
             ProbingLoadBalancer balancer = (ProbingLoadBalancer) ((HazelcastClientProxy) client).client.getLoadBalancer();
@@ -240,7 +247,15 @@ class BalancersIT {
             assertThat(served(client).values().stream().mapToLong(Long::longValue).sum()).isGreaterThan(0);
         }
         ProbingLoadBalancer fromXml = (ProbingLoadBalancer) ((HazelcastClientProxy) clients.get(0)).client.getLoadBalancer();
-        assertThat(fromXml.filter()).hasToString("deny [10.0.0.15:5701]");
+        assertThat(fromXml.filter()).hasToString("deny [" + denied.address() + "]");
+        // The filter the example configures, tried on this cluster's members as the client sees them: it turns away
+        // the denied member and no other.
+        var seen = clients.get(0).getCluster().getMembers();
+        assertThat(seen).hasSize(5);
+        for (com.hazelcast.cluster.Member member : seen) {
+            assertThat(fromXml.filter().test(member)).as("filter on %s", MemberFilter.address(member))
+                    .isEqualTo(!MemberFilter.address(member).equals(denied.address()));
+        }
         assertThat(fromXml.settings().period()).isEqualTo(Duration.ofSeconds(1));
     }
 

@@ -10,8 +10,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
-/** Which cluster to measure, and how to bring it up or reach it. */
-final class ClusterOptions {
+/**
+ * Which cluster to measure, and how to bring it up or reach it. A picocli mixin for the commands; {@link #toArgs()}
+ * and {@link #startFromArgs} carry the choice to a JMH fork, which brings up (or reaches) the same cluster.
+ */
+public final class ClusterOptions {
 
     @Option(names = "--topology", paramLabel = "KIND", defaultValue = "local", completionCandidates = Completions.Topologies.class,
             description = "local: 5 member JVMs on this machine; embedded: members in this JVM; "
@@ -170,6 +173,39 @@ final class ClusterOptions {
         return attach() ? "cluster '" + clusterName + "' at " + connect
                 : remote() ? "the members in " + inventory + " (" + String.join(", ", inventory().addresses()) + ")"
                 : members + " " + topology + " members, network " + network;
+    }
+
+    /** These options as command-line arguments, every one spelled out, for {@link #startFromArgs}. */
+    List<String> toArgs() {
+        List<String> args = new java.util.ArrayList<>(List.of("--topology", topology, "--members", Integer.toString(members),
+                "--base-port", Integer.toString(basePort), "--settle", settle.toMillis() + "ms",
+                "--startup-timeout", startupTimeout.toMillis() + "ms", "--rebalance-period", Integer.toString(rebalancePeriod),
+                "--network", network, "--cluster-name", clusterName, "--connect-timeout", connectTimeout.toMillis() + "ms"));
+        if (connect != null) {
+            args.addAll(List.of("--connect", String.join(",", connect)));
+        }
+        if (inventory != null) {
+            args.addAll(List.of("--inventory", inventory.toAbsolutePath().toString()));
+        }
+        return args;
+    }
+
+    /** Holds the options when parsing {@link #toArgs()} output. */
+    @picocli.CommandLine.Command(name = "cluster")
+    static final class Holder {
+        @picocli.CommandLine.Mixin
+        ClusterOptions options;
+    }
+
+    /**
+     * Starts or reaches the cluster that {@code args} ({@link #toArgs()} of a command's options) name: what a JMH fork
+     * runs its trial on.
+     */
+    public static Topology startFromArgs(List<String> args, Path logDir) {
+        Holder holder = new Holder();
+        new picocli.CommandLine(holder).parseArgs(args.toArray(String[]::new));
+        holder.options.validate(-1);
+        return holder.options.start(logDir);
     }
 
     /** Starts or reaches the cluster; call {@link #validate(int)} first, which checks every name and range used here. */

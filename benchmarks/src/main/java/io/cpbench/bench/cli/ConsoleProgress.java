@@ -20,9 +20,10 @@ final class ConsoleProgress implements ScenarioRunner.ProgressSink {
     private final Duration measureFor;
 
     /** The scenarios' time box: no ETA goes past it. */
-    private final Duration timebox;
+    private final java.util.function.Function<Scenario, Duration> timebox;
 
-    ConsoleProgress(PrintStream out, Duration every, int rounds, Duration measureFor, Duration timebox) {
+    ConsoleProgress(PrintStream out, Duration every, int rounds, Duration measureFor,
+                    java.util.function.Function<Scenario, Duration> timebox) {
         this.out = out;
         this.timebox = timebox;
         this.everyNanos = every.toNanos();
@@ -43,7 +44,7 @@ final class ConsoleProgress implements ScenarioRunner.ProgressSink {
             done = String.format(Locale.ROOT, "%,d/%,d ops (%.0f%%)", p.done(), p.target(), 100.0 * p.done() / p.target());
             if (p.done() > 0) {
                 long seconds = (long) (p.elapsed().toMillis() / 1000.0 * (p.target() - p.done()) / p.done());
-                long boxLeft = round == 0 ? Long.MAX_VALUE : timebox.minus(p.elapsed()).toSeconds();
+                long boxLeft = round == 0 ? Long.MAX_VALUE : timebox.apply(scenario).minus(p.elapsed()).toSeconds();
                 eta = seconds <= boxLeft ? "  ETA " + human(seconds) : "  ETA " + human(boxLeft) + " (time box)";
             }
         } else if (p.measuring() && measureFor != null) {

@@ -40,15 +40,20 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
 @Command(name = "jmh", mixinStandardHelpOptions = true,
-        description = {"Runs the CP op under JMH, one trial per scenario and mode, each on a fresh local 5-member cluster "
-                + "set up as by 'run', in interleaved rounds; folds JMH's JSON into cp-bench results and prints the same "
-                + "table. Then measures the harness's own cost per op.",
+        description = {"Runs the CP op under JMH, one trial per scenario and mode, in interleaved rounds, on the topologies "
+                + "'matrix' runs on: each local trial on a fresh local 5-member cluster set up as by 'run'; with --topology "
+                + "remote or attach, every trial on the same running cluster, reached anew by each JMH fork. Folds JMH's "
+                + "JSON into cp-bench results and prints the same table. Then measures the harness's own cost per op.",
                 "Throughput (thrpt) answers 'how many ops a second'; SampleTime (sample) gives the op-time distribution, "
                         + "closed-loop, so stalls hide behind the op that waited (coordinated omission).",
                 "--fold FILE instead turns the JSON of a 'java -jar benchmarks/target/benchmarks.jar ... -rf json' run into results."},
         footer = {"", "Examples:", "  cpbench jmh --quick --scenarios client-leader,client-smart",
+                "  cpbench jmh --quick --topology remote --inventory lab.json --scenarios client-leader,client-follower",
                 "  cpbench jmh --fold jmh-result.json"})
 final class JmhCommand implements java.util.concurrent.Callable<Integer> {
+
+    @picocli.CommandLine.Mixin
+    ClusterOptions clusterOptions;
 
     @Option(names = "--scenarios", paramLabel = "NAME", split = ",", completionCandidates = Completions.ScenarioNames.class,
             description = "Scenarios to run, comma separated (default: all; see 'cpbench list').")
@@ -119,6 +124,12 @@ final class JmhCommand implements java.util.concurrent.Callable<Integer> {
         }
         List<Scenario> scenarios = Scenarios.byNames(names);
         List<String> harnesses = harnesses();
+        clusterOptions.validate(-1);
+        if (scenarios.stream().anyMatch(Scenario::slowNetwork) && !clusterOptions.canSlowAMemberDown()) {
+            throw new IllegalArgumentException("network (b) scenarios ("
+                    + scenarios.stream().filter(Scenario::slowNetwork).map(Scenario::name).toList()
+                    + ") need a local topology with --network emulated, or remote with an inventory that has an ssh section");
+        }
         if (rounds < 1 || rounds > 100) {
             throw new IllegalArgumentException("rounds must be 1-100, was " + rounds);
         }
@@ -140,10 +151,12 @@ final class JmhCommand implements java.util.concurrent.Callable<Integer> {
         createDirectories(jmhDir);
         int trials = rounds * scenarios.size() * harnesses.size();
         long perTrial = TRIAL_OVERHEAD_SECONDS + wi * wt.toSeconds() + mi * mt.toSeconds();
-        console.printf(Locale.ROOT, "cp-bench jmh: %d scenario%s x %d mode%s x %d round%s = %d trials; each starts a fresh "
-                        + "5-member cluster, then %d x %s warm-up and %d x %s measured iterations; about %s in all%n",
+        console.printf(Locale.ROOT, "cp-bench jmh: %d scenario%s x %d mode%s x %d round%s = %d trials; each %s, "
+                        + "then %d x %s warm-up and %d x %s measured iterations; about %s in all%n",
                 scenarios.size(), scenarios.size() == 1 ? "" : "s", harnesses.size(), harnesses.size() == 1 ? "" : "s",
-                rounds, rounds == 1 ? "" : "s", trials, wi, ConsoleProgress.human(wt.toSeconds()), mi,
+                rounds, rounds == 1 ? "" : "s", trials, clusterOptions.startsMembers()
+                        ? "starts a fresh cluster (" + clusterOptions.describe() + ")"
+                        : "reaches " + clusterOptions.describe(), wi, ConsoleProgress.human(wt.toSeconds()), mi,
                 ConsoleProgress.human(mt.toSeconds()), ConsoleProgress.human(trials * perTrial + (harnessCost ? 15 : 0)));
         console.println("results -> " + runDir + "   (JMH's own JSON and output: " + jmhDir + ")");
 
@@ -158,25 +171,20 @@ final class JmhCommand implements java.util.concurrent.Callable<Integer> {
         }, () -> { });
         List<String> notes = new ArrayList<>();
         try {
-            for (int round = 1; round <= rounds && !stopped; round++) {
-                for (Scenario scenario : Matrix.orderForRound(scenarios, round)) {
-                    for (String harness : harnesses) {
-                        if (stopped) {
-                            break;
-                        }
-                        Trial trial = new Trial(scenario, harness, round);
-                        current = trial;
-                        console.printf("[round %d/%d] %s (%s): %s%n", round, rounds, scenario.name(), harness,
-                                scenario.description());
-                        RunResult result = runTrial(trial, jmhDir, wi, wt, mi, mt);
-                        current = null;
-                        if (!stopped) {
-                            keep(result);
-                            console.println("    " + SuiteCommand.oneLine(result));
-                        }
-                    }
+            List<Trial> units = new ArrayList<>();
+            scenarios.forEach(scenario -> harnesses.forEach(harness -> units.add(new Trial(scenario, harness, 0))));
+            Matrix.rounds(units, rounds, () -> stopped, done -> true, (round, unit) -> {
+                Trial trial = new Trial(unit.scenario, unit.harness, round);
+                current = trial;
+                console.printf("[round %d/%d] %s (%s): %s%n", round, rounds, trial.scenario.name(), trial.harness,
+                        trial.scenario.description());
+                RunResult result = runTrial(trial, jmhDir, wi, wt, mi, mt);
+                current = null;
+                if (!stopped) {
+                    keep(result);
+                    console.println("    " + SuiteCommand.oneLine(result));
                 }
-            }
+            });
             if (harnessCost && !stopped) {
                 console.println("[harness] HarnessCost: cp-bench's own timed path around a no-op ...");
                 harnessCostNote().ifPresent(notes::add);
@@ -234,7 +242,9 @@ final class JmhCommand implements java.util.concurrent.Callable<Integer> {
                 .measurementIterations(mi).measurementTime(TimeValue.milliseconds(mt.toMillis()))
                 .threads(threads)
                 .jvmArgsPrepend("-D" + CpOpBenchmark.REPORT_PROPERTY + "=" + report.toAbsolutePath(),
-                        "-D" + CpOpBenchmark.CLUSTER_WARMUP_PROPERTY + "=" + clusterWarmup)
+                        "-D" + CpOpBenchmark.CLUSTER_WARMUP_PROPERTY + "=" + clusterWarmup,
+                        "-D" + CpOpBenchmark.CLUSTER_PROPERTY + "=" + String.join(CpOpBenchmark.ARG_SEPARATOR, clusterOptions.toArgs()))
+                .jvmArgsAppend(forkFlags())
                 .shouldFailOnError(true)
                 .resultFormat(org.openjdk.jmh.results.format.ResultFormatType.JSON)
                 .result(json.toString());
@@ -251,6 +261,13 @@ final class JmhCommand implements java.util.concurrent.Callable<Integer> {
                     "JMH wrote " + folded.size() + " results for one trial (see " + json + ")", threads);
         }
         return folded.get(0);
+    }
+
+    /** The fork's JVM flags: Hazelcast's on Java 17, from their one home, and the benchmark's logging setting. */
+    static String[] forkFlags() {
+        List<String> flags = new ArrayList<>(io.cpbench.topology.MemberCommand.HAZELCAST_JVM_FLAGS);
+        flags.addAll(List.of(CpOpBenchmark.class.getAnnotation(org.openjdk.jmh.annotations.Fork.class).jvmArgsAppend()));
+        return flags.toArray(String[]::new);
     }
 
     /** Runs JMH in this JVM (its trials fork JVMs of their own); its output goes to the log, iteration lines also here. */

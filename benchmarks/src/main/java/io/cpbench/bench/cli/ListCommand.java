@@ -14,7 +14,7 @@ final class ListCommand implements Callable<Integer> {
     public Integer call() {
         int width = Scenarios.all().stream().mapToInt(s -> s.name().length()).max().orElse(10);
         for (Scenario s : Scenarios.all()) {
-            System.out.printf("%-" + width + "s  (%s)  %s%n", s.name(), s.network(), s.description());
+            System.out.printf("%-" + width + "s  (%s)  %s%n", s.name(), s.network().code(), s.description());
         }
         return 0;
     }

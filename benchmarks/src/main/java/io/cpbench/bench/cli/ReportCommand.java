@@ -29,7 +29,8 @@ final class ReportCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         ResultFiles.Collected collected = ResultFiles.collect(paths);
-        List<RunResult> results = collected.results();
+        // Files written before results carried the baseline mark get it from the catalogue.
+        List<RunResult> results = io.cpbench.bench.scenario.Scenarios.marked(collected.results());
         if (baseline != null && results.stream().noneMatch(r -> r.scenario().equals(baseline))) {
             throw new IllegalArgumentException("--baseline '" + baseline + "' is not among these results; they have: "
                     + String.join(", ", results.stream().map(RunResult::scenario).distinct().sorted().toList()));

@@ -5,6 +5,7 @@ import io.cpbench.lb.ProbeSettings;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.suite.Matrix;
 import io.cpbench.bench.suite.ScenarioRunner;
+import io.cpbench.bench.suite.SuiteOptions;
 import io.cpbench.core.result.RunResult;
 import io.cpbench.core.run.RunPlan;
 import io.cpbench.topology.LeaderView;
@@ -83,6 +84,7 @@ abstract class SuiteCommand implements Callable<Integer> {
         PrintStream console = System.out;
         // Everything the options decide is checked before anything starts or any directory is made.
         RunPlan plan = planOptions.plan();
+        java.util.function.Function<Scenario, RunPlan> plans = planOptions.plans();
         List<Scenario> scenarios = scenarios();
         ProbeSettings probeSettings = probeSettings();
         UntilCi untilCi = untilCi();
@@ -90,9 +92,12 @@ abstract class SuiteCommand implements Callable<Integer> {
         validate(scenarios, rounds);
         if (untilCi != null) {
             for (Scenario scenario : scenarios) {
-                if (scenarios.stream().noneMatch(s -> s.isBaseline() && s.network().equals(scenario.network()))) {
+                if (scenarios.stream().noneMatch(s -> s.isBaseline() && s.network() == scenario.network())) {
                     throw new IllegalArgumentException("--until-ci compares each scenario with its network's baseline,"
-                            + " the client-to-leader scenario; add the one of network (" + scenario.network() + ") to --scenarios");
+                            + " the client-to-leader scenario; add the one of network (" + scenario.network().code()
+                            + ") to --scenarios: " + io.cpbench.bench.scenario.Scenarios.all().stream()
+                            .filter(s -> s.isBaseline() && s.network() == scenario.network()).map(Scenario::name)
+                            .findFirst().orElse("?"));
                 }
             }
             if (scenarios.stream().allMatch(Scenario::isBaseline)) {
@@ -101,10 +106,13 @@ abstract class SuiteCommand implements Callable<Integer> {
         }
         Path runDir = RunDirectory.choose(out, commandName());
         int total = scenarios.size() * rounds;
-        console.printf(Locale.ROOT, "cp-bench %s: %d scenario%s x %d round%s; %s; time box %s per scenario (at most %s in all)%n",
+        long boxedRound = scenarios.stream().mapToLong(s -> plans.apply(s).timebox().toSeconds()).sum();
+        boolean shorterBoxes = scenarios.stream().anyMatch(s -> !plans.apply(s).timebox().equals(plan.timebox()));
+        console.printf(Locale.ROOT, "cp-bench %s: %d scenario%s x %d round%s; %s; time box %s per scenario%s (at most %s in all)%n",
                 commandName(), scenarios.size(), scenarios.size() == 1 ? "" : "s", rounds, rounds == 1 ? "" : "s",
                 describe(plan), ConsoleProgress.human(plan.timebox()),
-                ConsoleProgress.human(plan.timebox().toSeconds() * total));
+                shorterBoxes ? ", " + ConsoleProgress.human(PlanOptions.QUICK_SLOW_TIMEBOX) + " through the slow member" : "",
+                ConsoleProgress.human(boxedRound * rounds));
         if (untilCi != null) {
             console.println(untilCi.describe());
         }
@@ -119,8 +127,9 @@ abstract class SuiteCommand implements Callable<Integer> {
             RunDirectory.removeIfEmpty(runDir);
         }
         topology.takeOverShutdown(); // the hook below writes what was measured first, then stops the members
-        ConsoleProgress progress = new ConsoleProgress(System.err, progressEvery, rounds, plan.duration(), plan.timebox());
-        ScenarioRunner runner = new ScenarioRunner(topology, plan, runDir, new ScenarioRunner.SuiteOptions(
+        ConsoleProgress progress = new ConsoleProgress(System.err, progressEvery, rounds, plan.duration(),
+                scenario -> plans.apply(scenario).timebox());
+        ScenarioRunner runner = new ScenarioRunner(topology, plans, runDir, new SuiteOptions(
                 clusterOptions.settle, Duration.ofSeconds(120), clusterOptions.connectTimeout, slowMember, delay,
                 probeSettings), progress);
         // a no-op when the main thread closed the topology first
@@ -131,7 +140,7 @@ abstract class SuiteCommand implements Callable<Integer> {
             console.printf(Locale.ROOT, "cluster ready in %.1f s (%s): %s leads, term %d%n",
                     (System.nanoTime() - startNanos) / 1e9, topology.kind(), ready.leader(), ready.term());
             long warmOps = clusterWarmup != null ? clusterWarmup : planOptions.quick ? 5_000 : 10_000;
-            Estimate estimate = new Estimate(plan, scenarios, rounds);
+            Estimate estimate = new Estimate(plans, scenarios, rounds);
             if (warmOps > 0) {
                 console.printf(Locale.ROOT, "warming the cluster up: %,d untimed ops through a smart client ...%n", warmOps);
                 double rate = runner.warmCluster(warmOps);
@@ -204,13 +213,13 @@ abstract class SuiteCommand implements Callable<Integer> {
 
     /** How long what is left should take: from the scenarios run so far, or before any from the warm-up's rate. */
     static final class Estimate {
-        private final RunPlan plan;
+        private final java.util.function.Function<Scenario, RunPlan> plans;
         private final List<Scenario> scenarios;
         private final int rounds;
         private double rate;
 
-        Estimate(RunPlan plan, List<Scenario> scenarios, int rounds) {
-            this.plan = plan;
+        Estimate(java.util.function.Function<Scenario, RunPlan> plans, List<Scenario> scenarios, int rounds) {
+            this.plans = plans;
             this.scenarios = scenarios;
             this.rounds = rounds;
         }
@@ -224,9 +233,10 @@ abstract class SuiteCommand implements Callable<Integer> {
             if (done > 0) {
                 return (long) (elapsedNanos / 1e9 / done * (total - done));
             }
-            long box = plan.timebox().toSeconds();
             long perRound = 0;
             for (Scenario scenario : scenarios) {
+                RunPlan plan = plans.apply(scenario);
+                long box = plan.timebox().toSeconds();
                 long fast;
                 if (plan.duration() != null) {
                     fast = plan.duration().toSeconds() + (rate > 0 ? (long) (plan.warmupOps() / rate) : 0);

@@ -3,7 +3,12 @@ package io.cpbench.bench.jmh;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.cpbench.bench.scenario.Scenarios;
+import io.cpbench.bench.cli.ClusterOptions;
 import io.cpbench.bench.suite.ScenarioRunner;
+import io.cpbench.bench.suite.SuiteOptions;
+import io.cpbench.core.run.RunPlan;
+import io.cpbench.topology.Topology;
+import io.cpbench.topology.TopologyKind;
 import io.cpbench.bench.suite.ScenarioSession;
 import io.cpbench.core.workload.Workload;
 import io.cpbench.topology.TopologySpec;
@@ -25,6 +30,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -37,7 +43,10 @@ import java.util.concurrent.TimeUnit;
  * distribution of op times (SampleTime, µs); it is closed-loop, so an op that stalls delays the ops behind it
  * without their being counted as slow (coordinated omission): read its tail as a lower bound.
  *
- * <pre>java -jar benchmarks/target/benchmarks.jar CpOpBenchmark -p scenario=client-leader,client-follower -rf json</pre>
+ * <p>The fork's JVM flags: Hazelcast's logging off (cp-bench reports what matters), and otherwise JMH's default, the
+ * host JVM's own flags; {@code cpbench jmh} adds {@link io.cpbench.topology.MemberCommand#HAZELCAST_JVM_FLAGS}.
+ *
+ * <pre>java --add-modules java.se -jar benchmarks/target/benchmarks.jar CpOpBenchmark -p scenario=client-leader,client-follower -rf json</pre>
  *
  * <p>With {@code -Dcpbench.jmh.report=FILE} (which {@code cpbench jmh} passes to each fork) the checks are written
  * there as JSON ({@link ScenarioSession.Report}) and member logs next to it; otherwise they are printed.
@@ -46,19 +55,20 @@ import java.util.concurrent.TimeUnit;
 @State(Scope.Benchmark)
 @Warmup(iterations = 2, time = 5)
 @Measurement(iterations = 3, time = 10)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules", "java.se",
-        "--add-exports", "java.base/jdk.internal.ref=ALL-UNNAMED",
-        "--add-opens", "java.base/java.lang=ALL-UNNAMED",
-        "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
-        "--add-opens", "java.management/sun.management=ALL-UNNAMED",
-        "--add-opens", "jdk.management/com.sun.management.internal=ALL-UNNAMED",
-        "-Dhazelcast.phone.home.enabled=false", "-Dhazelcast.logging.type=none"})
+@Fork(value = 1, jvmArgsAppend = "-Dhazelcast.logging.type=none")
 public class CpOpBenchmark {
+
 
     /** Where a fork writes its {@link ScenarioSession.Report}. */
     public static final String REPORT_PROPERTY = "cpbench.jmh.report";
     /** Untimed ops through a smart client before the trial, as the CLI runs before its first scenario (default 5,000). */
     public static final String CLUSTER_WARMUP_PROPERTY = "cpbench.jmh.cluster-warmup";
+    /**
+     * The cluster to run on, as the CLI's cluster options separated by {@link #ARG_SEPARATOR} (for example
+     * {@code --topology remote --inventory /path/inventory.json}); a fresh local 5-member cluster when unset.
+     */
+    public static final String CLUSTER_PROPERTY = "cpbench.jmh.cluster";
+    public static final String ARG_SEPARATOR = "\u001f";
 
     @Param({"client-leader", "client-follower", "client-leader-1follower10ms", "client-follower-1follower10ms",
             "client-follower10ms-1follower10ms", "client-lb", "client-lb-10ms", "client-smart", "client-smart-10ms",
@@ -66,6 +76,7 @@ public class CpOpBenchmark {
             "client-leader-aware-from-slow-10ms"})
     public String scenario;
 
+    private Topology topology;
     private ScenarioSession session;
     private Workload op;
 
@@ -75,8 +86,20 @@ public class CpOpBenchmark {
         Path logs = reportFile != null ? Path.of(reportFile.replaceFirst("(\\.report)?\\.json$", "") + ".members")
                 : Files.createTempDirectory("cpbench-jmh-members");
         long warmup = Long.getLong(CLUSTER_WARMUP_PROPERTY, 5_000);
-        session = ScenarioSession.start(Scenarios.byName(scenario), TopologySpec.defaults(logs),
-                ScenarioRunner.SuiteOptions.defaults(), warmup);
+        String cluster = System.getProperty(CLUSTER_PROPERTY);
+        // A local cluster is started for this trial and stopped after it; a remote or attached one is reached, and
+        // left running for the next trial.
+        topology = cluster == null || cluster.isBlank() ? TopologyKind.LOCAL.start(TopologySpec.defaults(logs))
+                : ClusterOptions.startFromArgs(List.of(cluster.split(ARG_SEPARATOR)), logs);
+        try {
+            SuiteOptions options = SuiteOptions.defaults();
+            new ScenarioRunner(topology, RunPlan.builder().build(), logs, options, (s, r, p) -> { }).warmCluster(warmup);
+            session = ScenarioSession.open(Scenarios.byName(scenario), topology, options);
+        } catch (RuntimeException e) {
+            topology.close();
+            topology = null;
+            throw e;
+        }
         op = session.op();
     }
 
@@ -86,7 +109,7 @@ public class CpOpBenchmark {
             return;
         }
         try {
-            ScenarioSession.Report report = session.finish();
+            ScenarioSession.Report report = session.finish(false);
             String reportFile = System.getProperty(REPORT_PROPERTY);
             if (reportFile != null) {
                 write(Path.of(reportFile), report);
@@ -96,8 +119,13 @@ public class CpOpBenchmark {
                         : "; UNSTABLE: " + String.join("; ", report.problems())));
             }
         } finally {
-            session.close();
-            session = null;
+            try {
+                session.close();
+            } finally {
+                topology.close();
+                session = null;
+                topology = null;
+            }
         }
     }
 

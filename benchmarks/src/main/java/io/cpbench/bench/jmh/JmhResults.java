@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.scenario.Scenarios;
+import io.cpbench.bench.suite.ResultBuilder;
 import io.cpbench.bench.suite.ScenarioSession;
 import io.cpbench.core.result.Environment;
 import io.cpbench.core.result.ResultFormatException;
@@ -177,15 +178,9 @@ public final class JmhResults {
     private static RunResult result(Scenario scenario, String harness, int round, Status status, String reason,
                                     ScenarioSession.Report report, int threads, double seconds, double warmupSeconds,
                                     long ops, double opsPerSecond, Histogram histogram, Environment environment) {
-        RunResult.NetworkPath path = report != null ? report.networkPath()
-                : new RunResult.NetworkPath("unknown", null, 0, Map.of());
-        return new RunResult(RunResult.FORMAT, scenario.name(), scenario.network(), scenario.description(), round,
-                status, reason, report != null ? report.topology() : "local", report != null ? report.clusterName() : null,
-                report != null ? report.clientTarget() : null, report != null ? report.members() : List.of(), path,
-                new RunResult.PlanInfo(0, 0, seconds, seconds + warmupSeconds, threads), environment,
-                report != null ? report.startedAt() : Instant.now().toString(), seconds, 0, ops, 0, opsPerSecond,
-                RunResult.Latency.of(histogram), report != null ? report.leaderBefore() : null,
-                report != null ? report.leaderAfter() : null, null, RunResult.encode(histogram), harness);
+        return ResultBuilder.of(scenario, round).harness(harness).status(status, reason).where(report)
+                .plan(new RunResult.PlanInfo(0, 0, seconds, seconds + warmupSeconds, threads)).environment(environment)
+                .measured(seconds, ops, opsPerSecond, histogram).build();
     }
 
     /** This machine's environment, with the JVM the JMH fork ran on. */

@@ -12,19 +12,19 @@ public final class Scenarios {
      * client-lb balancers add.
      */
     private static final List<Scenario> ALL = List.of(
-            new Scenario("client-leader", "a", Routing.LEADER),
-            new Scenario("client-follower", "a", Routing.FOLLOWER),
-            new Scenario("client-leader-1follower10ms", "b", Routing.LEADER),
-            new Scenario("client-follower-1follower10ms", "b", Routing.FOLLOWER),
-            new Scenario("client-follower10ms-1follower10ms", "b", Routing.SLOW_FOLLOWER),
-            new Scenario("client-lb", "a", Routing.ROUND_ROBIN),
-            new Scenario("client-lb-10ms", "b", Routing.ROUND_ROBIN_EXCEPT_SLOW),
-            new Scenario("client-smart", "a", Routing.SMART),
-            new Scenario("client-smart-10ms", "b", Routing.SMART),
-            new Scenario("client-latency-aware-10ms", "b", Routing.LATENCY_AWARE),
-            new Scenario("client-leader-aware", "a", Routing.LEADER_AWARE),
-            new Scenario("client-leader-aware-10ms", "b", Routing.LEADER_AWARE),
-            new Scenario("client-leader-aware-from-slow-10ms", "b", Routing.LEADER_AWARE_FROM_SLOW));
+            Scenario.baseline("client-leader", Network.PLAIN, Routing.LEADER),
+            Scenario.of("client-follower", Network.PLAIN, Routing.FOLLOWER),
+            Scenario.baseline("client-leader-1follower10ms", Network.ONE_SLOW_FOLLOWER, Routing.LEADER),
+            Scenario.of("client-follower-1follower10ms", Network.ONE_SLOW_FOLLOWER, Routing.FOLLOWER),
+            Scenario.of("client-follower10ms-1follower10ms", Network.ONE_SLOW_FOLLOWER, Routing.SLOW_FOLLOWER),
+            Scenario.of("client-lb", Network.PLAIN, Routing.ROUND_ROBIN),
+            Scenario.of("client-lb-10ms", Network.ONE_SLOW_FOLLOWER, Routing.ROUND_ROBIN_EXCEPT_SLOW),
+            Scenario.of("client-smart", Network.PLAIN, Routing.SMART),
+            Scenario.of("client-smart-10ms", Network.ONE_SLOW_FOLLOWER, Routing.SMART),
+            Scenario.of("client-latency-aware-10ms", Network.ONE_SLOW_FOLLOWER, Routing.LATENCY_AWARE),
+            Scenario.of("client-leader-aware", Network.PLAIN, Routing.LEADER_AWARE),
+            Scenario.of("client-leader-aware-10ms", Network.ONE_SLOW_FOLLOWER, Routing.LEADER_AWARE),
+            Scenario.of("client-leader-aware-from-slow-10ms", Network.ONE_SLOW_FOLLOWER, Routing.LEADER_AWARE_FROM_SLOW));
 
     private Scenarios() {
     }
@@ -41,6 +41,16 @@ public final class Scenarios {
         }
         throw new IllegalArgumentException("unknown scenario '" + name + "'; known: "
                 + ALL.stream().map(Scenario::name).collect(Collectors.joining(", ")) + " (see 'cpbench list')");
+    }
+
+    /**
+     * Results as the catalogue knows them: each marked as its network's baseline or not. Result files written before
+     * the mark existed lack it; results of scenarios the catalogue does not know keep what they say.
+     */
+    public static List<io.cpbench.core.result.RunResult> marked(List<io.cpbench.core.result.RunResult> results) {
+        return results.stream().map(r -> r.baseline() != null ? r : ALL.stream()
+                .filter(s -> s.name().equals(r.scenario())).findFirst()
+                .map(s -> r.withBaseline(s.isBaseline())).orElse(r)).toList();
     }
 
     /** Scenarios by name, in the order given; all of them for an empty list. */

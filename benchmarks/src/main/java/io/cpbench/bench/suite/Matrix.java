@@ -6,6 +6,7 @@ import io.cpbench.core.result.RunResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiConsumer;
+import java.util.function.BooleanSupplier;
 import java.util.function.IntPredicate;
 
 /**
@@ -18,13 +19,43 @@ public final class Matrix {
     private Matrix() {
     }
 
-    public static List<Scenario> orderForRound(List<Scenario> scenarios, int round) {
-        List<Scenario> order = new ArrayList<>();
-        int shift = (round - 1) % scenarios.size();
-        for (int i = 0; i < scenarios.size(); i++) {
-            order.add(scenarios.get((i + shift) % scenarios.size()));
+    /** The units in the order of {@code round}: rotated by one per round. */
+    public static <T> List<T> orderForRound(List<T> units, int round) {
+        List<T> order = new ArrayList<>();
+        int shift = (round - 1) % units.size();
+        for (int i = 0; i < units.size(); i++) {
+            order.add(units.get((i + shift) % units.size()));
         }
         return order;
+    }
+
+    /** One unit's run in one round. */
+    public interface Step<T> {
+        void run(int round, T unit);
+    }
+
+    /**
+     * The round loop every harness shares: each round runs every unit once, in {@link #orderForRound} order, until
+     * {@code maxRounds} are done, {@code stopped} says so, or, before each round after the first, {@code another}
+     * (asked with the number of rounds done) says no more are needed.
+     *
+     * @return the number of rounds started
+     */
+    public static <T> int rounds(List<T> units, int maxRounds, BooleanSupplier stopped, IntPredicate another, Step<T> step) {
+        int started = 0;
+        for (int round = 1; round <= maxRounds && !stopped.getAsBoolean(); round++) {
+            if (round > 1 && !another.test(round - 1)) {
+                break;
+            }
+            started++;
+            for (T unit : orderForRound(units, round)) {
+                if (stopped.getAsBoolean()) {
+                    break;
+                }
+                step.run(round, unit);
+            }
+        }
+        return started;
     }
 
     /**
@@ -46,20 +77,12 @@ public final class Matrix {
                                       BiConsumer<Integer, Scenario> before, BiConsumer<Integer, RunResult> after,
                                       IntPredicate another) {
         List<RunResult> results = new ArrayList<>();
-        for (int round = 1; round <= maxRounds && !runner.stopped(); round++) {
-            if (round > 1 && !another.test(round - 1)) {
-                break;
-            }
-            for (Scenario scenario : orderForRound(scenarios, round)) {
-                if (runner.stopped()) {
-                    break;
-                }
-                before.accept(round, scenario);
-                RunResult result = runner.run(scenario, round);
-                results.add(result);
-                after.accept(round, result);
-            }
-        }
+        rounds(scenarios, maxRounds, runner::stopped, another, (round, scenario) -> {
+            before.accept(round, scenario);
+            RunResult result = runner.run(scenario, round);
+            results.add(result);
+            after.accept(round, result);
+        });
         return results;
     }
 }

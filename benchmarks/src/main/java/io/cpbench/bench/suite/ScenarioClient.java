@@ -1,19 +1,15 @@
 package io.cpbench.bench.suite;
 
 import com.hazelcast.client.HazelcastClient;
-import com.hazelcast.client.config.ClientConfig;
 import com.hazelcast.client.impl.clientside.HazelcastClientProxy;
 import com.hazelcast.client.impl.connection.ClientConnection;
 import com.hazelcast.core.HazelcastInstance;
 import io.cpbench.bench.scenario.Routing;
 import io.cpbench.bench.scenario.Scenario;
-import io.cpbench.lb.CpLoadBalancer;
-import io.cpbench.lb.FilteringLoadBalancer;
 import io.cpbench.lb.LatencyAwareLoadBalancer;
 import io.cpbench.lb.LeaderAwareLoadBalancer;
 import io.cpbench.lb.ProbeSettings;
 import io.cpbench.lb.ProbingLoadBalancer;
-import io.cpbench.topology.ClusterClientConfig;
 import io.cpbench.topology.LeaderView;
 import io.cpbench.topology.MemberRef;
 import io.cpbench.topology.Topology;
@@ -40,55 +36,25 @@ final class ScenarioClient implements AutoCloseable {
     }
 
     /**
+     * Builds and connects the client the scenario's routing asks for, and waits until it is ready to measure: a
+     * unisocket client on its one member, a smart client connected to every live member, a probing balancer settled.
+     *
      * @param slow the slow member in network (b), or null in (a)
      */
     static ScenarioClient open(Scenario scenario, Topology topology, LeaderView leader, MemberRef slow,
                                Duration connectTimeout, ProbeSettings probeSettings) {
-        Routing routing = scenario.routing();
-        if ((routing == Routing.SLOW_FOLLOWER || routing == Routing.ROUND_ROBIN_EXCEPT_SLOW
-                || routing == Routing.LEADER_AWARE_FROM_SLOW) && slow == null) {
-            throw new IllegalStateException(scenario.name() + " needs a slow member, and there is none");
-        }
-        MemberRef pinned = switch (routing) {
-            case LEADER -> leader.leader();
-            case FOLLOWER -> follower(topology, leader.leader(), slow);
-            case SLOW_FOLLOWER -> slow;
-            case SMART, ROUND_ROBIN, ROUND_ROBIN_EXCEPT_SLOW, LATENCY_AWARE, LEADER_AWARE, LEADER_AWARE_FROM_SLOW -> null;
-        };
-        List<String> live = topology.members().stream().filter(topology::isAlive).map(MemberRef::address).toList();
-        List<String> addresses = pinned != null ? List.of(pinned.address())
-                : routing == Routing.LEADER_AWARE_FROM_SLOW ? List.of(slow.address()) : live;
-        ClientConfig config = ClusterClientConfig.forCluster(topology.clusterName(), addresses, connectTimeout);
-        config.setInstanceName("cpbench-" + scenario.name() + "-" + System.nanoTime());
-        if (pinned != null) {
-            config.getNetworkConfig().setSmartRouting(false);
-        }
-        CpLoadBalancer balancer = switch (routing) {
-            case ROUND_ROBIN -> FilteringLoadBalancer.allowing(live);
-            case ROUND_ROBIN_EXCEPT_SLOW -> FilteringLoadBalancer.denying(List.of(slow.address()));
-            case LATENCY_AWARE -> new LatencyAwareLoadBalancer(probeSettings);
-            case LEADER_AWARE, LEADER_AWARE_FROM_SLOW -> new LeaderAwareLoadBalancer(probeSettings);
-            default -> null;
-        };
-        if (balancer != null) {
-            config.setLoadBalancer(balancer);
-        }
-        String target = pinned != null
-                ? pinned.name() + " " + pinned.address() + (pinned.equals(leader.leader()) ? " (leader)"
-                : pinned.equals(slow) ? " (slow follower)" : " (follower)")
-                : routing == Routing.ROUND_ROBIN_EXCEPT_SLOW ? "all members but " + slow.name() + " (smart, filtering LB)"
-                : routing == Routing.LEADER_AWARE_FROM_SLOW ? "started from " + slow.name() + " only (" + routing.description() + ")"
-                : "all members (" + routing.description() + ")";
-        if (balancer instanceof ProbingLoadBalancer && !probeSettings.differencesFromDefaults().isEmpty()) {
-            target = target + " with " + probeSettings.differencesFromDefaults();
-        }
-        ScenarioClient opened = new ScenarioClient(HazelcastClient.newHazelcastClient(config), pinned, target);
+        List<MemberRef> live = topology.members().stream().filter(topology::isAlive).toList();
+        Routing.ClientPlan plan = scenario.routing().clientPlan(new Routing.Context(topology.clusterName(),
+                "cpbench-" + scenario.name() + "-" + System.nanoTime(), live, leader.leader(), slow, connectTimeout,
+                probeSettings));
+        ScenarioClient opened = new ScenarioClient(HazelcastClient.newHazelcastClient(plan.config()), plan.pinned(),
+                plan.target());
         try {
-            if (pinned != null) {
+            if (plan.pinned() != null) {
                 opened.verifyPinned();
             } else {
-                opened.awaitConnections(live, connectTimeout);
-                if (balancer instanceof ProbingLoadBalancer probing) {
+                opened.awaitConnections(plan.awaitConnected(), connectTimeout);
+                if (plan.balancer() instanceof ProbingLoadBalancer probing) {
                     opened.awaitProbes(probing, connectTimeout);
                 }
             }
@@ -97,14 +63,6 @@ final class ScenarioClient implements AutoCloseable {
             throw e;
         }
         return opened;
-    }
-
-    /** The first live member by index that is neither the leader nor slow: the same follower every time. */
-    static MemberRef follower(Topology topology, MemberRef leader, MemberRef slow) {
-        return topology.members().stream()
-                .filter(m -> !m.equals(leader) && !m.equals(slow) && topology.isAlive(m))
-                .findFirst()
-                .orElseThrow(() -> new IllegalStateException("no live follower to connect to"));
     }
 
     HazelcastInstance client() {

@@ -2,31 +2,35 @@ package io.cpbench.bench.suite;
 
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.core.result.RunResult;
-import io.cpbench.core.run.RunPlan;
 import io.cpbench.core.workload.CasWorkload;
 import io.cpbench.core.workload.Workload;
 import io.cpbench.topology.LeaderView;
+import io.cpbench.topology.Leadership;
 import io.cpbench.topology.MemberRef;
 import io.cpbench.topology.Topology;
-import io.cpbench.topology.TopologyKind;
-import io.cpbench.topology.TopologySpec;
+import io.cpbench.topology.net.NetworkControl;
 
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
- * One scenario's op on a cluster of its own, for a harness that times the op itself (JMH): the local topology is
- * started and settled, the network switched to the scenario's, and the client built for its routing, all by the
- * code the CLI's runs use. {@link #finish()} then checks what the CLI checks after a run: leadership held, a
- * single-address client stayed on its member, and which members the client's bytes went to.
+ * A scenario set up on a running cluster, for whatever drives its op (cp-bench's driver, JMH): the priority member
+ * leads, the network is the scenario's, and the client is built for its routing and connected.
+ * {@link #finish(boolean)} then checks what every run is checked for: leadership held, a single-address client
+ * stayed on its member, and which members the client's bytes went to. Closing it closes the client, never the
+ * cluster.
  */
 public final class ScenarioSession implements AutoCloseable {
 
+    /** The AtomicReference every scenario drives, in the CP {@code default} group. */
+    public static final String REFERENCE_NAME = "cpbench-cas";
+
     private final Scenario scenario;
     private final Topology topology;
-    private final ScenarioRunner.SuiteOptions options;
+    private final SuiteOptions options;
     private final LeaderView before;
     private final MemberRef slow;
     private final ScenarioClient client;
@@ -34,42 +38,77 @@ public final class ScenarioSession implements AutoCloseable {
     private final Workload op;
     private final Instant startedAt = Instant.now();
 
-    private ScenarioSession(Scenario scenario, Topology topology, ScenarioRunner.SuiteOptions options, LeaderView before,
-                            MemberRef slow, ScenarioClient client) {
+    /** Setting the scenario up failed; {@link #where()} says as much as was known by then. */
+    public static final class SetupException extends RuntimeException {
+        private final transient Report where;
+
+        SetupException(String message, Report where, Throwable cause) {
+            super(message, cause);
+            this.where = where;
+        }
+
+        public Report where() {
+            return where;
+        }
+    }
+
+    /** Builds the ops a session drives from its connected client: the seed's CAS op unless said otherwise. */
+    public interface WorkloadFactory {
+        Workload create(com.hazelcast.core.HazelcastInstance client);
+
+        /** The seed's op: get, then compareAndSet to the same value, on {@link #REFERENCE_NAME}. */
+        WorkloadFactory SEED_CAS = client -> new CasWorkload(client.getCPSubsystem().getAtomicReference(REFERENCE_NAME))
+                .initialise();
+    }
+
+    private ScenarioSession(Scenario scenario, Topology topology, SuiteOptions options, LeaderView before,
+                            MemberRef slow, ScenarioClient client, WorkloadFactory workload) {
         this.scenario = scenario;
         this.topology = topology;
         this.options = options;
         this.before = before;
         this.slow = slow;
         this.client = client;
-        this.bytesBefore = ScenarioRunner.clientBytes(topology);
-        this.op = new CasWorkload(client.client().getCPSubsystem().getAtomicReference(ScenarioRunner.REFERENCE_NAME))
-                .initialise();
+        this.bytesBefore = clientBytes(topology);
+        this.op = workload.create(client.client());
     }
 
     /**
-     * Starts a local cluster for the scenario; everything started is stopped again if any step fails.
+     * Sets {@code scenario} up on {@code topology}: waits until the priority member leads (if it does not), switches
+     * the network, connects the client.
      *
-     * @param clusterWarmupOps untimed ops through a smart client first, as the CLI runs before its first scenario,
-     *                         so the members' JITs are warm (0 for none)
+     * @throws SetupException naming the step that failed
      */
-    public static ScenarioSession start(Scenario scenario, TopologySpec spec, ScenarioRunner.SuiteOptions options,
-                                        long clusterWarmupOps) {
-        Topology topology = TopologyKind.LOCAL.start(spec);
+    public static ScenarioSession open(Scenario scenario, Topology topology, SuiteOptions options) {
+        return open(scenario, topology, options, WorkloadFactory.SEED_CAS);
+    }
+
+    /** As {@link #open(Scenario, Topology, SuiteOptions)}, driving the ops {@code workload} builds. */
+    public static ScenarioSession open(Scenario scenario, Topology topology, SuiteOptions options, WorkloadFactory workload) {
+        LeaderView before;
+        try {
+            before = leaderBefore(topology, options);
+        } catch (RuntimeException e) {
+            throw new SetupException("leadership not settled before the run: " + e.getMessage(),
+                    report(scenario, topology, options, null, null, null, List.of(), Instant.now()), e);
+        }
+        MemberRef slow;
+        try {
+            slow = applyNetwork(topology, options, scenario, before);
+        } catch (RuntimeException e) {
+            throw new SetupException(e.getMessage(), report(scenario, topology, options, before, null, null, List.of(),
+                    Instant.now()), e);
+        }
         ScenarioClient client = null;
         try {
-            new ScenarioRunner(topology, RunPlan.builder().build(), spec.logDir(), options, (s, r, p) -> { })
-                    .warmCluster(clusterWarmupOps);
-            LeaderView before = topology.leadership().read();
-            MemberRef slow = ScenarioRunner.applyNetwork(topology, options, scenario, before);
             client = ScenarioClient.open(scenario, topology, before, slow, options.connectTimeout(), options.probeSettings());
-            return new ScenarioSession(scenario, topology, options, before, slow, client);
+            return new ScenarioSession(scenario, topology, options, before, slow, client, workload);
         } catch (RuntimeException e) {
             if (client != null) {
                 client.close();
             }
-            topology.close();
-            throw e;
+            throw new SetupException("client could not run: " + io.cpbench.core.run.Driver.describe(e),
+                    report(scenario, topology, options, before, slow, null, List.of(), Instant.now()), e);
         }
     }
 
@@ -78,36 +117,136 @@ public final class ScenarioSession implements AutoCloseable {
         return op;
     }
 
-    /** The checks the CLI makes after a run, with what the run needs to become a result. Call before closing. */
-    public Report finish() {
-        ScenarioRunner.ClientCheck clientCheck = ScenarioRunner.checkClient(topology, client, bytesBefore);
-        List<String> problems = new ArrayList<>(clientCheck.problems());
-        ScenarioRunner.AfterCheck after = ScenarioRunner.checkLeadershipAfter(topology, before, slow);
-        problems.addAll(after.problems());
-        return new Report(scenario.name(), scenario.network(), scenario.description(), topology.kind(),
-                topology.clusterName(), clientCheck.target(), ScenarioRunner.memberInfos(topology),
-                ScenarioRunner.networkPath(topology, options, slow, clientCheck.servedBy()), ScenarioRunner.leaderInfo(before),
-                ScenarioRunner.leaderInfo(after.after()), List.copyOf(problems), startedAt.toString(),
-                Instant.now().toString());
+    /**
+     * The checks every run gets afterwards, and where it ran. Call before closing.
+     *
+     * @param interrupted the run was stopped by Ctrl-C: where leadership can only be read from the members' next
+     *                    metrics publication, do not wait for it
+     */
+    public Report finish(boolean interrupted) {
+        List<String> problems = new ArrayList<>();
+        String target = client.target();
+        String view = client.balancerView();
+        if (view != null) {
+            target = target + "; after the run " + view;
+        }
+        Map<String, Long> servedBy = Map.of();
+        try {
+            servedBy = bytesByMemberName(topology, bytesBefore, clientBytes(topology));
+            client.verifyPinned();
+        } catch (RuntimeException checkFailed) {
+            problems.add(checkFailed.getMessage());
+        }
+        LeaderView after = null;
+        if (interrupted && Leadership.METRICS.equals(topology.leadership().source())) {
+            problems.add("leadership not confirmed after the run: interrupted (waiting for the members' next metrics"
+                    + " publication would take up to " + Leadership.METRICS_WAIT.toSeconds() + " s)");
+        } else {
+            after = checkLeadershipAfter(problems);
+        }
+        return report(scenario, topology, options, before, slow, after, problems, startedAt)
+                .withTarget(target, networkPath(topology, options, slow, servedBy));
     }
 
-    /** Stops the client, then every member. */
-    @Override
-    public void close() {
+    private LeaderView checkLeadershipAfter(List<String> problems) {
         try {
-            client.close();
-        } finally {
-            topology.close();
+            LeaderView after = topology.leadership().readAfterRun();
+            if (after == null) {
+                problems.add("leadership could not be confirmed after the run: the members did not republish their Raft"
+                        + " metrics within " + Leadership.METRICS_WAIT.toSeconds() + " s");
+                return null;
+            }
+            if (!after.sameLeadershipAs(before)) {
+                problems.add("leadership changed during the run: " + before.describe() + " -> " + after.describe());
+            }
+            if (slow != null && slow.equals(after.leader())) {
+                problems.add("the slow member " + slow.name() + " leads after the run");
+            }
+            return after;
+        } catch (RuntimeException e) {
+            problems.add("leadership could not be read after the run: " + e.getMessage());
+            return null;
         }
     }
 
+    /** Closes the client; the cluster stays up. */
+    @Override
+    public void close() {
+        client.close();
+    }
+
+    /** The priority member must lead, unanimously; if it does not (say, after a failover), wait for it. */
+    static LeaderView leaderBefore(Topology topology, SuiteOptions options) {
+        LeaderView view = topology.leadership().read();
+        MemberRef priority = topology.priorityMember();
+        if (view.unanimous() && view.leader().equals(priority)) {
+            return view;
+        }
+        return topology.leadership().awaitPriorityLeader(priority, options.settle(), options.leadershipTimeout());
+    }
+
     /**
-     * What a harness running the op itself cannot see: where the op ran, and whether leadership held. Plain data,
-     * written next to a JMH trial's JSON so that {@code cpbench jmh} can turn the trial into a result.
+     * Network (a): no delay anywhere. Network (b): the slow member's outgoing traffic delayed; it must be a follower.
      *
-     * @param problems why the trial is UNSTABLE; empty when leadership held and the client stayed put
+     * @return the slow member in (b), null in (a)
+     */
+    static MemberRef applyNetwork(Topology topology, SuiteOptions options, Scenario scenario, LeaderView before) {
+        Optional<NetworkControl> network = topology.network();
+        if (!scenario.slowNetwork()) {
+            network.ifPresent(NetworkControl::clear);
+            return null;
+        }
+        NetworkControl control = network.orElseThrow(() -> new IllegalStateException("the " + topology.kind()
+                + " topology cannot slow a member down; network (b) needs the local or embedded topology, or remote with"
+                + " an inventory that has an ssh section"));
+        MemberRef slow = options.slowMember(topology);
+        if (slow.equals(before.leader())) {
+            throw new IllegalStateException("the slow member " + slow + " leads; network (b) needs it to be a follower");
+        }
+        control.slowDown(slow.index(), options.slowDelay());
+        return slow;
+    }
+
+    private static Report report(Scenario scenario, Topology topology, SuiteOptions options, LeaderView before,
+                                 MemberRef slow, LeaderView after, List<String> problems, Instant startedAt) {
+        return new Report(scenario.name(), scenario.network().code(), scenario.description(), topology.kind(),
+                topology.clusterName(), null,
+                topology.members().stream().map(m -> new RunResult.MemberInfo(m.name(), m.address(), m.priority())).toList(),
+                networkPath(topology, options, slow, Map.of()), leaderInfo(before), leaderInfo(after), problems,
+                startedAt.toString(), Instant.now().toString());
+    }
+
+    static RunResult.NetworkPath networkPath(Topology topology, SuiteOptions options, MemberRef slow,
+                                             Map<String, Long> servedBy) {
+        String method = topology.network().map(NetworkControl::method).orElse("direct");
+        return slow == null ? new RunResult.NetworkPath(method, null, 0, servedBy)
+                : new RunResult.NetworkPath(method, slow.name(), options.slowDelay().toNanos() / 1e6, servedBy);
+    }
+
+    static Map<Integer, Long> clientBytes(Topology topology) {
+        return topology.network().map(NetworkControl::bytesFromClients).orElse(Map.of());
+    }
+
+    static Map<String, Long> bytesByMemberName(Topology topology, Map<Integer, Long> before, Map<Integer, Long> after) {
+        Map<String, Long> delta = new java.util.TreeMap<>();
+        after.forEach((index, bytes) -> delta.put(topology.members().get(index).name(), bytes - before.getOrDefault(index, 0L)));
+        return delta;
+    }
+
+    static RunResult.LeaderInfo leaderInfo(LeaderView view) {
+        if (view == null || view.leader() == null) {
+            return null;
+        }
+        return new RunResult.LeaderInfo(view.leader().name(), view.leader().address(), view.term(), view.source());
+    }
+
+    /**
+     * Where a scenario ran and what the checks around it saw. Plain data, written next to a JMH trial's JSON so that
+     * {@code cpbench jmh} can turn the trial into a result.
+     *
+     * @param problems  why the run is UNSTABLE; empty when leadership held and the client stayed put
      * @param startedAt when the cluster was ready and the client connected (ISO-8601)
-     * @param endedAt   when the checks ran, after the last iteration
+     * @param endedAt   when the checks ran, after the last op
      */
     public record Report(String scenario, String network, String description, String topology, String clusterName,
                          String clientTarget, List<RunResult.MemberInfo> members, RunResult.NetworkPath networkPath,
@@ -117,6 +256,11 @@ public final class ScenarioSession implements AutoCloseable {
         public Report {
             members = members == null ? List.of() : List.copyOf(members);
             problems = problems == null ? List.of() : List.copyOf(problems);
+        }
+
+        Report withTarget(String target, RunResult.NetworkPath path) {
+            return new Report(scenario, network, description, topology, clusterName, target, members, path, leaderBefore,
+                    leaderAfter, problems, startedAt, endedAt);
         }
     }
 }

@@ -104,6 +104,57 @@ class LabLoopbackIT {
     }
 
     @Test
+    void jmhRunsEveryTrialOnTheLabsRunningMembers() throws Exception {
+        List<Long> pids = members.stream().map(Process::pid).toList();
+        CliProcess.Finished run = CliProcess.run(work, 600, "jmh", "--topology", "remote", "--inventory",
+                inventory.toString(), "--scenarios", "client-leader,client-follower", "--modes", "thrpt,sample",
+                "--warmup-iterations", "1", "--warmup-time", "1s", "--iterations", "1", "--iteration-time", "2s",
+                "--cluster-warmup", "200", "--settle", "2s", "--no-harness-cost", "--out", "jmh-runs");
+
+        assertThat(run.exitCode()).as(run.stdout() + run.stderr()).isZero();
+        assertThat(run.stdout()).contains("each reaches the members in " + inventory);
+        Path runDir;
+        try (Stream<Path> dirs = Files.list(work.resolve("jmh-runs"))) {
+            runDir = dirs.filter(Files::isDirectory).findFirst().orElseThrow();
+        }
+        List<RunResult> results = ResultFiles.readAll(List.of(runDir));
+        assertThat(results).extracting(RunResult::label).containsExactlyInAnyOrder("client-leader [jmh-thrpt]",
+                "client-leader [jmh-sample]", "client-follower [jmh-thrpt]", "client-follower [jmh-sample]");
+        String priorityAddress = "127.0.0.1:" + ports.get(PRIORITY);
+        for (RunResult r : results) {
+            assertThat(r.status()).as(r.label() + ": " + r.reason()).isEqualTo(Status.OK);
+            assertThat(r.topology()).isEqualTo("remote");
+            assertThat(r.opsPerSecond()).isGreaterThan(0);
+            assertThat(r.leaderBefore().address()).isEqualTo(priorityAddress);
+            assertThat(r.leaderAfter()).isEqualTo(r.leaderBefore());
+            assertThat(r.clientTarget()).contains(r.scenario().equals("client-leader") ? "(leader)" : "(follower)");
+        }
+        // The table has the ratio of the paired JMH trials, within each harness.
+        assertThat(run.stdout()).containsPattern("client-follower \\[jmh-thrpt\\] +\\| client-leader \\[jmh-thrpt\\] +\\| [0-9.]+ ");
+        // Four trials, one cluster: the lab's member processes were reused, not restarted.
+        assertThat(members).allMatch(Process::isAlive);
+        assertThat(members.stream().map(Process::pid).toList()).isEqualTo(pids);
+        assertThat(results.stream().map(RunResult::clusterName).distinct()).containsExactly("cpbench-loopback-lab");
+    }
+
+    @Test
+    void theLabLoopRunsJmhOnTheClient() throws Exception {
+        Path outputs = Path.of("..", "topology", "src", "test", "resources", "lab", "terraform-outputs.json").toAbsolutePath();
+        Process loop = new ProcessBuilder("bash", LAB_LOOP.toString(), "--dry-run", "--outputs", outputs.toString(),
+                "jmh", "--scenarios", "client-leader").redirectErrorStream(true).start();
+        String out = new String(loop.getInputStream().readAllBytes());
+        assertThat(loop.waitFor(300, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(loop.exitValue()).as(out).isZero();
+        List<String> lines = out.lines().toList();
+        int jmh = indexOf(lines, "\\+ ssh admin@198.51.100.10 .*cpbench.jar jmh --topology remote --inventory inventory.json"
+                + " --out runs --scenarios client-leader");
+        assertThat(jmh).as(out).isNotNegative();
+        assertThat(indexOf(lines, "\\+ ssh admin@198.51.100.14 sudo systemctl restart cpbench-member.*")).isLessThan(jmh);
+        assertThat(indexOf(lines, "\\+ scp -r admin@198.51.100.10:/opt/cpbench/runs/\\. .*")).isGreaterThan(jmh);
+    }
+
+    @Test
     void networkBNeedsAnInventoryWithSsh() throws Exception {
         CliProcess.Finished run = CliProcess.run(work, 120, "run", "--topology", "remote", "--inventory",
                 inventory.toString(), "--scenario", "client-leader-1follower10ms");

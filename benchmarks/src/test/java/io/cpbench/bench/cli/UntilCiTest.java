@@ -25,7 +25,8 @@ class UntilCiTest {
         return new RunResult(r.format(), r.scenario(), r.network(), r.description(), round, Status.OK, null,
                 r.topology(), r.clusterName(), r.clientTarget(), r.members(), r.networkPath(), r.plan(), r.environment(),
                 r.startedAt(), r.durationSeconds(), r.warmupOps(), r.ops(), r.errors(), opsPerSecond,
-                r.latencyMicros(), r.leaderBefore(), r.leaderAfter(), r.hlog(), r.histogram(), r.harness());
+                r.latencyMicros(), r.leaderBefore(), r.leaderAfter(), r.hlog(), r.histogram(), r.harness())
+                .withBaseline(io.cpbench.bench.scenario.Scenarios.byName(r.scenario()).isBaseline());
     }
 
     /** Rounds whose follower ÷ leader ratios are the given ones. */

@@ -55,7 +55,7 @@ class ScenarioClientIT {
     @Test
     void leaderClientIsConnectedToTheLeaderOnly() {
         try (ScenarioClient client = ScenarioClient.open(Scenarios.byName("client-leader"), topology, leader, null, CONNECT, ProbeSettings.defaults())) {
-            client.client().getCPSubsystem().getAtomicReference(ScenarioRunner.REFERENCE_NAME).get();
+            client.client().getCPSubsystem().getAtomicReference(ScenarioSession.REFERENCE_NAME).get();
 
             assertThat(client.connectedMembers()).containsExactly(leader.leader().address());
             assertThat(client.target()).isEqualTo(leader.leader().name() + " " + leader.leader().address() + " (leader)");
@@ -65,7 +65,7 @@ class ScenarioClientIT {
     @Test
     void followerClientIsConnectedToOneFollowerOnly() {
         try (ScenarioClient client = ScenarioClient.open(Scenarios.byName("client-follower"), topology, leader, null, CONNECT, ProbeSettings.defaults())) {
-            client.client().getCPSubsystem().getAtomicReference(ScenarioRunner.REFERENCE_NAME).get();
+            client.client().getCPSubsystem().getAtomicReference(ScenarioSession.REFERENCE_NAME).get();
 
             TreeSet<String> connected = client.connectedMembers();
             assertThat(connected).hasSize(1).doesNotContain(leader.leader().address());

@@ -38,6 +38,9 @@ import java.util.zip.DataFormatException;
  * <li>{@code firstError} (optional): the first measured op's error, described, when any op failed.</li>
  * <li>{@code counters} (optional): counts the workload kept during the measured phase, for example
  * {@code casRetries} (re-reads after a failed compare-and-set) and {@code casGaveUp} (ops that failed for it).</li>
+ * <li>{@code baseline} (optional): true for the scenario every other one of its network is compared with (the
+ * client talking to the leader alone); absent in files written before it existed, which readers that know the
+ * scenario catalogue fill in.</li>
  * <li>{@code hlog}: the interval log's file name, HdrHistogram's log format, µs values.</li>
  * <li>{@code histogram}: the whole measured histogram, HdrHistogram's compressed encoding, Base64; empty where
  * the harness measured no latencies (JMH's Throughput mode).</li>
@@ -77,7 +80,8 @@ public record RunResult(
         String histogram,
         String harness,
         String firstError,
-        Map<String, Long> counters) {
+        Map<String, Long> counters,
+        Boolean baseline) {
 
     public static final String FORMAT = "cpbench-result/1";
     /** What every version of the format starts with. */
@@ -97,7 +101,20 @@ public record RunResult(
                      String histogram, String harness) {
         this(format, scenario, network, description, round, status, reason, topology, clusterName, clientTarget,
                 members, networkPath, plan, environment, startedAt, durationSeconds, warmupOps, ops, errors,
-                opsPerSecond, latencyMicros, leaderBefore, leaderAfter, hlog, histogram, harness, null, Map.of());
+                opsPerSecond, latencyMicros, leaderBefore, leaderAfter, hlog, histogram, harness, null, Map.of(), null);
+    }
+
+    /** Whether this is its network's baseline, the run every other scenario of its network is compared with. */
+    @JsonIgnore
+    public boolean isBaseline() {
+        return Boolean.TRUE.equals(baseline);
+    }
+
+    /** This result, marked as its network's baseline or not. */
+    public RunResult withBaseline(boolean value) {
+        return new RunResult(format, scenario, network, description, round, status, reason, topology, clusterName,
+                clientTarget, members, networkPath, plan, environment, startedAt, durationSeconds, warmupOps, ops, errors,
+                opsPerSecond, latencyMicros, leaderBefore, leaderAfter, hlog, histogram, harness, firstError, counters, value);
     }
 
     /** @param name member-N; @param address host:port; @param priority has leadership priority */

@@ -128,15 +128,24 @@ public final class ScenarioTable {
     }
 
     /**
-     * As {@link #ratios(List, String)}, but each scenario against the baseline of its own network: in network (a)
-     * {@code client-leader}, in (b) {@code client-leader-1follower10ms}, so a ratio shows the routing, not the network.
+     * As {@link #ratios(List, String)}, but each scenario against the baseline of its own network (the result marked
+     * {@link RunResult#isBaseline()}), so a ratio shows the routing, not the network. A network without a marked
+     * baseline gets no ratios.
      */
     public static String ratiosWithinNetwork(List<RunResult> results) {
-        return ratios(results, network -> BASELINE_BY_NETWORK.getOrDefault(network, "client-leader"));
+        return ratios(results, baselinesByNetwork(results)::get);
     }
 
-    /** The client-to-leader scenario of each network: what every other scenario in that network is compared with. */
-    public static final Map<String, String> BASELINE_BY_NETWORK = Map.of("a", "client-leader", "b", "client-leader-1follower10ms");
+    /** Each network's baseline scenario, from the results marked as baseline. */
+    static Map<String, String> baselinesByNetwork(List<RunResult> results) {
+        Map<String, String> byNetwork = new java.util.HashMap<>();
+        for (RunResult r : results) {
+            if (r.isBaseline()) {
+                byNetwork.putIfAbsent(r.network(), r.scenario());
+            }
+        }
+        return byNetwork;
+    }
 
     /**
      * One scenario's op/s over its baseline's, paired by round.
@@ -150,7 +159,7 @@ public final class ScenarioTable {
 
     /** The paired ratios, each scenario against the baseline of its own network (see {@link #ratiosWithinNetwork}). */
     public static List<Ratio> pairedRatiosWithinNetwork(List<RunResult> results) {
-        return pairedRatios(results, network -> BASELINE_BY_NETWORK.getOrDefault(network, "client-leader"));
+        return pairedRatios(results, baselinesByNetwork(results)::get);
     }
 
     /** The paired ratios, every scenario against {@code baseline}. */
@@ -161,6 +170,9 @@ public final class ScenarioTable {
     private static List<Ratio> pairedRatios(List<RunResult> results, java.util.function.Function<String, String> baselineOf) {
         Map<String, RunResult> baselineByRound = new java.util.HashMap<>();
         for (RunResult r : results) {
+            if (baselineOf.apply(r.network()) == null) {
+                continue;
+            }
             if (r.scenario().equals(baselineOf.apply(r.network())) && r.status() == Status.OK) {
                 baselineByRound.put(r.label() + "#" + r.round(), r);
             }
@@ -168,6 +180,9 @@ public final class ScenarioTable {
         Map<String, List<Double>> ratios = new LinkedHashMap<>();
         Map<String, String> baselines = new LinkedHashMap<>();
         for (RunResult r : results) {
+            if (baselineOf.apply(r.network()) == null) {
+                continue;
+            }
             String baseline = r.labelOf(baselineOf.apply(r.network()));
             RunResult base = baselineByRound.get(baseline + "#" + r.round());
             if (!r.label().equals(baseline) && base != null && r.status() == Status.OK && base.opsPerSecond() > 0) {

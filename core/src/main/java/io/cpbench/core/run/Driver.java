@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
 /**
  * Runs a {@link Workload} in a closed loop on {@link RunPlan#threads()} threads: warm-up, then measurement,
@@ -60,6 +61,8 @@ public final class Driver {
 
     private final Duration inFlightGrace;
     private final Duration stopGrace;
+    /** Where every time the driver reads comes from: {@link System#nanoTime()}, but for measuring the driver itself. */
+    private final LongSupplier clock;
     private volatile boolean stopRequested;
     private volatile long stopRequestedNanos;
     private volatile boolean timeboxHit;
@@ -68,14 +71,29 @@ public final class Driver {
     private final java.util.concurrent.atomic.AtomicLong lastFinishNanos = new java.util.concurrent.atomic.AtomicLong();
 
     public Driver(RunPlan plan) {
-        this(plan, IN_FLIGHT_GRACE, STOP_GRACE);
+        this(plan, IN_FLIGHT_GRACE, STOP_GRACE, System::nanoTime);
+    }
+
+    /**
+     * A driver that reads time from {@code nanoClock} instead of {@link System#nanoTime()}: for measuring the
+     * driver's own cost with op times that look like real ones (see HarnessCost in the benchmarks module). Time
+     * boxes, intervals' progress and recorded latencies all follow that clock; interval swaps still happen every
+     * {@link RunPlan#interval()} of real time.
+     */
+    public static Driver withClock(RunPlan plan, LongSupplier nanoClock) {
+        return new Driver(plan, IN_FLIGHT_GRACE, STOP_GRACE, nanoClock);
+    }
+
+    Driver(RunPlan plan, Duration inFlightGrace, Duration stopGrace) {
+        this(plan, inFlightGrace, stopGrace, System::nanoTime);
     }
 
     /**
      * @param inFlightGrace how long past the time box to wait for ops in flight before abandoning them
      * @param stopGrace     how long after {@link #stop()} to wait for ops in flight
      */
-    Driver(RunPlan plan, Duration inFlightGrace, Duration stopGrace) {
+    Driver(RunPlan plan, Duration inFlightGrace, Duration stopGrace, LongSupplier clock) {
+        this.clock = clock;
         this.plan = plan;
         this.inFlightGrace = inFlightGrace;
         this.stopGrace = stopGrace;
@@ -86,7 +104,7 @@ public final class Driver {
     /** Asks the run to end after the ops in flight. Safe from any thread, any number of times. */
     public void stop() {
         if (!stopRequested) {
-            stopRequestedNanos = System.nanoTime();
+            stopRequestedNanos = clock.getAsLong();
         }
         stopRequested = true;
         measureGate.countDown();
@@ -100,7 +118,7 @@ public final class Driver {
      * @param progress called once an interval from this thread
      */
     public Measurement run(Workload workload, Path hlog, Consumer<Progress> progress) {
-        long start = System.nanoTime();
+        long start = clock.getAsLong();
         long timeboxDeadline = start + plan.timebox().toNanos();
         long warmupDeadline = start + (long) (plan.timebox().toNanos() * WARMUP_SHARE_OF_TIMEBOX);
         Histogram total = new Histogram(3);
@@ -115,7 +133,7 @@ public final class Driver {
             synchronized (sampleLock) {
                 recycled = recorder.getIntervalHistogram(recycled); // warm-up latencies end here
                 countersAtStart = workload.counters();
-                measureStartNanos = System.nanoTime();
+                measureStartNanos = clock.getAsLong();
                 measuring = true;
             }
             Instant startedAt = Instant.now();
@@ -127,7 +145,7 @@ public final class Driver {
             }
             stopRequested = stopRequested || !allFinished;
             sample(total, log, null, 0);
-            long end = allFinished ? Math.max(lastFinishNanos.get(), measureStartNanos) : System.nanoTime();
+            long end = allFinished ? Math.max(lastFinishNanos.get(), measureStartNanos) : clock.getAsLong();
             return new Measurement(outcome(allFinished), reason(allFinished), startedAt, warmupDone.sum(),
                     total.getTotalCount(), measureErrors.sum(), end - measureStartNanos, total, firstError.get(),
                     difference(workload.counters(), countersAtStart));
@@ -186,7 +204,7 @@ public final class Driver {
                 stop();
                 Thread.currentThread().interrupt();
             }
-            long now = System.nanoTime();
+            long now = clock.getAsLong();
             if (now > deadline || (stopRequested && now - stopRequestedNanos > stopGrace.toNanos())) {
                 return false;
             }
@@ -214,7 +232,7 @@ public final class Driver {
         }
         double seconds = Math.max(1e-9, (interval.getEndTimeStamp() - interval.getStartTimeStamp()) / 1000.0);
         long done = measured ? total.getTotalCount() + measureErrors.sum() : warmupDone.sum();
-        return new Progress(measured, done, target, Duration.ofNanos(System.nanoTime() - phaseStart),
+        return new Progress(measured, done, target, Duration.ofNanos(clock.getAsLong() - phaseStart),
                 interval.getTotalCount() / seconds, interval.getValueAtPercentile(50), measured ? measureErrors.sum() : 0);
     }
 
@@ -241,7 +259,7 @@ public final class Driver {
                 if (!warm) {
                     warmedUp.countDown();
                 }
-                lastFinishNanos.accumulateAndGet(System.nanoTime(), Math::max);
+                lastFinishNanos.accumulateAndGet(clock.getAsLong(), Math::max);
                 finished.countDown();
             }
         };
@@ -250,7 +268,7 @@ public final class Driver {
     private void loop(Workload workload, long quota, long timeboxDeadline, long durationDeadline, boolean measure) {
         int consecutiveErrors = 0;
         for (long n = 0; n < quota && !stopRequested && failure.get() == null; n++) {
-            long begin = System.nanoTime();
+            long begin = clock.getAsLong();
             if (begin - timeboxDeadline >= 0) {
                 if (measure) {
                     timeboxHit = true;
@@ -262,7 +280,7 @@ public final class Driver {
             }
             try {
                 workload.execute();
-                long micros = (System.nanoTime() - begin) / 1000;
+                long micros = (clock.getAsLong() - begin) / 1000;
                 if (micros > MAX_RECORDED_MICROS) {
                     micros = MAX_RECORDED_MICROS;
                     clamped.increment();

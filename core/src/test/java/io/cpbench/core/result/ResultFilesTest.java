@@ -43,7 +43,8 @@ class ResultFilesTest {
         return new RunResult(r.format(), r.scenario(), r.network(), r.description(), r.round(), r.status(), r.reason(),
                 r.topology(), r.clusterName(), r.clientTarget(), r.members(), r.networkPath(), r.plan(), r.environment(),
                 r.startedAt(), r.durationSeconds(), r.warmupOps(), r.ops(), r.errors(), r.opsPerSecond(),
-                r.latencyMicros(), r.leaderBefore(), r.leaderAfter(), r.hlog(), r.histogram(), harness);
+                r.latencyMicros(), r.leaderBefore(), r.leaderAfter(), r.hlog(), r.histogram(), harness, r.firstError(),
+                r.counters(), r.baseline());
     }
 
     @Test

@@ -87,8 +87,8 @@ class ScenarioTableTest {
     @Test
     void withinNetworkEachScenarioIsComparedWithTheLeaderClientOfItsOwnNetwork() {
         List<RunResult> results = List.of(
-                result("client-leader", 1, 1000, Status.OK, 1),
-                result("client-leader-1follower10ms", 1, 2000, Status.OK, 1),
+                baseline(result("client-leader", 1, 1000, Status.OK, 1)),
+                baseline(result("client-leader-1follower10ms", 1, 2000, Status.OK, 1)),
                 result("client-leader-aware", 1, 990, Status.OK, 1),
                 result("client-latency-aware-10ms", 1, 1900, Status.OK, 1));
 
@@ -102,9 +102,9 @@ class ScenarioTableTest {
     @Test
     void eachHarnessHasItsOwnRowsAndIsComparedWithItsOwnBaseline() {
         List<RunResult> results = List.of(
-                result("client-leader", 1, 1000, Status.OK, 700),
+                baseline(result("client-leader", 1, 1000, Status.OK, 700)),
                 result("client-follower", 1, 800, Status.OK, 900),
-                ResultFilesTest.withHarness(result("client-leader", 1, 500, Status.OK), "jmh-thrpt"),
+                ResultFilesTest.withHarness(baseline(result("client-leader", 1, 500, Status.OK)), "jmh-thrpt"),
                 ResultFilesTest.withHarness(result("client-follower", 1, 450, Status.OK), "jmh-thrpt"));
 
         List<ScenarioTable.Row> rows = ScenarioTable.rows(results);
@@ -118,5 +118,32 @@ class ScenarioTableTest {
         assertThat(table).containsPattern("client-leader \\[jmh-thrpt\\] +\\| \\(a\\) +\\| [0-9.]+ +\\| 500 +\\| – ");
         assertThat(ratios).containsPattern("client-follower +\\| client-leader +\\| 0\\.800 ");
         assertThat(ratios).containsPattern("client-follower \\[jmh-thrpt\\] +\\| client-leader \\[jmh-thrpt\\] +\\| 0\\.900 ");
+    }
+
+    @Test
+    void theBaselineIsTheResultMarkedSoNotAName() {
+        List<RunResult> results = List.of(
+                result("client-leader", 1, 1000, Status.OK, 1),
+                baseline(result("my-own-baseline", 1, 500, Status.OK, 1)),
+                result("client-follower", 1, 800, Status.OK, 1));
+
+        String ratios = ScenarioTable.ratiosWithinNetwork(results);
+
+        assertThat(ratios).containsPattern("client-leader +\\| my-own-baseline +\\| 2\\.000 ");
+        assertThat(ratios).containsPattern("client-follower +\\| my-own-baseline +\\| 1\\.600 ");
+    }
+
+    @Test
+    void withoutAMarkedBaselineThereAreNoRatios() {
+        List<RunResult> results = List.of(
+                result("client-leader", 1, 1000, Status.OK, 1),
+                result("client-follower", 1, 800, Status.OK, 1));
+
+        assertThat(ScenarioTable.ratiosWithinNetwork(results)).isEmpty();
+        assertThat(ScenarioTable.pairedRatiosWithinNetwork(results)).isEmpty();
+    }
+
+    static RunResult baseline(RunResult r) {
+        return r.withBaseline(true);
     }
 }

@@ -1,0 +1,125 @@
+package io.cpbench.bench.suite;
+
+import io.cpbench.bench.scenario.Scenario;
+import io.cpbench.core.result.Environment;
+import io.cpbench.core.result.RunResult;
+import io.cpbench.core.result.Status;
+import io.cpbench.core.run.Measurement;
+import io.cpbench.core.run.RunPlan;
+import org.HdrHistogram.Histogram;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Builds a scenario's {@link RunResult} from its parts: what ran (the scenario, the round), where (the session's
+ * report), what was measured, and the verdict. Every harness (cp-bench's driver, JMH) builds its results here, so
+ * they say the same things the same way.
+ */
+public final class ResultBuilder {
+
+    private final Scenario scenario;
+    private final int round;
+    private Status status = Status.OK;
+    private String reason;
+    private ScenarioSession.Report where;
+    private RunResult.PlanInfo plan = new RunResult.PlanInfo(0, 0, 0, 0, 1);
+    private Environment environment = Environment.current();
+    private String startedAt = Instant.now().toString();
+    private double seconds;
+    private long warmupOps;
+    private long ops;
+    private long errors;
+    private double opsPerSecond;
+    private Histogram histogram = new Histogram(3);
+    private String hlog;
+    private String harness;
+    private String firstError;
+    private Map<String, Long> counters = Map.of();
+
+    private ResultBuilder(Scenario scenario, int round) {
+        this.scenario = scenario;
+        this.round = round;
+    }
+
+    public static ResultBuilder of(Scenario scenario, int round) {
+        return new ResultBuilder(scenario, round);
+    }
+
+    public ResultBuilder status(Status value, String why) {
+        status = value;
+        reason = why;
+        return this;
+    }
+
+    /** Where it ran and what the checks around it saw; null when nothing could be set up. */
+    public ResultBuilder where(ScenarioSession.Report report) {
+        where = report;
+        if (report != null && report.startedAt() != null) {
+            startedAt = report.startedAt();
+        }
+        return this;
+    }
+
+    public ResultBuilder plan(RunPlan value) {
+        plan = new RunResult.PlanInfo(value.warmupOps(), value.ops(),
+                value.duration() == null ? 0 : value.duration().toMillis() / 1000.0, value.timebox().toMillis() / 1000.0,
+                value.threads());
+        return this;
+    }
+
+    public ResultBuilder plan(RunResult.PlanInfo value) {
+        plan = value;
+        return this;
+    }
+
+    public ResultBuilder environment(Environment value) {
+        environment = value;
+        return this;
+    }
+
+    /** What cp-bench's driver measured. */
+    public ResultBuilder measured(Measurement m) {
+        startedAt = m.startedAt().toString();
+        seconds = m.seconds();
+        warmupOps = m.warmupOps();
+        ops = m.ops();
+        errors = m.errors();
+        opsPerSecond = m.opsPerSecond();
+        histogram = m.histogram();
+        firstError = m.firstError();
+        counters = m.counters();
+        return this;
+    }
+
+    /** What another harness measured. */
+    public ResultBuilder measured(double measuredSeconds, long measuredOps, double rate, Histogram latencies) {
+        seconds = measuredSeconds;
+        ops = measuredOps;
+        opsPerSecond = rate;
+        histogram = latencies;
+        return this;
+    }
+
+    public ResultBuilder hlog(String fileName) {
+        hlog = fileName;
+        return this;
+    }
+
+    public ResultBuilder harness(String name) {
+        harness = name;
+        return this;
+    }
+
+    public RunResult build() {
+        ScenarioSession.Report w = where;
+        return new RunResult(RunResult.FORMAT, scenario.name(), scenario.network().code(), scenario.description(), round,
+                status, reason, w != null ? w.topology() : null, w != null ? w.clusterName() : null,
+                w != null ? w.clientTarget() : null, w != null ? w.members() : List.of(),
+                w != null && w.networkPath() != null ? w.networkPath() : new RunResult.NetworkPath("unknown", null, 0, Map.of()),
+                plan, environment, startedAt, seconds, warmupOps, ops, errors, opsPerSecond, RunResult.Latency.of(histogram),
+                w != null ? w.leaderBefore() : null, w != null ? w.leaderAfter() : null, hlog, RunResult.encode(histogram),
+                harness, firstError, counters, scenario.isBaseline());
+    }
+}
