@@ -110,6 +110,8 @@ final class JmhCommand implements java.util.concurrent.Callable<Integer> {
      * 8 quick trials in 8m50s with 15 s).
      */
     static final long TRIAL_OVERHEAD_SECONDS = 50;
+    /** The same on a running cluster (remote, attach): the fork reaches it and warms it up; about 20 s on loopback. */
+    static final long REACH_OVERHEAD_SECONDS = 20;
 
     private final List<RunResult> results = new CopyOnWriteArrayList<>();
     private Path runDir;
@@ -150,7 +152,8 @@ final class JmhCommand implements java.util.concurrent.Callable<Integer> {
         Path jmhDir = runDir.resolve("jmh");
         createDirectories(jmhDir);
         int trials = rounds * scenarios.size() * harnesses.size();
-        long perTrial = TRIAL_OVERHEAD_SECONDS + wi * wt.toSeconds() + mi * mt.toSeconds();
+        long perTrial = (clusterOptions.startsMembers() ? TRIAL_OVERHEAD_SECONDS : REACH_OVERHEAD_SECONDS)
+                + wi * wt.toSeconds() + mi * mt.toSeconds();
         console.printf(Locale.ROOT, "cp-bench jmh: %d scenario%s x %d mode%s x %d round%s = %d trials; each %s, "
                         + "then %d x %s warm-up and %d x %s measured iterations; about %s in all%n",
                 scenarios.size(), scenarios.size() == 1 ? "" : "s", harnesses.size(), harnesses.size() == 1 ? "" : "s",

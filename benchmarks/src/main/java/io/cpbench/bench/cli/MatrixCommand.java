@@ -10,10 +10,10 @@ import java.util.List;
 @Command(name = "matrix", mixinStandardHelpOptions = true,
         description = {"Runs several scenarios on one cluster in interleaved rounds, then prints and writes the table.",
                 "Each round runs every scenario once, in an order rotated per round."},
-        footer = {"", "Examples:", "  cpbench matrix --quick                     (all 13 scenarios, 3 rounds, about 10 minutes)",
+        footer = {"", "Examples:", "  cpbench matrix --quick                     (all 13 scenarios, 3 rounds, about 8 minutes)",
                 "  cpbench matrix --scenarios client-leader,client-lb,client-smart --rounds 5 --ops 50000",
                 "  cpbench matrix --quick --strict || echo \"not clean: exit $?\"",
-                "  cpbench matrix --scenarios client-leader,client-follower --ops 5000 --until-ci 3%"})
+                "  cpbench matrix --scenarios client-leader,client-follower,client-leader-aware --duration 5s --until-ci 5%%"})
 final class MatrixCommand extends SuiteCommand {
 
     @Option(names = "--scenarios", paramLabel = "NAME", split = ",", completionCandidates = Completions.ScenarioNames.class,
@@ -24,8 +24,8 @@ final class MatrixCommand extends SuiteCommand {
     Integer rounds;
 
     @Option(names = "--until-ci", paramLabel = "PCT",
-            description = "Add interleaved rounds until every paired ratio's 95% bootstrap CI half-width is at most"
-                    + " PCT (e.g. 5%), at least " + UntilCi.MIN_ROUNDS + " rounds; bounded by --max-rounds and --max-time.")
+            description = "Add interleaved rounds until every paired ratio's 95%% bootstrap CI half-width is at most"
+                    + " PCT (e.g. 5%%), at least " + UntilCi.MIN_ROUNDS + " rounds; bounded by --max-rounds and --max-time.")
     String untilCiTarget;
 
     @Option(names = "--max-rounds", paramLabel = "N", defaultValue = "30",

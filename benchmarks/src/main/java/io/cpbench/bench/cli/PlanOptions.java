@@ -8,13 +8,17 @@ import java.time.Duration;
 /** What each scenario run does. Unset options take the seed's values, or the quick preset's with --quick. */
 final class PlanOptions {
 
-    static final long QUICK_WARMUP = 2_000;
-    static final long QUICK_OPS = 10_000;
+    static final long QUICK_WARMUP = 1_000;
+    /**
+     * The quick preset measures each scenario for a fixed time rather than a number of ops, so the quick matrix takes
+     * the same wall time on a slow machine as on a fast one (with 10,000 ops it took 14 min at 900 op/s and was on
+     * course for 19 min at 450 op/s).
+     */
+    static final Duration QUICK_DURATION = Duration.ofSeconds(8);
     static final Duration QUICK_TIMEBOX = Duration.ofSeconds(45);
     /**
-     * With --quick, the time box of a scenario whose calls go through the slow member (tens of ms per op, so it
-     * always ends TIMEBOXED): its rate is steady after a few seconds, and at 45 s the two such rows took over a
-     * third of the quick matrix.
+     * With --quick, the time box of a scenario whose calls go through the slow member (tens of ms per op): its rate
+     * is steady after a few seconds, and at 45 s the two such rows took over a third of the quick matrix.
      */
     static final Duration QUICK_SLOW_TIMEBOX = Duration.ofSeconds(15);
     static final Duration MIN_DURATION = Duration.ofSeconds(1);
@@ -26,10 +30,10 @@ final class PlanOptions {
     @Option(names = "--quick", description = "Quick preset: ${sys:cpbench.quick.text}.")
     boolean quick;
 
-    @Option(names = "--ops", paramLabel = "N", description = "Measured ops per scenario, 1 or more (default: 500,000; quick: 10,000).")
+    @Option(names = "--ops", paramLabel = "N", description = "Measured ops per scenario, 1 or more (default: 500,000; quick: measure for 8s instead).")
     Long ops;
 
-    @Option(names = "--warmup", paramLabel = "N", description = "Warm-up ops before measuring (default: 10,000; quick: 2,000).")
+    @Option(names = "--warmup", paramLabel = "N", description = "Warm-up ops before measuring (default: 10,000; quick: 1,000).")
     Long warmup;
 
     @Option(names = "--duration", paramLabel = "TIME", converter = DurationConverter.class,
@@ -46,7 +50,7 @@ final class PlanOptions {
     int threads;
 
     static {
-        System.setProperty("cpbench.quick.text", "10,000 ops after 2,000 warm-up, 45s time box (15s for scenarios whose"
+        System.setProperty("cpbench.quick.text", "measure 8s after 1,000 warm-up ops, 45s time box (15s for scenarios whose"
                 + " calls go through the slow member), 3 rounds for a matrix");
     }
 
@@ -59,7 +63,8 @@ final class PlanOptions {
         if (!quick || timebox != null || duration != null) {
             return scenario -> plan;
         }
-        RunPlan throughSlow = new RunPlan(plan.warmupOps(), plan.ops(), null, QUICK_SLOW_TIMEBOX, plan.threads(), plan.interval());
+        RunPlan throughSlow = new RunPlan(plan.warmupOps(), plan.ops(), plan.duration(), QUICK_SLOW_TIMEBOX, plan.threads(),
+                plan.interval());
         return scenario -> scenario.callsReachSlowMember() ? throughSlow : plan;
     }
 
@@ -97,8 +102,10 @@ final class PlanOptions {
                 // A preset time box shorter than the duration asked for would cut every run short.
                 box = duration.plus(DURATION_ALLOWANCE);
             }
+        } else if (ops == null && quick) {
+            builder.duration(QUICK_DURATION);
         } else {
-            builder.ops(ops != null ? ops : quick ? QUICK_OPS : RunPlan.SEED_OPS);
+            builder.ops(ops != null ? ops : RunPlan.SEED_OPS);
         }
         return builder.timebox(box).build();
     }

@@ -112,7 +112,9 @@ abstract class SuiteCommand implements Callable<Integer> {
                 commandName(), scenarios.size(), scenarios.size() == 1 ? "" : "s", rounds, rounds == 1 ? "" : "s",
                 describe(plan), ConsoleProgress.human(plan.timebox()),
                 shorterBoxes ? ", " + ConsoleProgress.human(PlanOptions.QUICK_SLOW_TIMEBOX) + " through the slow member" : "",
-                ConsoleProgress.human(boxedRound * rounds));
+                untilCi != null && untilCi.maxTime().toSeconds() < boxedRound * rounds
+                        ? ConsoleProgress.human(untilCi.maxTime().toSeconds() + boxedRound) + ": --max-time, plus the round in flight"
+                        : ConsoleProgress.human(boxedRound * rounds));
         if (untilCi != null) {
             console.println(untilCi.describe());
         }

@@ -84,6 +84,23 @@ record UntilCi(double target, int minRounds, int maxRounds, Duration maxTime) {
         return true;
     }
 
+    /**
+     * The fewest rounds (at least the minimum) after which {@code label}'s ratio was within the target, judging the
+     * results of rounds 1..k as they stood then; 0 if it never was.
+     */
+    int roundsNeeded(List<RunResult> results, String label, int rounds) {
+        for (int k = minRounds; k <= rounds; k++) {
+            int upTo = k;
+            List<RunResult> firstK = results.stream().filter(r -> r.round() <= upTo).toList();
+            for (ScenarioTable.Ratio ratio : ScenarioTable.pairedRatiosWithinNetwork(firstK)) {
+                if (ratio.scenario().equals(label) && ratio.interval().relativeHalfWidth() <= target) {
+                    return k;
+                }
+            }
+        }
+        return 0;
+    }
+
     /** One line per ratio for the table's notes: reached the target or not, and with how many rounds. */
     List<String> verdicts(List<RunResult> results) {
         List<String> lines = new ArrayList<>();
@@ -91,9 +108,12 @@ record UntilCi(double target, int minRounds, int maxRounds, Duration maxTime) {
         lines.add(String.format(Locale.ROOT, "--until-ci ±%.1f%%: %d round%s run", target * 100, rounds, rounds == 1 ? "" : "s"));
         for (ScenarioTable.Ratio ratio : ScenarioTable.pairedRatiosWithinNetwork(results)) {
             double width = ratio.interval().relativeHalfWidth();
+            int needed = roundsNeeded(results, ratio.scenario(), rounds);
             lines.add(String.format(Locale.ROOT, "  %s ÷ %s: %.3f, 95%% CI %.3f–%.3f (±%.1f%%, %d paired rounds): %s",
                     ratio.scenario(), ratio.baseline(), ratio.interval().median(), ratio.interval().low(),
-                    ratio.interval().high(), width * 100, ratio.interval().n(), width <= target ? "target reached" : "NOT reached"));
+                    ratio.interval().high(), width * 100, ratio.interval().n(), width <= target
+                            ? "target reached" + (needed > 0 ? ", first within it after " + needed + " rounds" : "")
+                            : "NOT reached"));
         }
         return lines;
     }

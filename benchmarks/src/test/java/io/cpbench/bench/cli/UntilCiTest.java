@@ -54,7 +54,21 @@ class UntilCiTest {
         assertThat(fivePercent.another(5, steady, Duration.ofMinutes(2), console)).isFalse();
         assertThat(printed.toString(StandardCharsets.UTF_8)).contains("every ratio within ±5.0%; done");
         assertThat(fivePercent.verdicts(steady)).anySatisfy(line -> assertThat(line)
-                .startsWith("  client-follower ÷ client-leader: 0.900, 95% CI").endsWith("5 paired rounds): target reached"));
+                .startsWith("  client-follower ÷ client-leader: 0.900, 95% CI").endsWith("5 paired rounds): target reached, first within it after 5 rounds"));
+    }
+
+    @Test
+    void theVerdictSaysHowManyRoundsTheRatioNeeded() {
+        // Noisy for the first rounds, then steady: within ±5 % only once the steady rounds outweigh the noisy ones.
+        List<RunResult> settling = rounds(0.63, 1.20, 0.90, 0.91, 0.89, 0.90, 0.92, 0.90, 0.91, 0.90, 0.89, 0.90);
+        List<String> verdicts = fivePercent.verdicts(settling);
+
+        int needed = fivePercent.roundsNeeded(settling, "client-follower", 12);
+        assertThat(needed).isGreaterThan(5).isLessThanOrEqualTo(12);
+        // Judged on the first (needed - 1) rounds, it was not yet within the target.
+        assertThat(fivePercent.roundsNeeded(settling.stream().filter(r -> r.round() < needed).toList(), "client-follower",
+                needed - 1)).isZero();
+        assertThat(verdicts).anySatisfy(line -> assertThat(line).endsWith("target reached, first within it after " + needed + " rounds"));
     }
 
     @Test

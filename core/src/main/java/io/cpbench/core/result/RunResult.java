@@ -104,9 +104,12 @@ public record RunResult(
                 opsPerSecond, latencyMicros, leaderBefore, leaderAfter, hlog, histogram, harness, null, Map.of(), null);
     }
 
-    /** Whether this is its network's baseline, the run every other scenario of its network is compared with. */
+    /**
+     * Whether this is its network's baseline, the run every other scenario of its network is compared with. (Not
+     * named like a getter: Jackson would take it for the {@code baseline} property and, ignored, leave it out.)
+     */
     @JsonIgnore
-    public boolean isBaseline() {
+    public boolean baselineOfItsNetwork() {
         return Boolean.TRUE.equals(baseline);
     }
 

@@ -129,7 +129,7 @@ public final class ScenarioTable {
 
     /**
      * As {@link #ratios(List, String)}, but each scenario against the baseline of its own network (the result marked
-     * {@link RunResult#isBaseline()}), so a ratio shows the routing, not the network. A network without a marked
+     * {@link RunResult#baselineOfItsNetwork()}), so a ratio shows the routing, not the network. A network without a marked
      * baseline gets no ratios.
      */
     public static String ratiosWithinNetwork(List<RunResult> results) {
@@ -140,7 +140,7 @@ public final class ScenarioTable {
     static Map<String, String> baselinesByNetwork(List<RunResult> results) {
         Map<String, String> byNetwork = new java.util.HashMap<>();
         for (RunResult r : results) {
-            if (r.isBaseline()) {
+            if (r.baselineOfItsNetwork()) {
                 byNetwork.putIfAbsent(r.network(), r.scenario());
             }
         }

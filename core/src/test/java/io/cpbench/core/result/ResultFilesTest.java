@@ -61,6 +61,18 @@ class ResultFilesTest {
     }
 
     @Test
+    void theBaselineMarkIsWrittenAndReadBack() throws java.io.IOException {
+        RunResult written = result("client-leader", 1, 1000, Status.OK, 700).withBaseline(true);
+
+        Path file = ResultFiles.write(dir, written);
+
+        assertThat(java.nio.file.Files.readString(file)).contains("\"baseline\" : true");
+        assertThat(ResultFiles.read(file).baselineOfItsNetwork()).isTrue();
+        assertThat(ResultFiles.read(ResultFiles.write(dir, result("client-follower", 1, 900, Status.OK, 700)
+                .withBaseline(false))).baselineOfItsNetwork()).isFalse();
+    }
+
+    @Test
     void writesAndReadsBackTheSameResultWithItsHistogram() {
         RunResult written = result("client-leader", 1, 1000, Status.OK, 700, 800, 900, 5_000);
 
