@@ -4,6 +4,7 @@ import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.scenario.Scenarios;
 import io.cpbench.bench.suite.ScenarioRunner;
 import io.cpbench.core.result.RunResult;
+import io.cpbench.core.result.ScenarioTable;
 import io.cpbench.core.result.Status;
 import io.cpbench.core.run.RunPlan;
 import io.cpbench.core.stats.Bootstrap;
@@ -19,7 +20,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -34,8 +34,9 @@ import java.util.concurrent.Callable;
         description = {"Measures what cp-bench's network emulator costs: a network (a) scenario on fresh local clusters, "
                 + "alternately with --network direct and --network emulated (a pair each; the order alternates between "
                 + "pairs), then emulated ÷ direct op/s per pair, its median and 95%% bootstrap CI."},
-        footer = {"", "Examples:", "  cpbench emulator-cost                        (5 pairs of client-leader, 10,000 ops each)",
-                "  cpbench emulator-cost --pairs 8 --ops 20000 --scenario client-follower"})
+        footer = {"", "Examples:", "  cpbench emulator-cost                        (5 pairs of client-leader, 8s measured each)",
+                "  cpbench emulator-cost --pairs 6 --ops 10000 --warmup 2000",
+                "  cpbench emulator-cost --pairs 8 --duration 20s --scenario client-follower"})
 final class EmulatorCostCommand implements Callable<Integer> {
 
     static final String[] PATHS = {"direct", "emulated"};
@@ -47,19 +48,13 @@ final class EmulatorCostCommand implements Callable<Integer> {
             description = "A network (a) scenario to run (default: ${DEFAULT-VALUE}).")
     String scenario;
 
-    @Option(names = "--ops", paramLabel = "N", defaultValue = "10000", description = "Measured ops per run (default: ${DEFAULT-VALUE}).")
-    long ops;
-
-    @Option(names = "--warmup", paramLabel = "N", defaultValue = "2000", description = "Warm-up ops per run (default: ${DEFAULT-VALUE}).")
-    long warmup;
+    /** What each run does: run's and matrix's options; with neither --ops nor --duration, the quick preset's. */
+    @picocli.CommandLine.Mixin
+    PlanOptions planOptions;
 
     @Option(names = "--cluster-warmup", paramLabel = "N", defaultValue = "5000",
             description = "Untimed ops through a smart client on each fresh cluster first (default: ${DEFAULT-VALUE}).")
     long clusterWarmup;
-
-    @Option(names = "--timebox", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "2m",
-            description = "Most one run may take (default: ${DEFAULT-VALUE}).")
-    Duration timebox;
 
     @Option(names = "--members", paramLabel = "N", defaultValue = "5", description = "CP members, 3-9 (default: ${DEFAULT-VALUE}).")
     int members;
@@ -100,21 +95,21 @@ final class EmulatorCostCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--scenario " + scenario + " is a network (b) scenario; --network direct"
                     + " cannot slow a member down: choose a network (a) scenario (see 'cpbench list')");
         }
-        if (ops < 1 || warmup < 0 || clusterWarmup < 0) {
-            throw new IllegalArgumentException("--ops must be 1 or more, --warmup and --cluster-warmup 0 or more");
+        if (clusterWarmup < 0) {
+            throw new IllegalArgumentException("--cluster-warmup must be 0 (none) or more ops, was " + clusterWarmup);
         }
         if (members < 3 || members > 9) {
-            throw new IllegalArgumentException("--members must be 3-9, was " + members);
+            throw new IllegalArgumentException("--members must be 3-9 (a CP group), was " + members);
         }
-        if (timebox.compareTo(Duration.ofSeconds(1)) < 0) {
-            throw new IllegalArgumentException("--timebox must be at least 1s");
+        if (planOptions.ops == null && planOptions.duration == null) {
+            planOptions.quick = true;
         }
+        RunPlan plan = planOptions.plan();
         RunDirectory.checkWritable(out);
-        RunPlan plan = RunPlan.builder().warmupOps(warmup).ops(ops).timebox(timebox).build();
         Path runDir = RunDirectory.create(out, "emulator-cost");
         PrintStream console = System.out;
         console.printf(Locale.ROOT, "cp-bench emulator-cost: %s, %d pairs of fresh %d-member local clusters (direct, emulated;"
-                + " order alternating), %,d ops after %,d warm-up each%n", chosen.name(), pairs, members, ops, warmup);
+                + " order alternating); each run %s%n", chosen.name(), pairs, members, SuiteCommand.describe(plan));
         console.println("results -> " + runDir);
         List<Pair> done = new java.util.concurrent.CopyOnWriteArrayList<>();
         Interruption interruption = new Interruption(this::stop, () -> { });
@@ -149,11 +144,15 @@ final class EmulatorCostCommand implements Callable<Integer> {
                 interruption.written();
             }
         }
-        boolean interrupted = !interruption.disarm() || stopped;
+        return exitCode(done, !interruption.disarm() || stopped);
+    }
+
+    /** Interrupted: 130; a pair without a ratio (a run failed, or ended TIMEBOXED or UNSTABLE): 1; else 0. */
+    static int exitCode(List<Pair> pairs, boolean interrupted) {
         if (interrupted) {
             return ExitCodes.INTERRUPTED;
         }
-        return done.stream().allMatch(Pair::complete) ? ExitCodes.OK : ExitCodes.FAILED;
+        return !pairs.isEmpty() && pairs.stream().allMatch(Pair::complete) ? ExitCodes.OK : ExitCodes.FAILED;
     }
 
     private void stop() {
@@ -185,38 +184,42 @@ final class EmulatorCostCommand implements Callable<Integer> {
 
     /** The pairs and the ratio's median with its 95 % bootstrap CI, as markdown. */
     static String table(Scenario chosen, List<Pair> pairs, boolean interrupted) {
-        StringBuilder out = new StringBuilder();
-        out.append("| pair | direct op/s | emulated op/s | emulated ÷ direct | direct p50 (µs) | emulated p50 (µs) | p50 difference (µs) |\n");
-        out.append("| ---- | ----------- | ------------- | ----------------- | --------------- | ----------------- | ------------------- |\n");
+        List<List<String>> rows = new ArrayList<>();
         List<Double> ratios = new ArrayList<>();
         List<Double> differences = new ArrayList<>();
         for (Pair pair : pairs) {
             if (!pair.complete()) {
-                out.append(String.format(Locale.ROOT, "| %d | %s | %s | - | | | |%n", pair.number(), describe(pair.direct()),
-                        describe(pair.emulated())));
+                rows.add(List.of(Integer.toString(pair.number()), describe(pair.direct()), describe(pair.emulated()), "-", "", "", ""));
                 continue;
             }
             ratios.add(pair.ratio());
             differences.add(pair.p50Difference());
-            out.append(String.format(Locale.ROOT, "| %d | %,.0f | %,.0f | %.3f | %,d | %,d | %+,.0f |%n", pair.number(),
-                    pair.direct().opsPerSecond(), pair.emulated().opsPerSecond(), pair.ratio(),
-                    pair.direct().latencyMicros().p50(), pair.emulated().latencyMicros().p50(), pair.p50Difference()));
+            rows.add(List.of(Integer.toString(pair.number()), fmt("%,.0f", pair.direct().opsPerSecond()),
+                    fmt("%,.0f", pair.emulated().opsPerSecond()), fmt("%.3f", pair.ratio()),
+                    fmt("%,d", pair.direct().latencyMicros().p50()), fmt("%,d", pair.emulated().latencyMicros().p50()),
+                    fmt("%+,.0f", pair.p50Difference())));
         }
+        StringBuilder out = new StringBuilder(ScenarioTable.render(List.of("pair", "direct op/s", "emulated op/s",
+                "emulated ÷ direct", "direct p50 (µs)", "emulated p50 (µs)", "p50 difference (µs)"), rows));
         out.append('\n');
         if (ratios.size() < 2) {
             out.append("Fewer than 2 complete pairs: no interval.\n");
         } else {
             Bootstrap.Interval ratio = Bootstrap.median95(ratios.stream().mapToDouble(Double::doubleValue).toArray());
             Bootstrap.Interval difference = Bootstrap.median95(differences.stream().mapToDouble(Double::doubleValue).toArray());
-            out.append(String.format(Locale.ROOT, "%s, emulated ÷ direct op/s: median %.3f, 95%% CI %.3f–%.3f (%d pairs)%n",
+            out.append(fmt("%s, emulated ÷ direct op/s: median %.3f, 95%% CI %.3f–%.3f (%d pairs)%n",
                     chosen.name(), ratio.median(), ratio.low(), ratio.high(), ratio.n()));
-            out.append(String.format(Locale.ROOT, "p50 difference per op: median %+,.0f µs, 95%% CI %+,.0f to %+,.0f µs%n",
+            out.append(fmt("p50 difference per op: median %+,.0f µs, 95%% CI %+,.0f to %+,.0f µs%n",
                     difference.median(), difference.low(), difference.high()));
         }
         if (interrupted) {
             out.append("INCOMPLETE: interrupted after ").append(pairs.size()).append(" pair(s).\n");
         }
         return out.toString();
+    }
+
+    private static String fmt(String format, Object... args) {
+        return String.format(Locale.ROOT, format, args);
     }
 
     private static String describe(RunResult r) {

@@ -107,11 +107,12 @@ abstract class SuiteCommand implements Callable<Integer> {
         Path runDir = RunDirectory.choose(out, commandName());
         int total = scenarios.size() * rounds;
         long boxedRound = scenarios.stream().mapToLong(s -> plans.apply(s).timebox().toSeconds()).sum();
-        boolean shorterBoxes = scenarios.stream().anyMatch(s -> !plans.apply(s).timebox().equals(plan.timebox()));
+        Duration shortestBox = scenarios.stream().map(s -> plans.apply(s).timebox()).min(Duration::compareTo).orElseThrow();
+        boolean shorterBoxes = shortestBox.compareTo(plan.timebox()) < 0;
         console.printf(Locale.ROOT, "cp-bench %s: %d scenario%s x %d round%s; %s; time box %s per scenario%s (at most %s in all)%n",
                 commandName(), scenarios.size(), scenarios.size() == 1 ? "" : "s", rounds, rounds == 1 ? "" : "s",
                 describe(plan), ConsoleProgress.human(plan.timebox()),
-                shorterBoxes ? ", " + ConsoleProgress.human(PlanOptions.QUICK_SLOW_TIMEBOX) + " through the slow member" : "",
+                shorterBoxes ? ", " + ConsoleProgress.human(shortestBox) + " through the slow member" : "",
                 untilCi != null && untilCi.maxTime().toSeconds() < boxedRound * rounds
                         ? ConsoleProgress.human(untilCi.maxTime().toSeconds() + boxedRound) + ": --max-time, plus the round in flight"
                         : ConsoleProgress.human(boxedRound * rounds));
@@ -281,7 +282,7 @@ abstract class SuiteCommand implements Callable<Integer> {
                 r.clientTarget() == null ? "-" : r.clientTarget(), r.reason() == null ? "" : "  (" + r.reason() + ")");
     }
 
-    private static String describe(RunPlan plan) {
+    static String describe(RunPlan plan) {
         String measured = plan.duration() != null ? "measure " + ConsoleProgress.human(plan.duration().toSeconds())
                 : String.format(Locale.ROOT, "%,d ops", plan.ops());
         return String.format(Locale.ROOT, "%s after %,d warm-up, %d thread%s", measured, plan.warmupOps(),

@@ -28,13 +28,4 @@ public enum Network {
     public boolean slowsAMember() {
         return this == ONE_SLOW_FOLLOWER;
     }
-
-    public static Network ofCode(String code) {
-        for (Network network : values()) {
-            if (network.code.equals(code)) {
-                return network;
-            }
-        }
-        throw new IllegalArgumentException("unknown network '" + code + "'; known: a, b");
-    }
 }

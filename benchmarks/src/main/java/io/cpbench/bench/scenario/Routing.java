@@ -82,10 +82,9 @@ public enum Routing {
         @Override
         public ClientPlan clientPlan(Context c) {
             MemberRef slow = c.requireSlow(this);
-            ClientPlan plan = smart(c, List.of(slow.address()), new LeaderAwareLoadBalancer(c.probes()),
+            // It starts from one address but, as any smart client, must end up connected to all live members.
+            return smart(c, List.of(slow.address()), new LeaderAwareLoadBalancer(c.probes()),
                     "started from " + slow.name() + " only (" + description() + ")");
-            // It starts from one address but must end up connected to all live members, like any smart client.
-            return new ClientPlan(plan.config(), null, c.liveAddresses(), plan.balancer(), plan.target());
         }
     };
 
@@ -165,6 +164,7 @@ public enum Routing {
         return new ClientPlan(config, member, List.of(), null, member.name() + " " + member.address() + role);
     }
 
+    /** A smart client bootstrapped from {@code addresses}; it must hold connections to every live member before measuring. */
     private static ClientPlan smart(Context c, List<String> addresses, CpLoadBalancer balancer, String target) {
         ClientConfig config = base(c, addresses);
         if (balancer != null) {

@@ -12,7 +12,6 @@ import io.cpbench.core.run.Outcome;
 import io.cpbench.core.run.Progress;
 import io.cpbench.core.run.RunPlan;
 import io.cpbench.topology.Topology;
-import io.cpbench.topology.net.NetworkControl;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -83,7 +82,6 @@ public final class ScenarioRunner {
         if (ops <= 0 || stopped) {
             return 0;
         }
-        topology.network().ifPresent(NetworkControl::clear);
         Scenario warmUp = Scenario.of("cluster-warm-up", Network.PLAIN, Routing.SMART);
         try (ScenarioSession session = ScenarioSession.open(warmUp, topology, options)) {
             // The first half warms the JIT up; the second half's rate is the guide to what follows.

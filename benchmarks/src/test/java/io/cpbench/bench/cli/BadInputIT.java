@@ -53,6 +53,8 @@ class BadInputIT {
                 Arguments.of(2, "--scenario client-smart-10ms is a network (b) scenario", new String[]{"emulator-cost",
                         "--scenario", "client-smart-10ms"}),
                 Arguments.of(2, "unknown scenario 'nope'", new String[]{"emulator-cost", "--scenario", "nope"}),
+                Arguments.of(2, "--ops must be 1 or more, was 0", new String[]{"emulator-cost", "--ops", "0"}),
+                Arguments.of(2, "--members must be 3-9 (a CP group), was 2", new String[]{"emulator-cost", "--members", "2"}),
                 Arguments.of(2, "--iteration-time must be 1s-1h", new String[]{"jmh", "--iteration-time", "10ms"}),
                 Arguments.of(2, "--fold: no such file", new String[]{"jmh", "--fold", "no-such.json"}),
                 Arguments.of(2, "garbage.json: not JMH's JSON (Unexpected end-of-input: expected close marker for Array, at line 1, column 42)", new String[]{"jmh", "--fold", "garbage.json"}),

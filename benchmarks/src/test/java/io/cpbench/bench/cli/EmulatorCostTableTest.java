@@ -30,7 +30,7 @@ class EmulatorCostTableTest {
 
         String table = EmulatorCostCommand.table(Scenarios.byName("client-leader"), pairs, false);
 
-        assertThat(table).containsPattern("\\| 4 \\| 1,000 \\| 700 \\| 0\\.700 \\|");
+        assertThat(table).containsPattern("\\| 4 +\\| 1,000 +\\| 700 +\\| 0\\.700 +\\|");
         assertThat(table).contains("emulated ÷ direct op/s: median 0.850, 95% CI 0.");
         assertThat(table).contains("(5 pairs)").doesNotContain("INCOMPLETE");
     }
@@ -45,7 +45,19 @@ class EmulatorCostTableTest {
 
         String table = EmulatorCostCommand.table(Scenarios.byName("client-leader"), pairs, true);
 
-        assertThat(table).contains("| 2 | OK 1,000 | FAIL 500 | - |").contains("| 4 | OK 1,000 | not run (or interrupted) | - |");
+        assertThat(table).containsPattern("\\| 2 +\\| OK 1,000 +\\| FAIL 500 +\\| - +\\|")
+                .containsPattern("\\| 4 +\\| OK 1,000 +\\| not run \\(or interrupted\\) +\\| - +\\|");
         assertThat(table).contains("median 0.850").contains("(2 pairs)").contains("INCOMPLETE: interrupted after 4 pair(s).");
+    }
+
+    @Test
+    void onlyAllPairsMeasuredExitsZero() {
+        EmulatorCostCommand.Pair good = new EmulatorCostCommand.Pair(1, at(1000, Status.OK), at(800, Status.OK));
+        EmulatorCostCommand.Pair timeboxed = new EmulatorCostCommand.Pair(2, at(1000, Status.OK), at(800, Status.TIMEBOXED));
+
+        assertThat(EmulatorCostCommand.exitCode(List.of(good, good), false)).isEqualTo(ExitCodes.OK);
+        assertThat(EmulatorCostCommand.exitCode(List.of(good, timeboxed), false)).isEqualTo(ExitCodes.FAILED);
+        assertThat(EmulatorCostCommand.exitCode(List.of(), false)).isEqualTo(ExitCodes.FAILED);
+        assertThat(EmulatorCostCommand.exitCode(List.of(good, good), true)).isEqualTo(ExitCodes.INTERRUPTED);
     }
 }

@@ -139,13 +139,7 @@ class LabLoopbackIT {
 
     @Test
     void theLabLoopRunsJmhOnTheClient() throws Exception {
-        Path outputs = Path.of("..", "topology", "src", "test", "resources", "lab", "terraform-outputs.json").toAbsolutePath();
-        Process loop = new ProcessBuilder("bash", LAB_LOOP.toString(), "--dry-run", "--outputs", outputs.toString(),
-                "jmh", "--scenarios", "client-leader").redirectErrorStream(true).start();
-        String out = new String(loop.getInputStream().readAllBytes());
-        assertThat(loop.waitFor(300, TimeUnit.SECONDS)).isTrue();
-
-        assertThat(loop.exitValue()).as(out).isZero();
+        String out = dryRun("jmh", "--scenarios", "client-leader");
         List<String> lines = out.lines().toList();
         int jmh = indexOf(lines, "\\+ ssh admin@198.51.100.10 .*cpbench.jar jmh --topology remote --inventory inventory.json"
                 + " --out runs --scenarios client-leader");
@@ -181,13 +175,7 @@ class LabLoopbackIT {
 
     @Test
     void theLabLoopUploadsStartsRunsAndFetchesInThatOrder() throws Exception {
-        Path outputs = Path.of("..", "topology", "src", "test", "resources", "lab", "terraform-outputs.json").toAbsolutePath();
-        Process loop = new ProcessBuilder("bash", LAB_LOOP.toString(), "--dry-run", "--outputs", outputs.toString(),
-                "run", "--scenarios", "client-leader").redirectErrorStream(true).start();
-        String out = new String(loop.getInputStream().readAllBytes());
-        assertThat(loop.waitFor(300, TimeUnit.SECONDS)).isTrue();
-
-        assertThat(loop.exitValue()).as(out).isZero();
+        String out = dryRun("run", "--scenarios", "client-leader");
         List<String> lines = out.lines().toList();
         for (int i = 1; i <= 5; i++) {
             String host = "admin@198.51.100.1" + i;
@@ -199,6 +187,18 @@ class LabLoopbackIT {
                     + "--inventory inventory.json --out runs --scenarios client-leader"));
             assertThat(stop).isGreaterThan(indexOf(lines, "\\+ scp -r admin@198.51.100.10:/opt/cpbench/runs/\\. .*"));
         }
+    }
+
+    /** The lab loop's printed commands for {@code args}, against the test's Terraform outputs; it must exit 0. */
+    private static String dryRun(String... args) throws Exception {
+        Path outputs = Path.of("..", "topology", "src", "test", "resources", "lab", "terraform-outputs.json").toAbsolutePath();
+        List<String> command = new ArrayList<>(List.of("bash", LAB_LOOP.toString(), "--dry-run", "--outputs", outputs.toString()));
+        command.addAll(List.of(args));
+        Process loop = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(loop.getInputStream().readAllBytes());
+        assertThat(loop.waitFor(300, TimeUnit.SECONDS)).isTrue();
+        assertThat(loop.exitValue()).as(out).isZero();
+        return out;
     }
 
     private static int indexOf(List<String> lines, String regex) {

@@ -219,7 +219,8 @@ public final class ScenarioTable {
         return none ? "–" : Long.toString(value);
     }
 
-    static String render(List<String> header, List<List<String>> rows) {
+    /** A markdown table with aligned columns. */
+    public static String render(List<String> header, List<List<String>> rows) {
         int[] widths = new int[header.size()];
         for (int i = 0; i < widths.length; i++) {
             widths[i] = header.get(i).length();
