@@ -1,0 +1,119 @@
+package io.cpbench.core.load;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.IntFunction;
+
+/**
+ * The checks a load run makes at the end. Each reads what the run recorded (and, for counters, the final value),
+ * never the cluster's internals. An op whose outcome is unknown (it failed, or was still in flight) widens what is
+ * allowed; it is never counted as lost.
+ */
+final class Invariants {
+
+    private static final int MAX_EVIDENCE = 5;
+
+    private Invariants() {
+    }
+
+    /**
+     * A counter that only this run increments must have risen by at least the acknowledged increments, and by at
+     * most those plus the ones with unknown outcome.
+     *
+     * @return null when it holds, else the evidence
+     */
+    static String counter(String name, long start, long end, long acked, long unknown) {
+        long delta = end - start;
+        if (delta < acked) {
+            return String.format(Locale.ROOT, "%s lost acknowledged increments: it went from %,d to %,d (+%,d), but %,d"
+                    + " increments were acknowledged (%,d more with unknown outcome)", name, start, end, delta, acked, unknown);
+        }
+        if (delta > acked + unknown) {
+            return String.format(Locale.ROOT, "%s rose by %,d (from %,d to %,d), more than the %,d acknowledged plus %,d"
+                    + " unknown increments could make", name, delta, start, end, acked, unknown);
+        }
+        return null;
+    }
+
+    /**
+     * Fenced-lock holds: per lock, in the order they were taken, fence tokens strictly grow, and no hold starts before
+     * the previous one was released. Spans run from {@code lockAndGetFence} returning to {@code unlock} being called,
+     * inside the true hold, so an overlap proves two holders at once.
+     *
+     * @param names  lock names by index
+     * @param origin nanoTime of the run's start, for readable times in the evidence
+     */
+    static LoadResult.InvariantResult locks(List<LockLog> logs, IntFunction<String> names, int lockCount, long origin) {
+        long total = 0;
+        long dropped = 0;
+        int[] perLock = new int[lockCount];
+        for (LockLog log : logs) {
+            total += log.size();
+            dropped += log.dropped();
+            for (int i = 0; i < log.size(); i++) {
+                perLock[log.lock(i)]++;
+            }
+        }
+        long[][] holds = new long[lockCount][];
+        for (int l = 0; l < lockCount; l++) {
+            holds[l] = new long[perLock[l] * 3];
+        }
+        int[] fill = new int[lockCount];
+        for (LockLog log : logs) {
+            for (int i = 0; i < log.size(); i++) {
+                int l = log.lock(i);
+                int k = fill[l]++;
+                holds[l][3 * k] = log.held(i);
+                holds[l][3 * k + 1] = log.released(i);
+                holds[l][3 * k + 2] = log.fence(i);
+            }
+        }
+        List<String> evidence = new ArrayList<>();
+        long violations = 0;
+        long unknownRelease = 0;
+        for (int l = 0; l < lockCount; l++) {
+            int n = perLock[l];
+            Integer[] order = new Integer[n];
+            for (int k = 0; k < n; k++) {
+                order[k] = k;
+            }
+            long[] h = holds[l];
+            Arrays.sort(order, (a, b) -> Long.compare(h[3 * a], h[3 * b]));
+            for (int k = 1; k < n; k++) {
+                int prev = order[k - 1];
+                int cur = order[k];
+                long prevReleased = h[3 * prev + 1];
+                if (prevReleased == Long.MAX_VALUE) {
+                    unknownRelease++;
+                } else if (h[3 * cur] < prevReleased) {
+                    violations++;
+                    if (evidence.size() < MAX_EVIDENCE) {
+                        evidence.add(String.format(Locale.ROOT, "%s: hold with fence %d (%.6f-%.6f s) overlaps hold with"
+                                        + " fence %d (from %.6f s)", names.apply(l), h[3 * prev + 2], (h[3 * prev] - origin) / 1e9,
+                                (prevReleased - origin) / 1e9, h[3 * cur + 2], (h[3 * cur] - origin) / 1e9));
+                    }
+                }
+                if (h[3 * cur + 2] <= h[3 * prev + 2]) {
+                    violations++;
+                    if (evidence.size() < MAX_EVIDENCE) {
+                        evidence.add(String.format(Locale.ROOT, "%s: fence went from %d to %d (hold at %.6f s, then %.6f s)",
+                                names.apply(l), h[3 * prev + 2], h[3 * cur + 2], (h[3 * prev] - origin) / 1e9,
+                                (h[3 * cur] - origin) / 1e9));
+                    }
+                }
+            }
+        }
+        String note = (unknownRelease > 0 ? String.format(Locale.ROOT, "; %,d hold%s whose unlock failed not checked against"
+                + " the next", unknownRelease, unknownRelease == 1 ? "" : "s") : "")
+                + (dropped > 0 ? String.format(Locale.ROOT, "; %,d later holds not recorded (log full)", dropped) : "");
+        if (violations == 0) {
+            return new LoadResult.InvariantResult("lock", true, String.format(Locale.ROOT,
+                    "%,d holds of %d lock%s: fences grew and no two holders overlapped%s", total, lockCount,
+                    lockCount == 1 ? "" : "s", note));
+        }
+        return new LoadResult.InvariantResult("lock", false, String.format(Locale.ROOT, "%,d violation%s in %,d holds: %s%s",
+                violations, violations == 1 ? "" : "s", total, String.join("; ", evidence), note));
+    }
+}

@@ -1,0 +1,578 @@
+package io.cpbench.core.load;
+
+import com.hazelcast.core.HazelcastInstance;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogWriter;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Runs a {@link LoadSpec} on clients that are already connected: workers (clients x threads, worker i on client
+ * i mod clients) run the op mix in a closed loop, or take the open loop's ops as they fall due. This thread takes
+ * the numbers once an interval (and at each stage boundary, so no interval spans two stages), writes the CSV and
+ * the {@code .hlog}s, reports a live line, and at the end checks invariants and thresholds.
+ *
+ * <p>Open loop: op {@code k} is due at {@link Profile#slotOffsetNanos(long)}; a free worker takes the next op,
+ * waits until it is due, and runs it. Its latency counts from when it was due (coordinated-omission safe); its
+ * service time from when it started; how late it started is the schedule lag. When every worker is busy, ops
+ * start late and the lag and latency show it; no op is skipped. After the schedule ends, ops already due still
+ * run, for at most {@link LoadSpec#drain()}; any left then are counted as never started.
+ *
+ * <p>The timed path: {@code nanoTime} calls, a random pick of op and object, the op, and recorder writes into
+ * fixed-range HdrHistogram recorders (no lock, no allocation), plus a primitive-array append for lock ops.
+ */
+public final class LoadEngine {
+
+    /** What the engine reports once an interval. */
+    public interface Listener {
+        void interval(IntervalReport report);
+
+        /** A line worth showing (warm-up started, measuring started, the drain). */
+        default void message(String line) {
+        }
+    }
+
+    /**
+     * One interval, all ops together.
+     *
+     * @param elapsed seconds since measuring began
+     * @param stage   1-based
+     * @param level   the profile's level at the interval's end: workers, or target op/s
+     * @param lag     schedule lag in the interval (open loop), or null
+     */
+    public record IntervalReport(double elapsed, int stage, int stages, boolean open, double level, double opsPerSecond,
+                                 long errors, LoadResult.LoadLatency latency, LoadResult.LoadLatency lag, long inFlight) {
+
+        /** {@code  12s  stage 2/3  target 1,500 op/s | 1,497 op/s  p50 0.91ms  p99 3.10ms  max 12.0ms  errors 0  lag p99 0.21ms}. */
+        public String line() {
+            String target = open ? String.format(Locale.ROOT, "target %,.0f op/s", level)
+                    : String.format(Locale.ROOT, "%,d workers", Math.round(level));
+            String lagText = lag == null ? "" : "  lag p99 " + ms(lag.p99());
+            return String.format(Locale.ROOT, "%6.0fs  stage %d/%d  %s | %,9.0f op/s  p50 %s  p99 %s  max %s  errors %,d%s  in flight %d",
+                    elapsed, stage, stages, target, opsPerSecond, ms(latency.p50()), ms(latency.p99()), ms(latency.max()),
+                    errors, lagText, inFlight);
+        }
+
+        static String ms(long micros) {
+            return micros >= 100_000 ? String.format(Locale.ROOT, "%.0fms", micros / 1000.0)
+                    : String.format(Locale.ROOT, "%.2fms", micros / 1000.0);
+        }
+    }
+
+    /** Runs one op: {@link LoadOps#execute} but in tests of the engine itself. */
+    @FunctionalInterface
+    interface OpExecutor {
+        void execute(OpType op, int client, int object, LockLog lockLog) throws Exception;
+    }
+
+    private final LoadSpec spec;
+    private final LoadOps ops;
+    private final OpExecutor executor;
+    private final Path outDir;
+    private final Listener listener;
+    private final OpType[] used;
+    private final int[] cumulativeWeights;
+    private final Recording recording;
+    private final List<LockLog> lockLogs = new ArrayList<>();
+    private final AtomicLong nextSlot = new AtomicLong();
+    private final LongAdder started = new LongAdder();
+    private final LongAdder finished = new LongAdder();
+    private final CountDownLatch warmedUp;
+    private final CountDownLatch done;
+    private final CountDownLatch measureGate = new CountDownLatch(1);
+    private volatile boolean stopRequested;
+    private volatile String stopReason;
+    private volatile boolean aborted;
+    private volatile long measureStart;
+    private volatile long measureEnd = Long.MAX_VALUE;
+    private volatile long drainDeadline = Long.MAX_VALUE;
+    private final long origin = System.nanoTime();
+
+    /**
+     * @param clients connected clients, one per {@link LoadSpec#clients()}; empty for a {@code noop} mix
+     * @param outDir  where to write {@code load.csv} and the {@code .hlog}s, or null for none
+     */
+    public LoadEngine(LoadSpec spec, List<HazelcastInstance> clients, Path outDir, Listener listener) {
+        this(spec, clients, outDir, listener, null);
+    }
+
+    /** @param executor runs each op instead of the CP ops (tests of the engine); null for the real ops */
+    LoadEngine(LoadSpec spec, List<HazelcastInstance> clients, Path outDir, Listener listener, OpExecutor executor) {
+        boolean noop = spec.mix().containsKey(OpType.NOOP);
+        if (!noop && executor == null && clients.size() != spec.clients()) {
+            throw new IllegalArgumentException("the spec asks for " + spec.clients() + " clients, " + clients.size() + " given");
+        }
+        this.spec = spec;
+        this.ops = new LoadOps(spec, noop ? List.of() : clients, Long.toString(System.currentTimeMillis() % 100_000_000L, 36)
+                + Integer.toString((int) (Math.random() * 1296), 36));
+        this.executor = executor != null ? executor : ops::execute;
+        this.outDir = outDir;
+        this.listener = listener;
+        this.used = spec.mix().keySet().toArray(new OpType[0]);
+        this.cumulativeWeights = new int[used.length];
+        int sum = 0;
+        for (int i = 0; i < used.length; i++) {
+            sum += spec.mix().get(used[i]);
+            cumulativeWeights[i] = sum;
+        }
+        this.recording = new Recording(used);
+        this.warmedUp = new CountDownLatch(spec.workers());
+        this.done = new CountDownLatch(spec.workers());
+    }
+
+    /** Asks the run to end after the ops in flight; what was measured is kept (INTERRUPTED). Any thread, any time. */
+    public void stop() {
+        stop("stopped before the end");
+    }
+
+    private void stop(String reason) {
+        if (!stopRequested) {
+            stopReason = reason;
+        }
+        stopRequested = true;
+        measureGate.countDown();
+    }
+
+    public boolean stopped() {
+        return stopRequested;
+    }
+
+    /** Sets up the objects, runs warm-up and the schedule, checks. Blocks until the run ends. */
+    public LoadResult run() {
+        if (outDir != null) {
+            try {
+                Files.createDirectories(outDir);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot create " + outDir + ": " + e.getMessage(), e);
+            }
+        }
+        ops.setUp();
+        long warmupEnd = System.nanoTime() + spec.warmup().toNanos();
+        for (int i = 0; i < spec.workers(); i++) {
+            LockLog log = new LockLog();
+            lockLogs.add(log);
+            Thread t = new Thread(worker(i, log, warmupEnd), "cpbench-load-" + i);
+            t.setDaemon(true);
+            t.start();
+        }
+        if (!spec.warmup().isZero()) {
+            message(String.format(Locale.ROOT, "warming up for %s: closed loop, %d worker%s", Durations.format(spec.warmup()),
+                    spec.workers(), spec.workers() == 1 ? "" : "s"));
+        }
+        try {
+            if (!warmedUp.await(spec.warmup().toNanos() + spec.drain().toNanos() + Duration.ofSeconds(1).toNanos(),
+                    TimeUnit.NANOSECONDS)) {
+                message("warm-up: some ops were still in flight " + Durations.format(spec.drain())
+                        + " after it ended; measuring anyway");
+            }
+        } catch (InterruptedException e) {
+            stop();
+            Thread.currentThread().interrupt();
+        }
+        Profile profile = spec.profile();
+        Tally[] stages = new Tally[profile.stages().size()];
+        for (int s = 0; s < stages.length; s++) {
+            stages[s] = new Tally(used);
+        }
+        Instant startedAt = Instant.now();
+        try (Output output = new Output(outDir, used, spec.open())) {
+            recording.reset();
+            long startedBefore = started.sum();
+            long finishedBefore = finished.sum();
+            measureStart = System.nanoTime();
+            measureEnd = measureStart + profile.totalNanos();
+            drainDeadline = measureEnd + spec.drain().toNanos();
+            measureGate.countDown();
+            if (!stopRequested) {
+                message("measuring: " + spec.summary());
+            }
+            long last = measureStart;
+            boolean draining = false;
+            while (true) {
+                long next = nextSample(last, profile);
+                boolean allDone = awaitDone(next);
+                long now = System.nanoTime();
+                Tally interval = new Tally(used);
+                recording.take(interval);
+                interval.nanos = now - last;
+                int stage = Math.min(profile.stageAt(last - measureStart), stages.length - 1);
+                stages[stage].add(interval);
+                output.write(interval, (now - measureStart) / 1e9, stage + 1, profile.levelAt(now - measureStart));
+                if (listener != null && now - last > 1_000_000) {
+                    LoadResult.StageStats st = interval.stats(stage + 1, 0, 0, spec.open());
+                    listener.interval(new IntervalReport((now - measureStart) / 1e9, stage + 1, stages.length,
+                            spec.open(), profile.levelAt(Math.min(now, measureEnd) - measureStart),
+                            st.all().opsPerSecond(), st.all().errors(), st.all().latency(), st.lag(),
+                            started.sum() - finished.sum()));
+                }
+                last = now;
+                if (spec.abortOnFail() && !stopRequested) {
+                    checkEarly(stages, profile, now);
+                }
+                if (allDone || now >= drainDeadline || (stopRequested && now - stopRequestedAt() > spec.drain().toNanos())) {
+                    break;
+                }
+                if (!draining && now >= measureEnd && !stopRequested) {
+                    draining = true;
+                    message(String.format(Locale.ROOT, "schedule done; finishing the %,d op%s in flight%s (at most %s)",
+                            started.sum() - finished.sum(), started.sum() - finished.sum() == 1 ? "" : "s",
+                            spec.open() ? " or already due" : "", Durations.format(spec.drain())));
+                }
+            }
+            stopRequested = true; // workers still in an op after the drain are abandoned
+            long endNanos = last;
+            long measuredStarted = started.sum() - startedBefore;
+            long abandoned = started.sum() - finished.sum();
+            List<LoadResult.StageStats> stageStats = new ArrayList<>();
+            Tally whole = new Tally(used);
+            for (int s = 0; s < stages.length; s++) {
+                stageStats.add(stages[s].stats(s + 1, s == 0 ? profile.startLevel() : profile.stages().get(s - 1).target(),
+                        profile.stages().get(s).target(), spec.open()));
+                whole.add(stages[s]);
+            }
+            whole.nanos = endNanos - measureStart;
+            LoadResult.StageStats total = whole.stats(0, profile.startLevel(), profile.stages().get(stages.length - 1).target(),
+                    spec.open());
+            LoadResult.ScheduleStats schedule = null;
+            if (spec.open()) {
+                long due = stopReason != null ? dueBy(profile, Math.min(endNanos, measureEnd) - measureStart)
+                        : (long) Math.ceil(profile.totalOps());
+                schedule = new LoadResult.ScheduleStats(due, measuredStarted, Math.max(0, due - measuredStarted),
+                        recording.late.sum(), abandoned, LoadResult.LoadLatency.of(whole.lag));
+            }
+            List<LoadResult.InvariantResult> invariants = new ArrayList<>(ops.checkCounters(Duration.ofSeconds(10)));
+            if (spec.mix().containsKey(OpType.LOCK)) {
+                invariants.add(Invariants.locks(lockLogs, ops::objectName, spec.objects(), origin));
+            }
+            List<LoadResult.ThresholdResult> thresholds = new ArrayList<>();
+            for (Threshold t : spec.thresholds()) {
+                thresholds.add(t.judge(t.stage() == 0 ? total : stageStats.get(t.stage() - 1)));
+            }
+            Map<String, String> histograms = new LinkedHashMap<>();
+            for (int i = 0; i < used.length; i++) {
+                histograms.put(used[i].key(), io.cpbench.core.result.RunResult.encode(whole.latency[i]));
+            }
+            String outcome;
+            String reason;
+            if (aborted) {
+                outcome = "ABORTED";
+                reason = stopReason;
+            } else if (stopReason != null) {
+                outcome = "INTERRUPTED";
+                reason = stopReason;
+            } else {
+                outcome = "COMPLETED";
+                reason = abandoned > 0 ? String.format(Locale.ROOT, "%,d op%s still in flight %s after the end were"
+                        + " abandoned (outcome unknown)", abandoned, abandoned == 1 ? "" : "s", Durations.format(spec.drain())) : null;
+            }
+            if (recording.clamped.sum() > 0) {
+                reason = (reason == null ? "" : reason + "; ") + recording.clamped.sum() + " latencies over an hour recorded as one hour";
+            }
+            return new LoadResult(outcome, reason, spec.describe(), startedAt.toString(), (endNanos - measureStart) / 1e9,
+                    stageStats, total, schedule, thresholds, invariants, histograms);
+        }
+    }
+
+    private volatile long stopRequestedAtNanos;
+
+    private long stopRequestedAt() {
+        if (stopRequestedAtNanos == 0) {
+            stopRequestedAtNanos = System.nanoTime();
+        }
+        return stopRequestedAtNanos;
+    }
+
+    /** Ops of the profile due within {@code elapsed} ns. */
+    static long dueBy(Profile profile, long elapsed) {
+        long lo = 0;
+        long hi = (long) Math.ceil(profile.totalOps());
+        while (lo < hi) {
+            long mid = (lo + hi) >>> 1;
+            if (profile.slotOffsetNanos(mid) < elapsed) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /** The next time to take numbers: an interval on, but never past a stage boundary or the end. */
+    private long nextSample(long last, Profile profile) {
+        long next = last + spec.interval().toNanos();
+        long elapsed = last - measureStart;
+        if (elapsed < profile.totalNanos()) {
+            int stage = profile.stageAt(elapsed);
+            next = Math.min(next, measureStart + profile.stageStartNanos(stage + 1));
+        }
+        return next;
+    }
+
+    private boolean awaitDone(long until) {
+        try {
+            long wait = until - System.nanoTime();
+            return done.await(Math.max(wait, 0), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            stop();
+            Thread.currentThread().interrupt();
+            return done.getCount() == 0;
+        }
+    }
+
+    /** {@code abortOnFail}: upper-bound thresholds judged on the numbers so far. */
+    private void checkEarly(Tally[] stages, Profile profile, long now) {
+        int current = profile.stageAt(now - measureStart);
+        Tally whole = null;
+        for (Threshold t : spec.thresholds()) {
+            if (!t.canAbortEarly() || (t.stage() > 0 && t.stage() - 1 > current)) {
+                continue;
+            }
+            LoadResult.StageStats stats;
+            if (t.stage() > 0) {
+                stats = stages[t.stage() - 1].stats(t.stage(), 0, 0, spec.open());
+            } else {
+                if (whole == null) {
+                    whole = new Tally(used);
+                    for (Tally s : stages) {
+                        whole.add(s);
+                    }
+                    whole.nanos = now - measureStart;
+                }
+                stats = whole.stats(0, 0, 0, spec.open());
+            }
+            LoadResult.ThresholdResult verdict = t.judge(stats);
+            if (!verdict.passed() && !verdict.actual().equals("no ops measured")) {
+                aborted = true;
+                stop(String.format(Locale.ROOT, "threshold '%s' crossed after %.0f s (%s); aborted", t.text(),
+                        (now - measureStart) / 1e9, verdict.actual()));
+                message("aborting: " + stopReason);
+                return;
+            }
+        }
+    }
+
+    private void message(String line) {
+        if (listener != null) {
+            listener.message(line);
+        }
+    }
+
+    private Runnable worker(int index, LockLog lockLog, long warmupEnd) {
+        int client = ops.clientCount() == 0 ? 0 : index % ops.clientCount();
+        SplittableRandom random = new SplittableRandom(spec.seed() * 1_000_003L + index);
+        return () -> {
+            boolean warm = false;
+            try {
+                while (!stopRequested && System.nanoTime() < warmupEnd) {
+                    runOp(random, client, lockLog, false, 0, 0);
+                }
+                warm = true;
+                warmedUp.countDown();
+                measureGate.await();
+                if (spec.open()) {
+                    openLoop(random, client, lockLog);
+                } else {
+                    closedLoop(index, random, client, lockLog);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                if (!warm) {
+                    warmedUp.countDown();
+                }
+                done.countDown();
+            }
+        };
+    }
+
+    private void closedLoop(int index, SplittableRandom random, int client, LockLog lockLog) {
+        Profile profile = spec.profile();
+        long start = measureStart;
+        long end = measureEnd;
+        while (!stopRequested) {
+            long now = System.nanoTime();
+            if (now >= end) {
+                return;
+            }
+            if (index >= Math.round(profile.levelAt(now - start))) {
+                LockSupport.parkNanos(Math.min(5_000_000L, end - now));
+                continue;
+            }
+            runOp(random, client, lockLog, true, now, now);
+        }
+    }
+
+    private void openLoop(SplittableRandom random, int client, LockLog lockLog) {
+        Profile profile = spec.profile();
+        long start = measureStart;
+        while (!stopRequested) {
+            long offset = profile.slotOffsetNanos(nextSlot.getAndIncrement());
+            if (offset == Long.MAX_VALUE) {
+                return;
+            }
+            long due = start + offset;
+            long now;
+            while ((now = System.nanoTime()) < due) {
+                if (stopRequested) {
+                    return;
+                }
+                long wait = due - now;
+                if (wait > 20_000) {
+                    LockSupport.parkNanos(Math.min(wait - 10_000, 100_000_000L));
+                } else {
+                    Thread.onSpinWait();
+                }
+            }
+            if (now >= drainDeadline || stopRequested) {
+                return;
+            }
+            recording.lag(now - due);
+            runOp(random, client, lockLog, true, due, now);
+        }
+    }
+
+    private void runOp(SplittableRandom random, int client, LockLog lockLog, boolean measured, long due, long begin) {
+        int op = pick(random);
+        int object = spec.objects() == 1 ? 0 : random.nextInt(spec.objects());
+        if (measured) {
+            started.increment();
+        }
+        try {
+            executor.execute(used[op], client, object, lockLog);
+            if (measured) {
+                recording.ok(op, due, begin, System.nanoTime());
+            }
+        } catch (Exception e) {
+            if (measured) {
+                recording.error(op, e);
+            }
+        } finally {
+            if (measured) {
+                finished.increment();
+            }
+        }
+    }
+
+    private int pick(SplittableRandom random) {
+        if (used.length == 1) {
+            return 0;
+        }
+        int r = random.nextInt(cumulativeWeights[used.length - 1]);
+        for (int i = 0; i < used.length; i++) {
+            if (r < cumulativeWeights[i]) {
+                return i;
+            }
+        }
+        return used.length - 1;
+    }
+
+    /** {@code load.csv} (one row per interval per op, and one for all ops) and one {@code .hlog} per op. */
+    private static final class Output implements AutoCloseable {
+        static final String HEADER = "elapsed_s,stage,level,op,ops,errors,ops_per_s,p50_us,p90_us,p95_us,p99_us,p999_us,"
+                + "max_us,service_p50_us,service_p99_us,lag_p99_us,lag_max_us";
+        private final PrintStream csv;
+        private final HistogramLogWriter[] logs;
+        private final PrintStream[] logStreams;
+        private final OpType[] ops;
+        private final boolean open;
+        private final long base = System.currentTimeMillis();
+        private double lastElapsed;
+
+        Output(Path dir, OpType[] ops, boolean open) {
+            this.ops = ops;
+            this.open = open;
+            logs = new HistogramLogWriter[ops.length];
+            logStreams = new PrintStream[ops.length];
+            if (dir == null) {
+                csv = null;
+                return;
+            }
+            try {
+                csv = new PrintStream(dir.resolve("load.csv").toFile(), StandardCharsets.UTF_8);
+                csv.println(HEADER);
+                for (int i = 0; i < ops.length; i++) {
+                    logStreams[i] = new PrintStream(dir.resolve("load-" + ops[i].key() + ".hlog").toFile(), StandardCharsets.UTF_8);
+                    logs[i] = new HistogramLogWriter(logStreams[i]);
+                    logs[i].outputComment("cp-bench load, op " + ops[i].key() + "; latency in microseconds"
+                            + (open ? ", counted from when each op was due" : ""));
+                    logs[i].outputLogFormatVersion();
+                    logs[i].outputStartTime(base);
+                    logs[i].setBaseTime(base);
+                    logs[i].outputBaseTime(base);
+                    logs[i].outputLegend();
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot write load output in " + dir + ": " + e.getMessage(), e);
+            }
+        }
+
+        void write(Tally interval, double elapsed, int stage, double level) {
+            if (csv == null) {
+                return;
+            }
+            double seconds = interval.nanos / 1e9;
+            Histogram all = new Histogram(Recording.MAX_MICROS, 3);
+            Histogram allService = new Histogram(Recording.MAX_MICROS, 3);
+            long allErrors = 0;
+            for (int i = 0; i < ops.length; i++) {
+                row(elapsed, stage, level, ops[i].key(), interval.latency[i], interval.service[i], interval.errors[i],
+                        seconds, interval.lag);
+                all.add(interval.latency[i]);
+                allService.add(interval.service[i]);
+                allErrors += interval.errors[i];
+                if (interval.latency[i].getTotalCount() > 0) {
+                    Histogram h = interval.latency[i];
+                    h.setStartTimeStamp(base + (long) (lastElapsed * 1000));
+                    h.setEndTimeStamp(base + (long) (elapsed * 1000));
+                    logs[i].outputIntervalHistogram(lastElapsed, elapsed, h, 1000.0);
+                }
+            }
+            if (ops.length > 1) {
+                row(elapsed, stage, level, "all", all, allService, allErrors, seconds, interval.lag);
+            }
+            lastElapsed = elapsed;
+            csv.flush();
+        }
+
+        private void row(double elapsed, int stage, double level, String op, Histogram h, Histogram service, long errors,
+                         double seconds, Histogram lag) {
+            LoadResult.LoadLatency l = LoadResult.LoadLatency.of(h);
+            LoadResult.LoadLatency s = LoadResult.LoadLatency.of(service);
+            LoadResult.LoadLatency g = LoadResult.LoadLatency.of(lag);
+            csv.printf(Locale.ROOT, "%.3f,%d,%.1f,%s,%d,%d,%.1f,%d,%d,%d,%d,%d,%d,%d,%d,%s,%s%n", elapsed, stage, level, op,
+                    h.getTotalCount(), errors, seconds <= 0 ? 0 : h.getTotalCount() / seconds, l.p50(), l.p90(), l.p95(),
+                    l.p99(), l.p999(), l.max(), s.p50(), s.p99(), open ? String.valueOf(g.p99()) : "",
+                    open ? String.valueOf(g.max()) : "");
+        }
+
+        @Override
+        public void close() {
+            if (csv != null) {
+                csv.close();
+            }
+            for (PrintStream s : logStreams) {
+                if (s != null) {
+                    s.close();
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,206 @@
+package io.cpbench.core.load;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.cp.CPSubsystem;
+import com.hazelcast.cp.IAtomicLong;
+import com.hazelcast.cp.IAtomicReference;
+import com.hazelcast.cp.ISemaphore;
+import com.hazelcast.cp.lock.FencedLock;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The CP objects of a load run and its ops on them, through each client's own proxies. Object names carry a
+ * per-run suffix, so a run starts from fresh objects and no other writer touches them: what the invariants
+ * check is this run's doing alone.
+ */
+final class LoadOps {
+
+    /** The constant value the references hold; {@code cas} and {@code set} keep it. */
+    static final String VALUE = "cpbench";
+    static final int CAS_MAX_RETRIES = 100;
+
+    private final LoadSpec spec;
+    private final List<HazelcastInstance> clients;
+    private final String[] names;
+    private final IAtomicReference<String>[][] refs;
+    private final IAtomicLong[][] counters;
+    private final FencedLock[][] locks;
+    private final ISemaphore[][] semaphores;
+    /** Per counter: increments started, and acknowledged. */
+    final LongAdder[] incrementsStarted;
+    final LongAdder[] incrementsAcked;
+    private long[] countersAtStart;
+    final LongAdder casRetries = new LongAdder();
+
+    @SuppressWarnings("unchecked")
+    LoadOps(LoadSpec spec, List<HazelcastInstance> clients, String runSuffix) {
+        this.spec = spec;
+        this.clients = List.copyOf(clients);
+        int n = spec.objects();
+        names = new String[n];
+        for (int j = 0; j < n; j++) {
+            String group = spec.groups().get(j % spec.groups().size());
+            names[j] = spec.prefix() + "-" + runSuffix + "-" + j + (group.equals("default") ? "" : "@" + group);
+        }
+        int c = clients.size();
+        refs = new IAtomicReference[c][];
+        counters = new IAtomicLong[c][];
+        locks = new FencedLock[c][];
+        semaphores = new ISemaphore[c][];
+        incrementsStarted = new LongAdder[n];
+        incrementsAcked = new LongAdder[n];
+        for (int j = 0; j < n; j++) {
+            incrementsStarted[j] = new LongAdder();
+            incrementsAcked[j] = new LongAdder();
+        }
+    }
+
+    String objectName(int j) {
+        return names[j];
+    }
+
+    int clientCount() {
+        return clients.size();
+    }
+
+    /** Creates every client's proxies, gives references their value and semaphores their permits. */
+    void setUp() {
+        boolean ref = uses(OpType.CAS) || uses(OpType.GET) || uses(OpType.SET);
+        for (int c = 0; c < clients.size(); c++) {
+            CPSubsystem cp = clients.get(c).getCPSubsystem();
+            int n = names.length;
+            if (ref) {
+                refs[c] = new IAtomicReference[n];
+            }
+            if (uses(OpType.INCREMENT)) {
+                counters[c] = new IAtomicLong[n];
+            }
+            if (uses(OpType.LOCK)) {
+                locks[c] = new FencedLock[n];
+            }
+            if (uses(OpType.SEMAPHORE)) {
+                semaphores[c] = new ISemaphore[n];
+            }
+            for (int j = 0; j < n; j++) {
+                if (ref) {
+                    refs[c][j] = cp.getAtomicReference(names[j]);
+                }
+                if (counters[c] != null) {
+                    counters[c][j] = cp.getAtomicLong(names[j]);
+                }
+                if (locks[c] != null) {
+                    locks[c][j] = cp.getLock(names[j]);
+                }
+                if (semaphores[c] != null) {
+                    semaphores[c][j] = cp.getSemaphore(names[j]);
+                }
+            }
+        }
+        if (clients.isEmpty()) {
+            return;
+        }
+        for (int j = 0; j < names.length; j++) {
+            if (ref) {
+                refs[0][j].set(VALUE);
+            }
+            if (semaphores[0] != null) {
+                semaphores[0][j].init(spec.workers());
+            }
+        }
+        if (counters.length > 0 && counters[0] != null) {
+            countersAtStart = new long[names.length];
+            for (int j = 0; j < names.length; j++) {
+                countersAtStart[j] = counters[0][j].get();
+            }
+        }
+    }
+
+    private boolean uses(OpType op) {
+        return spec.mix().containsKey(op);
+    }
+
+    /** Runs one op; a lock op appends its hold to {@code locks}. */
+    void execute(OpType op, int client, int object, LockLog lockLog) throws Exception {
+        switch (op) {
+            case CAS -> cas(refs[client][object]);
+            case GET -> refs[client][object].get();
+            case SET -> refs[client][object].set(VALUE);
+            case INCREMENT -> {
+                incrementsStarted[object].increment();
+                counters[client][object].incrementAndGet();
+                incrementsAcked[object].increment();
+            }
+            case LOCK -> {
+                FencedLock lock = locks[client][object];
+                long fence = lock.lockAndGetFence();
+                long held = System.nanoTime();
+                long releasing = System.nanoTime();
+                try {
+                    lock.unlock();
+                } catch (RuntimeException e) {
+                    lockLog.add(object, fence, held, Long.MAX_VALUE);
+                    throw e;
+                }
+                lockLog.add(object, fence, held, releasing);
+            }
+            case SEMAPHORE -> {
+                ISemaphore semaphore = semaphores[client][object];
+                semaphore.acquire();
+                semaphore.release();
+            }
+            case NOOP -> {
+            }
+        }
+    }
+
+    private void cas(IAtomicReference<String> reference) {
+        String observed = reference.get();
+        for (int retry = 0; !reference.compareAndSet(observed, observed); retry++) {
+            if (retry == CAS_MAX_RETRIES) {
+                throw new IllegalStateException("compareAndSet failed " + (retry + 1) + " times in a row");
+            }
+            casRetries.increment();
+            observed = reference.get();
+        }
+    }
+
+    /** The counter invariant, per counter: read each counter's final value (each read bounded by {@code timeout}). */
+    List<LoadResult.InvariantResult> checkCounters(Duration timeout) {
+        List<LoadResult.InvariantResult> results = new ArrayList<>();
+        if (countersAtStart == null) {
+            return results;
+        }
+        long acked = 0;
+        long unknown = 0;
+        List<String> violations = new ArrayList<>();
+        for (int j = 0; j < names.length; j++) {
+            long end;
+            try {
+                end = counters[0][j].getAsync().toCompletableFuture().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (Exception e) {
+                results.add(new LoadResult.InvariantResult("counter", false, "could not read " + names[j] + " within "
+                        + timeout.toSeconds() + " s: " + Errors.describe(e) + "; the invariant was not checked"));
+                return results;
+            }
+            long a = incrementsAcked[j].sum();
+            long u = incrementsStarted[j].sum() - a;
+            acked += a;
+            unknown += u;
+            String verdict = Invariants.counter(names[j], countersAtStart[j], end, a, u);
+            if (verdict != null) {
+                violations.add(verdict);
+            }
+        }
+        results.add(violations.isEmpty()
+                ? new LoadResult.InvariantResult("counter", true, String.format(java.util.Locale.ROOT,
+                "%d counter%s: every acknowledged increment counted (%,d acknowledged, %,d with unknown outcome)",
+                names.length, names.length == 1 ? "" : "s", acked, unknown))
+                : new LoadResult.InvariantResult("counter", false, String.join("; ", violations)));
+        return results;
+    }
+}

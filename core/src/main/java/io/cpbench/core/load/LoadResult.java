@@ -1,0 +1,112 @@
+package io.cpbench.core.load;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import org.HdrHistogram.Histogram;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a load run measured, as plain data that goes into the result file ({@code load} in
+ * {@code cpbench-result/1}). Latencies are µs. In an open loop {@code latency} counts from when each op was due
+ * and {@code service} from when it really started; in a closed loop both are the service time.
+ *
+ * @param outcome    COMPLETED, INTERRUPTED (stopped from outside), ABORTED (a threshold crossed, with abortOnFail) or
+ *                   FAILED (the run could not go on)
+ * @param reason     why, when not COMPLETED
+ * @param spec       the spec that ran ({@link LoadSpec#describe()})
+ * @param stages     numbers per stage, in order; an op counts in the stage in which it ended
+ * @param total      the whole measured run
+ * @param schedule   open loop: ops due, started, never started, and how late they started
+ * @param thresholds each threshold with its verdict and the value it saw
+ * @param invariants each invariant the run checked, and the evidence when one failed
+ * @param histograms whole-run latency histogram per op, HdrHistogram's compressed encoding in Base64
+ */
+public record LoadResult(String outcome, String reason, Map<String, Object> spec, String startedAt, double seconds,
+                         List<StageStats> stages, StageStats total, ScheduleStats schedule,
+                         List<ThresholdResult> thresholds, List<InvariantResult> invariants,
+                         Map<String, String> histograms) {
+
+    public LoadResult {
+        stages = stages == null ? List.of() : List.copyOf(stages);
+        thresholds = thresholds == null ? List.of() : List.copyOf(thresholds);
+        invariants = invariants == null ? List.of() : List.copyOf(invariants);
+        histograms = histograms == null ? Map.of() : Map.copyOf(histograms);
+    }
+
+    /** Every threshold held (true when there are none). */
+    @JsonIgnore
+    public boolean thresholdsPassed() {
+        return thresholds.stream().allMatch(ThresholdResult::passed);
+    }
+
+    /** Every invariant held (true when none was checked). */
+    @JsonIgnore
+    public boolean invariantsHold() {
+        return invariants.stream().allMatch(InvariantResult::holds);
+    }
+
+    /**
+     * @param stage     1-based; 0 for the whole run
+     * @param seconds   how long it lasted, as measured
+     * @param fromLevel the level at its start (workers, or op/s in an open loop)
+     * @param toLevel   its target
+     * @param ops       per op, in the mix's order
+     * @param all       all ops together
+     * @param lag       how late ops started (open loop), or null
+     */
+    public record StageStats(int stage, double seconds, double fromLevel, double toLevel, List<OpStats> ops, OpStats all,
+                             LoadLatency lag) {
+        public StageStats {
+            ops = ops == null ? List.of() : List.copyOf(ops);
+        }
+    }
+
+    /**
+     * @param ops        successful ops
+     * @param errors     failed ops (their outcome is unknown: they are never counted as lost or as done)
+     * @param errorTypes failed ops by exception type (with its cause's type, when it has one)
+     */
+    public record OpStats(String op, long ops, long errors, double opsPerSecond, double errorRate, LoadLatency latency,
+                          LoadLatency service, Map<String, Long> errorTypes) {
+        public OpStats {
+            errorTypes = errorTypes == null ? Map.of() : Map.copyOf(errorTypes);
+        }
+
+        static OpStats empty(String op) {
+            return new OpStats(op, 0, 0, 0, 0, LoadLatency.EMPTY, LoadLatency.EMPTY, Map.of());
+        }
+    }
+
+    public record LoadLatency(long count, long min, double mean, long p50, long p90, long p95, long p99, long p999,
+                              long max) {
+        public static final LoadLatency EMPTY = new LoadLatency(0, 0, 0, 0, 0, 0, 0, 0, 0);
+
+        public static LoadLatency of(Histogram h) {
+            if (h.getTotalCount() == 0) {
+                return EMPTY;
+            }
+            return new LoadLatency(h.getTotalCount(), h.getMinValue(), h.getMean(), h.getValueAtPercentile(50),
+                    h.getValueAtPercentile(90), h.getValueAtPercentile(95), h.getValueAtPercentile(99),
+                    h.getValueAtPercentile(99.9), h.getMaxValue());
+        }
+    }
+
+    /**
+     * @param due       ops the schedule made due
+     * @param started   ops that started
+     * @param unstarted ops due that never started: the workers were all busy until the drain ran out
+     * @param late      ops that started more than 1 ms after they were due
+     * @param abandoned ops still in flight when the drain ran out (outcome unknown)
+     */
+    public record ScheduleStats(long due, long started, long unstarted, long late, long abandoned, LoadLatency lag) {
+    }
+
+    /** @param actual the value the threshold compared, formatted; "no ops measured" when there was none */
+    public record ThresholdResult(String threshold, boolean passed, String actual) {
+    }
+
+    /** @param evidence what was seen: counts when it holds, the offending ops when it does not */
+    public record InvariantResult(String name, boolean holds, String evidence) {
+    }
+}

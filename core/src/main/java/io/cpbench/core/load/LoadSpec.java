@@ -1,0 +1,601 @@
+package io.cpbench.core.load;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What a load run does, as plain data: the op mix, the CP objects, how many clients and threads, the schedule
+ * (closed loop, open loop at a rate, or stages that ramp either), thresholds. Immutable; build it with
+ * {@link #builder()}, or read it from YAML with {@link #fromYaml(Path)}. Everything is checked here, at the edge:
+ * a bad spec gets an {@link IllegalArgumentException} whose message names the field.
+ *
+ * @param mix         op weights; ops with weight 0 are left out
+ * @param objects     how many CP objects of each kind the ops spread over (picked at random per op)
+ * @param prefix      object names start with this; the run appends a per-run suffix so runs never share state
+ * @param groups      CP groups the objects spread over, round robin ({@code name@group}); {@code default} alone by default
+ * @param clients     client instances
+ * @param threads     workers per client; clients x threads workers in all
+ * @param open        open loop: ops start at the profile's rate, each timed from when it was due; else a closed loop
+ *                    whose profile is the number of active workers
+ * @param profile     the level over time: a flat rate or worker count for a duration, or stages
+ * @param warmup      untimed closed-loop ops with every worker before measuring; zero for none
+ * @param interval    how often numbers are taken (the per-second CSV and live line)
+ * @param drain       how long past the end to wait for ops still due or in flight before abandoning them
+ * @param thresholds  pass/fail criteria checked at the end (see {@link Threshold})
+ * @param abortOnFail stop as soon as an upper-bound threshold is crossed on the numbers so far
+ * @param seed        seed of the op and object choices, so a run's sequence can be repeated
+ */
+public record LoadSpec(Map<OpType, Integer> mix, int objects, String prefix, List<String> groups, int clients,
+                       int threads, boolean open, Profile profile, Duration warmup, Duration interval, Duration drain,
+                       List<Threshold> thresholds, boolean abortOnFail, long seed) {
+
+    public static final int MAX_WORKERS = 4096;
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+    public LoadSpec {
+        if (mix == null || mix.isEmpty()) {
+            throw new IllegalArgumentException("mix: give at least one op with a weight, e.g. cas: 1 (ops: " + OpType.known() + ")");
+        }
+        Map<OpType, Integer> kept = new EnumMap<>(OpType.class);
+        mix.forEach((op, weight) -> {
+            if (weight == null || weight < 0) {
+                throw new IllegalArgumentException("mix: weight of " + op.key() + " must be 0 or more, was " + weight);
+            }
+            if (weight > 0) {
+                kept.put(op, weight);
+            }
+        });
+        if (kept.isEmpty()) {
+            throw new IllegalArgumentException("mix: every weight is 0");
+        }
+        if (kept.containsKey(OpType.NOOP) && kept.size() > 1) {
+            throw new IllegalArgumentException("mix: noop measures the engine alone and cannot be mixed with CP ops");
+        }
+        mix = Collections.unmodifiableMap(kept);
+        if (objects < 1 || objects > 10_000) {
+            throw new IllegalArgumentException("objects.count must be 1-10000, was " + objects);
+        }
+        if (prefix == null || !prefix.matches("[A-Za-z0-9_.-]{1,64}")) {
+            throw new IllegalArgumentException("objects.prefix must be 1-64 letters, digits, '_', '.' or '-', was '" + prefix + "'");
+        }
+        groups = groups == null || groups.isEmpty() ? List.of("default") : List.copyOf(groups);
+        for (String g : groups) {
+            if (g == null || !g.matches("[A-Za-z0-9_-]{1,64}")) {
+                throw new IllegalArgumentException("objects.groups: '" + g + "' is not a CP group name (letters, digits, '_', '-')");
+            }
+        }
+        if (clients < 1 || clients > 256) {
+            throw new IllegalArgumentException("clients must be 1-256, was " + clients);
+        }
+        if (threads < 1 || threads > MAX_WORKERS) {
+            throw new IllegalArgumentException("threads must be 1-" + MAX_WORKERS + " per client, was " + threads);
+        }
+        if ((long) clients * threads > MAX_WORKERS) {
+            throw new IllegalArgumentException("clients x threads must be at most " + MAX_WORKERS + ", was " + clients * threads);
+        }
+        if (profile == null) {
+            throw new IllegalArgumentException("schedule: give a duration (with a rate for an open loop) or stages");
+        }
+        if (profile.totalNanos() > Duration.ofHours(24).toNanos()) {
+            throw new IllegalArgumentException("schedule: a run may last at most 24h");
+        }
+        if (open) {
+            if (profile.peak() <= 0) {
+                throw new IllegalArgumentException("schedule.rate: an open loop needs a rate above 0");
+            }
+            if (profile.peak() > 10_000_000) {
+                throw new IllegalArgumentException("schedule.rate: at most 10,000,000 op/s, was " + profile.peak());
+            }
+        } else {
+            if (profile.peak() > (long) clients * threads) {
+                throw new IllegalArgumentException("schedule.stages: a closed loop ramps up to " + (long) profile.peak()
+                        + " workers, but clients x threads is " + clients * threads);
+            }
+            if (profile.peak() < 1) {
+                throw new IllegalArgumentException("schedule.stages: a closed loop needs at least one worker at some point");
+            }
+        }
+        warmup = warmup == null ? Duration.ZERO : warmup;
+        if (warmup.isNegative() || warmup.compareTo(Duration.ofHours(1)) > 0) {
+            throw new IllegalArgumentException("schedule.warmup must be 0-1h, was " + warmup);
+        }
+        interval = interval == null ? Duration.ofSeconds(1) : interval;
+        if (interval.toMillis() < 100 || interval.compareTo(Duration.ofMinutes(1)) > 0) {
+            throw new IllegalArgumentException("interval must be 100ms-1m, was " + interval);
+        }
+        drain = drain == null ? Duration.ofSeconds(10) : drain;
+        if (drain.isNegative() || drain.compareTo(Duration.ofMinutes(10)) > 0) {
+            throw new IllegalArgumentException("drain must be 0-10m, was " + drain);
+        }
+        thresholds = thresholds == null ? List.of() : List.copyOf(thresholds);
+        for (Threshold t : thresholds) {
+            t.checkAgainst(mix.keySet(), profile.stages().size(), open);
+        }
+    }
+
+    public int workers() {
+        return clients * threads;
+    }
+
+    /** The spec as plain data, for the result file and for {@link #fromTree} to read back. */
+    public Map<String, Object> describe() {
+        Map<String, Object> d = new LinkedHashMap<>();
+        Map<String, Integer> weights = new LinkedHashMap<>();
+        mix.forEach((op, w) -> weights.put(op.key(), w));
+        d.put("mix", weights);
+        d.put("objects", Map.of("count", objects, "prefix", prefix, "groups", groups));
+        d.put("clients", clients);
+        d.put("threads", threads);
+        Map<String, Object> schedule = new LinkedHashMap<>();
+        schedule.put("mode", open ? "open" : "closed");
+        schedule.put("start", profile.startLevel());
+        schedule.put("stages", profile.stages().stream().map(Stage::toString).toList());
+        schedule.put("warmup", Durations.format(warmup));
+        d.put("schedule", schedule);
+        d.put("interval", Durations.format(interval));
+        d.put("drain", Durations.format(drain));
+        d.put("thresholds", thresholds.stream().map(Threshold::text).toList());
+        d.put("abortOnFail", abortOnFail);
+        d.put("seed", seed);
+        return d;
+    }
+
+    /** One line: {@code open loop 30s:0→2000, 1m:2000; mix cas 3, increment 1; 2 clients x 4 threads}. */
+    public String summary() {
+        List<String> mixText = new ArrayList<>();
+        mix.forEach((op, w) -> mixText.add(op.key() + " " + w));
+        String level = open ? " op/s" : " workers";
+        String shape = profile.stages().size() == 1 && profile.startLevel() == profile.stages().get(0).target()
+                ? fmt(profile.startLevel()) + level + " for " + Durations.format(profile.stages().get(0).duration())
+                : "from " + fmt(profile.startLevel()) + level + ", stages " + profile.stages();
+        return String.format(Locale.ROOT, "%s, %s; mix %s; %d object%s in %s; %d client%s x %d thread%s",
+                open ? "open loop" : "closed loop", shape, String.join(", ", mixText), objects, objects == 1 ? "" : "s",
+                groups.size() == 1 ? "group " + groups.get(0) : "groups " + groups, clients, clients == 1 ? "" : "s",
+                threads, threads == 1 ? "" : "s");
+    }
+
+    private static String fmt(double v) {
+        return v == Math.rint(v) ? String.format(Locale.ROOT, "%,d", (long) v) : String.format(Locale.ROOT, "%,.1f", v);
+    }
+
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.mix.putAll(mix);
+        b.objects = objects;
+        b.prefix = prefix;
+        b.groups = groups;
+        b.clients = clients;
+        b.threads = threads;
+        b.open = open;
+        b.start = profile.startLevel();
+        b.stages = profile.stages();
+        b.warmup = warmup;
+        b.interval = interval;
+        b.drain = drain;
+        b.thresholds = new ArrayList<>(thresholds.stream().map(Threshold::text).toList());
+        b.abortOnFail = abortOnFail;
+        b.seed = seed;
+        return b;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Reads a YAML spec file; see the README for its fields. */
+    public static LoadSpec fromYaml(Path file) {
+        JsonNode tree;
+        try {
+            tree = YAML.readTree(Files.readString(file));
+        } catch (IOException e) {
+            throw new IllegalArgumentException(file + ": cannot read: " + firstLine(e.getMessage()));
+        }
+        if (tree == null || !tree.isObject()) {
+            throw new IllegalArgumentException(file + ": not a load spec (expected a YAML mapping with mix, clients, schedule ...)");
+        }
+        try {
+            return fromTree(tree, Set.of()).build();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(file + ": " + e.getMessage());
+        }
+    }
+
+    /** Parses YAML text into a tree, for callers that take fields of their own out first. */
+    public static JsonNode readTree(String yaml) {
+        try {
+            return YAML.readTree(yaml);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("not valid YAML: " + firstLine(e.getMessage()));
+        }
+    }
+
+    /**
+     * A builder filled from a spec's tree. Fields named in {@code ignored} belong to the caller (the CLI's
+     * {@code scenario}, say); any other unknown field is an error that names it.
+     */
+    public static Builder fromTree(JsonNode tree, Set<String> ignored) {
+        Builder b = new Builder();
+        Fields top = new Fields("", tree, Set.of("mix", "objects", "clients", "threads", "schedule", "thresholds",
+                "abortOnFail", "interval", "drain", "seed"), ignored);
+        JsonNode mix = top.get("mix");
+        if (mix != null) {
+            if (!mix.isObject()) {
+                throw new IllegalArgumentException("mix: expected op: weight pairs, like {cas: 3, increment: 1}");
+            }
+            b.mix.clear();
+            for (Iterator<Map.Entry<String, JsonNode>> it = mix.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> e = it.next();
+                OpType op;
+                try {
+                    op = OpType.of(e.getKey());
+                } catch (IllegalArgumentException bad) {
+                    throw new IllegalArgumentException("mix: " + bad.getMessage());
+                }
+                b.op(op, intOf("mix." + e.getKey(), e.getValue()));
+            }
+        }
+        JsonNode objects = top.get("objects");
+        if (objects != null) {
+            Fields o = new Fields("objects.", objects, Set.of("count", "prefix", "groups"), Set.of());
+            if (o.get("count") != null) {
+                b.objects(intOf("objects.count", o.get("count")));
+            }
+            if (o.get("prefix") != null) {
+                b.prefix(textOf("objects.prefix", o.get("prefix")));
+            }
+            JsonNode groups = o.get("groups");
+            if (groups != null) {
+                List<String> names = new ArrayList<>();
+                if (groups.isArray()) {
+                    groups.forEach(g -> names.add(textOf("objects.groups", g)));
+                } else {
+                    names.add(textOf("objects.groups", groups));
+                }
+                b.groups(names);
+            }
+        }
+        if (top.get("clients") != null) {
+            b.clients(intOf("clients", top.get("clients")));
+        }
+        if (top.get("threads") != null) {
+            b.threads(intOf("threads", top.get("threads")));
+        }
+        JsonNode schedule = top.get("schedule");
+        if (schedule != null) {
+            Fields s = new Fields("schedule.", schedule, Set.of("mode", "rate", "duration", "stages", "start", "warmup"), Set.of());
+            if (s.get("mode") != null) {
+                String mode = textOf("schedule.mode", s.get("mode"));
+                if (!mode.equals("open") && !mode.equals("closed")) {
+                    throw new IllegalArgumentException("schedule.mode must be open or closed, was '" + mode + "'");
+                }
+                b.open = mode.equals("open");
+            }
+            if (s.get("rate") != null) {
+                b.rate(numberOf("schedule.rate", s.get("rate")));
+            }
+            if (s.get("duration") != null) {
+                b.duration(durationOf("schedule.duration", s.get("duration")));
+            }
+            if (s.get("start") != null) {
+                b.start(numberOf("schedule.start", s.get("start")));
+            }
+            if (s.get("warmup") != null) {
+                b.warmup(durationOf("schedule.warmup", s.get("warmup")));
+            }
+            JsonNode stages = s.get("stages");
+            if (stages != null) {
+                List<Stage> list = new ArrayList<>();
+                if (stages.isArray()) {
+                    for (JsonNode st : stages) {
+                        list.add(stageOf(st));
+                    }
+                } else {
+                    try {
+                        list.addAll(Stage.parseList(textOf("schedule.stages", stages)));
+                    } catch (IllegalArgumentException e) {
+                        throw new IllegalArgumentException("schedule.stages: " + e.getMessage());
+                    }
+                }
+                b.stages(list);
+            }
+        }
+        JsonNode thresholds = top.get("thresholds");
+        if (thresholds != null) {
+            if (!thresholds.isArray()) {
+                throw new IllegalArgumentException("thresholds: expected a list, like ['cas:p99<5ms', 'error_rate<0.1%']");
+            }
+            thresholds.forEach(t -> b.threshold(textOf("thresholds", t)));
+        }
+        if (top.get("abortOnFail") != null) {
+            JsonNode a = top.get("abortOnFail");
+            if (!a.isBoolean()) {
+                throw new IllegalArgumentException("abortOnFail must be true or false, was " + a);
+            }
+            b.abortOnFail(a.asBoolean());
+        }
+        if (top.get("interval") != null) {
+            b.interval(durationOf("interval", top.get("interval")));
+        }
+        if (top.get("drain") != null) {
+            b.drain(durationOf("drain", top.get("drain")));
+        }
+        if (top.get("seed") != null) {
+            JsonNode seed = top.get("seed");
+            if (!seed.canConvertToLong() || !seed.isIntegralNumber()) {
+                throw new IllegalArgumentException("seed must be a whole number, was " + seed);
+            }
+            b.seed(seed.asLong());
+        }
+        return b;
+    }
+
+    private static Stage stageOf(JsonNode node) {
+        if (node.isTextual()) {
+            try {
+                return Stage.parse(node.asText());
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("schedule.stages: " + e.getMessage());
+            }
+        }
+        Fields f = new Fields("schedule.stages[].", node, Set.of("duration", "target"), Set.of());
+        if (f.get("duration") == null || f.get("target") == null) {
+            throw new IllegalArgumentException("schedule.stages: each stage needs duration and target, like {duration: 30s, target: 10} or '30s:10'");
+        }
+        try {
+            return new Stage(durationOf("schedule.stages[].duration", f.get("duration")),
+                    numberOf("schedule.stages[].target", f.get("target")));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(e.getMessage().startsWith("schedule") ? e.getMessage() : "schedule.stages: " + e.getMessage());
+        }
+    }
+
+    private static int intOf(String field, JsonNode node) {
+        if (!node.isIntegralNumber() || !node.canConvertToInt()) {
+            throw new IllegalArgumentException(field + " must be a whole number, was " + node);
+        }
+        return node.asInt();
+    }
+
+    private static double numberOf(String field, JsonNode node) {
+        if (!node.isNumber()) {
+            throw new IllegalArgumentException(field + " must be a number, was " + node);
+        }
+        return node.asDouble();
+    }
+
+    private static String textOf(String field, JsonNode node) {
+        if (!node.isTextual() && !node.isNumber()) {
+            throw new IllegalArgumentException(field + " must be text, was " + node);
+        }
+        return node.asText();
+    }
+
+    private static Duration durationOf(String field, JsonNode node) {
+        try {
+            return Durations.parse(node.isNumber() ? node.asText() : textOf(field, node));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(field + ": " + e.getMessage());
+        }
+    }
+
+    private static String firstLine(String text) {
+        return text == null ? "" : text.lines().findFirst().orElse("");
+    }
+
+    /** A mapping's fields, with any unknown one reported by name. */
+    private static final class Fields {
+        private final JsonNode node;
+
+        Fields(String path, JsonNode node, Set<String> known, Set<String> ignored) {
+            if (node == null || !node.isObject()) {
+                throw new IllegalArgumentException((path.isEmpty() ? "the spec" : path.substring(0, path.length() - 1))
+                        + ": expected a mapping with " + String.join(", ", new java.util.TreeSet<>(known)) + ", was " + node);
+            }
+            for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
+                String name = it.next();
+                if (!known.contains(name) && !ignored.contains(name)) {
+                    throw new IllegalArgumentException("unknown field '" + path + name + "'; known: "
+                            + String.join(", ", new java.util.TreeSet<>(known)));
+                }
+            }
+            this.node = node;
+        }
+
+        JsonNode get(String name) {
+            JsonNode value = node.get(name);
+            return value == null || value.isNull() ? null : value;
+        }
+    }
+
+    /**
+     * Builds a spec. Defaults: the seed's {@code cas} op alone, 1 object in group {@code default}, 1 client x 1
+     * thread, closed loop for 30 s after a 5 s warm-up, numbers every second.
+     */
+    public static final class Builder {
+        private final Map<OpType, Integer> mix = new LinkedHashMap<>();
+        private int objects = 1;
+        private String prefix = "cpbench-load";
+        private List<String> groups = List.of("default");
+        private int clients = 1;
+        private int threads = 1;
+        private Boolean open;
+        private Double rate;
+        private Double start;
+        private Duration duration;
+        private List<Stage> stages;
+        private Duration warmup = Duration.ofSeconds(5);
+        private Duration interval = Duration.ofSeconds(1);
+        private Duration drain = Duration.ofSeconds(10);
+        private List<String> thresholds = new ArrayList<>();
+        private boolean abortOnFail;
+        private Long seed;
+
+        /** Adds an op to the mix with this weight (replacing its weight if it is there). */
+        public Builder op(OpType op, int weight) {
+            mix.put(op, weight);
+            return this;
+        }
+
+        /** Replaces the mix: {@code cas=3,increment=1}, or op names alone for equal weights. */
+        public Builder mix(String text) {
+            mix.clear();
+            for (String part : text.split(",")) {
+                if (part.isBlank()) {
+                    continue;
+                }
+                String[] kv = part.split("[=:]");
+                OpType op = OpType.of(kv[0]);
+                int weight = 1;
+                if (kv.length == 2) {
+                    try {
+                        weight = Integer.parseInt(kv[1].trim());
+                    } catch (NumberFormatException e) {
+                        throw new IllegalArgumentException("mix: weight of " + op.key() + " must be a whole number, was '" + kv[1] + "'");
+                    }
+                } else if (kv.length > 2) {
+                    throw new IllegalArgumentException("mix: '" + part + "' must be OP or OP=WEIGHT");
+                }
+                mix.put(op, weight);
+            }
+            return this;
+        }
+
+        public Builder objects(int value) {
+            objects = value;
+            return this;
+        }
+
+        public Builder prefix(String value) {
+            prefix = value;
+            return this;
+        }
+
+        public Builder groups(List<String> value) {
+            groups = List.copyOf(value);
+            return this;
+        }
+
+        public Builder clients(int value) {
+            clients = value;
+            return this;
+        }
+
+        public Builder threads(int value) {
+            threads = value;
+            return this;
+        }
+
+        /** Open loop at this rate, op/s (with {@link #duration}, or as the start of {@link #stages}). */
+        public Builder rate(double opsPerSecond) {
+            rate = opsPerSecond;
+            open = true;
+            return this;
+        }
+
+        /** Open loop (true) or closed loop (false); by default open exactly when a rate is given. */
+        public Builder open(boolean value) {
+            open = value;
+            return this;
+        }
+
+        /** The level before the first stage: workers (closed; default 1) or op/s (open; default 0). */
+        public Builder start(double level) {
+            start = level;
+            return this;
+        }
+
+        public Builder duration(Duration value) {
+            duration = value;
+            return this;
+        }
+
+        public Builder stages(List<Stage> value) {
+            stages = List.copyOf(value);
+            return this;
+        }
+
+        /** {@code 30s:10,1m:50,30s:0}. */
+        public Builder stages(String text) {
+            return stages(Stage.parseList(text));
+        }
+
+        public Builder warmup(Duration value) {
+            warmup = value;
+            return this;
+        }
+
+        public Builder interval(Duration value) {
+            interval = value;
+            return this;
+        }
+
+        public Builder drain(Duration value) {
+            drain = value;
+            return this;
+        }
+
+        /** Adds a threshold, like {@code cas:p99<5ms}; see {@link Threshold}. */
+        public Builder threshold(String text) {
+            thresholds.add(text);
+            return this;
+        }
+
+        public Builder abortOnFail(boolean value) {
+            abortOnFail = value;
+            return this;
+        }
+
+        public Builder seed(long value) {
+            seed = value;
+            return this;
+        }
+
+        /** @throws IllegalArgumentException naming the field that is wrong */
+        public LoadSpec build() {
+            boolean isOpen = open != null ? open : rate != null;
+            Profile profile;
+            if (stages != null && duration != null) {
+                throw new IllegalArgumentException("schedule: give either a duration or stages, not both");
+            }
+            if (stages != null) {
+                double from = start != null ? start : isOpen ? (rate != null ? rate : 0) : 1;
+                profile = new Profile(from, stages);
+            } else {
+                Duration d = duration != null ? duration : Duration.ofSeconds(30);
+                if (d.isNegative() || d.isZero()) {
+                    throw new IllegalArgumentException("schedule.duration must be positive, was " + d);
+                }
+                if (isOpen && rate == null) {
+                    throw new IllegalArgumentException("schedule: an open loop needs a rate (or stages)");
+                }
+                double level = isOpen ? rate : start != null ? start : (double) clients * threads;
+                profile = Profile.flat(level, d);
+            }
+            if (!isOpen && rate != null) {
+                throw new IllegalArgumentException("schedule: a rate needs mode open");
+            }
+            List<Threshold> parsed = new ArrayList<>();
+            for (String t : thresholds) {
+                parsed.add(Threshold.parse(t));
+            }
+            return new LoadSpec(mix.isEmpty() ? Map.of(OpType.CAS, 1) : mix, objects, prefix, groups, clients, threads,
+                    isOpen, profile, warmup, interval, drain, parsed, abortOnFail,
+                    seed != null ? seed : System.nanoTime());
+        }
+    }
+}

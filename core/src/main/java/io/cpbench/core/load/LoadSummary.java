@@ -1,0 +1,107 @@
+package io.cpbench.core.load;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** The end-of-run text of a load result: a table per stage and op, the schedule, thresholds and invariants. */
+public final class LoadSummary {
+
+    private LoadSummary() {
+    }
+
+    public static String render(LoadResult r) {
+        boolean open = "open".equals(schedule(r).get("mode"));
+        String unit = open ? " op/s" : " workers";
+        StringBuilder out = new StringBuilder();
+        out.append(String.format(Locale.ROOT, "%-6s %-22s %-9s %10s %10s %9s %9s %9s %9s %9s %8s%n", "stage", "level", "op",
+                "ops", "op/s", "p50", "p95", "p99", "p99.9", "max", "errors"));
+        List<LoadResult.StageStats> rows = new ArrayList<>(r.stages());
+        if (r.stages().size() > 1) {
+            rows.add(r.total());
+        }
+        for (LoadResult.StageStats s : rows) {
+            String stage = s.stage() == 0 ? "all" : String.valueOf(s.stage());
+            String level = s.stage() == 0 ? String.format(Locale.ROOT, "%.0f s", s.seconds())
+                    : (s.fromLevel() == s.toLevel() ? num(s.toLevel()) : num(s.fromLevel()) + "->" + num(s.toLevel())) + unit;
+            List<LoadResult.OpStats> ops = new ArrayList<>(s.ops());
+            if (ops.size() > 1) {
+                ops.add(s.all());
+            }
+            boolean first = true;
+            for (LoadResult.OpStats o : ops) {
+                LoadResult.LoadLatency l = o.latency();
+                out.append(String.format(Locale.ROOT, "%-6s %-22s %-9s %,10d %,10.1f %9s %9s %9s %9s %9s %,8d%n",
+                        first ? stage : "", first ? level : "", o.op(), o.ops(), o.opsPerSecond(), ms(l.p50()), ms(l.p95()),
+                        ms(l.p99()), ms(l.p999()), ms(l.max()), o.errors()));
+                first = false;
+            }
+        }
+        for (LoadResult.StageStats s : r.stages()) {
+            for (LoadResult.OpStats o : s.ops()) {
+                if (!o.errorTypes().isEmpty()) {
+                    out.append(String.format(Locale.ROOT, "errors, stage %d, %s: %s%n", s.stage(), o.op(), types(o.errorTypes())));
+                }
+            }
+        }
+        if (open) {
+            out.append("latency counts from when each op was due (open loop); service time, from when it started, is in the CSV\n");
+        }
+        LoadResult.ScheduleStats sc = r.schedule();
+        if (sc != null) {
+            out.append(String.format(Locale.ROOT, "schedule: %,d ops due, %,d started, %,d never started, %,d started over 1 ms"
+                            + " late; lag p50 %s, p99 %s, max %s%s%n", sc.due(), sc.started(), sc.unstarted(), sc.late(),
+                    ms(sc.lag().p50()), ms(sc.lag().p99()), ms(sc.lag().max()),
+                    sc.abandoned() > 0 ? String.format(Locale.ROOT, "; %,d abandoned in flight", sc.abandoned()) : ""));
+            if (sc.unstarted() > 0 || sc.lag().p99() > 10_000) {
+                out.append(String.format(Locale.ROOT, "target rate not met: the workers could not start every op when it was"
+                        + " due (%s); latency includes the wait. Add threads or clients, or lower the rate.%n",
+                        sc.unstarted() > 0 ? String.format(Locale.ROOT, "%,d never started", sc.unstarted())
+                                : "lag p99 " + ms(sc.lag().p99())));
+            }
+        }
+        if (!r.thresholds().isEmpty()) {
+            out.append("thresholds:\n");
+            for (LoadResult.ThresholdResult t : r.thresholds()) {
+                out.append(String.format(Locale.ROOT, "  %-4s  %-28s %s%n", t.passed() ? "PASS" : "FAIL", t.threshold(), t.actual()));
+            }
+        }
+        if (!r.invariants().isEmpty()) {
+            out.append("invariants:\n");
+            for (LoadResult.InvariantResult i : r.invariants()) {
+                out.append(String.format(Locale.ROOT, "  %-4s  %-8s %s%n", i.holds() ? "OK" : "FAIL", i.name(), i.evidence()));
+            }
+        }
+        if (!"COMPLETED".equals(r.outcome())) {
+            out.append(r.outcome()).append(r.reason() == null ? "" : ": " + r.reason()).append('\n');
+        } else if (r.reason() != null) {
+            out.append("note: ").append(r.reason()).append('\n');
+        }
+        return out.toString();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> schedule(LoadResult r) {
+        Object s = r.spec() == null ? null : r.spec().get("schedule");
+        return s instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
+    }
+
+    private static String types(Map<String, Long> types) {
+        List<String> parts = new ArrayList<>();
+        types.forEach((type, n) -> parts.add(String.format(Locale.ROOT, "%s %,d", type, n)));
+        return String.join(", ", parts);
+    }
+
+    static String num(double v) {
+        return v == Math.rint(v) ? String.format(Locale.ROOT, "%,d", (long) v) : String.format(Locale.ROOT, "%,.1f", v);
+    }
+
+    static String ms(long micros) {
+        if (micros == 0) {
+            return "-";
+        }
+        return micros >= 100_000 ? String.format(Locale.ROOT, "%.0fms", micros / 1000.0)
+                : String.format(Locale.ROOT, "%.2fms", micros / 1000.0);
+    }
+}

@@ -1,0 +1,49 @@
+package io.cpbench.core.load;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/**
+ * The CP operations a load run mixes. Each acts on one of the run's objects, picked at random per op.
+ */
+public enum OpType {
+    /** The seed's op on an {@code IAtomicReference}: get, then compareAndSet to the value read (re-read on failure). */
+    CAS,
+    /** {@code IAtomicReference.get}. */
+    GET,
+    /** {@code IAtomicReference.set} to the run's constant value. */
+    SET,
+    /** {@code IAtomicLong.incrementAndGet}; the counter invariant checks these. */
+    INCREMENT,
+    /** {@code FencedLock.lockAndGetFence}, then {@code unlock}; the lock invariant checks these. */
+    LOCK,
+    /** {@code ISemaphore.acquire}, then {@code release}, on a semaphore with a permit per worker. */
+    SEMAPHORE,
+    /** Nothing at all: for measuring the engine itself (no cluster is touched). */
+    NOOP;
+
+    public String key() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** @throws IllegalArgumentException listing the known ops */
+    public static OpType of(String name) {
+        String key = name == null ? "" : name.trim().toLowerCase(Locale.ROOT);
+        for (OpType op : values()) {
+            if (op.key().equals(key)) {
+                return op;
+            }
+        }
+        throw new IllegalArgumentException("unknown op '" + name + "'; known: " + known());
+    }
+
+    public static String known() {
+        return Arrays.stream(values()).map(OpType::key).collect(Collectors.joining(", "));
+    }
+
+    /** Whether the op changes CP state whose final value a checker reads. */
+    boolean needsCluster() {
+        return this != NOOP;
+    }
+}

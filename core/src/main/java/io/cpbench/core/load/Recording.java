@@ -1,0 +1,108 @@
+package io.cpbench.core.load;
+
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Where workers record, and where the sampling thread takes an interval's numbers from. Recorders have a fixed
+ * range (no resizing on the timed path) and recycle their interval histograms; values past one hour are clamped
+ * and counted.
+ */
+final class Recording {
+
+    static final long MAX_MICROS = 3_600_000_000L;
+
+    private final OpType[] ops;
+    private final Recorder[] latency;
+    private final Recorder[] service;
+    private final Recorder lag = new Recorder(1, MAX_MICROS, 3);
+    private final LongAdder[] errors;
+    private final Map<String, LongAdder>[] errorTypes;
+    final LongAdder clamped = new LongAdder();
+    final LongAdder late = new LongAdder();
+    private final Histogram[] recycledLatency;
+    private final Histogram[] recycledService;
+    private Histogram recycledLag;
+    private final long[] errorsTaken;
+    private final java.util.List<Map<String, Long>> typesTaken = new java.util.ArrayList<>();
+
+    @SuppressWarnings("unchecked")
+    Recording(OpType[] ops) {
+        this.ops = ops;
+        latency = new Recorder[ops.length];
+        service = new Recorder[ops.length];
+        errors = new LongAdder[ops.length];
+        errorTypes = new Map[ops.length];
+        recycledLatency = new Histogram[ops.length];
+        recycledService = new Histogram[ops.length];
+        errorsTaken = new long[ops.length];
+        for (int i = 0; i < ops.length; i++) {
+            latency[i] = new Recorder(1, MAX_MICROS, 3);
+            service[i] = new Recorder(1, MAX_MICROS, 3);
+            errors[i] = new LongAdder();
+            errorTypes[i] = new ConcurrentHashMap<>();
+            typesTaken.add(new HashMap<>());
+        }
+    }
+
+    private long clamp(long nanos) {
+        long micros = nanos / 1000;
+        if (micros > MAX_MICROS) {
+            clamped.increment();
+            return MAX_MICROS;
+        }
+        return Math.max(micros, 0);
+    }
+
+    void ok(int op, long dueNanos, long startNanos, long endNanos) {
+        latency[op].recordValue(clamp(endNanos - dueNanos));
+        service[op].recordValue(clamp(endNanos - startNanos));
+    }
+
+    void lag(long nanos) {
+        lag.recordValue(clamp(nanos));
+        if (nanos > 1_000_000) {
+            late.increment();
+        }
+    }
+
+    void error(int op, Throwable e) {
+        errors[op].increment();
+        errorTypes[op].computeIfAbsent(Errors.type(e), k -> new LongAdder()).increment();
+    }
+
+    /** Takes what was recorded since the last call into {@code into} (which it adds to). */
+    synchronized void take(Tally into) {
+        for (int i = 0; i < ops.length; i++) {
+            recycledLatency[i] = latency[i].getIntervalHistogram(recycledLatency[i]);
+            into.latency[i].add(recycledLatency[i]);
+            recycledService[i] = service[i].getIntervalHistogram(recycledService[i]);
+            into.service[i].add(recycledService[i]);
+            long e = errors[i].sum();
+            into.errors[i] += e - errorsTaken[i];
+            errorsTaken[i] = e;
+            Map<String, Long> taken = typesTaken.get(i);
+            Map<String, Long> target = into.errorTypes.get(i);
+            errorTypes[i].forEach((type, adder) -> {
+                long now = adder.sum();
+                long before = taken.getOrDefault(type, 0L);
+                if (now > before) {
+                    target.merge(type, now - before, Long::sum);
+                    taken.put(type, now);
+                }
+            });
+        }
+        recycledLag = lag.getIntervalHistogram(recycledLag);
+        into.lag.add(recycledLag);
+    }
+
+    /** Discards what was recorded so far (the warm-up's numbers). */
+    void reset() {
+        take(new Tally(ops));
+    }
+}

@@ -1,0 +1,190 @@
+package io.cpbench.core.load;
+
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogReader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The engine with ops that are not CP calls: what it schedules, records and judges, checked by count. */
+class LoadEngineTest {
+
+    @TempDir
+    Path dir;
+
+    private static LoadResult run(LoadSpec spec, LoadEngine.OpExecutor ops, Path out) {
+        return new LoadEngine(spec, List.of(), out, null, ops).run();
+    }
+
+    @Test
+    void openLoopStartsEveryOpThatFallsDueAndWritesCsvAndHlog() throws Exception {
+        LoadSpec spec = LoadSpec.builder().op(OpType.NOOP, 1).threads(2).rate(20_000).duration(Duration.ofSeconds(2))
+                .warmup(Duration.ZERO).build();
+        LoadResult r = new LoadEngine(spec, List.of(), dir, null).run();
+
+        assertThat(r.outcome()).isEqualTo("COMPLETED");
+        assertThat(r.schedule().due()).isEqualTo(40_000);
+        assertThat(r.schedule().started()).isEqualTo(40_000);
+        assertThat(r.schedule().unstarted()).isZero();
+        assertThat(r.total().all().ops()).isEqualTo(40_000);
+        assertThat(r.total().lag().count()).isEqualTo(40_000);
+        List<String> csv = Files.readAllLines(dir.resolve("load.csv"));
+        assertThat(csv.get(0)).startsWith("elapsed_s,stage,level,op,ops");
+        long csvOps = csv.stream().skip(1).mapToLong(line -> Long.parseLong(line.split(",")[4])).sum();
+        assertThat(csvOps).isEqualTo(40_000);
+        Histogram fromLog = new Histogram(3);
+        try (HistogramLogReader reader = new HistogramLogReader(dir.resolve("load-noop.hlog").toFile())) {
+            while (reader.hasNext()) {
+                fromLog.add((Histogram) reader.nextIntervalHistogram());
+            }
+        }
+        assertThat(fromLog.getTotalCount()).isEqualTo(40_000);
+    }
+
+    @Test
+    void aStallShowsAsLatencyFromWhenOpsWereDueNotAsAMissingRate() {
+        AtomicLong calls = new AtomicLong();
+        LoadSpec spec = LoadSpec.builder().op(OpType.CAS, 1).threads(1).rate(1000).duration(Duration.ofSeconds(2))
+                .warmup(Duration.ZERO).build();
+        LoadResult r = run(spec, (op, client, object, log) -> {
+            if (calls.incrementAndGet() % 200 == 0) {
+                Thread.sleep(30);
+            }
+        }, null);
+
+        assertThat(r.schedule().due()).isEqualTo(2000);
+        assertThat(r.schedule().started()).isEqualTo(2000);
+        assertThat(r.total().all().ops()).isEqualTo(2000);
+        Histogram latency = RunResultCodec.decode(r.histograms().get("cas"));
+        long slowByDue = latency.getCountBetweenValues(10_000, Long.MAX_VALUE / 4);
+        // 10 stalls of 30 ms; each delays the ~30 ops due behind it, which a service-time view would hide
+        assertThat(r.total().all().service().max()).isGreaterThanOrEqualTo(30_000);
+        assertThat(slowByDue).isGreaterThanOrEqualTo(100);
+        assertThat(r.total().lag().max()).isGreaterThanOrEqualTo(20_000);
+        assertThat(r.schedule().late()).isGreaterThanOrEqualTo(100);
+    }
+
+    @Test
+    void closedLoopRampActivatesWorkersOnlyWhenTheProfileReachesThem() {
+        ConcurrentLinkedQueue<long[]> seen = new ConcurrentLinkedQueue<>();
+        LoadSpec spec = LoadSpec.builder().op(OpType.GET, 1).threads(4).stages("2s:4,1s:4").warmup(Duration.ZERO).build();
+        LoadResult r = run(spec, (op, client, object, log) -> {
+            String name = Thread.currentThread().getName();
+            seen.add(new long[]{System.nanoTime(), Long.parseLong(name.substring(name.lastIndexOf('-') + 1))});
+            Thread.sleep(1);
+        }, null);
+
+        assertThat(r.outcome()).isEqualTo("COMPLETED");
+        long first = seen.stream().mapToLong(s -> s[0]).min().orElseThrow();
+        // level 1 -> 4 over 2 s: worker 3 may run once round(1 + 1.5 t) >= 4, at t >= 1.667 s
+        long lateWorkerFirstOp = seen.stream().filter(s -> s[1] == 3).mapToLong(s -> s[0] - first).min().orElseThrow();
+        assertThat(lateWorkerFirstOp).isBetween(1_600_000_000L, 2_500_000_000L);
+        long worker0First = seen.stream().filter(s -> s[1] == 0).mapToLong(s -> s[0] - first).min().orElseThrow();
+        assertThat(worker0First).isLessThan(100_000_000L);
+        assertThat(r.stages()).hasSize(2);
+        assertThat(r.stages().get(1).all().ops()).isPositive();
+    }
+
+    @Test
+    void errorsAreCountedByTypeAndJudgedByThresholds() {
+        AtomicLong calls = new AtomicLong();
+        LoadSpec spec = LoadSpec.builder().mix("cas=1,get=1").threads(2).duration(Duration.ofSeconds(1))
+                .warmup(Duration.ZERO).seed(7).threshold("error_rate<1%").threshold("cas:errors<1").build();
+        LoadResult r = run(spec, (op, client, object, log) -> {
+            calls.incrementAndGet();
+            if (op == OpType.GET) {
+                throw new IllegalStateException("no");
+            }
+        }, null);
+
+        LoadResult.OpStats get = r.total().ops().stream().filter(o -> o.op().equals("get")).findFirst().orElseThrow();
+        LoadResult.OpStats cas = r.total().ops().stream().filter(o -> o.op().equals("cas")).findFirst().orElseThrow();
+        assertThat(get.ops()).isZero();
+        assertThat(get.errorTypes()).containsOnlyKeys("IllegalStateException");
+        assertThat(get.errorTypes().get("IllegalStateException")).isEqualTo(get.errors());
+        assertThat(cas.errors()).isZero();
+        assertThat(cas.ops() + get.errors()).isEqualTo(calls.get());
+        assertThat(r.thresholds()).extracting(LoadResult.ThresholdResult::passed).containsExactly(false, true);
+        assertThat(r.thresholdsPassed()).isFalse();
+    }
+
+    @Test
+    void abortOnFailStopsEarlyWithTheThresholdAsReason() {
+        LoadSpec spec = LoadSpec.builder().op(OpType.NOOP, 1).duration(Duration.ofSeconds(30)).warmup(Duration.ZERO)
+                .threshold("rate<10").abortOnFail(true).build();
+        long start = System.nanoTime();
+        LoadResult r = new LoadEngine(spec, List.of(), null, null).run();
+
+        assertThat(r.outcome()).isEqualTo("ABORTED");
+        assertThat(r.reason()).contains("threshold 'rate<10' crossed");
+        assertThat(r.seconds()).isLessThan(10);
+        assertThat(System.nanoTime() - start).isLessThan(Duration.ofSeconds(20).toNanos());
+        assertThat(r.thresholds().get(0).passed()).isFalse();
+    }
+
+    @Test
+    void stopKeepsWhatWasMeasuredAndCountsOnlyOpsDueUntilThen() throws Exception {
+        LoadSpec spec = LoadSpec.builder().op(OpType.NOOP, 1).rate(1000).duration(Duration.ofSeconds(30))
+                .warmup(Duration.ZERO).build();
+        LoadEngine engine = new LoadEngine(spec, List.of(), null, null);
+        Thread stopper = new Thread(() -> {
+            try {
+                Thread.sleep(1500);
+            } catch (InterruptedException ignored) {
+                return;
+            }
+            engine.stop();
+        });
+        stopper.start();
+        LoadResult r = engine.run();
+        stopper.join();
+
+        assertThat(r.outcome()).isEqualTo("INTERRUPTED");
+        assertThat(r.seconds()).isBetween(1.0, 10.0);
+        assertThat(r.schedule().due()).isBetween(1000L, 10_000L);
+        assertThat(r.schedule().started()).isEqualTo(r.total().all().ops());
+        assertThat(r.schedule().due() - r.schedule().started()).isLessThan(50);
+    }
+
+    @Test
+    void lockOpsFeedTheLockInvariant() {
+        LoadSpec spec = LoadSpec.builder().op(OpType.LOCK, 1).threads(3).duration(Duration.ofMillis(500))
+                .warmup(Duration.ZERO).build();
+        AtomicLong fence = new AtomicLong();
+        Object monitor = new Object();
+        LoadResult r = run(spec, (op, client, object, log) -> {
+            synchronized (monitor) { // a correct lock: one holder at a time, fences growing
+                long held = System.nanoTime();
+                log.add(object, fence.incrementAndGet(), held, System.nanoTime());
+            }
+        }, null);
+        assertThat(r.invariants()).singleElement().satisfies(i -> {
+            assertThat(i.name()).isEqualTo("lock");
+            assertThat(i.holds()).as(i.evidence()).isTrue();
+        });
+
+        LoadResult broken = run(spec, (op, client, object, log) -> {
+            long held = System.nanoTime(); // no exclusion at all, and every holder gets fence 1
+            Thread.sleep(1);
+            log.add(object, 1, held, System.nanoTime());
+        }, null);
+        assertThat(broken.invariants().get(0).holds()).isFalse();
+        assertThat(broken.invariantsHold()).isFalse();
+    }
+
+    /** Decodes a result's histogram, as reports do. */
+    static final class RunResultCodec {
+        static Histogram decode(String encoded) {
+            return io.cpbench.core.result.RunResult.decode(encoded);
+        }
+    }
+}
