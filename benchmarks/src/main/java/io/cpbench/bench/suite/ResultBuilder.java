@@ -37,6 +37,7 @@ public final class ResultBuilder {
     private String harness;
     private String firstError;
     private Map<String, Long> counters = Map.of();
+    private io.cpbench.core.load.LoadResult load;
 
     private ResultBuilder(Scenario scenario, int round) {
         this.scenario = scenario;
@@ -102,6 +103,20 @@ public final class ResultBuilder {
         return this;
     }
 
+    /** What a load run measured: all ops together in the row, the rest in the {@code load} section. */
+    public ResultBuilder measured(io.cpbench.core.load.LoadResult result) {
+        load = result;
+        startedAt = result.startedAt();
+        seconds = result.seconds();
+        ops = result.total().all().ops();
+        errors = result.total().all().errors();
+        opsPerSecond = result.total().all().opsPerSecond();
+        Histogram all = new Histogram(3);
+        result.histograms().values().forEach(encoded -> all.add(RunResult.decode(encoded)));
+        histogram = all;
+        return this;
+    }
+
     public ResultBuilder hlog(String fileName) {
         hlog = fileName;
         return this;
@@ -120,6 +135,6 @@ public final class ResultBuilder {
                 w != null && w.networkPath() != null ? w.networkPath() : new RunResult.NetworkPath("unknown", null, 0, Map.of()),
                 plan, environment, startedAt, seconds, warmupOps, ops, errors, opsPerSecond, RunResult.Latency.of(histogram),
                 w != null ? w.leaderBefore() : null, w != null ? w.leaderAfter() : null, hlog, RunResult.encode(histogram),
-                harness, firstError, counters, scenario.isBaseline());
+                harness, firstError, counters, scenario.isBaseline(), load);
     }
 }

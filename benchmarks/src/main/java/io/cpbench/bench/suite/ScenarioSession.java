@@ -33,7 +33,7 @@ public final class ScenarioSession implements AutoCloseable {
     private final SuiteOptions options;
     private final LeaderView before;
     private final MemberRef slow;
-    private final ScenarioClient client;
+    private final List<ScenarioClient> clients;
     private final Map<Integer, Long> bytesBefore;
     private final Workload op;
     private final Instant startedAt = Instant.now();
@@ -62,15 +62,15 @@ public final class ScenarioSession implements AutoCloseable {
     }
 
     private ScenarioSession(Scenario scenario, Topology topology, SuiteOptions options, LeaderView before,
-                            MemberRef slow, ScenarioClient client, WorkloadFactory workload) {
+                            MemberRef slow, List<ScenarioClient> clients, WorkloadFactory workload) {
         this.scenario = scenario;
         this.topology = topology;
         this.options = options;
         this.before = before;
         this.slow = slow;
-        this.client = client;
+        this.clients = List.copyOf(clients);
         this.bytesBefore = clientBytes(topology);
-        this.op = workload.create(client.client());
+        this.op = workload == null ? null : workload.create(clients.get(0).client());
     }
 
     /**
@@ -85,6 +85,19 @@ public final class ScenarioSession implements AutoCloseable {
 
     /** As {@link #open(Scenario, Topology, SuiteOptions)}, driving the ops {@code workload} builds. */
     public static ScenarioSession open(Scenario scenario, Topology topology, SuiteOptions options, WorkloadFactory workload) {
+        return open(scenario, topology, options, workload, 1);
+    }
+
+    /**
+     * As {@link #open(Scenario, Topology, SuiteOptions)}, with {@code clientCount} clients, each built for the
+     * scenario's routing and checked as one would be ({@link #clients()}); {@code workload} may be null when the
+     * caller drives the clients itself (a load run).
+     */
+    public static ScenarioSession open(Scenario scenario, Topology topology, SuiteOptions options, WorkloadFactory workload,
+                                       int clientCount) {
+        if (clientCount < 1) {
+            throw new IllegalArgumentException("clientCount must be at least 1, was " + clientCount);
+        }
         LeaderView before;
         try {
             before = leaderBefore(topology, options);
@@ -99,14 +112,15 @@ public final class ScenarioSession implements AutoCloseable {
             throw new SetupException(e.getMessage(), report(scenario, topology, options, before, null, null, List.of(),
                     Instant.now()), e);
         }
-        ScenarioClient client = null;
+        List<ScenarioClient> clients = new ArrayList<>();
         try {
-            client = ScenarioClient.open(scenario, topology, before, slow, options.connectTimeout(), options.probeSettings());
-            return new ScenarioSession(scenario, topology, options, before, slow, client, workload);
-        } catch (RuntimeException e) {
-            if (client != null) {
-                client.close();
+            for (int i = 0; i < clientCount; i++) {
+                clients.add(ScenarioClient.open(scenario, topology, before, slow, options.connectTimeout(),
+                        options.probeSettings()));
             }
+            return new ScenarioSession(scenario, topology, options, before, slow, clients, workload);
+        } catch (RuntimeException e) {
+            clients.forEach(ScenarioClient::close);
             throw new SetupException("client could not run: " + io.cpbench.core.run.Driver.describe(e),
                     report(scenario, topology, options, before, slow, null, List.of(), Instant.now()), e);
         }
@@ -117,6 +131,11 @@ public final class ScenarioSession implements AutoCloseable {
         return op;
     }
 
+    /** The connected clients, each built for the scenario's routing. */
+    public List<com.hazelcast.core.HazelcastInstance> clients() {
+        return clients.stream().map(ScenarioClient::client).toList();
+    }
+
     /**
      * The checks every run gets afterwards, and where it ran. Call before closing.
      *
@@ -125,7 +144,8 @@ public final class ScenarioSession implements AutoCloseable {
      */
     public Report finish(boolean interrupted) {
         List<String> problems = new ArrayList<>();
-        String target = client.target();
+        ScenarioClient client = clients.get(0);
+        String target = client.target() + (clients.size() > 1 ? " (each of " + clients.size() + " clients)" : "");
         String view = client.balancerView();
         if (view != null) {
             target = target + "; after the run " + view;
@@ -133,7 +153,9 @@ public final class ScenarioSession implements AutoCloseable {
         Map<String, Long> servedBy = Map.of();
         try {
             servedBy = bytesByMemberName(topology, bytesBefore, clientBytes(topology));
-            client.verifyPinned();
+            for (ScenarioClient c : clients) {
+                c.verifyPinned();
+            }
         } catch (RuntimeException checkFailed) {
             problems.add(checkFailed.getMessage());
         }
@@ -172,7 +194,7 @@ public final class ScenarioSession implements AutoCloseable {
     /** Closes the client; the cluster stays up. */
     @Override
     public void close() {
-        client.close();
+        clients.forEach(ScenarioClient::close);
     }
 
     /** The priority member must lead, unanimously; if it does not (say, after a failover), wait for it. */

@@ -93,6 +93,9 @@ public final class LoadEngine {
     private final Recording recording;
     private final List<LockLog> lockLogs = new ArrayList<>();
     private final AtomicLong nextSlot = new AtomicLong();
+    private final AtomicLong warmupSlot = new AtomicLong();
+    private volatile Profile warmupProfile;
+    private volatile long warmupStart;
     private final LongAdder started = new LongAdder();
     private final LongAdder finished = new LongAdder();
     private final CountDownLatch warmedUp;
@@ -165,7 +168,13 @@ public final class LoadEngine {
             }
         }
         ops.setUp();
-        long warmupEnd = System.nanoTime() + spec.warmup().toNanos();
+        warmupStart = System.nanoTime();
+        long warmupEnd = warmupStart + spec.warmup().toNanos();
+        if (spec.open() && !spec.warmup().isZero()) {
+            // open loop at the schedule's first rate (or its peak, if it starts from 0)
+            double rate = spec.profile().startLevel() > 0 ? spec.profile().startLevel() : spec.profile().peak();
+            warmupProfile = Profile.flat(rate, spec.warmup());
+        }
         for (int i = 0; i < spec.workers(); i++) {
             LockLog log = new LockLog();
             lockLogs.add(log);
@@ -174,12 +183,25 @@ public final class LoadEngine {
             t.start();
         }
         if (!spec.warmup().isZero()) {
-            message(String.format(Locale.ROOT, "warming up for %s: closed loop, %d worker%s", Durations.format(spec.warmup()),
+            message(warmupProfile != null
+                    ? String.format(Locale.ROOT, "warming up for %s: open loop at %,.0f op/s", Durations.format(spec.warmup()),
+                    warmupProfile.startLevel())
+                    : String.format(Locale.ROOT, "warming up for %s: closed loop, %d worker%s", Durations.format(spec.warmup()),
                     spec.workers(), spec.workers() == 1 ? "" : "s"));
         }
         try {
-            if (!warmedUp.await(spec.warmup().toNanos() + spec.drain().toNanos() + Duration.ofSeconds(1).toNanos(),
-                    TimeUnit.NANOSECONDS)) {
+            // Takes the numbers once an interval during warm-up too, and throws them away: the sampling code is then
+            // compiled before the first measured interval instead of competing with the workers in it.
+            long warmupDeadline = warmupEnd + spec.drain().toNanos() + Duration.ofSeconds(1).toNanos();
+            boolean warm = false;
+            while (!warm && System.nanoTime() < warmupDeadline) {
+                warm = warmedUp.await(Math.min(spec.interval().toNanos(), Math.max(1, warmupDeadline - System.nanoTime())),
+                        TimeUnit.NANOSECONDS);
+                Tally discarded = new Tally(used);
+                recording.take(discarded);
+                discarded.stats(1, 0, 0, spec.open());
+            }
+            if (!warm) {
                 message("warm-up: some ops were still in flight " + Durations.format(spec.drain())
                         + " after it ended; measuring anyway");
             }
@@ -216,12 +238,13 @@ public final class LoadEngine {
                 int stage = Math.min(profile.stageAt(last - measureStart), stages.length - 1);
                 stages[stage].add(interval);
                 output.write(interval, (now - measureStart) / 1e9, stage + 1, profile.levelAt(now - measureStart));
-                if (listener != null && now - last > 1_000_000) {
+                boolean worthALine = now - last >= spec.interval().toNanos() / 2 || interval.okOps() + interval.allErrors() > 0;
+                if (listener != null && worthALine) {
                     LoadResult.StageStats st = interval.stats(stage + 1, 0, 0, spec.open());
                     listener.interval(new IntervalReport((now - measureStart) / 1e9, stage + 1, stages.length,
                             spec.open(), profile.levelAt(Math.min(now, measureEnd) - measureStart),
                             st.all().opsPerSecond(), st.all().errors(), st.all().latency(), st.lag(),
-                            started.sum() - finished.sum()));
+                            inFlight()));
                 }
                 last = now;
                 if (spec.abortOnFail() && !stopRequested) {
@@ -233,14 +256,14 @@ public final class LoadEngine {
                 if (!draining && now >= measureEnd && !stopRequested) {
                     draining = true;
                     message(String.format(Locale.ROOT, "schedule done; finishing the %,d op%s in flight%s (at most %s)",
-                            started.sum() - finished.sum(), started.sum() - finished.sum() == 1 ? "" : "s",
+                            inFlight(), inFlight() == 1 ? "" : "s",
                             spec.open() ? " or already due" : "", Durations.format(spec.drain())));
                 }
             }
             stopRequested = true; // workers still in an op after the drain are abandoned
             long endNanos = last;
             long measuredStarted = started.sum() - startedBefore;
-            long abandoned = started.sum() - finished.sum();
+            long abandoned = inFlight();
             List<LoadResult.StageStats> stageStats = new ArrayList<>();
             Tally whole = new Tally(used);
             for (int s = 0; s < stages.length; s++) {
@@ -292,6 +315,12 @@ public final class LoadEngine {
     }
 
     private volatile long stopRequestedAtNanos;
+
+    /** Ops started and not finished; finished is read first, so this is never negative. */
+    private long inFlight() {
+        long f = finished.sum();
+        return started.sum() - f;
+    }
 
     private long stopRequestedAt() {
         if (stopRequestedAtNanos == 0) {
@@ -381,14 +410,19 @@ public final class LoadEngine {
         return () -> {
             boolean warm = false;
             try {
-                while (!stopRequested && System.nanoTime() < warmupEnd) {
-                    runOp(random, client, lockLog, false, 0, 0);
+                if (spec.open() && warmupProfile != null) {
+                    openLoop(random, client, lockLog, warmupProfile, warmupStart, warmupSlot, warmupEnd);
+                } else {
+                    long now;
+                    while (!stopRequested && (now = System.nanoTime()) < warmupEnd) {
+                        runOp(random, client, lockLog, now, now);
+                    }
                 }
                 warm = true;
                 warmedUp.countDown();
                 measureGate.await();
                 if (spec.open()) {
-                    openLoop(random, client, lockLog);
+                    openLoop(random, client, lockLog, spec.profile(), measureStart, nextSlot, drainDeadline);
                 } else {
                     closedLoop(index, random, client, lockLog);
                 }
@@ -416,15 +450,19 @@ public final class LoadEngine {
                 LockSupport.parkNanos(Math.min(5_000_000L, end - now));
                 continue;
             }
-            runOp(random, client, lockLog, true, now, now);
+            runOp(random, client, lockLog, now, now);
         }
     }
 
-    private void openLoop(SplittableRandom random, int client, LockLog lockLog) {
-        Profile profile = spec.profile();
-        long start = measureStart;
+    /**
+     * Takes ops as they fall due: measuring, or warming up. Warm-up takes the same path and records the same way
+     * (numbers discarded at the start of measuring), so the JIT has compiled what is measured, with no branch
+     * left cold to deoptimise on in the first measured second.
+     */
+    private void openLoop(SplittableRandom random, int client, LockLog lockLog, Profile profile, long start,
+                          AtomicLong slots, long deadline) {
         while (!stopRequested) {
-            long offset = profile.slotOffsetNanos(nextSlot.getAndIncrement());
+            long offset = profile.slotOffsetNanos(slots.getAndIncrement());
             if (offset == Long.MAX_VALUE) {
                 return;
             }
@@ -441,33 +479,25 @@ public final class LoadEngine {
                     Thread.onSpinWait();
                 }
             }
-            if (now >= drainDeadline || stopRequested) {
+            if (now >= deadline || stopRequested) {
                 return;
             }
             recording.lag(now - due);
-            runOp(random, client, lockLog, true, due, now);
+            runOp(random, client, lockLog, due, now);
         }
     }
 
-    private void runOp(SplittableRandom random, int client, LockLog lockLog, boolean measured, long due, long begin) {
+    private void runOp(SplittableRandom random, int client, LockLog lockLog, long due, long begin) {
         int op = pick(random);
         int object = spec.objects() == 1 ? 0 : random.nextInt(spec.objects());
-        if (measured) {
-            started.increment();
-        }
+        started.increment();
         try {
             executor.execute(used[op], client, object, lockLog);
-            if (measured) {
-                recording.ok(op, due, begin, System.nanoTime());
-            }
+            recording.ok(op, due, begin, System.nanoTime());
         } catch (Exception e) {
-            if (measured) {
-                recording.error(op, e);
-            }
+            recording.error(op, e);
         } finally {
-            if (measured) {
-                finished.increment();
-            }
+            finished.increment();
         }
     }
 

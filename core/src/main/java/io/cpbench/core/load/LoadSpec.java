@@ -33,7 +33,7 @@ import java.util.Set;
  * @param open        open loop: ops start at the profile's rate, each timed from when it was due; else a closed loop
  *                    whose profile is the number of active workers
  * @param profile     the level over time: a flat rate or worker count for a duration, or stages
- * @param warmup      untimed closed-loop ops with every worker before measuring; zero for none
+ * @param warmup      untimed ops before measuring (closed loop with every worker; open loop at the first rate); zero for none
  * @param interval    how often numbers are taken (the per-second CSV and live line)
  * @param drain       how long past the end to wait for ops still due or in flight before abandoning them
  * @param thresholds  pass/fail criteria checked at the end (see {@link Threshold})
@@ -525,7 +525,7 @@ public record LoadSpec(Map<OpType, Integer> mix, int objects, String prefix, Lis
         }
 
         public Builder stages(List<Stage> value) {
-            stages = List.copyOf(value);
+            stages = value == null ? null : List.copyOf(value);
             return this;
         }
 

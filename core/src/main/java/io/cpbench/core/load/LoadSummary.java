@@ -32,9 +32,10 @@ public final class LoadSummary {
             boolean first = true;
             for (LoadResult.OpStats o : ops) {
                 LoadResult.LoadLatency l = o.latency();
+                java.util.function.LongFunction<String> ms = v -> l.count() == 0 ? "-" : LoadSummary.ms(v);
                 out.append(String.format(Locale.ROOT, "%-6s %-22s %-9s %,10d %,10.1f %9s %9s %9s %9s %9s %,8d%n",
-                        first ? stage : "", first ? level : "", o.op(), o.ops(), o.opsPerSecond(), ms(l.p50()), ms(l.p95()),
-                        ms(l.p99()), ms(l.p999()), ms(l.max()), o.errors()));
+                        first ? stage : "", first ? level : "", o.op(), o.ops(), o.opsPerSecond(), ms.apply(l.p50()),
+                        ms.apply(l.p95()), ms.apply(l.p99()), ms.apply(l.p999()), ms.apply(l.max()), o.errors()));
                 first = false;
             }
         }
@@ -98,9 +99,6 @@ public final class LoadSummary {
     }
 
     static String ms(long micros) {
-        if (micros == 0) {
-            return "-";
-        }
         return micros >= 100_000 ? String.format(Locale.ROOT, "%.0fms", micros / 1000.0)
                 : String.format(Locale.ROOT, "%.2fms", micros / 1000.0);
     }

@@ -104,5 +104,7 @@ final class Recording {
     /** Discards what was recorded so far (the warm-up's numbers). */
     void reset() {
         take(new Tally(ops));
+        clamped.reset();
+        late.reset();
     }
 }

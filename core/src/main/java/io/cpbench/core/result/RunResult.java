@@ -42,6 +42,10 @@ import java.util.zip.DataFormatException;
  * client talking to the leader alone); absent in files written before it existed, which readers that know the
  * scenario catalogue fill in.</li>
  * <li>{@code hlog}: the interval log's file name, HdrHistogram's log format, µs values.</li>
+ * <li>{@code load} (optional): for a load run ({@code harness} {@code load}), what it measured per stage and per op,
+ * its schedule, thresholds and invariants ({@link io.cpbench.core.load.LoadResult}); {@code opsPerSecond},
+ * {@code latencyMicros} and {@code histogram} then cover all ops together, counted (open loop) from when each op was
+ * due. Its per-interval CSV and per-op {@code .hlog}s are in the directory named by {@code hlog}'s parent.</li>
  * <li>{@code histogram}: the whole measured histogram, HdrHistogram's compressed encoding, Base64; empty where
  * the harness measured no latencies (JMH's Throughput mode).</li>
  * <li>{@code harness} (optional): absent or null for cp-bench's own driver; {@code jmh-thrpt} or {@code jmh-sample}
@@ -81,7 +85,8 @@ public record RunResult(
         String harness,
         String firstError,
         Map<String, Long> counters,
-        Boolean baseline) {
+        Boolean baseline,
+        io.cpbench.core.load.LoadResult load) {
 
     public static final String FORMAT = "cpbench-result/1";
     /** What every version of the format starts with. */
@@ -104,6 +109,19 @@ public record RunResult(
                 opsPerSecond, latencyMicros, leaderBefore, leaderAfter, hlog, histogram, harness, null, Map.of(), null);
     }
 
+    /** A result of cp-bench's driver or JMH: no load section. */
+    public RunResult(String format, String scenario, String network, String description, int round, Status status,
+                     String reason, String topology, String clusterName, String clientTarget, List<MemberInfo> members,
+                     NetworkPath networkPath, PlanInfo plan, Environment environment, String startedAt,
+                     double durationSeconds, long warmupOps, long ops, long errors, double opsPerSecond,
+                     Latency latencyMicros, LeaderInfo leaderBefore, LeaderInfo leaderAfter, String hlog,
+                     String histogram, String harness, String firstError, Map<String, Long> counters, Boolean baseline) {
+        this(format, scenario, network, description, round, status, reason, topology, clusterName, clientTarget,
+                members, networkPath, plan, environment, startedAt, durationSeconds, warmupOps, ops, errors,
+                opsPerSecond, latencyMicros, leaderBefore, leaderAfter, hlog, histogram, harness, firstError, counters,
+                baseline, null);
+    }
+
     /**
      * Whether this is its network's baseline, the run every other scenario of its network is compared with. (Not
      * named like a getter: Jackson would take it for the {@code baseline} property and, ignored, leave it out.)
@@ -117,7 +135,8 @@ public record RunResult(
     public RunResult withBaseline(boolean value) {
         return new RunResult(format, scenario, network, description, round, status, reason, topology, clusterName,
                 clientTarget, members, networkPath, plan, environment, startedAt, durationSeconds, warmupOps, ops, errors,
-                opsPerSecond, latencyMicros, leaderBefore, leaderAfter, hlog, histogram, harness, firstError, counters, value);
+                opsPerSecond, latencyMicros, leaderBefore, leaderAfter, hlog, histogram, harness, firstError, counters, value,
+                load);
     }
 
     /** @param name member-N; @param address host:port; @param priority has leadership priority */

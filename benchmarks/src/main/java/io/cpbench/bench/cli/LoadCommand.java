@@ -1,0 +1,437 @@
+package io.cpbench.bench.cli;
+
+import io.cpbench.bench.scenario.Scenario;
+import io.cpbench.bench.scenario.Scenarios;
+import io.cpbench.bench.suite.ResultBuilder;
+import io.cpbench.bench.suite.ScenarioSession;
+import io.cpbench.bench.suite.SuiteOptions;
+import io.cpbench.core.load.LoadEngine;
+import io.cpbench.core.load.LoadResult;
+import io.cpbench.core.load.LoadSpec;
+import io.cpbench.core.load.LoadSummary;
+import io.cpbench.core.load.OpType;
+import io.cpbench.core.load.Stage;
+import io.cpbench.core.result.ResultFiles;
+import io.cpbench.core.result.RunResult;
+import io.cpbench.core.result.Status;
+import io.cpbench.lb.ProbeSettings;
+import io.cpbench.topology.LeaderView;
+import io.cpbench.topology.Topology;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * {@code cpbench load}: many clients, a mix of CP ops, a closed or open loop with stages, on the same topologies and
+ * scenarios (routing and network) as {@code matrix}. Several scenarios run interleaved, round after round, on one
+ * cluster. Each run writes a result (harness {@code load}), its per-interval CSV and one {@code .hlog} per op.
+ */
+@Command(name = "load", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Runs a load: N clients x T threads, a weighted mix of CP ops, a closed loop or an open loop at a"
+                + " rate, optionally in k6-style stages; prints a live line each interval and a summary per stage; checks"
+                + " thresholds and invariants (acknowledged increments counted, fenced locks exclusive).",
+                "Options override the spec file; without either, the seed's cas op runs on 1 client x 1 thread for 30 s."},
+        footer = {"", "Examples:",
+                "  cpbench load --quick",
+                "  cpbench load --scenario client-leader-aware --mix cas=3,get=1,increment=1 --clients 4 --threads 8 --duration 1m",
+                "  cpbench load --rate 2000 --stages 30s:2000,30s:4000 --threads 32 --threshold 'cas:p99<20ms' --threshold 'error_rate<0.1%'",
+                "  cpbench load --spec load.yaml --scenarios client-lb,client-leader-aware --rounds 3",
+                "  cpbench load --mix noop --rate 200000 --duration 20s --threads 2     (the engine alone, no cluster)",
+                "", "Thresholds: [OP|stageN:]METRIC<VALUE; metrics p50 p90 p95 p99 p99.9 max mean (time), rate (op/s),"
+                + " error_rate (% or fraction), errors (count), lag_p50 lag_p99 lag_max (open loop). Exit 99 when one fails."})
+final class LoadCommand implements Callable<Integer> {
+
+    @Option(names = "--spec", paramLabel = "FILE", description = "A YAML load spec (see README, Load runs); options below override it.")
+    Path specFile;
+
+    @Option(names = {"--scenarios", "--scenario"}, paramLabel = "NAME", split = ",", completionCandidates = Completions.ScenarioNames.class,
+            description = "How the clients connect: scenario(s) from 'cpbench list' (routing and network), run interleaved"
+                    + " (default: client-leader).")
+    List<String> scenarioNames;
+
+    @Option(names = "--rounds", paramLabel = "N", defaultValue = "1", description = "Rounds over the scenarios, 1-100 (default: ${DEFAULT-VALUE}).")
+    int rounds;
+
+    @Option(names = "--quick", description = "A short look at everything: mix cas=4,get=2,set=1,increment=2,lock=1, 2 clients"
+            + " x 4 threads, closed loop for 20 s after 5 s warm-up.")
+    boolean quick;
+
+    @Option(names = "--mix", paramLabel = "OP=W,...", description = "Ops and weights, e.g. cas=3,increment=1; ops: cas, get, set,"
+            + " increment, lock, semaphore, noop (the engine alone).")
+    String mix;
+
+    @Option(names = "--objects", paramLabel = "N", description = "CP objects of each kind the ops spread over (default 1).")
+    Integer objects;
+
+    @Option(names = "--groups", paramLabel = "G,...", split = ",", description = "CP groups the objects spread over, round robin (default: default).")
+    List<String> groups;
+
+    @Option(names = "--clients", paramLabel = "N", description = "Client instances, each built for the scenario's routing (default 1).")
+    Integer clients;
+
+    @Option(names = "--threads", paramLabel = "T", description = "Worker threads per client (default 1).")
+    Integer threads;
+
+    @Option(names = "--rate", paramLabel = "OPS", description = "Open loop at this rate in op/s; ops are timed from when they were due.")
+    Double rate;
+
+    @Option(names = "--duration", paramLabel = "TIME", converter = DurationConverter.class, description = "How long to measure (default 30s).")
+    Duration duration;
+
+    @Option(names = "--stages", paramLabel = "D:T,...", description = "Ramps, as k6: e.g. 30s:10,1m:50,30s:0; targets are workers,"
+            + " or op/s with --rate/--open.")
+    String stages;
+
+    @Option(names = "--open", description = "Stages ramp the rate (open loop) rather than the workers.")
+    boolean open;
+
+    @Option(names = "--start", paramLabel = "LEVEL", description = "Level before the first stage: workers (default 1) or op/s (default: --rate, else 0).")
+    Double start;
+
+    @Option(names = "--warmup", paramLabel = "TIME", converter = DurationConverter.class, description = "Untimed closed-loop ops with every worker first (default 5s).")
+    Duration warmup;
+
+    @Option(names = "--threshold", paramLabel = "EXPR", description = "Pass/fail criterion, repeatable: cas:p99<5ms, error_rate<0.1%%, rate>=1000, stage2:p95<20ms.")
+    List<String> thresholds = new ArrayList<>();
+
+    @Option(names = "--abort-on-fail", description = "Stop as soon as an upper-bound threshold is crossed by the numbers so far.")
+    boolean abortOnFail;
+
+    @Option(names = "--seed", paramLabel = "N", description = "Seed for op and object choices, to repeat a run's sequence.")
+    Long seed;
+
+    @Option(names = "--interval", paramLabel = "TIME", converter = DurationConverter.class, description = "How often numbers are taken, printed and written to the CSV (default 1s).")
+    Duration interval;
+
+    @Option(names = "--quiet", description = "No live line each interval.")
+    boolean quiet;
+
+    @Mixin
+    ClusterOptions clusterOptions;
+
+    @Option(names = "--out", paramLabel = "DIR", defaultValue = "results/runs", description = "Where run directories are created (default: ${DEFAULT-VALUE}).")
+    Path out;
+
+    @Option(names = "--slow-member", paramLabel = "N", defaultValue = "-1", description = "Member made slow in network (b) scenarios (default: the last).")
+    int slowMember;
+
+    @Option(names = "--delay", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "10ms",
+            description = "One-way delay of the slow member in network (b), 1ms-10s (default: ${DEFAULT-VALUE}).")
+    Duration delay;
+
+    private volatile LoadEngine current;
+    private volatile boolean interrupted;
+
+    /** The spec these options describe: the file, then the preset, then each option given. */
+    LoadSpec spec() {
+        LoadSpec.Builder b;
+        if (specFile != null) {
+            if (!Files.isReadable(specFile)) {
+                throw new IllegalArgumentException("--spec: cannot read " + specFile);
+            }
+            LoadSpec fromFile = LoadSpec.fromYaml(specFile);
+            b = fromFile.toBuilder();
+            if (seed == null && !specFileHasSeed()) {
+                b.seed(System.nanoTime());
+            }
+        } else {
+            b = LoadSpec.builder();
+            if (quick) {
+                b.mix("cas=4,get=2,set=1,increment=2,lock=1").clients(2).threads(4).duration(Duration.ofSeconds(20));
+            }
+        }
+        if (mix != null) {
+            b.mix(mix);
+        }
+        if (objects != null) {
+            b.objects(objects);
+        }
+        if (groups != null) {
+            b.groups(groups);
+        }
+        if (clients != null) {
+            b.clients(clients);
+        }
+        if (threads != null) {
+            b.threads(threads);
+        }
+        if (stages != null) {
+            b.stages(Stage.parseList(stages)).duration(null);
+        }
+        if (duration != null) {
+            if (stages != null) {
+                throw new IllegalArgumentException("give --duration or --stages, not both");
+            }
+            b.duration(duration).stages((List<Stage>) null);
+        }
+        if (rate != null) {
+            b.rate(rate);
+        }
+        if (open) {
+            b.open(true);
+        }
+        if (start != null) {
+            b.start(start);
+        }
+        if (warmup != null) {
+            b.warmup(warmup);
+        }
+        thresholds.forEach(b::threshold);
+        if (abortOnFail) {
+            b.abortOnFail(true);
+        }
+        if (seed != null) {
+            b.seed(seed);
+        }
+        if (interval != null) {
+            b.interval(interval);
+        }
+        return b.build();
+    }
+
+    private boolean specFileHasSeed() {
+        try {
+            return LoadSpec.readTree(Files.readString(specFile)).has("seed");
+        } catch (java.io.IOException e) {
+            return false;
+        }
+    }
+
+    List<Scenario> scenarios() {
+        List<String> names = scenarioNames == null || scenarioNames.isEmpty() ? List.of("client-leader") : scenarioNames;
+        List<Scenario> list = new ArrayList<>();
+        for (String name : names) {
+            list.add(Scenarios.byName(name.trim()));
+        }
+        return list;
+    }
+
+    @Override
+    public Integer call() {
+        PrintStream console = System.out;
+        LoadSpec spec = spec();
+        boolean engineOnly = spec.mix().containsKey(OpType.NOOP);
+        List<Scenario> scenarios = engineOnly ? List.of() : scenarios();
+        if (rounds < 1 || rounds > 100) {
+            throw new IllegalArgumentException("--rounds must be 1-100, was " + rounds);
+        }
+        if (!engineOnly) {
+            clusterOptions.validate(slowMember);
+            if (scenarios.stream().anyMatch(Scenario::slowNetwork) && !clusterOptions.canSlowAMemberDown()) {
+                throw new IllegalArgumentException("network (b) scenarios need a local or embedded topology with --network"
+                        + " emulated, or remote with an inventory that has an ssh section");
+            }
+        }
+        if (delay.isZero() || delay.compareTo(Duration.ofSeconds(10)) > 0) {
+            throw new IllegalArgumentException("--delay must be 1ms-10s, was " + ConsoleProgress.human(delay));
+        }
+        RunDirectory.checkWritable(out);
+        Path runDir = RunDirectory.choose(out, "load");
+        console.println("cp-bench load: " + spec.summary());
+        if (!spec.thresholds().isEmpty()) {
+            console.println("thresholds: " + String.join(", ", spec.thresholds().stream().map(t -> t.text()).toList())
+                    + (spec.abortOnFail() ? " (abort on fail)" : ""));
+        }
+        long perRun = (spec.warmup().toNanos() + spec.profile().totalNanos()) / 1_000_000_000L;
+        if (engineOnly) {
+            console.println("the engine alone (noop ops): no cluster is started");
+            console.println("results -> " + runDir);
+            return engineOnly(console, spec, runDir);
+        }
+        console.printf(Locale.ROOT, "%d scenario%s x %d round%s, about %s each: %s%n", scenarios.size(),
+                scenarios.size() == 1 ? "" : "s", rounds, rounds == 1 ? "" : "s", ConsoleProgress.human(perRun),
+                String.join(", ", scenarios.stream().map(Scenario::name).toList()));
+        console.println("results -> " + runDir);
+        console.println((clusterOptions.startsMembers() ? "starting " : "attaching to ") + clusterOptions.describe() + " ...");
+        long startNanos = System.nanoTime();
+        Topology topology;
+        try (StartProgress ignored = new StartProgress(System.err, Duration.ofSeconds(5), startNanos,
+                clusterOptions.startsMembers() ? runDir.resolve("members") : null)) {
+            topology = clusterOptions.start(runDir.resolve("members"));
+        } finally {
+            RunDirectory.removeIfEmpty(runDir);
+        }
+        topology.takeOverShutdown();
+        Interruption interruption = new Interruption(this::stop, topology::close);
+        List<RunResult> results = new CopyOnWriteArrayList<>();
+        List<LoadResult> loads = new CopyOnWriteArrayList<>();
+        SuiteOptions options = new SuiteOptions(clusterOptions.settle, Duration.ofSeconds(120), clusterOptions.connectTimeout,
+                slowMember, delay, ProbeSettings.defaults());
+        try {
+            LeaderView ready = topology.leadership().read();
+            console.printf(Locale.ROOT, "cluster ready in %.1f s (%s): %s leads, term %d%n",
+                    (System.nanoTime() - startNanos) / 1e9, topology.kind(), ready.leader(), ready.term());
+            RunDirectory.create(runDir);
+            outer:
+            for (int round = 1; round <= rounds; round++) {
+                for (Scenario scenario : scenarios) {
+                    if (interrupted) {
+                        break outer;
+                    }
+                    console.printf(Locale.ROOT, "[round %d/%d] %s: %s; %d client%s%n", round, rounds, scenario.name(),
+                            scenario.description(), spec.clients(), spec.clients() == 1 ? "" : "s");
+                    RunResult result = runOne(console, spec, scenario, round, topology, options, runDir);
+                    results.add(result);
+                    if (result.load() != null) {
+                        loads.add(result.load());
+                    }
+                }
+            }
+        } finally {
+            topology.close();
+            try {
+                if (!results.isEmpty()) {
+                    RunDirectory.writeSummary(console, runDir, "load", results, List.of());
+                }
+                if (results.size() > 1) {
+                    console.println();
+                    console.print(LoadTables.perOp(results));
+                }
+                RunDirectory.removeIfEmpty(runDir);
+                String summary = ExitCodes.summary("load", results);
+                if (summary != null) {
+                    System.err.println(summary);
+                }
+            } finally {
+                interruption.written();
+            }
+        }
+        boolean wasInterrupted = !interruption.disarm() || interrupted;
+        return exitCode(results, wasInterrupted);
+    }
+
+    /** 130 interrupted, 1 a run FAILed (an invariant broke), 99 a threshold failed, else 0. */
+    static int exitCode(List<RunResult> results, boolean interrupted) {
+        if (interrupted) {
+            return ExitCodes.INTERRUPTED;
+        }
+        if (results.stream().anyMatch(r -> r.status() == Status.FAIL)) {
+            return ExitCodes.FAILED;
+        }
+        if (results.stream().anyMatch(r -> r.load() != null && !r.load().thresholdsPassed())) {
+            return ExitCodes.THRESHOLDS;
+        }
+        return ExitCodes.OK;
+    }
+
+    private void stop() {
+        interrupted = true;
+        LoadEngine engine = current;
+        if (engine != null) {
+            engine.stop();
+        }
+    }
+
+    private LoadEngine.Listener listener(PrintStream console) {
+        return new LoadEngine.Listener() {
+            @Override
+            public void interval(LoadEngine.IntervalReport report) {
+                if (!quiet) {
+                    System.err.println(report.line());
+                }
+            }
+
+            @Override
+            public void message(String line) {
+                console.println("    " + line);
+            }
+        };
+    }
+
+    private RunResult runOne(PrintStream console, LoadSpec spec, Scenario scenario, int round, Topology topology,
+                             SuiteOptions options, Path runDir) {
+        ResultBuilder builder = ResultBuilder.of(scenario, round).harness("load")
+                .plan(new RunResult.PlanInfo(0, 0, spec.profile().totalNanos() / 1e9,
+                        (spec.warmup().toNanos() + spec.profile().totalNanos() + spec.drain().toNanos()) / 1e9, spec.workers()));
+        String stem = String.format(Locale.ROOT, "%02d-%s.load", round, scenario.name());
+        Path dir = runDir.resolve(stem);
+        ScenarioSession session;
+        try {
+            session = ScenarioSession.open(scenario, topology, options, null, spec.clients());
+        } catch (ScenarioSession.SetupException e) {
+            RunResult failed = builder.where(e.where()).status(Status.FAIL, e.getMessage()).build();
+            ResultFiles.write(runDir, failed);
+            console.println("    FAIL  " + e.getMessage());
+            return failed;
+        }
+        LoadResult load;
+        ScenarioSession.Report report;
+        try {
+            LoadEngine engine = new LoadEngine(spec, session.clients(), dir, listener(console));
+            current = engine;
+            if (interrupted) {
+                engine.stop();
+            }
+            load = engine.run();
+            current = null;
+            report = session.finish(interrupted);
+        } finally {
+            session.close();
+        }
+        Status status = Status.OK;
+        String reason = null;
+        if (!load.invariantsHold()) {
+            status = Status.FAIL;
+            reason = "invariant violated: " + load.invariants().stream().filter(i -> !i.holds())
+                    .map(i -> i.name() + ": " + i.evidence()).findFirst().orElse("");
+        } else if ("INTERRUPTED".equals(load.outcome()) || "ABORTED".equals(load.outcome())) {
+            status = Status.INCOMPLETE;
+            reason = load.reason();
+        } else if (!report.problems().isEmpty()) {
+            status = Status.UNSTABLE;
+            reason = String.join("; ", report.problems());
+        }
+        RunResult result = builder.where(report).measured(load).status(status, reason)
+                .hlog(stem + "/load-" + spec.mix().keySet().iterator().next().key() + ".hlog").build();
+        ResultFiles.write(runDir, result);
+        console.println();
+        console.print(indent(LoadSummary.render(load)));
+        console.printf(Locale.ROOT, "    %s  via %s%s%n    wrote %s.json, %s/load.csv and one .hlog per op%n%n", status,
+                report.clientTarget(), reason == null ? "" : "  (" + reason + ")", stem, stem);
+        return result;
+    }
+
+    private int engineOnly(PrintStream console, LoadSpec spec, Path runDir) {
+        RunDirectory.create(runDir);
+        LoadEngine engine = new LoadEngine(spec, List.of(), runDir, listener(console));
+        current = engine;
+        Interruption interruption = new Interruption(this::stop, () -> { });
+        LoadResult load;
+        try {
+            load = engine.run();
+            console.println();
+            console.print(LoadSummary.render(load));
+            try {
+                Files.writeString(runDir.resolve("load.json"), new com.fasterxml.jackson.databind.ObjectMapper()
+                        .writerWithDefaultPrettyPrinter().writeValueAsString(load));
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            console.println("wrote load.json, load.csv and load-noop.hlog to " + runDir);
+        } finally {
+            interruption.written();
+        }
+        boolean wasInterrupted = !interruption.disarm() || interrupted;
+        if (wasInterrupted) {
+            return ExitCodes.INTERRUPTED;
+        }
+        return load.thresholdsPassed() ? ExitCodes.OK : ExitCodes.THRESHOLDS;
+    }
+
+    private static String indent(String text) {
+        StringBuilder b = new StringBuilder();
+        text.lines().forEach(line -> b.append("    ").append(line).append('\n'));
+        return b.toString();
+    }
+
+}

@@ -1,0 +1,75 @@
+package io.cpbench.bench.cli;
+
+import io.cpbench.core.load.LoadResult;
+import io.cpbench.core.result.RunResult;
+import io.cpbench.core.stats.Bootstrap;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** Load results side by side: per scenario and op, the median over rounds of op/s and latency, with the spread. */
+final class LoadTables {
+
+    private LoadTables() {
+    }
+
+    static String perOp(List<RunResult> results) {
+        Map<String, Map<String, List<LoadResult.OpStats>>> byScenario = new LinkedHashMap<>();
+        for (RunResult r : results) {
+            if (r.load() == null) {
+                continue;
+            }
+            List<LoadResult.OpStats> ops = new ArrayList<>(r.load().total().ops());
+            if (ops.size() > 1) {
+                ops.add(r.load().total().all());
+            }
+            for (LoadResult.OpStats o : ops) {
+                byScenario.computeIfAbsent(r.scenario(), k -> new LinkedHashMap<>())
+                        .computeIfAbsent(o.op(), k -> new ArrayList<>()).add(o);
+            }
+        }
+        if (byScenario.isEmpty()) {
+            return "";
+        }
+        StringBuilder out = new StringBuilder("Per op, median over rounds (min-max of op/s):\n\n");
+        out.append(String.format(Locale.ROOT, "| %-34s | %-9s | %6s | %10s | %-19s | %9s | %9s | %9s | %9s | %8s |%n",
+                "scenario", "op", "rounds", "op/s", "op/s min-max", "p50", "p95", "p99", "p99.9", "errors"));
+        out.append(String.format(Locale.ROOT, "|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%n", "-".repeat(36), "-".repeat(11),
+                "-".repeat(8), "-".repeat(12), "-".repeat(21), "-".repeat(11), "-".repeat(11), "-".repeat(11), "-".repeat(11), "-".repeat(10)));
+        byScenario.forEach((scenario, ops) -> ops.forEach((op, list) -> {
+            double[] rates = list.stream().mapToDouble(LoadResult.OpStats::opsPerSecond).toArray();
+            out.append(String.format(Locale.ROOT, "| %-34s | %-9s | %6d | %,10.1f | %-19s | %9s | %9s | %9s | %9s | %,8d |%n",
+                    scenario, op, list.size(), sortedMedian(rates),
+                    String.format(Locale.ROOT, "%,.0f-%,.0f", min(rates), max(rates)),
+                    ms(median(list, l -> l.latency().p50())), ms(median(list, l -> l.latency().p95())),
+                    ms(median(list, l -> l.latency().p99())), ms(median(list, l -> l.latency().p999())),
+                    list.stream().mapToLong(LoadResult.OpStats::errors).sum()));
+        }));
+        return out.toString();
+    }
+
+    private static double median(List<LoadResult.OpStats> list, java.util.function.ToDoubleFunction<LoadResult.OpStats> f) {
+        return sortedMedian(list.stream().mapToDouble(f).toArray());
+    }
+
+    private static double sortedMedian(double[] values) {
+        double[] sorted = values.clone();
+        java.util.Arrays.sort(sorted);
+        return Bootstrap.median(sorted);
+    }
+
+    private static double min(double[] v) {
+        return java.util.Arrays.stream(v).min().orElse(0);
+    }
+
+    private static double max(double[] v) {
+        return java.util.Arrays.stream(v).max().orElse(0);
+    }
+
+    private static String ms(double micros) {
+        return micros == 0 ? "-" : String.format(Locale.ROOT, "%.2fms", micros / 1000);
+    }
+}
