@@ -109,13 +109,32 @@ class BadInputIT {
                 Arguments.of(2, "priority member must be 0-4, or -1 for none; was 5", new String[]{"stock-cluster",
                         "--priority-member", "5"}),
                 Arguments.of(2, "rebalance and metrics periods must be at least 1 s; were 5 and 0", new String[]{"stock-cluster",
-                        "--metrics-period", "0"}));
+                        "--metrics-period", "0"}),
+                // Issue 14: load specs and options, refused before any member starts.
+                Arguments.of(2, "unknown op 'caz'; known: cas, get, set, increment, lock, semaphore, noop",
+                        new String[]{"load", "--mix", "cas=2,caz=1"}),
+                Arguments.of(2, "threshold 'p99<5': give p99 a time unit", new String[]{"load", "--threshold", "p99<5"}),
+                Arguments.of(2, "threshold 'lock:p99<5ms': op lock is not in the mix", new String[]{"load", "--mix", "cas",
+                        "--threshold", "lock:p99<5ms"}),
+                Arguments.of(2, "stage '30s-10' must be DURATION:TARGET", new String[]{"load", "--stages", "30s-10"}),
+                Arguments.of(2, "a closed loop ramps up to 50 workers, but clients x threads is 8", new String[]{"load",
+                        "--threads", "8", "--stages", "10s:50"}),
+                Arguments.of(2, "give --duration or --stages, not both", new String[]{"load", "--stages", "10s:5",
+                        "--duration", "5s", "--threads", "5"}),
+                Arguments.of(2, "unknown scenario 'nope'", new String[]{"load", "--scenarios", "client-leader,nope"}),
+                Arguments.of(2, "--spec: cannot read no-such.yaml", new String[]{"load", "--spec", "no-such.yaml"}),
+                Arguments.of(2, "bad-spec.yaml: unknown field 'schedule.duraton'; known: duration, mode, rate, stages, start, warmup",
+                        new String[]{"load", "--spec", "bad-spec.yaml"}),
+                Arguments.of(2, "broken-spec.yaml: cannot read", new String[]{"load", "--spec", "broken-spec.yaml"}),
+                Arguments.of(2, "schedule.rate: an open loop needs a rate above 0", new String[]{"load", "--rate", "0"}));
     }
 
     @BeforeAll
     static void files() throws Exception {
         Files.writeString(work.resolve("garbage.json"), "{\"format\": \"cpbench-result/1\", \"round\": [");
         Files.writeString(work.resolve("a-file"), "");
+        Files.writeString(work.resolve("bad-spec.yaml"), "mix: {cas: 1}\nschedule: {duraton: 10s}\n");
+        Files.writeString(work.resolve("broken-spec.yaml"), "mix: {cas: 1\n");
         Files.writeString(work.resolve("inventory-null.json"), "{\"format\": \"cpbench-inventory/1\", \"clusterName\": \"lab\","
                 + " \"members\": [{\"host\": \"10.0.0.1\", \"port\": 5701, \"priority\": true, \"slow\": false},"
                 + " {\"host\": \"10.0.0.2\", \"port\": 5701, \"priority\": false, \"slow\": false},"

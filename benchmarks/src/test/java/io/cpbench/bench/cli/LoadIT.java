@@ -1,0 +1,109 @@
+package io.cpbench.bench.cli;
+
+import io.cpbench.core.load.LoadResult;
+import io.cpbench.core.result.ResultFiles;
+import io.cpbench.core.result.RunResult;
+import io.cpbench.core.result.Status;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code cpbench load} end to end on a local 3-member cluster: two scenarios (each through its own routing, with 2
+ * clients) interleaved, a staged open loop, a threshold that passes and one that cannot, so the exit is 99.
+ */
+class LoadIT {
+
+    @TempDir
+    static Path work;
+    static CliProcess.Finished finished;
+    static List<RunResult> results;
+    static Path runDir;
+
+    @BeforeAll
+    static void run() throws Exception {
+        Files.writeString(work.resolve("load.yaml"), """
+                mix: {cas: 3, get: 1, increment: 2, lock: 1}
+                objects: {count: 2}
+                clients: 2
+                threads: 3
+                schedule:
+                  mode: open
+                  start: 100
+                  stages: ["2s:100", "2s:200"]
+                  warmup: 1s
+                thresholds: ["rate>=50", "cas:p50<1us"]
+                """);
+        finished = CliProcess.run(work, 300, "load", "--spec", "load.yaml", "--scenarios", "client-leader,client-leader-aware",
+                "--members", "3", "--settle", "2s", "--out", "runs");
+        try (Stream<Path> dirs = Files.list(work.resolve("runs"))) {
+            runDir = dirs.filter(Files::isDirectory).findFirst().orElseThrow();
+        }
+        results = ResultFiles.readAll(List.of(runDir));
+    }
+
+    @Test
+    void aCrossedThresholdExits99AndTheSummarySaysWhich() {
+        assertThat(finished.exitCode()).as(finished.stderr()).isEqualTo(ExitCodes.THRESHOLDS);
+        assertThat(finished.stdout()).contains("PASS  rate>=50").contains("FAIL  cas:p50<1us");
+        assertThat(results).hasSize(2).allSatisfy(r -> {
+            assertThat(r.status()).as(r.scenario() + ": " + r.reason()).isEqualTo(Status.OK);
+            assertThat(r.harness()).isEqualTo("load");
+            assertThat(r.load().thresholds()).extracting(LoadResult.ThresholdResult::passed).containsExactly(true, false);
+        });
+    }
+
+    @Test
+    void eachScenarioRanItsOwnRoutingWithEveryOpDueStarted() {
+        assertThat(results).extracting(RunResult::scenario).containsExactly("client-leader", "client-leader-aware");
+        for (RunResult r : results) {
+            LoadResult load = r.load();
+            // 2 s at 100 op/s, then 2 s ramping 100 -> 200: 200 + 300 ops due
+            assertThat(load.schedule().due()).as(r.scenario()).isEqualTo(500);
+            assertThat(load.schedule().started()).as(r.scenario()).isEqualTo(500);
+            assertThat(r.ops() + r.errors()).as(r.scenario()).isEqualTo(500);
+            assertThat(r.decodeHistogram().getTotalCount()).isEqualTo(r.ops());
+            assertThat(load.stages()).hasSize(2);
+            assertThat(load.invariants()).allSatisfy(i -> assertThat(i.holds()).as(i.evidence()).isTrue());
+            assertThat(r.clientTarget()).contains("each of 2 clients");
+        }
+        // leader-routed clients: only the leader received client bytes
+        RunResult leader = results.get(0);
+        String leaderName = leader.leaderBefore().name();
+        leader.networkPath().clientBytesToMember().forEach((member, bytes) -> {
+            if (!member.equals(leaderName)) {
+                assertThat(bytes).as(member).isZero();
+            }
+        });
+        assertThat(leader.networkPath().clientBytesToMember().get(leaderName)).isPositive();
+    }
+
+    @Test
+    void theCsvHasARowPerIntervalAndOpAndTheHlogsAreThere() throws Exception {
+        Path dir = runDir.resolve("01-client-leader.load");
+        List<String> csv = Files.readAllLines(dir.resolve("load.csv"));
+        assertThat(csv.get(0)).startsWith("elapsed_s,stage,level,op,ops,errors");
+        long ops = csv.stream().skip(1).filter(l -> l.split(",")[3].equals("all")).mapToLong(l -> Long.parseLong(l.split(",")[4])).sum();
+        assertThat(ops).isEqualTo(results.get(0).ops());
+        assertThat(csv.stream().skip(1).map(l -> l.split(",")[1]).distinct()).containsExactly("1", "2");
+        for (String op : List.of("cas", "get", "increment", "lock")) {
+            assertThat(dir.resolve("load-" + op + ".hlog")).exists();
+        }
+        assertThat(runDir.resolve("table.md")).exists();
+        assertThat(finished.stdout()).contains("Per op, median over rounds");
+    }
+
+    @Test
+    void noMemberIsLeftRunning() {
+        String clusterName = results.get(0).clusterName();
+        assertThat(ProcessHandle.allProcesses().filter(p -> p.info().commandLine().orElse("")
+                .contains("--cluster-name " + clusterName + " ")).toList()).isEmpty();
+    }
+}

@@ -1,0 +1,135 @@
+package io.cpbench.core.load;
+
+import com.hazelcast.client.HazelcastClient;
+import com.hazelcast.client.config.ClientConfig;
+import com.hazelcast.config.Config;
+import com.hazelcast.config.JoinConfig;
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+import java.io.ByteArrayOutputStream;
+import java.lang.reflect.Method;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The load engine and its embedding API on a real 3-member CP group (embedded members). */
+class LoadRunnerIT {
+
+    private static final List<HazelcastInstance> MEMBERS = new ArrayList<>();
+    private static final String CLUSTER = "load-it-" + ProcessHandle.current().pid();
+    private static final int PORT = 6351;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void cluster() {
+        for (int i = 0; i < 3; i++) {
+            Config config = new Config().setClusterName(CLUSTER);
+            config.setProperty("hazelcast.phone.home.enabled", "false");
+            config.getNetworkConfig().setPort(PORT).setPortAutoIncrement(true);
+            JoinConfig join = config.getNetworkConfig().getJoin();
+            join.getMulticastConfig().setEnabled(false);
+            join.getAutoDetectionConfig().setEnabled(false);
+            join.getTcpIpConfig().setEnabled(true).addMember("127.0.0.1:" + PORT).addMember("127.0.0.1:" + (PORT + 1))
+                    .addMember("127.0.0.1:" + (PORT + 2));
+            config.getNetworkConfig().getInterfaces().setEnabled(true).addInterface("127.0.0.1");
+            config.getCPSubsystemConfig().setCPMemberCount(3);
+            MEMBERS.add(Hazelcast.newHazelcastInstance(config));
+        }
+    }
+
+    @AfterAll
+    static void stop() {
+        MEMBERS.forEach(m -> m.getLifecycleService().terminate());
+    }
+
+    private static ClientConfig clientConfig() {
+        ClientConfig config = new ClientConfig();
+        config.setClusterName(CLUSTER);
+        config.getNetworkConfig().addAddress("127.0.0.1:" + PORT);
+        return config;
+    }
+
+    /** The README's block, between its markers, compiled and run as it is, but for the cluster's name and address. */
+    @Test
+    void theReadmeSnippetCompilesAndRuns() throws Exception {
+        String readme = Files.readString(Path.of("..", "README.md"));
+        int from = readme.indexOf("<!-- load-api-start -->");
+        int to = readme.indexOf("<!-- load-api-end -->");
+        assertThat(from).as("README markers").isPositive();
+        String block = readme.substring(readme.indexOf("```java", from) + 7, readme.lastIndexOf("```", to)).strip();
+        assertThat(block).contains("new LoadRunner(spec, clientConfig).run()");
+        StringBuilder imports = new StringBuilder();
+        StringBuilder body = new StringBuilder();
+        for (String line : block.lines().toList()) {
+            (line.startsWith("import ") ? imports : body).append(line).append('\n');
+        }
+        String source = imports + "public class ReadmeSnippet {\n public static Object run() throws Exception {\n"
+                + body.toString().replace("\"dev\"", "\"" + CLUSTER + "\"").replace("\"127.0.0.1:5701\"", "\"127.0.0.1:" + PORT + "\"")
+                + " return result;\n }\n}\n";
+        Path src = dir.resolve("ReadmeSnippet.java");
+        Files.writeString(src, source);
+        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+        ByteArrayOutputStream errors = new ByteArrayOutputStream();
+        int rc = javac.run(null, null, errors, "-d", dir.toString(), "-cp", System.getProperty("java.class.path"), src.toString());
+        assertThat(rc).as(errors.toString()).isZero();
+        try (URLClassLoader loader = new URLClassLoader(new URL[]{dir.toUri().toURL()}, getClass().getClassLoader())) {
+            Method run = loader.loadClass("ReadmeSnippet").getMethod("run");
+            LoadResult result = (LoadResult) run.invoke(null);
+            assertThat(result.outcome()).isEqualTo("COMPLETED");
+            assertThat(result.stages()).hasSize(2);
+            // open loop: 3 s at 200 op/s, then 3 s from 200 to 400 op/s = 600 + 900 ops due, all started
+            assertThat(result.schedule().due()).isEqualTo(1500);
+            assertThat(result.schedule().started()).isEqualTo(1500);
+            assertThat(result.total().all().ops() + result.total().all().errors()).isEqualTo(1500);
+            assertThat(result.invariants()).extracting(LoadResult.InvariantResult::name).containsExactly("counter", "lock");
+            assertThat(result.invariantsHold()).isTrue();
+            assertThat(result.thresholds()).hasSize(2);
+        }
+    }
+
+    @Test
+    void everyOpOnObjectsSpreadOverTwoGroupsThroughTheApplicationsOwnClients() {
+        List<HazelcastInstance> clients = List.of(HazelcastClient.newHazelcastClient(clientConfig()),
+                HazelcastClient.newHazelcastClient(clientConfig()));
+        try {
+            LoadSpec spec = LoadSpec.builder().mix("cas=1,get=1,set=1,increment=2,lock=2,semaphore=1").objects(4)
+                    .groups(List.of("default", "loadit")).clients(2).threads(3).duration(Duration.ofSeconds(3))
+                    .warmup(Duration.ofSeconds(1)).build();
+            LoadResult r = new LoadRunner(spec, clients).output(dir).run();
+
+            assertThat(r.outcome()).isEqualTo("COMPLETED");
+            assertThat(r.total().ops()).extracting(LoadResult.OpStats::op)
+                    .containsExactly("cas", "get", "set", "increment", "lock", "semaphore");
+            assertThat(r.total().ops()).allSatisfy(o -> {
+                assertThat(o.ops()).as(o.op()).isPositive();
+                assertThat(o.errors()).as(o.op() + " " + o.errorTypes()).isZero();
+            });
+            assertThat(r.invariants()).allSatisfy(i -> assertThat(i.holds()).as(i.evidence()).isTrue());
+            assertThat(r.invariants().get(0).evidence()).contains("4 counters");
+            assertThat(r.invariants().get(1).evidence()).contains("of 4 locks");
+            // the objects really live in two CP groups, and the clients are still the application's
+            assertThat(MEMBERS.get(0).getCPSubsystem().getCPSubsystemManagementService().getCPGroupIds()
+                    .toCompletableFuture().join()).extracting(g -> g.getName()).contains("default", "loadit");
+            assertThat(clients).allSatisfy(c -> assertThat(c.getLifecycleService().isRunning()).isTrue());
+            assertThat(dir.resolve("load.csv")).exists();
+            assertThat(dir.resolve("load-semaphore.hlog")).exists();
+        } finally {
+            clients.forEach(HazelcastInstance::shutdown);
+        }
+    }
+}
