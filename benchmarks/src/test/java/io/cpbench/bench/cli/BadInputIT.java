@@ -126,7 +126,9 @@ class BadInputIT {
                 Arguments.of(2, "bad-spec.yaml: unknown field 'schedule.duraton'; known: duration, mode, rate, stages, start, warmup",
                         new String[]{"load", "--spec", "bad-spec.yaml"}),
                 Arguments.of(2, "broken-spec.yaml: cannot read", new String[]{"load", "--spec", "broken-spec.yaml"}),
-                Arguments.of(2, "schedule.rate: an open loop needs a rate above 0", new String[]{"load", "--rate", "0"}));
+                Arguments.of(2, "schedule.rate: an open loop needs a rate above 0", new String[]{"load", "--rate", "0"}),
+                Arguments.of(2, "--pairs must be 2-50, was 1", new String[]{"engine-cost", "--pairs", "1"}),
+                Arguments.of(2, "--threads must each be 1-1024, was 0", new String[]{"engine-cost", "--threads", "1,0"}));
     }
 
     @BeforeAll

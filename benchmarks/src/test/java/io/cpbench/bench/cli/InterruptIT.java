@@ -65,6 +65,34 @@ class InterruptIT {
         }
     }
 
+    @Test
+    void anInterruptedLoadKeepsItsNumbersAsIncompleteAndStopsTheMembers() throws Exception {
+        CliProcess cli = CliProcess.start(work, "load", "--mix", "cas,increment", "--clients", "2", "--threads", "2",
+                "--duration", "10m", "--warmup", "0s", "--members", "3", "--settle", "2s", "--out", "runs");
+        assertThat(cli.awaitStderr("stage 1/1", 300)).as("live line: " + cli.stderrSoFar()).isTrue();
+        List<ProcessHandle> members = cli.process.descendants().toList();
+        assertThat(members).hasSize(3);
+
+        cli.interrupt();
+        CliProcess.Finished finished = cli.finish(120);
+
+        assertThat(finished.exitCode()).isEqualTo(ExitCodes.INTERRUPTED);
+        assertThat(finished.stderr()).contains("cpbench load: 1 INCOMPLETE of 1 result: client-leader round 1 INCOMPLETE");
+        assertAllEnded(members);
+        Path result;
+        try (Stream<Path> files = Files.walk(work.resolve("runs"))) {
+            result = files.filter(p -> p.toString().endsWith("client-leader.load.json")).findFirst().orElseThrow();
+        }
+        RunResult r = ResultFiles.read(result);
+        assertThat(r.status()).isEqualTo(Status.INCOMPLETE);
+        assertThat(r.load().outcome()).isEqualTo("INTERRUPTED");
+        assertThat(r.ops()).isPositive();
+        assertThat(r.durationSeconds()).isLessThan(300);
+        // the counter was still checked: interrupted ops are unknown, never lost
+        assertThat(r.load().invariants()).singleElement().satisfies(i -> assertThat(i.holds()).as(i.evidence()).isTrue());
+        assertThat(Files.readAllLines(result.resolveSibling("01-client-leader.load").resolve("load.csv"))).hasSizeGreaterThan(1);
+    }
+
     private static void assertAllEnded(List<ProcessHandle> members) throws Exception {
         for (ProcessHandle member : members) {
             member.onExit().get(30, java.util.concurrent.TimeUnit.SECONDS);

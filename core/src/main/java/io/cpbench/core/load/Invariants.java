@@ -46,13 +46,18 @@ final class Invariants {
      * @param origin nanoTime of the run's start, for readable times in the evidence
      */
     static LoadResult.InvariantResult locks(List<LockLog> logs, IntFunction<String> names, int lockCount, long origin) {
+        // Each log's size is read once: a worker abandoned in an op may still append, and what it adds later is
+        // left out rather than read half-written.
+        int[] sizes = new int[logs.size()];
         long total = 0;
         long dropped = 0;
         int[] perLock = new int[lockCount];
-        for (LockLog log : logs) {
-            total += log.size();
+        for (int g = 0; g < logs.size(); g++) {
+            LockLog log = logs.get(g);
+            sizes[g] = log.size();
+            total += sizes[g];
             dropped += log.dropped();
-            for (int i = 0; i < log.size(); i++) {
+            for (int i = 0; i < sizes[g]; i++) {
                 perLock[log.lock(i)]++;
             }
         }
@@ -61,8 +66,9 @@ final class Invariants {
             holds[l] = new long[perLock[l] * 3];
         }
         int[] fill = new int[lockCount];
-        for (LockLog log : logs) {
-            for (int i = 0; i < log.size(); i++) {
+        for (int g = 0; g < logs.size(); g++) {
+            LockLog log = logs.get(g);
+            for (int i = 0; i < sizes[g]; i++) {
                 int l = log.lock(i);
                 int k = fill[l]++;
                 holds[l][3 * k] = log.held(i);

@@ -83,6 +83,9 @@ public final class LoadEngine {
         void execute(OpType op, int client, int object, LockLog lockLog) throws Exception;
     }
 
+    /** After the drain (or a stop), how long ops in flight get to end before they are abandoned. */
+    static final Duration IN_FLIGHT_GRACE = Duration.ofSeconds(5);
+
     private final LoadSpec spec;
     private final LoadOps ops;
     private final OpExecutor executor;
@@ -260,7 +263,17 @@ public final class LoadEngine {
                             spec.open() ? " or already due" : "", Durations.format(spec.drain())));
                 }
             }
-            stopRequested = true; // workers still in an op after the drain are abandoned
+            stopRequested = true; // no new ops; those in flight get a moment to end, then are abandoned
+            awaitDone(System.nanoTime() + IN_FLIGHT_GRACE.toNanos());
+            Tally tail = new Tally(used);
+            recording.take(tail); // ops that ended since the last interval
+            long tailEnd = System.nanoTime();
+            if (tail.okOps() + tail.allErrors() > 0) {
+                tail.nanos = tailEnd - last;
+                stages[stages.length - 1].add(tail);
+                output.write(tail, (tailEnd - measureStart) / 1e9, stages.length, profile.levelAt(tailEnd - measureStart));
+                last = tailEnd;
+            }
             long endNanos = last;
             long measuredStarted = started.sum() - startedBefore;
             long abandoned = inFlight();

@@ -179,6 +179,10 @@ final class LoadOps {
         long unknown = 0;
         List<String> violations = new ArrayList<>();
         for (int j = 0; j < names.length; j++) {
+            // In this order, so that an op abandoned in flight that ends meanwhile cannot look lost: every increment
+            // acknowledged before the read is in the value read, and every one in the value was started before the
+            // started count is read.
+            long a = incrementsAcked[j].sum();
             long end;
             try {
                 end = counters[0][j].getAsync().toCompletableFuture().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -187,7 +191,6 @@ final class LoadOps {
                         + timeout.toSeconds() + " s: " + Errors.describe(e) + "; the invariant was not checked"));
                 return results;
             }
-            long a = incrementsAcked[j].sum();
             long u = incrementsStarted[j].sum() - a;
             acked += a;
             unknown += u;

@@ -11,7 +11,8 @@ final class LockLog {
 
     static final int CAP = 1 << 20;
 
-    private int size;
+    /** Volatile: written after the entry, so a reader that reads it sees every entry below it. */
+    private volatile int size;
     private int[] lock = new int[256];
     private long[] fence = new long[256];
     private long[] held = new long[256];
@@ -30,11 +31,12 @@ final class LockLog {
             held = Arrays.copyOf(held, n);
             released = Arrays.copyOf(released, n);
         }
-        lock[size] = lockIndex;
-        fence[size] = fenceToken;
-        held[size] = heldAt;
-        released[size] = releasingAt;
-        size++;
+        int at = size;
+        lock[at] = lockIndex;
+        fence[at] = fenceToken;
+        held[at] = heldAt;
+        released[at] = releasingAt;
+        size = at + 1;
     }
 
     int size() {

@@ -181,6 +181,24 @@ class LoadEngineTest {
         assertThat(broken.invariantsHold()).isFalse();
     }
 
+    @Test
+    void anOpStillInFlightAfterTheDrainIsAbandonedAndSaidSo() {
+        AtomicLong calls = new AtomicLong();
+        LoadSpec spec = LoadSpec.builder().op(OpType.GET, 1).threads(2).duration(Duration.ofSeconds(1))
+                .drain(Duration.ZERO).warmup(Duration.ZERO).build();
+        long start = System.nanoTime();
+        LoadResult r = run(spec, (op, client, object, log) -> {
+            if (calls.incrementAndGet() == 10) {
+                Thread.sleep(60_000); // stuck: a daemon thread, left behind
+            }
+        }, null);
+
+        assertThat(r.outcome()).isEqualTo("COMPLETED");
+        assertThat(r.reason()).isEqualTo("1 op still in flight 0s after the end were abandoned (outcome unknown)");
+        assertThat(r.total().all().ops()).isEqualTo(calls.get() - 1);
+        assertThat(System.nanoTime() - start).isLessThan(Duration.ofSeconds(30).toNanos());
+    }
+
     /** Decodes a result's histogram, as reports do. */
     static final class RunResultCodec {
         static Histogram decode(String encoded) {
