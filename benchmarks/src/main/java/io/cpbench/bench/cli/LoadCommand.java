@@ -44,11 +44,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
         footer = {"", "Examples:",
                 "  cpbench load --quick",
                 "  cpbench load --scenario client-leader-aware --mix cas=3,get=1,increment=1 --clients 4 --threads 8 --duration 1m",
-                "  cpbench load --rate 2000 --stages 30s:2000,30s:4000 --threads 32 --threshold 'cas:p99<20ms' --threshold 'error_rate<0.1%'",
+                "  cpbench load --rate 2000 --stages 30s:2000,30s:4000 --threads 32 --threshold 'cas:p99<20ms' --threshold 'error_rate<0.1%%'",
                 "  cpbench load --spec load.yaml --scenarios client-lb,client-leader-aware --rounds 3",
                 "  cpbench load --mix noop --rate 200000 --duration 20s --threads 2     (the engine alone, no cluster)",
                 "", "Thresholds: [OP|stageN:]METRIC<VALUE; metrics p50 p90 p95 p99 p99.9 max mean (time), rate (op/s),"
-                + " error_rate (% or fraction), errors (count), lag_p50 lag_p99 lag_max (open loop). Exit 99 when one fails."})
+                + " error_rate (%% or fraction), errors (count), lag_p50 lag_p99 lag_max (open loop). Exit 99 when one fails."})
 final class LoadCommand implements Callable<Integer> {
 
     @Option(names = "--spec", paramLabel = "FILE", description = "A YAML load spec (see README, Load runs); options below override it.")
@@ -112,6 +112,11 @@ final class LoadCommand implements Callable<Integer> {
 
     @Option(names = "--interval", paramLabel = "TIME", converter = DurationConverter.class, description = "How often numbers are taken, printed and written to the CSV (default 1s).")
     Duration interval;
+
+    @Option(names = "--cluster-warmup", paramLabel = "TIME", converter = DurationConverter.class,
+            description = "Untimed ops through a smart client before the first scenario, so no scenario runs on cold members"
+                    + " (default: 10s; quick: 5s; 0 for none).")
+    Duration clusterWarmup;
 
     @Option(names = "--quiet", description = "No live line each interval.")
     boolean quiet;
@@ -271,10 +276,16 @@ final class LoadCommand implements Callable<Integer> {
             LeaderView ready = topology.leadership().read();
             console.printf(Locale.ROOT, "cluster ready in %.1f s (%s): %s leads, term %d%n",
                     (System.nanoTime() - startNanos) / 1e9, topology.kind(), ready.leader(), ready.term());
+            Duration warmCluster = clusterWarmup != null ? clusterWarmup : Duration.ofSeconds(quick ? 5 : 10);
+            if (!warmCluster.isZero()) {
+                warmCluster(console, spec, warmCluster, topology, options);
+            }
             RunDirectory.create(runDir);
             outer:
             for (int round = 1; round <= rounds; round++) {
-                for (Scenario scenario : scenarios) {
+                // Each round starts one scenario later, so no scenario always runs first (or last).
+                for (int k = 0; k < scenarios.size(); k++) {
+                    Scenario scenario = scenarios.get((k + round - 1) % scenarios.size());
                     if (interrupted) {
                         break outer;
                     }
@@ -308,6 +319,28 @@ final class LoadCommand implements Callable<Integer> {
         }
         boolean wasInterrupted = !interruption.disarm() || interrupted;
         return exitCode(results, wasInterrupted);
+    }
+
+    /**
+     * The spec's mix, closed loop, through one smart client with up to 16 threads, untimed: members JIT-compile their
+     * CP paths here rather than in the first scenario.
+     */
+    private void warmCluster(PrintStream console, LoadSpec spec, Duration length, Topology topology, SuiteOptions options) {
+        LoadSpec warm = spec.toBuilder().clients(1).threads(Math.min(16, spec.workers())).duration(length)
+                .stages((List<Stage>) null).open(false).start(Math.min(16, spec.workers())).warmup(Duration.ZERO)
+                .clearThresholds().abortOnFail(false).build();
+        console.printf(Locale.ROOT, "warming the cluster up for %s: the mix through a smart client, %d threads ...%n",
+                ConsoleProgress.human(length), warm.workers());
+        try (ScenarioSession session = ScenarioSession.open(Scenarios.byName("client-smart"), topology, options, null, 1)) {
+            LoadEngine engine = new LoadEngine(warm, session.clients(), null, null);
+            current = engine;
+            if (interrupted) {
+                engine.stop();
+            }
+            LoadResult r = engine.run();
+            current = null;
+            console.printf(Locale.ROOT, "warm-up ran at %,.0f op/s%n", r.total().all().opsPerSecond());
+        }
     }
 
     /** 130 interrupted, 1 a run FAILed (an invariant broke), 99 a threshold failed, else 0. */

@@ -47,6 +47,17 @@ final class ReportCommand implements Callable<Integer> {
             System.out.println();
             System.out.println("No paired ratios: no round has both an OK '" + baseline + "' result and another OK result.");
         }
+        String perOp = LoadTables.perOp(results);
+        if (!perOp.isEmpty()) {
+            System.out.println();
+            System.out.print(perOp);
+            for (RunResult r : results) {
+                if (r.load() != null && (!r.load().thresholds().isEmpty() || !r.load().invariants().isEmpty())) {
+                    System.out.printf("%nround %d, %s: %s%n", r.round(), r.scenario(), r.load().outcome());
+                    System.out.print(io.cpbench.core.load.LoadSummary.verdicts(r.load()));
+                }
+            }
+        }
         return ExitCodes.OK;
     }
 }

@@ -555,7 +555,13 @@ public record LoadSpec(Map<OpType, Integer> mix, int objects, String prefix, Lis
             return this;
         }
 
+        public Builder clearThresholds() {
+            thresholds.clear();
+            return this;
+        }
+
         public Builder abortOnFail(boolean value) {
+
             abortOnFail = value;
             return this;
         }

@@ -62,6 +62,13 @@ public final class LoadSummary {
                                 : "lag p99 " + ms(sc.lag().p99())));
             }
         }
+        out.append(verdicts(r));
+        return out.toString();
+    }
+
+    /** The thresholds and invariants with their verdicts, and how the run ended when not COMPLETED. */
+    public static String verdicts(LoadResult r) {
+        StringBuilder out = new StringBuilder();
         if (!r.thresholds().isEmpty()) {
             out.append("thresholds:\n");
             for (LoadResult.ThresholdResult t : r.thresholds()) {
