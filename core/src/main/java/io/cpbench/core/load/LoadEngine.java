@@ -256,7 +256,7 @@ public final class LoadEngine {
                 if (allDone || now >= drainDeadline || (stopRequested && now - stopRequestedAt() > spec.drain().toNanos())) {
                     break;
                 }
-                if (!draining && now >= measureEnd && !stopRequested) {
+                if (!draining && now >= measureEnd && !stopRequested && inFlight() > 0) {
                     draining = true;
                     message(String.format(Locale.ROOT, "schedule done; finishing the %,d op%s in flight%s (at most %s)",
                             inFlight(), inFlight() == 1 ? "" : "s",
