@@ -45,7 +45,13 @@ final class LoadOps {
         names = new String[n];
         for (int j = 0; j < n; j++) {
             String group = spec.groups().get(j % spec.groups().size());
-            names[j] = spec.prefix() + "-" + runSuffix + "-" + j + (group.equals("default") ? "" : "@" + group);
+            String groupSuffix = group.equals("default") ? "" : "@" + group;
+            if (!spec.names().isEmpty()) {
+                String given = spec.names().get(j);
+                names[j] = given.contains("@") ? given : given + groupSuffix;
+            } else {
+                names[j] = spec.prefix() + "-" + runSuffix + "-" + j + groupSuffix;
+            }
         }
         int c = clients.size();
         refs = new IAtomicReference[c][];

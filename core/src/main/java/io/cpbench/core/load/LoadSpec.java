@@ -28,6 +28,9 @@ import java.util.Set;
  * @param objects     how many CP objects of each kind the ops spread over (picked at random per op)
  * @param prefix      object names start with this; the run appends a per-run suffix so runs never share state
  * @param groups      CP groups the objects spread over, round robin ({@code name@group}); {@code default} alone by default
+ * @param names       the objects' names as given, instead of prefix + per-run suffix + index (empty: generated); a name
+ *                    may carry its group ({@code orders@g1}). They are used as they are, so the counter invariant holds
+ *                    only if nothing else increments them meanwhile
  * @param clients     client instances
  * @param threads     workers per client; clients x threads workers in all
  * @param open        open loop: ops start at the profile's rate, each timed from when it was due; else a closed loop
@@ -40,7 +43,8 @@ import java.util.Set;
  * @param abortOnFail stop as soon as an upper-bound threshold is crossed on the numbers so far
  * @param seed        seed of the op and object choices, so a run's sequence can be repeated
  */
-public record LoadSpec(Map<OpType, Integer> mix, int objects, String prefix, List<String> groups, int clients,
+public record LoadSpec(Map<OpType, Integer> mix, int objects, String prefix, List<String> groups, List<String> names,
+                       int clients,
                        int threads, boolean open, Profile profile, Duration warmup, Duration interval, Duration drain,
                        List<Threshold> thresholds, boolean abortOnFail, long seed) {
 
@@ -77,6 +81,21 @@ public record LoadSpec(Map<OpType, Integer> mix, int objects, String prefix, Lis
         for (String g : groups) {
             if (g == null || !g.matches("[A-Za-z0-9_-]{1,64}")) {
                 throw new IllegalArgumentException("objects.groups: '" + g + "' is not a CP group name (letters, digits, '_', '-')");
+            }
+        }
+        names = names == null ? List.of() : List.copyOf(names);
+        if (!names.isEmpty()) {
+            if (names.size() != objects) {
+                throw new IllegalArgumentException("objects: count is " + objects + " but " + names.size() + " names are given");
+            }
+            for (String n : names) {
+                if (n == null || !n.matches("[A-Za-z0-9_.-]{1,64}(@[A-Za-z0-9_-]{1,64})?")) {
+                    throw new IllegalArgumentException("objects.names: '" + n + "' is not a CP object name (letters, digits,"
+                            + " '_', '.', '-', optionally @group)");
+                }
+            }
+            if (new java.util.HashSet<>(names).size() != names.size()) {
+                throw new IllegalArgumentException("objects.names: a name is given twice");
             }
         }
         if (clients < 1 || clients > 256) {
@@ -138,7 +157,14 @@ public record LoadSpec(Map<OpType, Integer> mix, int objects, String prefix, Lis
         Map<String, Integer> weights = new LinkedHashMap<>();
         mix.forEach((op, w) -> weights.put(op.key(), w));
         d.put("mix", weights);
-        d.put("objects", Map.of("count", objects, "prefix", prefix, "groups", groups));
+        Map<String, Object> objectFields = new LinkedHashMap<>();
+        objectFields.put("count", objects);
+        objectFields.put("prefix", prefix);
+        objectFields.put("groups", groups);
+        if (!names.isEmpty()) {
+            objectFields.put("names", names);
+        }
+        d.put("objects", objectFields);
         d.put("clients", clients);
         d.put("threads", threads);
         Map<String, Object> schedule = new LinkedHashMap<>();
@@ -178,6 +204,7 @@ public record LoadSpec(Map<OpType, Integer> mix, int objects, String prefix, Lis
         b.mix.putAll(mix);
         b.objects = objects;
         b.prefix = prefix;
+        b.names = names;
         b.groups = groups;
         b.clients = clients;
         b.threads = threads;
@@ -251,7 +278,16 @@ public record LoadSpec(Map<OpType, Integer> mix, int objects, String prefix, Lis
         }
         JsonNode objects = top.get("objects");
         if (objects != null) {
-            Fields o = new Fields("objects.", objects, Set.of("count", "prefix", "groups"), Set.of());
+            Fields o = new Fields("objects.", objects, Set.of("count", "prefix", "groups", "names"), Set.of());
+            JsonNode given = o.get("names");
+            if (given != null) {
+                if (!given.isArray()) {
+                    throw new IllegalArgumentException("objects.names: expected a list, like [orders, payments@g1]");
+                }
+                List<String> list = new ArrayList<>();
+                given.forEach(n -> list.add(textOf("objects.names", n)));
+                b.names(list);
+            }
             if (o.get("count") != null) {
                 b.objects(intOf("objects.count", o.get("count")));
             }
@@ -430,6 +466,7 @@ public record LoadSpec(Map<OpType, Integer> mix, int objects, String prefix, Lis
         private final Map<OpType, Integer> mix = new LinkedHashMap<>();
         private int objects = 1;
         private String prefix = "cpbench-load";
+        private List<String> names = List.of();
         private List<String> groups = List.of("default");
         private int clients = 1;
         private int threads = 1;
@@ -482,6 +519,15 @@ public record LoadSpec(Map<OpType, Integer> mix, int objects, String prefix, Lis
 
         public Builder prefix(String value) {
             prefix = value;
+            return this;
+        }
+
+        /** The objects' names as given (their count is the object count); see {@link LoadSpec#names()}. */
+        public Builder names(List<String> value) {
+            names = List.copyOf(value);
+            if (!names.isEmpty()) {
+                objects = names.size();
+            }
             return this;
         }
 
@@ -599,7 +645,7 @@ public record LoadSpec(Map<OpType, Integer> mix, int objects, String prefix, Lis
             for (String t : thresholds) {
                 parsed.add(Threshold.parse(t));
             }
-            return new LoadSpec(mix.isEmpty() ? Map.of(OpType.CAS, 1) : mix, objects, prefix, groups, clients, threads,
+            return new LoadSpec(mix.isEmpty() ? Map.of(OpType.CAS, 1) : mix, objects, prefix, groups, names, clients, threads,
                     isOpen, profile, warmup, interval, drain, parsed, abortOnFail,
                     seed != null ? seed : System.nanoTime());
         }

@@ -103,6 +103,21 @@ class LoadRunnerIT {
     }
 
     @Test
+    void namedObjectsAreTheApplicationsOwnAndTheCounterEndsAtTheAcknowledgedIncrements() {
+        HazelcastInstance member = MEMBERS.get(0);
+        member.getCPSubsystem().getAtomicLong("orders@named").set(1000);
+        LoadSpec spec = LoadSpec.builder().mix("increment").names(List.of("orders@named")).clients(1).threads(2)
+                .duration(Duration.ofSeconds(2)).warmup(Duration.ZERO).build();
+        LoadResult r = new LoadRunner(spec, clientConfig()).run();
+
+        long acknowledged = r.total().all().ops();
+        assertThat(r.total().all().errors()).isZero();
+        assertThat(member.getCPSubsystem().getAtomicLong("orders@named").get()).isEqualTo(1000 + acknowledged);
+        assertThat(r.invariants().get(0).holds()).as(r.invariants().get(0).evidence()).isTrue();
+        assertThat(r.invariants().get(0).evidence()).contains(String.format(java.util.Locale.ROOT, "%,d acknowledged", acknowledged));
+    }
+
+    @Test
     void everyOpOnObjectsSpreadOverTwoGroupsThroughTheApplicationsOwnClients() {
         List<HazelcastInstance> clients = List.of(HazelcastClient.newHazelcastClient(clientConfig()),
                 HazelcastClient.newHazelcastClient(clientConfig()));

@@ -57,6 +57,18 @@ class LoadSpecTest {
     }
 
     @Test
+    void namedObjectsAreKeptAsGivenAndCountThemselves() throws Exception {
+        LoadSpec spec = yaml("mix: {increment: 1}\nobjects: {names: [orders, 'payments@g1']}\n");
+        assertThat(spec.objects()).isEqualTo(2);
+        assertThat(spec.names()).containsExactly("orders", "payments@g1");
+        assertThat(LoadSpec.fromTree(new com.fasterxml.jackson.databind.ObjectMapper().valueToTree(spec.describe()), Set.of())
+                .build().names()).containsExactly("orders", "payments@g1");
+        assertThatThrownBy(() -> yaml("objects: {names: [orders, orders]}\n")).hasMessageContaining("given twice");
+        assertThatThrownBy(() -> yaml("objects: {names: ['bad name']}\n")).hasMessageContaining("not a CP object name");
+        assertThatThrownBy(() -> yaml("objects: {count: 3, names: [a, b]}\n")).hasMessageContaining("count is 3 but 2 names");
+    }
+
+    @Test
     void flatClosedLoopRunsEveryWorker() {
         LoadSpec spec = LoadSpec.builder().mix("cas,get").clients(2).threads(3).duration(Duration.ofSeconds(10)).build();
         assertThat(spec.open()).isFalse();
