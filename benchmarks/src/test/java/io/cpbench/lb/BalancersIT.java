@@ -273,15 +273,22 @@ class BalancersIT {
         topology.kill(leader.leader());
         // Right after an election the leadership can move once more (DESIGN.md, fact 7; seen here): wait for it to
         // hold still, and judge the calls against whoever leads once they have run.
-        LeaderView next = topology.leadership().awaitStable(v -> !v.leader().equals(leader.leader()), "a new leader",
-                Duration.ofSeconds(3), Duration.ofSeconds(60));
-        await("the balancer to follow the new leader " + next.leader(), Duration.ofSeconds(30),
-                () -> balancer.leader().map(MemberFilter::address).orElse("").equals(next.leader().address()));
-        System.out.printf("leader-aware moved to the new leader %s %.1f s after the old one was killed%n",
-                next.leader().name(), (System.nanoTime() - killed) / 1e9);
-
-        Map<Integer, Long> served = served(client);
-        LeaderView after = topology.leadership().read();
+        // If it moves yet again while the ops run (seen once in CI, after 3 s of calm), the ops say nothing about
+        // following one leader: settle again and rerun them, at most 3 times.
+        LeaderView next = null;
+        LeaderView after = null;
+        Map<Integer, Long> served = null;
+        for (int attempt = 1; attempt <= 3 && (after == null || !after.leader().equals(next.leader())); attempt++) {
+            LeaderView settled = topology.leadership().awaitStable(v -> !v.leader().equals(leader.leader()), "a new leader",
+                    Duration.ofSeconds(3), Duration.ofSeconds(60));
+            next = settled;
+            await("the balancer to follow the new leader " + settled.leader(), Duration.ofSeconds(30),
+                    () -> balancer.leader().map(MemberFilter::address).orElse("").equals(settled.leader().address()));
+            System.out.printf("leader-aware moved to the new leader %s %.1f s after the old one was killed (attempt %d)%n",
+                    settled.leader().name(), (System.nanoTime() - killed) / 1e9, attempt);
+            served = served(client);
+            after = topology.leadership().read();
+        }
         assertThat(after.leader()).as("leadership held during the ops").isEqualTo(next.leader());
         long total = served.values().stream().mapToLong(Long::longValue).sum();
         assertThat(served.get(next.leader().index())).as("new leader's share of %s", served).isGreaterThan(total * 90 / 100);
