@@ -69,6 +69,8 @@ final class EngineCostCommand implements Callable<Integer> {
     Path out;
 
     private volatile boolean interrupted;
+    /** Why a run's numbers cannot be trusted (an op failed), first one only; the exit is then 1. */
+    private final java.util.concurrent.atomic.AtomicReference<String> failure = new java.util.concurrent.atomic.AtomicReference<>();
 
     @Override
     public Integer call() throws Exception {
@@ -108,7 +110,7 @@ final class EngineCostCommand implements Callable<Integer> {
                 }
                 for (int t : threads) {
                     List<double[]> rows = new ArrayList<>();
-                    for (int pair = 1; pair <= pairs && !interrupted; pair++) {
+                    for (int pair = 1; pair <= pairs && !interrupted && failure.get() == null; pair++) {
                         boolean plainFirst = pair % 2 == 1;
                         double a = plainFirst ? plainLoop(plain, t) : engine(client, t);
                         double b = plainFirst ? engine(client, t) : plainLoop(plain, t);
@@ -138,11 +140,17 @@ final class EngineCostCommand implements Callable<Integer> {
                 });
                 Files.writeString(runDir.resolve("pairs.csv"), csv);
                 console.println("wrote table.md and pairs.csv to " + runDir);
+                if (failure.get() != null) {
+                    System.err.println("cpbench engine-cost: stopped, ops failed: " + failure.get());
+                }
             } finally {
                 interruption.written();
             }
         }
-        return !interruption.disarm() || interrupted ? ExitCodes.INTERRUPTED : ExitCodes.OK;
+        if (!interruption.disarm() || interrupted) {
+            return ExitCodes.INTERRUPTED;
+        }
+        return failure.get() == null ? ExitCodes.OK : ExitCodes.FAILED;
     }
 
     static String table(Map<Integer, List<double[]>> measured) {
@@ -178,7 +186,6 @@ final class EngineCostCommand implements Callable<Integer> {
         long measureFrom = start + warmup.toNanos();
         long end = measureFrom + duration.toNanos();
         CountDownLatch finished = new CountDownLatch(threads);
-        long[] measuredEnd = new long[1];
         for (int i = 0; i < threads; i++) {
             Thread worker = new Thread(() -> {
                 try {
@@ -190,7 +197,7 @@ final class EngineCostCommand implements Callable<Integer> {
                         }
                     }
                 } catch (Exception e) {
-                    // counted as not done; the ratio shows it
+                    failure.compareAndSet(null, "plain loop, " + threads + " threads: " + io.cpbench.core.run.Driver.describe(e));
                 } finally {
                     finished.countDown();
                 }
@@ -199,13 +206,18 @@ final class EngineCostCommand implements Callable<Integer> {
             worker.start();
         }
         finished.await();
-        measuredEnd[0] = System.nanoTime();
-        return done.sum() / ((Math.max(measuredEnd[0], end) - measureFrom) / 1e9);
+        return done.sum() / ((Math.max(System.nanoTime(), end) - measureFrom) / 1e9);
     }
 
     private double engine(com.hazelcast.core.HazelcastInstance client, int threads) {
         LoadSpec spec = LoadSpec.builder().mix("cas").clients(1).threads(threads).duration(duration).warmup(warmup).build();
         LoadResult r = new LoadEngine(spec, List.of(client), null, null).run();
+        if (r.total().all().errors() > 0) {
+            failure.compareAndSet(null, "engine, " + threads + " threads: " + r.total().all().errors() + " ops failed: "
+                    + r.total().all().errorTypes());
+        } else if (!"COMPLETED".equals(r.outcome()) && !interrupted) {
+            failure.compareAndSet(null, "engine, " + threads + " threads: " + r.outcome() + " (" + r.reason() + ")");
+        }
         return r.total().all().opsPerSecond();
     }
 }

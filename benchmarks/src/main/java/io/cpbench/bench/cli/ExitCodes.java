@@ -58,6 +58,15 @@ final class ExitCodes {
         return OK;
     }
 
+    /** The exit code of a load run: 130 interrupted, 1 a run FAILed (an invariant broke), 99 a threshold failed, else 0. */
+    static int ofLoad(List<RunResult> results, boolean interrupted) {
+        int code = of(results, interrupted, false);
+        if (code == OK && results.stream().anyMatch(r -> r.load() != null && !r.load().thresholdsPassed())) {
+            return THRESHOLDS;
+        }
+        return code;
+    }
+
     /**
      * One line naming the results that are not OK, for standard error, or null when all are OK: what a script's
      * log shows without scrolling through the table.

@@ -39,7 +39,7 @@ public final class ScenarioSession implements AutoCloseable {
     private final Instant startedAt = Instant.now();
 
     /** Setting the scenario up failed; {@link #where()} says as much as was known by then. */
-    public static final class SetupException extends RuntimeException {
+    public static final class SetupException extends IllegalStateException {
         private final transient Report where;
 
         SetupException(String message, Report where, Throwable cause) {

@@ -29,6 +29,36 @@ class ExitCodesTest {
         return results;
     }
 
+    /** A load result whose one threshold failed, and whose status is {@code status}. */
+    static RunResult loadWith(RunResult r, Status status, boolean thresholdPassed) {
+        io.cpbench.core.load.LoadResult l = r.load();
+        io.cpbench.core.load.LoadResult judged = new io.cpbench.core.load.LoadResult(l.outcome(), l.reason(), l.spec(),
+                l.startedAt(), l.seconds(), l.stages(), l.total(), l.schedule(),
+                List.of(new io.cpbench.core.load.LoadResult.ThresholdResult("cas:p99<1ms", thresholdPassed, "8.76ms")),
+                l.invariants(), l.histograms());
+        return new RunResult(r.format(), r.scenario(), r.network(), r.description(), r.round(), status, null,
+                r.topology(), r.clusterName(), r.clientTarget(), r.members(), r.networkPath(), r.plan(), r.environment(),
+                r.startedAt(), r.durationSeconds(), r.warmupOps(), r.ops(), r.errors(), r.opsPerSecond(),
+                r.latencyMicros(), r.leaderBefore(), r.leaderAfter(), r.hlog(), r.histogram(), r.harness(),
+                r.firstError(), r.counters(), r.baseline(), judged);
+    }
+
+    @Test
+    void loadRunsAre99OnACrossedThresholdButAFailOrAnInterruptComesFirst() {
+        List<RunResult> loads = ResultFiles.readAll(List.of(Path.of("../results/reference/local-2core-load-seed000")));
+        assertThat(loads).hasSize(6).allSatisfy(r -> assertThat(r.load()).isNotNull());
+        assertThat(ExitCodes.ofLoad(loads, false)).isEqualTo(ExitCodes.OK);
+        List<RunResult> crossed = new java.util.ArrayList<>(loads);
+        crossed.set(1, loadWith(loads.get(1), Status.OK, false));
+        assertThat(ExitCodes.ofLoad(crossed, false)).isEqualTo(ExitCodes.THRESHOLDS);
+        crossed.set(2, loadWith(loads.get(2), Status.FAIL, true)); // an invariant broke
+        assertThat(ExitCodes.ofLoad(crossed, false)).isEqualTo(ExitCodes.FAILED);
+        assertThat(ExitCodes.ofLoad(crossed, true)).isEqualTo(ExitCodes.INTERRUPTED);
+        List<RunResult> passed = new java.util.ArrayList<>(loads);
+        passed.set(0, loadWith(loads.get(0), Status.OK, true));
+        assertThat(ExitCodes.ofLoad(passed, false)).isEqualTo(ExitCodes.OK);
+    }
+
     @Test
     void allOkIsZeroAndSaysNothing() {
         assertThat(REFERENCE).hasSizeGreaterThan(4).allSatisfy(r -> assertThat(r.status()).isEqualTo(Status.OK));
