@@ -144,11 +144,7 @@ final class LoadCommand implements Callable<Integer> {
             if (!Files.isReadable(specFile)) {
                 throw new IllegalArgumentException("--spec: cannot read " + specFile);
             }
-            LoadSpec fromFile = LoadSpec.fromYaml(specFile);
-            b = fromFile.toBuilder();
-            if (seed == null && !specFileHasSeed()) {
-                b.seed(System.nanoTime());
-            }
+            b = LoadSpec.fromYaml(specFile).toBuilder(); // a file without a seed gets a fresh one here
         } else {
             b = LoadSpec.builder();
             if (quick) {
@@ -202,14 +198,6 @@ final class LoadCommand implements Callable<Integer> {
             b.interval(interval);
         }
         return b.build();
-    }
-
-    private boolean specFileHasSeed() {
-        try {
-            return LoadSpec.readTree(Files.readString(specFile)).has("seed");
-        } catch (java.io.IOException e) {
-            return false;
-        }
     }
 
     List<Scenario> scenarios() {
@@ -318,7 +306,7 @@ final class LoadCommand implements Callable<Integer> {
             }
         }
         boolean wasInterrupted = !interruption.disarm() || interrupted;
-        return exitCode(results, wasInterrupted);
+        return ExitCodes.ofLoad(results, wasInterrupted);
     }
 
     /**
@@ -341,20 +329,6 @@ final class LoadCommand implements Callable<Integer> {
             current = null;
             console.printf(Locale.ROOT, "warm-up ran at %,.0f op/s%n", r.total().all().opsPerSecond());
         }
-    }
-
-    /** 130 interrupted, 1 a run FAILed (an invariant broke), 99 a threshold failed, else 0. */
-    static int exitCode(List<RunResult> results, boolean interrupted) {
-        if (interrupted) {
-            return ExitCodes.INTERRUPTED;
-        }
-        if (results.stream().anyMatch(r -> r.status() == Status.FAIL)) {
-            return ExitCodes.FAILED;
-        }
-        if (results.stream().anyMatch(r -> r.load() != null && !r.load().thresholdsPassed())) {
-            return ExitCodes.THRESHOLDS;
-        }
-        return ExitCodes.OK;
     }
 
     private void stop() {
@@ -408,6 +382,14 @@ final class LoadCommand implements Callable<Integer> {
             load = engine.run();
             current = null;
             report = session.finish(interrupted);
+        } catch (RuntimeException e) { // setting the objects up, or reading them back, failed: this run FAILs, the rest go on
+            current = null;
+            ScenarioSession.Report where = session.finish(interrupted);
+            RunResult failed = builder.where(where).status(Status.FAIL, "load could not run: "
+                    + io.cpbench.core.run.Driver.describe(e)).build();
+            ResultFiles.write(runDir, failed);
+            console.println("    FAIL  " + failed.reason());
+            return failed;
         } finally {
             session.close();
         }

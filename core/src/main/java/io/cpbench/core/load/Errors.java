@@ -26,8 +26,6 @@ final class Errors {
     }
 
     static String describe(Throwable e) {
-        Throwable t = unwrap(e);
-        String message = t.getMessage();
-        return t.getClass().getSimpleName() + (message == null ? "" : ": " + message.lines().findFirst().orElse(""));
+        return io.cpbench.core.run.Driver.describe(unwrap(e));
     }
 }

@@ -72,8 +72,7 @@ public final class LoadEngine {
         }
 
         static String ms(long micros) {
-            return micros >= 100_000 ? String.format(Locale.ROOT, "%.0fms", micros / 1000.0)
-                    : String.format(Locale.ROOT, "%.2fms", micros / 1000.0);
+            return LoadSummary.ms(micros);
         }
     }
 
@@ -152,6 +151,7 @@ public final class LoadEngine {
     private void stop(String reason) {
         if (!stopRequested) {
             stopReason = reason;
+            stopRequestedAtNanos = System.nanoTime();
         }
         stopRequested = true;
         measureGate.countDown();
@@ -197,11 +197,11 @@ public final class LoadEngine {
             // compiled before the first measured interval instead of competing with the workers in it.
             long warmupDeadline = warmupEnd + spec.drain().toNanos() + Duration.ofSeconds(1).toNanos();
             boolean warm = false;
+            Tally discarded = new Tally(used);
             while (!warm && System.nanoTime() < warmupDeadline) {
                 warm = warmedUp.await(Math.min(spec.interval().toNanos(), Math.max(1, warmupDeadline - System.nanoTime())),
                         TimeUnit.NANOSECONDS);
-                Tally discarded = new Tally(used);
-                recording.take(discarded);
+                recording.take(discarded.reset());
                 discarded.stats(1, 0, 0, spec.open());
             }
             if (!warm) {
@@ -231,12 +231,12 @@ public final class LoadEngine {
             }
             long last = measureStart;
             boolean draining = false;
+            Tally interval = new Tally(used);
             while (true) {
                 long next = nextSample(last, profile);
                 boolean allDone = awaitDone(next);
                 long now = System.nanoTime();
-                Tally interval = new Tally(used);
-                recording.take(interval);
+                recording.take(interval.reset());
                 interval.nanos = now - last;
                 int stage = Math.min(profile.stageAt(last - measureStart), stages.length - 1);
                 stages[stage].add(interval);
@@ -253,7 +253,7 @@ public final class LoadEngine {
                 if (spec.abortOnFail() && !stopRequested) {
                     checkEarly(stages, profile, now);
                 }
-                if (allDone || now >= drainDeadline || (stopRequested && now - stopRequestedAt() > spec.drain().toNanos())) {
+                if (allDone || now >= drainDeadline || (stopReason != null && now - stopRequestedAtNanos > spec.drain().toNanos())) {
                     break;
                 }
                 if (!draining && now >= measureEnd && !stopRequested && inFlight() > 0) {
@@ -265,7 +265,7 @@ public final class LoadEngine {
             }
             stopRequested = true; // no new ops; those in flight get a moment to end, then are abandoned
             awaitDone(System.nanoTime() + IN_FLIGHT_GRACE.toNanos());
-            Tally tail = new Tally(used);
+            Tally tail = interval.reset();
             recording.take(tail); // ops that ended since the last interval
             long tailEnd = System.nanoTime();
             if (tail.okOps() + tail.allErrors() > 0) {
@@ -327,19 +327,13 @@ public final class LoadEngine {
         }
     }
 
+    /** When {@link #stop} was first called: the drain after a stop counts from here. */
     private volatile long stopRequestedAtNanos;
 
     /** Ops started and not finished; finished is read first, so this is never negative. */
     private long inFlight() {
         long f = finished.sum();
         return started.sum() - f;
-    }
-
-    private long stopRequestedAt() {
-        if (stopRequestedAtNanos == 0) {
-            stopRequestedAtNanos = System.nanoTime();
-        }
-        return stopRequestedAtNanos;
     }
 
     /** Ops of the profile due within {@code elapsed} ns. */

@@ -6,6 +6,7 @@ import com.hazelcast.cp.IAtomicLong;
 import com.hazelcast.cp.IAtomicReference;
 import com.hazelcast.cp.ISemaphore;
 import com.hazelcast.cp.lock.FencedLock;
+import io.cpbench.core.workload.CasWorkload;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,14 +21,14 @@ import java.util.concurrent.atomic.LongAdder;
  */
 final class LoadOps {
 
-    /** The constant value the references hold; {@code cas} and {@code set} keep it. */
-    static final String VALUE = "cpbench";
-    static final int CAS_MAX_RETRIES = 100;
+    /** The constant value the references hold; {@code cas} (the seed's op, {@link CasWorkload}) and {@code set} keep it. */
+    static final String VALUE = CasWorkload.INITIAL_VALUE;
 
     private final LoadSpec spec;
     private final List<HazelcastInstance> clients;
     private final String[] names;
     private final IAtomicReference<String>[][] refs;
+    private final CasWorkload[][] cas;
     private final IAtomicLong[][] counters;
     private final FencedLock[][] locks;
     private final ISemaphore[][] semaphores;
@@ -35,7 +36,6 @@ final class LoadOps {
     final LongAdder[] incrementsStarted;
     final LongAdder[] incrementsAcked;
     private long[] countersAtStart;
-    final LongAdder casRetries = new LongAdder();
 
     @SuppressWarnings("unchecked")
     LoadOps(LoadSpec spec, List<HazelcastInstance> clients, String runSuffix) {
@@ -55,6 +55,7 @@ final class LoadOps {
         }
         int c = clients.size();
         refs = new IAtomicReference[c][];
+        cas = new CasWorkload[c][];
         counters = new IAtomicLong[c][];
         locks = new FencedLock[c][];
         semaphores = new ISemaphore[c][];
@@ -82,6 +83,7 @@ final class LoadOps {
             int n = names.length;
             if (ref) {
                 refs[c] = new IAtomicReference[n];
+                cas[c] = new CasWorkload[n];
             }
             if (uses(OpType.INCREMENT)) {
                 counters[c] = new IAtomicLong[n];
@@ -95,6 +97,7 @@ final class LoadOps {
             for (int j = 0; j < n; j++) {
                 if (ref) {
                     refs[c][j] = cp.getAtomicReference(names[j]);
+                    cas[c][j] = new CasWorkload(refs[c][j]);
                 }
                 if (counters[c] != null) {
                     counters[c][j] = cp.getAtomicLong(names[j]);
@@ -133,7 +136,7 @@ final class LoadOps {
     /** Runs one op; a lock op appends its hold to {@code locks}. */
     void execute(OpType op, int client, int object, LockLog lockLog) throws Exception {
         switch (op) {
-            case CAS -> cas(refs[client][object]);
+            case CAS -> cas[client][object].execute();
             case GET -> refs[client][object].get();
             case SET -> refs[client][object].set(VALUE);
             case INCREMENT -> {
@@ -161,17 +164,6 @@ final class LoadOps {
             }
             case NOOP -> {
             }
-        }
-    }
-
-    private void cas(IAtomicReference<String> reference) {
-        String observed = reference.get();
-        for (int retry = 0; !reference.compareAndSet(observed, observed); retry++) {
-            if (retry == CAS_MAX_RETRIES) {
-                throw new IllegalStateException("compareAndSet failed " + (retry + 1) + " times in a row");
-            }
-            casRetries.increment();
-            observed = reference.get();
         }
     }
 

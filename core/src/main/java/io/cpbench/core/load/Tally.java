@@ -42,10 +42,17 @@ final class Tally {
         nanos += other.nanos;
     }
 
-    Tally copy() {
-        Tally t = new Tally(ops);
-        t.add(this);
-        return t;
+    /** Empties it for the next span: the sampler reuses one interval tally rather than allocate one a second. */
+    Tally reset() {
+        for (int i = 0; i < ops.length; i++) {
+            latency[i].reset();
+            service[i].reset();
+            errors[i] = 0;
+            errorTypes.get(i).clear();
+        }
+        lag.reset();
+        nanos = 0;
+        return this;
     }
 
     long okOps() {

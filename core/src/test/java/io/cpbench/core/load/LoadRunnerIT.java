@@ -2,9 +2,6 @@ package io.cpbench.core.load;
 
 import com.hazelcast.client.HazelcastClient;
 import com.hazelcast.client.config.ClientConfig;
-import com.hazelcast.config.Config;
-import com.hazelcast.config.JoinConfig;
-import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -37,19 +34,7 @@ class LoadRunnerIT {
 
     @BeforeAll
     static void cluster() {
-        for (int i = 0; i < 3; i++) {
-            Config config = new Config().setClusterName(CLUSTER);
-            config.setProperty("hazelcast.phone.home.enabled", "false");
-            config.getNetworkConfig().setPort(PORT).setPortAutoIncrement(true);
-            JoinConfig join = config.getNetworkConfig().getJoin();
-            join.getMulticastConfig().setEnabled(false);
-            join.getAutoDetectionConfig().setEnabled(false);
-            join.getTcpIpConfig().setEnabled(true).addMember("127.0.0.1:" + PORT).addMember("127.0.0.1:" + (PORT + 1))
-                    .addMember("127.0.0.1:" + (PORT + 2));
-            config.getNetworkConfig().getInterfaces().setEnabled(true).addInterface("127.0.0.1");
-            config.getCPSubsystemConfig().setCPMemberCount(3);
-            MEMBERS.add(Hazelcast.newHazelcastInstance(config));
-        }
+        MEMBERS.addAll(io.cpbench.core.TestCluster.cpGroup(CLUSTER, PORT, 3));
     }
 
     @AfterAll

@@ -1,8 +1,5 @@
 package io.cpbench.core.workload;
 
-import com.hazelcast.config.Config;
-import com.hazelcast.config.JoinConfig;
-import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.cp.IAtomicReference;
 import io.cpbench.core.run.Driver;
@@ -34,18 +31,7 @@ class CasWorkloadIT {
 
     @BeforeAll
     static void cluster() {
-        for (int i = 0; i < 3; i++) {
-            Config config = new Config().setClusterName("cas-it-" + ProcessHandle.current().pid());
-            config.setProperty("hazelcast.phone.home.enabled", "false");
-            config.getNetworkConfig().setPort(6301).setPortAutoIncrement(true);
-            JoinConfig join = config.getNetworkConfig().getJoin();
-            join.getMulticastConfig().setEnabled(false);
-            join.getAutoDetectionConfig().setEnabled(false);
-            join.getTcpIpConfig().setEnabled(true).addMember("127.0.0.1:6301").addMember("127.0.0.1:6302").addMember("127.0.0.1:6303");
-            config.getNetworkConfig().getInterfaces().setEnabled(true).addInterface("127.0.0.1");
-            config.getCPSubsystemConfig().setCPMemberCount(3);
-            MEMBERS.add(Hazelcast.newHazelcastInstance(config));
-        }
+        MEMBERS.addAll(io.cpbench.core.TestCluster.cpGroup("cas-it-" + ProcessHandle.current().pid(), 6301, 3));
     }
 
     @AfterAll
