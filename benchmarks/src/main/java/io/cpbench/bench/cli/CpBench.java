@@ -14,7 +14,8 @@ import java.util.logging.Logger;
 @Command(name = "cpbench", mixinStandardHelpOptions = true, versionProvider = CpBench.Version.class,
         description = "Measures how the way a client connects to a Hazelcast CP group changes throughput and latency.",
         subcommands = {ListCommand.class, RunCommand.class, MatrixCommand.class, LoadCommand.class, JmhCommand.class, ReportCommand.class,
-                LabCommand.class, StockClusterCommand.class, LbStudyCommand.class, EmulatorCostCommand.class, EngineCostCommand.class, CommandLine.HelpCommand.class,
+                LabCommand.class, StockClusterCommand.class, LbStudyCommand.class, EmulatorCostCommand.class, EngineCostCommand.class, LincheckCommand.class,
+                CommandLine.HelpCommand.class,
                 AutoComplete.GenerateCompletion.class},
         footer = {"", "Quick start (a local 5-member cluster, all scenarios, 3 rounds):", "  cpbench matrix --quick",
                 "Help on a command:", "  cpbench help matrix", "Shell completion (bash, zsh):",
@@ -72,7 +73,9 @@ public final class CpBench implements Runnable {
     }
 
     private static void addExitCodes(CommandLine command) {
-        command.getCommandSpec().usageMessage().exitCodeListHeading("%nExit codes:%n").exitCodeList(ExitCodes.HELP);
+        if (command.getCommandSpec().usageMessage().exitCodeList().isEmpty()) { // some commands list their own
+            command.getCommandSpec().usageMessage().exitCodeListHeading("%nExit codes:%n").exitCodeList(ExitCodes.HELP);
+        }
         command.getSubcommands().values().forEach(CpBench::addExitCodes);
     }
 

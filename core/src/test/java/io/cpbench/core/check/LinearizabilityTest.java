@@ -1,0 +1,138 @@
+package io.cpbench.core.check;
+
+import io.cpbench.core.history.Event;
+import io.cpbench.core.history.History;
+import io.cpbench.core.history.HistoryFiles;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+import static io.cpbench.core.check.Linearizability.Verdict.LINEARIZABLE;
+import static io.cpbench.core.check.Linearizability.Verdict.NOT_LINEARIZABLE;
+import static io.cpbench.core.check.Linearizability.Verdict.UNKNOWN;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class LinearizabilityTest {
+
+    private static final Linearizability.Budget BUDGET = new Linearizability.Budget(Duration.ofSeconds(30), 1L << 29);
+
+    static Path etcd() throws URISyntaxException {
+        return Path.of(Objects.requireNonNull(LinearizabilityTest.class.getResource("/histories/jepsen-etcd/verdicts.tsv"))
+                .toURI()).getParent();
+    }
+
+    @Test
+    void everyEtcdVerdictMatchesPorcupines() throws Exception {
+        List<String> lines = Files.readAllLines(etcd().resolve("verdicts.tsv"));
+        List<String> wrong = new ArrayList<>();
+        int checked = 0;
+        int linearizable = 0;
+        for (String line : lines.subList(1, lines.size())) {
+            String[] f = line.split("\t");
+            boolean expected = Boolean.parseBoolean(f[1]);
+            Linearizability.Result r = Linearizability.check(HistoryFiles.read(etcd().resolve(f[0])), BUDGET);
+            checked++;
+            if (expected) {
+                linearizable++;
+            }
+            if (r.verdict() != (expected ? LINEARIZABLE : NOT_LINEARIZABLE)) {
+                wrong.add(f[0] + ": expected " + (expected ? "linearizable" : "not linearizable") + ", got "
+                        + r.verdict().text());
+            }
+        }
+        assertEquals(52, checked);
+        assertEquals(11, linearizable);
+        assertEquals(List.of(), wrong);
+    }
+
+    @Test
+    void aStaleReadIsCaughtAndShownWithTheOpsAroundIt() {
+        // write 1 completes, then write 2 completes, then a read returns 1
+        History h = new History(List.of(
+                Event.invoke(0, "write", null, 1L, 0), ok(0, "write", 1L, 1),
+                Event.invoke(1, "write", null, 2L, 2), ok(1, "write", 2L, 3),
+                Event.invoke(2, "read", null, null, 4), ok(2, "read", 1L, 5)), true);
+        Linearizability.Result r = Linearizability.check(h, BUDGET);
+        assertEquals(NOT_LINEARIZABLE, r.verdict());
+        String detail = r.firstProblem().detail();
+        assertTrue(detail.contains("2 of 3 ops linearize"), detail);
+        assertTrue(detail.contains("register then holds 2"), detail);
+        assertTrue(detail.contains("> p2    read -> 1"), detail);
+    }
+
+    @Test
+    void concurrentOpsMayTakeEitherOrder() {
+        // the read overlaps write 2, so it may see 1 or 2
+        History h = new History(List.of(
+                Event.invoke(0, "write", null, 1L, 0), ok(0, "write", 1L, 1),
+                Event.invoke(1, "write", null, 2L, 2), Event.invoke(2, "read", null, null, 3),
+                ok(2, "read", 1L, 4), ok(1, "write", 2L, 5)), true);
+        assertEquals(LINEARIZABLE, Linearizability.check(h, BUDGET).verdict());
+    }
+
+    @Test
+    void anUnknownWriteMayHaveHappenedOrNot() {
+        List<Event> base = List.of(Event.invoke(0, "write", null, 1L, 0), ok(0, "write", 1L, 1),
+                Event.invoke(1, "write", null, 2L, 2), new Event(1, Event.Type.INFO, "write", null, 2L, 3, "timed-out"));
+        List<Event> seen = new ArrayList<>(base);
+        seen.addAll(List.of(Event.invoke(2, "read", null, null, 10), ok(2, "read", 2L, 11)));
+        List<Event> notSeen = new ArrayList<>(base);
+        notSeen.addAll(List.of(Event.invoke(2, "read", null, null, 10), ok(2, "read", 1L, 11)));
+        assertEquals(LINEARIZABLE, Linearizability.check(new History(seen, true), BUDGET).verdict());
+        assertEquals(LINEARIZABLE, Linearizability.check(new History(notSeen, true), BUDGET).verdict());
+        // but it cannot take effect twice: 1, 2, 1 read back would need write 1 again
+        List<Event> twice = new ArrayList<>(seen);
+        twice.addAll(List.of(Event.invoke(3, "read", null, null, 12), ok(3, "read", 1L, 13)));
+        assertEquals(NOT_LINEARIZABLE, Linearizability.check(new History(twice, true), BUDGET).verdict());
+    }
+
+    @Test
+    void aFailedCasSaysTheRegisterHeldSomethingElse() {
+        List<Event> events = List.of(Event.invoke(0, "write", null, 1L, 0), ok(0, "write", 1L, 1),
+                Event.invoke(1, "cas", null, List.of(1L, 3L), 2),
+                new Event(1, Event.Type.FAIL, "cas", null, List.of(1L, 3L), 3, null));
+        assertEquals(NOT_LINEARIZABLE, Linearizability.check(new History(events, true), BUDGET).verdict());
+        // a fail with an error did not take effect, and says nothing about the value
+        List<Event> errored = List.of(events.get(0), events.get(1), events.get(2),
+                new Event(1, Event.Type.FAIL, "cas", null, List.of(1L, 3L), 3, "offline"));
+        assertEquals(LINEARIZABLE, Linearizability.check(new History(errored, true), BUDGET).verdict());
+    }
+
+    @Test
+    void keysAreCheckedApartAndTheWorstVerdictWins() {
+        List<Event> events = List.of(
+                Event.invoke(0, "write", "a", 1L, 0), ok(0, "write", "a", 1L, 1),
+                Event.invoke(1, "read", "b", null, 2), ok(1, "read", "b", 1L, 3), // b was never written
+                Event.invoke(2, "read", "a", null, 4), ok(2, "read", "a", 1L, 5));
+        Linearizability.Result r = Linearizability.check(new History(events, false), BUDGET);
+        assertEquals(NOT_LINEARIZABLE, r.verdict());
+        assertEquals(List.of("a", "b"), r.keys().stream().map(Linearizability.KeyResult::key).toList());
+        assertEquals(LINEARIZABLE, r.keys().get(0).verdict());
+        assertEquals("b", r.firstProblem().key());
+    }
+
+    @Test
+    void overTheBudgetIsUnknownAndSaysWhichBudget() throws Exception {
+        Path hardest = etcd().resolve("etcd_002.log");
+        Linearizability.Result r = Linearizability.check(HistoryFiles.read(hardest),
+                new Linearizability.Budget(Duration.ofSeconds(30), 1024));
+        assertEquals(UNKNOWN, r.verdict());
+        assertTrue(r.firstProblem().detail().contains("memo full"), r.firstProblem().detail());
+    }
+
+    private static Event ok(long process, String f, Object value, long time) {
+        return new Event(process, Event.Type.OK, f, null, value, time, null);
+    }
+
+    private static Event ok(long process, String f, String key, Object value, long time) {
+        return new Event(process, Event.Type.OK, f, key, value, time, null);
+    }
+}
