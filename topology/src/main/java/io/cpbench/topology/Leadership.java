@@ -377,6 +377,38 @@ public final class Leadership implements AutoCloseable {
         return awaitPriorityLeader(priority, settle, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
     }
 
+    /**
+     * Runs {@code task} on the member at {@code address}, waiting for it to be in the cluster's member list first.
+     *
+     * @throws TopologyException if the member does not appear, or the task fails or times out
+     */
+    public <T> T runOn(String address, java.util.concurrent.Callable<T> task, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Member target = null;
+        while (target == null) {
+            for (Member m : admin.getCluster().getMembers()) {
+                if (LeaderQuery.addressOf(m.getAddress()).equals(address)) {
+                    target = m;
+                }
+            }
+            if (target == null) {
+                if (System.nanoTime() > deadline) {
+                    throw new TopologyException("member " + address + " did not join the cluster within " + timeout.toSeconds() + " s");
+                }
+                sleep(POLL_MILLIS);
+            }
+        }
+        try {
+            return executor.submitToMember(task, target).get(Math.max(1, deadline - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TopologyException("interrupted while running a task on " + address);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            throw new TopologyException("task on " + address + " failed: " + cause, cause);
+        }
+    }
+
     public MemberRef byAddress(String address) {
         for (MemberRef member : members) {
             if (member.address().equals(address)) {

@@ -12,6 +12,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -46,19 +48,122 @@ final class LocalProcessTopology extends StartedTopology {
         } catch (IOException e) {
             throw new TopologyException("cannot create member log directory " + spec.logDir() + ": " + e.getMessage(), e);
         }
-        List<MemberSettings> settings = settings();
-        for (int i = 0; i < settings.size(); i++) {
-            List<String> command = new MemberCommand(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    memberClasspath(), spec.memberJvmOptions(), spec.logDir().resolve("member-" + i + ".gc.log").toString(),
-                    settings.get(i), true).argv();
-            ProcessBuilder builder = new ProcessBuilder(command)
-                    .redirectErrorStream(true)
-                    .redirectOutput(logFile(i).toFile());
-            try {
-                processes.add(builder.start());
-            } catch (IOException e) {
-                throw new TopologyException("cannot start member process " + i + ": " + e.getMessage(), e);
+        for (int i = 0; i < settings().size(); i++) {
+            processes.add(launch(i, false));
+        }
+    }
+
+    /** Starts member {@code i}'s process; a restart appends to its log. */
+    private Process launch(int i, boolean again) {
+        List<String> command = new MemberCommand(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                memberClasspath(), spec.memberJvmOptions(), spec.logDir().resolve("member-" + i + ".gc.log").toString(),
+                settings().get(i), true).argv();
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(again ? ProcessBuilder.Redirect.appendTo(logFile(i).toFile())
+                        : ProcessBuilder.Redirect.to(logFile(i).toFile()));
+        try {
+            return builder.start();
+        } catch (IOException e) {
+            throw new TopologyException("cannot start member process " + i + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Signals this topology's member processes (pause, resume). */
+    private final ProcessSignals signals = new ProcessSignals();
+
+    @Override
+    public Optional<Faults> faults() {
+        return Optional.of(faults);
+    }
+
+    private final Faults faults = new Faults() {
+        @Override
+        public void kill(MemberRef member) {
+            LocalProcessTopology.this.kill(member);
+        }
+
+        @Override
+        public synchronized void restart(MemberRef member, Duration timeout) {
+            int i = member.index();
+            if (processes.get(i).isAlive()) {
+                throw new IllegalStateException("member " + i + " is running; only a killed member can be restarted");
             }
+            long deadline = System.nanoTime() + timeout.toNanos();
+            long readyBefore = readyLines(i);
+            processes.set(i, launch(i, true));
+            while (readyLines(i) <= readyBefore) {
+                if (!processes.get(i).isAlive()) {
+                    throw new TopologyException("member " + i + " exited while restarting; see " + logFile(i) + lastLogLine(i));
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new TopologyException("member " + i + " did not restart within " + timeout.toSeconds() + " s; see " + logFile(i));
+                }
+                Leadership.sleep(100);
+            }
+            leadership().runOn(member.address(), new CpReadmission(), remaining(deadline));
+        }
+
+        @Override
+        public void pause(MemberRef member, Duration atMost) {
+            signals.pause(processes.get(member.index()), atMost);
+        }
+
+        @Override
+        public void resume(MemberRef member) {
+            signals.resume(processes.get(member.index()));
+        }
+
+        @Override
+        public void isolate(MemberRef member, Cut cut) {
+            emulatorOrThrow().isolate(java.util.Set.of(member.index()), cut.members(), cut.clients());
+        }
+
+        @Override
+        public void heal() {
+            emulatorOrThrow().heal();
+        }
+
+        @Override
+        public void slow(MemberRef member, Duration delay) {
+            emulatorOrThrow().slowDown(member.index(), delay);
+        }
+
+        @Override
+        public void unslow() {
+            emulatorOrThrow().clear();
+        }
+
+        @Override
+        public void healAll() {
+            signals.resumeAll();
+            network().ifPresent(n -> {
+                n.clear();
+                if (n instanceof io.cpbench.topology.net.NetworkEmulator emulator) {
+                    emulator.heal();
+                }
+            });
+        }
+
+        @Override
+        public String method() {
+            return "local processes: kill -9, SIGSTOP/SIGCONT; partitions and delays in the per-member TCP proxy";
+        }
+    };
+
+    private io.cpbench.topology.net.NetworkEmulator emulatorOrThrow() {
+        return network().filter(n -> n instanceof io.cpbench.topology.net.NetworkEmulator)
+                .map(n -> (io.cpbench.topology.net.NetworkEmulator) n)
+                .orElseThrow(() -> new IllegalStateException("partitions and delays need the network emulator,"
+                        + " which this cluster was started without"));
+    }
+
+    private long readyLines(int i) {
+        try {
+            return Files.readAllLines(logFile(i), StandardCharsets.UTF_8).stream()
+                    .filter(l -> l.contains(MemberLauncher.READY_LINE)).count();
+        } catch (IOException notYet) {
+            return 0;
         }
     }
 
@@ -155,6 +260,7 @@ final class LocalProcessTopology extends StartedTopology {
 
     @Override
     void stopMembers() {
+        signals.resumeAll(); // a stopped process cannot act on SIGTERM
         for (Process process : processes) {
             process.destroy();
         }

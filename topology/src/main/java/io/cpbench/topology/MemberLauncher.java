@@ -48,6 +48,10 @@ public final class MemberLauncher implements Callable<Integer> {
             description = "Seconds between leadership rebalances toward the priority member (default: ${DEFAULT-VALUE}).")
     int rebalancePeriodSeconds;
 
+    @Option(names = "--failover", defaultValue = "default",
+            description = "Failure detection preset: default (Hazelcast's) or fast (default: ${DEFAULT-VALUE}).")
+    String failover;
+
     @Option(names = "--exit-with-parent",
             description = "Exit when standard input closes, so the member dies with the process that started it, "
                     + "and leave Ctrl-C (SIGINT) to that process.")
@@ -84,7 +88,7 @@ public final class MemberLauncher implements Callable<Integer> {
 
     MemberSettings settings() {
         return new MemberSettings(clusterName, host, port, publicPort == null ? port : publicPort, outboundPorts, members,
-                priority, rebalancePeriodSeconds);
+                priority, rebalancePeriodSeconds, FailoverPreset.of(failover));
     }
 
     private static void awaitEndOfInput(InputStream in) {

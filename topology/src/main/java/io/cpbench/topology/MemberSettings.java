@@ -23,13 +23,21 @@ import java.util.Objects;
  * @param members                every member of the cluster as announced {@code host:publicPort}, for TCP/IP join
  * @param priority               CP leadership priority; the member with the highest value is moved to lead
  * @param rebalancePeriodSeconds how often Hazelcast moves leadership toward the priority member (DESIGN.md, fact 5)
+ * @param failover               how fast failures are detected ({@link FailoverPreset})
  */
 public record MemberSettings(String clusterName, String host, int port, int publicPort, String outboundPorts,
-                             List<String> members, int priority, int rebalancePeriodSeconds) {
+                             List<String> members, int priority, int rebalancePeriodSeconds, FailoverPreset failover) {
+
+    public MemberSettings(String clusterName, String host, int port, int publicPort, String outboundPorts,
+                          List<String> members, int priority, int rebalancePeriodSeconds) {
+        this(clusterName, host, port, publicPort, outboundPorts, members, priority, rebalancePeriodSeconds,
+                FailoverPreset.DEFAULTS);
+    }
 
     public MemberSettings {
         Objects.requireNonNull(clusterName, "clusterName");
         Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(failover, "failover");
         members = List.copyOf(members);
         if (port < 1 || port > 65535 || publicPort < 1 || publicPort > 65535) {
             throw new IllegalArgumentException("member ports must be 1-65535, were " + port + " and " + publicPort);
@@ -77,6 +85,7 @@ public record MemberSettings(String clusterName, String host, int port, int publ
                 .setCPMemberCount(members.size())
                 .setGroupSize(members.size())
                 .setCPMemberPriority(priority);
+        failover.apply(config);
         return config;
     }
 
@@ -90,6 +99,9 @@ public record MemberSettings(String clusterName, String host, int port, int publ
         }
         if (outboundPorts != null) {
             args.addAll(List.of("--outbound-ports", outboundPorts));
+        }
+        if (!failover.equals(FailoverPreset.DEFAULTS)) {
+            args.addAll(List.of("--failover", failover.name()));
         }
         return args;
     }

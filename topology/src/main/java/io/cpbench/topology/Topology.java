@@ -37,6 +37,11 @@ public interface Topology extends AutoCloseable {
         return members().get(members().size() - 1);
     }
 
+    /** The faults this topology can inflict on its members (kill, pause, partition, slow); empty where it cannot. */
+    default Optional<Faults> faults() {
+        return Optional.empty();
+    }
+
     /** Stops a member abruptly, as {@code kill -9} would: no graceful leave. */
     void kill(MemberRef member);
 

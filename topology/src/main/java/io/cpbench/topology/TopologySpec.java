@@ -20,10 +20,18 @@ import java.util.UUID;
  * @param memberJvmOptions       extra JVM options for member processes (local topology)
  * @param emulateNetwork         put each member behind a {@link io.cpbench.topology.net.NetworkEmulator} proxy, so
  *                               network (b) can be switched on; (a) then runs through the same proxies
+ * @param failover               how fast members detect failures ({@link FailoverPreset})
  */
 public record TopologySpec(int memberCount, int priorityIndex, String host, int basePort, int rebalancePeriodSeconds,
                            Duration settle, Duration startupTimeout, Path logDir, List<String> memberJvmOptions,
-                           boolean emulateNetwork) {
+                           boolean emulateNetwork, FailoverPreset failover) {
+
+    public TopologySpec(int memberCount, int priorityIndex, String host, int basePort, int rebalancePeriodSeconds,
+                        Duration settle, Duration startupTimeout, Path logDir, List<String> memberJvmOptions,
+                        boolean emulateNetwork) {
+        this(memberCount, priorityIndex, host, basePort, rebalancePeriodSeconds, settle, startupTimeout, logDir,
+                memberJvmOptions, emulateNetwork, FailoverPreset.DEFAULTS);
+    }
 
     public static final int DEFAULT_MEMBERS = 5;
     public static final Duration DEFAULT_SETTLE = Duration.ofSeconds(5);
@@ -35,6 +43,7 @@ public record TopologySpec(int memberCount, int priorityIndex, String host, int 
         Objects.requireNonNull(settle, "settle");
         Objects.requireNonNull(startupTimeout, "startupTimeout");
         Objects.requireNonNull(logDir, "logDir");
+        Objects.requireNonNull(failover, "failover");
         memberJvmOptions = List.copyOf(memberJvmOptions);
         if (memberCount < 3 || memberCount > 9) {
             throw new IllegalArgumentException("members must be 3-9 (a CP group), was " + memberCount);
@@ -60,7 +69,12 @@ public record TopologySpec(int memberCount, int priorityIndex, String host, int 
 
     public TopologySpec withSettle(Duration newSettle) {
         return new TopologySpec(memberCount, priorityIndex, host, basePort, rebalancePeriodSeconds, newSettle,
-                startupTimeout, logDir, memberJvmOptions, emulateNetwork);
+                startupTimeout, logDir, memberJvmOptions, emulateNetwork, failover);
+    }
+
+    public TopologySpec withFailover(FailoverPreset preset) {
+        return new TopologySpec(memberCount, priorityIndex, host, basePort, rebalancePeriodSeconds, settle,
+                startupTimeout, logDir, memberJvmOptions, emulateNetwork, preset);
     }
 
     /** Member settings for every member, ports resolved, one fresh cluster name for this cluster. */
@@ -73,7 +87,7 @@ public record TopologySpec(int memberCount, int priorityIndex, String host, int 
         List<MemberSettings> settings = new java.util.ArrayList<>();
         for (int i = 0; i < memberCount; i++) {
             settings.add(new MemberSettings(clusterName, host, ports.bound(i), ports.announced(i), ports.outboundRange(i),
-                    addresses, i == priorityIndex ? 1 : 0, rebalancePeriodSeconds));
+                    addresses, i == priorityIndex ? 1 : 0, rebalancePeriodSeconds, failover));
         }
         return settings;
     }

@@ -41,6 +41,12 @@ public final class ClusterOptions {
             description = "Seconds between Hazelcast's moves of leadership toward the priority member, 1 or more (default: ${DEFAULT-VALUE}).")
     int rebalancePeriod;
 
+    @Option(names = "--failover", paramLabel = "PRESET", defaultValue = "default",
+            description = "How fast members and clients detect a failed member: default (Hazelcast's: a paused leader"
+                    + " lasts ~25 s) or fast (Raft heartbeat 500 ms x 3, members dead after 5 s silence, clients retry"
+                    + " every 50 ms; started members only) (default: ${DEFAULT-VALUE}).")
+    String failover;
+
     @Option(names = "--network", paramLabel = "PATH", defaultValue = "emulated", completionCandidates = Completions.Networks.class,
             description = "emulated: every member behind a proxy of cp-bench's network emulator, in (a) and (b) alike, so "
                     + "(b) can be switched on; direct: plain loopback, network (a) only (default: ${DEFAULT-VALUE}).")
@@ -70,6 +76,11 @@ public final class ClusterOptions {
      * inventory, and the slow member ({@code -1} for the default, else a follower's index).
      */
     void validate(int slowMember) {
+        try {
+            failoverPreset();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--failover: " + e.getMessage());
+        }
         if (!attach() && !remote()) {
             try {
                 TopologyKind.parse(topology);
@@ -169,6 +180,11 @@ public final class ClusterOptions {
         return parsedInventory;
     }
 
+    /** The --failover preset; its client side goes to every client this JVM makes (system properties). */
+    io.cpbench.topology.FailoverPreset failoverPreset() {
+        return io.cpbench.topology.FailoverPreset.of(failover);
+    }
+
     String describe() {
         return attach() ? "cluster '" + clusterName + "' at " + connect
                 : remote() ? "the members in " + inventory + " (" + String.join(", ", inventory().addresses()) + ")"
@@ -180,7 +196,7 @@ public final class ClusterOptions {
         List<String> args = new java.util.ArrayList<>(List.of("--topology", topology, "--members", Integer.toString(members),
                 "--base-port", Integer.toString(basePort), "--settle", settle.toMillis() + "ms",
                 "--startup-timeout", startupTimeout.toMillis() + "ms", "--rebalance-period", Integer.toString(rebalancePeriod),
-                "--network", network, "--cluster-name", clusterName, "--connect-timeout", connectTimeout.toMillis() + "ms"));
+                "--network", network, "--failover", failover, "--cluster-name", clusterName, "--connect-timeout", connectTimeout.toMillis() + "ms"));
         if (connect != null) {
             args.addAll(List.of("--connect", String.join(",", connect)));
         }
@@ -218,7 +234,8 @@ public final class ClusterOptions {
         }
         TopologyKind kind = TopologyKind.parse(topology);
         TopologySpec spec = new TopologySpec(members, 0, "127.0.0.1", basePort, rebalancePeriod, settle, startupTimeout,
-                logDir, TopologySpec.DEFAULT_MEMBER_JVM_OPTIONS, network.equals("emulated"));
+                logDir, TopologySpec.DEFAULT_MEMBER_JVM_OPTIONS, network.equals("emulated"))
+                .withFailover(failoverPreset());
         return kind.start(spec);
     }
 }

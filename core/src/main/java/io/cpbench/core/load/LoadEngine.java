@@ -1,6 +1,8 @@
 package io.cpbench.core.load;
 
 import com.hazelcast.core.HazelcastInstance;
+import io.cpbench.core.history.Event;
+import io.cpbench.core.history.HistoryRecorder;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
 
@@ -82,12 +84,19 @@ public final class LoadEngine {
         void execute(OpType op, int client, int object, LockLog lockLog) throws Exception;
     }
 
+    /** What the engine runs each op with: {@link LoadOps#execute}, or a test's stand-in. */
+    @FunctionalInterface
+    private interface Exec {
+        long execute(OpType op, int client, int object, LockLog lockLog, long a, long b) throws Exception;
+    }
+
     /** After the drain (or a stop), how long ops in flight get to end before they are abandoned. */
     static final Duration IN_FLIGHT_GRACE = Duration.ofSeconds(5);
 
     private final LoadSpec spec;
     private final LoadOps ops;
-    private final OpExecutor executor;
+    private final Exec executor;
+    private HistoryRecorder history;
     private final Path outDir;
     private final Listener listener;
     private final OpType[] used;
@@ -128,7 +137,10 @@ public final class LoadEngine {
         this.spec = spec;
         this.ops = new LoadOps(spec, noop ? List.of() : clients, Long.toString(System.currentTimeMillis() % 100_000_000L, 36)
                 + Integer.toString((int) (Math.random() * 1296), 36));
-        this.executor = executor != null ? executor : ops::execute;
+        this.executor = executor != null ? (op, client, object, log, a, b) -> {
+            executor.execute(op, client, object, log);
+            return 0;
+        } : ops::execute;
         this.outDir = outDir;
         this.listener = listener;
         this.used = spec.mix().keySet().toArray(new OpType[0]);
@@ -141,6 +153,20 @@ public final class LoadEngine {
         this.recording = new Recording(used);
         this.warmedUp = new CountDownLatch(spec.workers());
         this.done = new CountDownLatch(spec.workers());
+    }
+
+    /**
+     * Records every op of the run (warm-up and setup too: they act on the same objects) as a history, for
+     * {@link #history()}. Call before {@link #run()}.
+     */
+    public LoadEngine recordHistory() {
+        history = new HistoryRecorder(spec.workers());
+        return this;
+    }
+
+    /** The run's history so far (null unless {@link #recordHistory()}); taking it closes it to later ops. */
+    public HistoryRecorder historyRecorder() {
+        return history;
     }
 
     /** Asks the run to end after the ops in flight; what was measured is kept (INTERRUPTED). Any thread, any time. */
@@ -170,7 +196,7 @@ public final class LoadEngine {
                 throw new UncheckedIOException("cannot create " + outDir + ": " + e.getMessage(), e);
             }
         }
-        ops.setUp();
+        ops.setUp(history == null ? null : history.setup());
         warmupStart = System.nanoTime();
         long warmupEnd = warmupStart + spec.warmup().toNanos();
         if (spec.open() && !spec.warmup().isZero()) {
@@ -413,25 +439,26 @@ public final class LoadEngine {
 
     private Runnable worker(int index, LockLog lockLog, long warmupEnd) {
         int client = ops.clientCount() == 0 ? 0 : index % ops.clientCount();
+        HistoryRecorder.Lane lane = history == null ? null : history.lane(index);
         SplittableRandom random = new SplittableRandom(spec.seed() * 1_000_003L + index);
         return () -> {
             boolean warm = false;
             try {
                 if (spec.open() && warmupProfile != null) {
-                    openLoop(random, client, lockLog, warmupProfile, warmupStart, warmupSlot, warmupEnd);
+                    openLoop(random, client, lane, lockLog, warmupProfile, warmupStart, warmupSlot, warmupEnd);
                 } else {
                     long now;
                     while (!stopRequested && (now = System.nanoTime()) < warmupEnd) {
-                        runOp(random, client, lockLog, now, now);
+                        runOp(random, client, lane, lockLog, now, now);
                     }
                 }
                 warm = true;
                 warmedUp.countDown();
                 measureGate.await();
                 if (spec.open()) {
-                    openLoop(random, client, lockLog, spec.profile(), measureStart, nextSlot, drainDeadline);
+                    openLoop(random, client, lane, lockLog, spec.profile(), measureStart, nextSlot, drainDeadline);
                 } else {
-                    closedLoop(index, random, client, lockLog);
+                    closedLoop(index, random, client, lane, lockLog);
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -444,7 +471,7 @@ public final class LoadEngine {
         };
     }
 
-    private void closedLoop(int index, SplittableRandom random, int client, LockLog lockLog) {
+    private void closedLoop(int index, SplittableRandom random, int client, HistoryRecorder.Lane lane, LockLog lockLog) {
         Profile profile = spec.profile();
         long start = measureStart;
         long end = measureEnd;
@@ -457,7 +484,7 @@ public final class LoadEngine {
                 LockSupport.parkNanos(Math.min(5_000_000L, end - now));
                 continue;
             }
-            runOp(random, client, lockLog, now, now);
+            runOp(random, client, lane, lockLog, now, now);
         }
     }
 
@@ -466,7 +493,7 @@ public final class LoadEngine {
      * (numbers discarded at the start of measuring), so the JIT has compiled what is measured, with no branch
      * left cold to deoptimise on in the first measured second.
      */
-    private void openLoop(SplittableRandom random, int client, LockLog lockLog, Profile profile, long start,
+    private void openLoop(SplittableRandom random, int client, HistoryRecorder.Lane lane, LockLog lockLog, Profile profile, long start,
                           AtomicLong slots, long deadline) {
         while (!stopRequested) {
             long offset = profile.slotOffsetNanos(slots.getAndIncrement());
@@ -490,21 +517,48 @@ public final class LoadEngine {
                 return;
             }
             recording.lag(now - due);
-            runOp(random, client, lockLog, due, now);
+            runOp(random, client, lane, lockLog, due, now);
         }
     }
 
-    private void runOp(SplittableRandom random, int client, LockLog lockLog, long due, long begin) {
+    private void runOp(SplittableRandom random, int client, HistoryRecorder.Lane lane, LockLog lockLog, long due, long begin) {
         int op = pick(random);
         int object = spec.objects() == 1 ? 0 : random.nextInt(spec.objects());
+        OpType type = used[op];
+        long a = 0;
+        long b = 0;
+        if (type == OpType.WRITE || type == OpType.CMPSET) {
+            a = random.nextInt(LoadOps.REGISTER_VALUES);
+            b = random.nextInt(LoadOps.REGISTER_VALUES);
+        }
         started.increment();
+        if (lane != null) {
+            lane.invoke(type.historyName(), type.register() ? ops.registerName(object) : ops.objectName(object),
+                    type == OpType.WRITE ? Long.valueOf(a) : type == OpType.CMPSET ? List.of(a, b) : null);
+        }
         try {
-            executor.execute(used[op], client, object, lockLog);
+            long result = executor.execute(type, client, object, lockLog, a, b);
             recording.ok(op, due, begin, System.nanoTime());
+            if (lane != null) {
+                complete(lane, type, result);
+            }
         } catch (Exception e) {
             recording.error(op, e);
+            if (lane != null) {
+                // A read that failed changed nothing. Any other op may have taken effect: its outcome is unknown.
+                lane.completeWithOwnValue(type == OpType.READ || type == OpType.GET ? Event.Type.FAIL : Event.Type.INFO,
+                        Errors.type(e));
+            }
         } finally {
             finished.increment();
+        }
+    }
+
+    private static void complete(HistoryRecorder.Lane lane, OpType type, long result) {
+        switch (type) {
+            case READ, INCREMENT -> lane.complete(Event.Type.OK, result, null);
+            case CMPSET -> lane.completeWithOwnValue(result == 1 ? Event.Type.OK : Event.Type.FAIL, null);
+            default -> lane.completeWithOwnValue(Event.Type.OK, null);
         }
     }
 

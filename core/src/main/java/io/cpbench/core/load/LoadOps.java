@@ -30,6 +30,7 @@ final class LoadOps {
     private final IAtomicReference<String>[][] refs;
     private final CasWorkload[][] cas;
     private final IAtomicLong[][] counters;
+    private final IAtomicLong[][] registers;
     private final FencedLock[][] locks;
     private final ISemaphore[][] semaphores;
     /** Per counter: increments started, and acknowledged. */
@@ -57,6 +58,7 @@ final class LoadOps {
         refs = new IAtomicReference[c][];
         cas = new CasWorkload[c][];
         counters = new IAtomicLong[c][];
+        registers = new IAtomicLong[c][];
         locks = new FencedLock[c][];
         semaphores = new ISemaphore[c][];
         incrementsStarted = new LongAdder[n];
@@ -71,12 +73,22 @@ final class LoadOps {
         return names[j];
     }
 
+    /** The register of object {@code j}: an {@code IAtomicLong} apart from the counter of the same object. */
+    String registerName(int j) {
+        int at = names[j].indexOf('@');
+        return at < 0 ? names[j] + "-reg" : names[j].substring(0, at) + "-reg" + names[j].substring(at);
+    }
+
     int clientCount() {
         return clients.size();
     }
 
-    /** Creates every client's proxies, gives references their value and semaphores their permits. */
-    void setUp() {
+    /**
+     * Creates every client's proxies, gives references their value, registers 0 and semaphores their permits.
+     *
+     * @param history where the registers' initial writes are recorded, or null
+     */
+    void setUp(io.cpbench.core.history.HistoryRecorder.Lane history) {
         boolean ref = uses(OpType.CAS) || uses(OpType.GET) || uses(OpType.SET);
         for (int c = 0; c < clients.size(); c++) {
             CPSubsystem cp = clients.get(c).getCPSubsystem();
@@ -87,6 +99,9 @@ final class LoadOps {
             }
             if (uses(OpType.INCREMENT)) {
                 counters[c] = new IAtomicLong[n];
+            }
+            if (uses(OpType.READ) || uses(OpType.WRITE) || uses(OpType.CMPSET)) {
+                registers[c] = new IAtomicLong[n];
             }
             if (uses(OpType.LOCK)) {
                 locks[c] = new FencedLock[n];
@@ -101,6 +116,9 @@ final class LoadOps {
                 }
                 if (counters[c] != null) {
                     counters[c][j] = cp.getAtomicLong(names[j]);
+                }
+                if (registers[c] != null) {
+                    registers[c][j] = cp.getAtomicLong(registerName(j));
                 }
                 if (locks[c] != null) {
                     locks[c][j] = cp.getLock(names[j]);
@@ -120,6 +138,15 @@ final class LoadOps {
             if (semaphores[0] != null) {
                 semaphores[0][j].init(spec.workers());
             }
+            if (registers[0] != null) {
+                if (history != null) {
+                    history.invoke("write", registerName(j), 0L);
+                }
+                registers[0][j].set(0);
+                if (history != null) {
+                    history.complete(io.cpbench.core.history.Event.Type.OK, 0L, null);
+                }
+            }
         }
         if (counters.length > 0 && counters[0] != null) {
             countersAtStart = new long[names.length];
@@ -133,16 +160,33 @@ final class LoadOps {
         return spec.mix().containsKey(op);
     }
 
-    /** Runs one op; a lock op appends its hold to {@code locks}. */
-    void execute(OpType op, int client, int object, LockLog lockLog) throws Exception {
+    /** How many values (0 to this, exclusive) registers take: few, so that reads and cas often meet a write. */
+    static final int REGISTER_VALUES = 5;
+
+    /**
+     * Runs one op; a lock op appends its hold to {@code locks}.
+     *
+     * @param a a write's value, a cmpset's expected value
+     * @param b a cmpset's new value
+     * @return a read's value, 1 or 0 for a cmpset that swapped or did not, an increment's new value; else 0
+     */
+    long execute(OpType op, int client, int object, LockLog lockLog, long a, long b) throws Exception {
         switch (op) {
             case CAS -> cas[client][object].execute();
             case GET -> refs[client][object].get();
             case SET -> refs[client][object].set(VALUE);
+            case READ -> {
+                return registers[client][object].get();
+            }
+            case WRITE -> registers[client][object].set(a);
+            case CMPSET -> {
+                return registers[client][object].compareAndSet(a, b) ? 1 : 0;
+            }
             case INCREMENT -> {
                 incrementsStarted[object].increment();
-                counters[client][object].incrementAndGet();
+                long value = counters[client][object].incrementAndGet();
                 incrementsAcked[object].increment();
+                return value;
             }
             case LOCK -> {
                 FencedLock lock = locks[client][object];
@@ -165,6 +209,7 @@ final class LoadOps {
             case NOOP -> {
             }
         }
+        return 0;
     }
 
     /** The counter invariant, per counter: read each counter's final value (each read bounded by {@code timeout}). */

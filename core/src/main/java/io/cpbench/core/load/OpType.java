@@ -20,6 +20,12 @@ public enum OpType {
     LOCK,
     /** {@code ISemaphore.acquire}, then {@code release}, on a semaphore with a permit per worker. */
     SEMAPHORE,
+    /** {@code IAtomicLong.get} on the run's registers (the linearizability checker's read). */
+    READ,
+    /** {@code IAtomicLong.set} of a random value 0-4 on a register. */
+    WRITE,
+    /** {@code IAtomicLong.compareAndSet} of random values 0-4 on a register: the checker's cas. */
+    CMPSET,
     /** Nothing at all: for measuring the engine itself (no cluster is touched). */
     NOOP;
 
@@ -42,8 +48,21 @@ public enum OpType {
         return Arrays.stream(values()).map(OpType::key).collect(Collectors.joining(", "));
     }
 
-    /** Whether the op changes CP state whose final value a checker reads. */
-    boolean needsCluster() {
-        return this != NOOP;
+    /** Whether the op acts on the run's registers, whose history the linearizability checker reads. */
+    boolean register() {
+        return this == READ || this == WRITE || this == CMPSET;
+    }
+
+    /**
+     * The op's name in a history: {@code read}, {@code write}, {@code cas} for the registers (the names the
+     * linearizability checker reads), {@code ref-get}, {@code ref-set}, {@code ref-cas} for the references, else
+     * {@link #key}.
+     */
+    String historyName() {
+        return switch (this) {
+            case CMPSET -> "cas";
+            case CAS, GET, SET -> "ref-" + key();
+            default -> key();
+        };
     }
 }

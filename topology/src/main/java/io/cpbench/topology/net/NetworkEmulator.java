@@ -57,6 +57,13 @@ public final class NetworkEmulator implements NetworkControl, AutoCloseable {
     private final Map<Integer, LongAdder> clientBytes = new TreeMap<>();
     private Thread loop;
     private volatile int slowMember = OUTSIDE;
+    /** Members on the far side of a partition (empty: none), and which connections it cuts. */
+    private volatile Set<Integer> isolated = Set.of();
+    private volatile boolean cutMembers;
+    private volatile boolean cutClients;
+    /** Directions that stopped reading for a partition; touched on the selector thread only. */
+    private final Set<ProxiedConnection.Direction> held = new java.util.HashSet<>();
+    private final java.util.Queue<Runnable> tasks = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private volatile long delayNanos;
     private volatile boolean closed;
 
@@ -103,6 +110,9 @@ public final class NetworkEmulator implements NetworkControl, AutoCloseable {
         try {
             while (!closed) {
                 selector.select();
+                for (Runnable task; (task = tasks.poll()) != null; ) {
+                    task.run();
+                }
                 for (SelectionKey key : selector.selectedKeys()) {
                     handle(key);
                 }
@@ -189,6 +199,55 @@ public final class NetworkEmulator implements NetworkControl, AutoCloseable {
     /** The delay for bytes sent by {@code sender}, now. */
     long delayNanosFrom(int sender) {
         return sender != OUTSIDE && sender == slowMember ? delayNanos : 0;
+    }
+
+    /** Whether a partition cuts a connection from {@code origin} (a member, or {@link #OUTSIDE}) to {@code target}. */
+    boolean cuts(int origin, int target) {
+        Set<Integer> side = isolated;
+        if (side.isEmpty()) {
+            return false;
+        }
+        if (origin == OUTSIDE) {
+            return cutClients && side.contains(target);
+        }
+        return cutMembers && side.contains(origin) != side.contains(target);
+    }
+
+    void held(ProxiedConnection.Direction direction) {
+        held.add(direction);
+    }
+
+    /**
+     * Partitions the cluster: {@code members} on one side, the other members on the other. With {@code members}
+     * true, no byte crosses between the sides; with {@code clients} true, none flows on connections clients opened
+     * to {@code members}. Bytes wait in the sockets meanwhile, as TCP would hold them through a real partition,
+     * and flow again on {@link #heal()}, unless an end gives up on the connection first.
+     */
+    public void isolate(Set<Integer> members, boolean cutMembers, boolean cutClients) {
+        for (int m : members) {
+            if (endpoints.stream().noneMatch(e -> e.member() == m)) {
+                throw new IllegalArgumentException("no member " + m + " behind this emulator");
+            }
+        }
+        this.cutMembers = cutMembers;
+        this.cutClients = cutClients;
+        this.isolated = Set.copyOf(members);
+        // connections already idle-reading pick the cut up on their next read
+    }
+
+    /** Ends a partition: every held connection reads again. */
+    public void heal() {
+        isolated = Set.of();
+        tasks.add(() -> {
+            held.forEach(ProxiedConnection.Direction::release);
+            held.clear();
+        });
+        selector.wakeup();
+    }
+
+    /** The members cut off now (empty: no partition). */
+    public Set<Integer> isolated() {
+        return isolated;
     }
 
     LongAdder clientBytesCounter(int member) {

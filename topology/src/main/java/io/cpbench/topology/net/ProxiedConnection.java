@@ -48,6 +48,12 @@ final class ProxiedConnection {
             if (backlogged) {
                 return;
             }
+            if (emulator.cuts(origin, target)) {
+                // Partitioned: read nothing, so the bytes wait in the sockets as they would for TCP to retransmit.
+                fromKey.interestOps(fromKey.interestOps() & ~SelectionKey.OP_READ);
+                emulator.held(this);
+                return;
+            }
             buffer.clear();
             int n = from.read(buffer);
             if (n < 0) {
@@ -80,6 +86,13 @@ final class ProxiedConnection {
                 byte[] copy = new byte[n];
                 buffer.get(copy);
                 queue(delayLine, copy, System.nanoTime() + delay);
+            }
+        }
+
+        /** After a partition heals: read again, unless something else holds reading back. */
+        void release() {
+            if (!backlogged && !ended && fromKey.isValid()) {
+                fromKey.interestOps(fromKey.interestOps() | SelectionKey.OP_READ);
             }
         }
 
@@ -124,6 +137,8 @@ final class ProxiedConnection {
     }
 
     private final NetworkEmulator emulator;
+    private final int origin;
+    private final int target;
     final SocketChannel inbound;
     final SocketChannel outbound;
     final Direction request;
@@ -137,6 +152,8 @@ final class ProxiedConnection {
      */
     ProxiedConnection(NetworkEmulator emulator, SocketChannel inbound, SocketChannel outbound, int origin, int target) {
         this.emulator = emulator;
+        this.origin = origin;
+        this.target = target;
         this.inbound = inbound;
         this.outbound = outbound;
         this.request = new Direction(inbound, outbound, () -> emulator.delayNanosFrom(origin),

@@ -1,0 +1,497 @@
+package io.cpbench.bench.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.cpbench.bench.scenario.Scenario;
+import io.cpbench.bench.scenario.Scenarios;
+import io.cpbench.bench.suite.ScenarioSession;
+import io.cpbench.bench.suite.SuiteOptions;
+import io.cpbench.core.check.Availability;
+import io.cpbench.core.check.Linearizability;
+import io.cpbench.core.history.Event;
+import io.cpbench.core.history.History;
+import io.cpbench.core.history.HistoryFiles;
+import io.cpbench.core.history.HistoryRecorder;
+import io.cpbench.core.load.LoadEngine;
+import io.cpbench.core.load.LoadResult;
+import io.cpbench.core.load.LoadSpec;
+import io.cpbench.core.load.LoadSummary;
+import io.cpbench.lb.ProbeSettings;
+import io.cpbench.topology.Faults;
+import io.cpbench.topology.LeaderView;
+import io.cpbench.topology.MemberRef;
+import io.cpbench.topology.Topology;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * {@code cpbench chaos}: the load engine's workload and clients, a nemesis hitting members on a schedule, every op
+ * recorded as a history, and checkers on that history: linearizability of the registers, the counter and lock
+ * invariants, and availability around each fault. Jepsen's roles, kept apart: the workload and schedule are a
+ * {@link LoadSpec}, the client a scenario's routing, the nemesis {@link Faults}, the history a
+ * {@link HistoryRecorder}, the checkers {@link Linearizability} and {@link Availability}.
+ */
+@Command(name = "chaos", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Runs a load while a nemesis injects faults on a schedule (inject, hold for --fault-for, heal, wait"
+                + " --interval, repeat), records every op as a history (invoke/ok/fail/info), and checks it: linearizability"
+                + " of the registers (read/write/cmpset ops), no lost acknowledged increment, lock exclusion, and"
+                + " availability per fault (first successful op after the injection, longest gap, errors)."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {" 0:every checker passed", " 1:a checker failed (not linearizable, an invariant broken), or the run failed",
+                " 2:bad input; nothing was started", " 3:a verdict is unknown (the linearizability check ran over its budget)",
+                "130:interrupted (Ctrl-C); the history so far is checked and kept"},
+        footer = {"", "Nemeses: FAULT-TARGET, FAULT one of kill, pause, partition, slow; TARGET one of leader, follower, random.",
+                "  kill: kill -9 (with --restart, the member is started again and re-admitted to CP after --fault-for)",
+                "  pause: SIGSTOP, SIGCONT after --fault-for",
+                "  partition: the member's connections stop carrying bytes (--cut members|clients|both), healed after --fault-for",
+                "  slow: every byte the member sends is delayed by --delay",
+                "", "Examples:",
+                "  cpbench chaos --nemesis kill-leader --restart --duration 2m",
+                "  cpbench chaos --nemesis pause-leader --failover fast --fault-for 10s --interval 10s",
+                "  cpbench chaos --nemesis partition-leader --cut both --duration 90s"})
+final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
+
+    @Option(names = "--nemesis", paramLabel = "FAULT-TARGET", defaultValue = "kill-leader",
+            description = "The fault and its target (default: ${DEFAULT-VALUE}); see below.")
+    String nemesis;
+
+    @Option(names = "--duration", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "2m",
+            description = "How long the load runs, faults included (default: ${DEFAULT-VALUE}).")
+    Duration duration;
+
+    @Option(names = "--fault-for", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "20s",
+            description = "How long each fault lasts before it is healed (default: ${DEFAULT-VALUE}, as Jepsen).")
+    Duration faultFor;
+
+    @Option(names = "--interval", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "20s",
+            description = "Quiet time before the first fault and after each heal (default: ${DEFAULT-VALUE}, as Jepsen).")
+    Duration interval;
+
+    @Option(names = "--faults", paramLabel = "N", defaultValue = "0", description = "Inject at most N faults (default: as many as --duration holds).")
+    int maxFaults;
+
+    @Option(names = "--restart", description = "kill: start the killed member again when the fault is healed (else kills stop"
+            + " at a minority of the members, so the group keeps its majority).")
+    boolean restart;
+
+    @Option(names = "--cut", paramLabel = "WHAT", defaultValue = "members",
+            description = "partition: cut the member off from members, clients or both (default: ${DEFAULT-VALUE}).")
+    String cut;
+
+    @Option(names = "--delay", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "200ms",
+            description = "slow: the one-way delay added to what the member sends (default: ${DEFAULT-VALUE}).")
+    Duration delay;
+
+    @Option(names = "--mix", paramLabel = "OP=W,...", defaultValue = "read=2,write=1,cmpset=1,increment=1",
+            description = "Ops and weights (default: ${DEFAULT-VALUE}); read, write and cmpset are the registers the"
+                    + " linearizability checker reads; increment and lock have their invariants.")
+    String mix;
+
+    @Option(names = "--objects", paramLabel = "N", defaultValue = "4", description = "Registers (and counters, locks) (default: ${DEFAULT-VALUE}).")
+    int objects;
+
+    @Option(names = "--clients", paramLabel = "N", defaultValue = "2", description = "Client instances (default: ${DEFAULT-VALUE}).")
+    int clients;
+
+    @Option(names = "--threads", paramLabel = "T", defaultValue = "4", description = "Worker threads per client (default: ${DEFAULT-VALUE}).")
+    int threads;
+
+    @Option(names = "--rate", paramLabel = "OPS", description = "Open loop at this rate (default: closed loop).")
+    Double rate;
+
+    @Option(names = "--scenario", paramLabel = "NAME", defaultValue = "client-smart", completionCandidates = Completions.ScenarioNames.class,
+            description = "How the clients connect (default: ${DEFAULT-VALUE}).")
+    String scenarioName;
+
+    @Option(names = "--seed", paramLabel = "N", description = "Seed for ops, values and random targets.")
+    Long seed;
+
+    @Option(names = "--time-budget", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "60s",
+            description = "Time the linearizability check may take (default: ${DEFAULT-VALUE}).")
+    Duration timeBudget;
+
+    @Option(names = "--quiet", description = "No live line each interval.")
+    boolean quiet;
+
+    @Mixin
+    ClusterOptions clusterOptions;
+
+    @Option(names = "--out", paramLabel = "DIR", defaultValue = "results/runs", description = "Where run directories are created (default: ${DEFAULT-VALUE}).")
+    Path out;
+
+    private final CountDownLatch stopNemesis = new CountDownLatch(1);
+    private final AtomicReference<LoadEngine> engine = new AtomicReference<>();
+    private volatile boolean interrupted;
+
+    /** What a fault does to a member. */
+    enum Fault { KILL, PAUSE, PARTITION, SLOW }
+
+    /** Whom it hits. */
+    enum Target { LEADER, FOLLOWER, RANDOM }
+
+    record Nemesis(Fault fault, Target target) {
+        static Nemesis parse(String text) {
+            String t = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
+            int dash = t.lastIndexOf('-');
+            try {
+                return new Nemesis(Fault.valueOf(t.substring(0, Math.max(0, dash)).toUpperCase(Locale.ROOT)),
+                        Target.valueOf(t.substring(dash + 1).toUpperCase(Locale.ROOT)));
+            } catch (IllegalArgumentException | StringIndexOutOfBoundsException e) {
+                throw new IllegalArgumentException("--nemesis: unknown '" + text + "'; give FAULT-TARGET, FAULT one of"
+                        + " kill, pause, partition, slow, TARGET one of leader, follower, random (e.g. kill-leader)");
+            }
+        }
+
+        String text() {
+            return fault.name().toLowerCase(Locale.ROOT) + "-" + target.name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        PrintStream console = System.out;
+        Nemesis plan = Nemesis.parse(nemesis);
+        Faults.Cut cutWhat;
+        try {
+            cutWhat = Faults.Cut.valueOf(cut.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--cut must be members, clients or both, not '" + cut + "'");
+        }
+        if (faultFor.isZero() || interval.isZero() || duration.compareTo(interval.plus(faultFor)) < 0) {
+            throw new IllegalArgumentException("--duration (" + Durations(duration) + ") must hold at least one --interval ("
+                    + Durations(interval) + ") and one --fault-for (" + Durations(faultFor) + "), both positive");
+        }
+        if (delay.isZero() || delay.compareTo(Duration.ofSeconds(10)) > 0) {
+            throw new IllegalArgumentException("--delay must be 1ms-10s");
+        }
+        if (maxFaults < 0) {
+            throw new IllegalArgumentException("--faults must be 0 (no limit) or more");
+        }
+        clusterOptions.validate(-1);
+        if (!clusterOptions.startsMembers() || !"local".equals(clusterOptions.topology)) {
+            throw new IllegalArgumentException("chaos runs need --topology local: the faults act on member processes it starts"
+                    + " (the AWS lab's faults over SSH are not wired to chaos yet)");
+        }
+        if ((plan.fault() == Fault.PARTITION || plan.fault() == Fault.SLOW) && !"emulated".equals(clusterOptions.network)) {
+            throw new IllegalArgumentException(plan.fault().name().toLowerCase(Locale.ROOT) + " needs --network emulated");
+        }
+        Scenario scenario = Scenarios.byName(scenarioName.trim());
+        LoadSpec.Builder b = LoadSpec.builder().mix(mix).objects(objects).clients(clients).threads(threads)
+                .duration(duration).warmup(Duration.ofSeconds(2)).drain(Duration.ofSeconds(10));
+        if (rate != null) {
+            b.rate(rate);
+        }
+        if (seed != null) {
+            b.seed(seed);
+        }
+        LoadSpec spec = b.build();
+        RunDirectory.checkWritable(out);
+        Path runDir = RunDirectory.choose(out, "chaos");
+        clusterOptions.failoverPreset().applyToClientsOfThisJvm();
+        console.println("cp-bench chaos: " + plan.text() + (plan.fault() == Fault.KILL && restart ? " (restart)" : "")
+                + (plan.fault() == Fault.PARTITION ? " (cut " + cutWhat.name().toLowerCase(Locale.ROOT) + ")" : "")
+                + (plan.fault() == Fault.SLOW ? " (" + Durations(delay) + ")" : "")
+                + ", " + Durations(faultFor) + " on, " + Durations(interval) + " off, for " + Durations(duration));
+        console.println("load: " + spec.summary() + "; clients: " + scenario.name());
+        console.println("failover: " + clusterOptions.failoverPreset().describe());
+        console.println("results -> " + runDir);
+        console.println("starting " + clusterOptions.describe() + " ...");
+        long startNanos = System.nanoTime();
+        Topology topology;
+        try (StartProgress ignored = new StartProgress(System.err, Duration.ofSeconds(5), startNanos, runDir.resolve("members"))) {
+            topology = clusterOptions.start(runDir.resolve("members"));
+        }
+        topology.takeOverShutdown();
+        Faults faults = topology.faults().orElseThrow(() -> new IllegalStateException("this topology cannot inject faults"));
+        Interruption interruption = new Interruption(this::stop, () -> {
+            faults.healAll();
+            topology.close();
+        });
+        int code;
+        try {
+            LeaderView ready = topology.leadership().read();
+            console.printf(Locale.ROOT, "cluster ready in %.1f s: %s leads, term %d%n", (System.nanoTime() - startNanos) / 1e9,
+                    ready.leader(), ready.term());
+            RunDirectory.create(runDir);
+            code = run(console, spec, scenario, plan, cutWhat, topology, faults, runDir);
+        } finally {
+            faults.healAll();
+            topology.close();
+            interruption.written();
+        }
+        boolean wasInterrupted = !interruption.disarm() || interrupted;
+        return wasInterrupted ? ExitCodes.INTERRUPTED : code;
+    }
+
+    private static String Durations(Duration d) {
+        return io.cpbench.core.load.Durations.format(d);
+    }
+
+    private void stop() {
+        interrupted = true;
+        stopNemesis.countDown();
+        LoadEngine e = engine.get();
+        if (e != null) {
+            e.stop();
+        }
+    }
+
+    private int run(PrintStream console, LoadSpec spec, Scenario scenario, Nemesis plan, Faults.Cut cutWhat, Topology topology,
+                    Faults faults, Path runDir) throws Exception {
+        SuiteOptions options = new SuiteOptions(clusterOptions.settle, Duration.ofSeconds(120), clusterOptions.connectTimeout,
+                -1, Duration.ofMillis(10), ProbeSettings.defaults());
+        List<Availability.Window> windows = new ArrayList<>();
+        List<String> faultLog = new ArrayList<>();
+        LoadResult load;
+        HistoryRecorder recorder;
+        try (ScenarioSession session = ScenarioSession.open(scenario, topology, options, null, spec.clients())) {
+            LoadEngine e = new LoadEngine(spec, session.clients(), runDir, listener(console)).recordHistory();
+            recorder = e.historyRecorder();
+            engine.set(e);
+            if (interrupted) {
+                e.stop();
+            }
+            AtomicReference<LoadResult> result = new AtomicReference<>();
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            Thread runner = new Thread(() -> {
+                try {
+                    result.set(e.run());
+                } catch (Throwable t) {
+                    failure.set(t);
+                } finally {
+                    stopNemesis.countDown();
+                }
+            }, "cpbench-chaos-load");
+            runner.start();
+            nemesis(console, plan, cutWhat, topology, faults, recorder, spec, windows, faultLog);
+            runner.join();
+            if (failure.get() != null) {
+                throw new IllegalStateException("the load could not run: " + io.cpbench.core.run.Driver.describe(failure.get()));
+            }
+            load = result.get();
+        }
+        List<Event> events = recorder.events();
+        long end = events.isEmpty() ? 0 : events.get(events.size() - 1).time();
+        List<Availability.Window> closed = new ArrayList<>();
+        for (int i = 0; i < windows.size(); i++) {
+            Availability.Window w = windows.get(i);
+            closed.add(new Availability.Window(w.fault(), w.target(), w.injected(), w.healed(),
+                    i + 1 < windows.size() ? windows.get(i + 1).injected() : end + 1));
+        }
+        Files.createDirectories(runDir.resolve("jepsen"));
+        HistoryFiles.writeJson(runDir.resolve("history.jsonl"), events);
+        Map<String, List<Event>> byKey = new TreeMap<>();
+        for (Event ev : events) {
+            if (ev.f().equals("read") || ev.f().equals("write") || ev.f().equals("cas")) {
+                byKey.computeIfAbsent(ev.key(), k -> new ArrayList<>()).add(ev);
+            }
+        }
+        for (Map.Entry<String, List<Event>> k : byKey.entrySet()) {
+            HistoryFiles.writeJepsen(runDir.resolve("jepsen").resolve(k.getKey().replaceAll("[^\\w.-]", "_") + ".log"), k.getValue());
+        }
+        console.printf(Locale.ROOT, "%nhistory: %,d events -> history.jsonl (and jepsen/*.log, one per register)%n", events.size());
+        console.println("checking linearizability ...");
+        Linearizability.Result lin = Linearizability.check(new History(events, false),
+                new Linearizability.Budget(timeBudget, Linearizability.Budget.DEFAULT.memoryBytes()));
+        List<Availability.Result> availability = Availability.of(events, closed);
+
+        console.println();
+        console.print(LoadSummary.render(load));
+        console.println();
+        console.print(faultTable(availability));
+        console.println();
+        console.printf(Locale.ROOT, "linearizability: %s (%,d register ops on %d keys, %.2f s)%n", lin.verdict().text(),
+                lin.ops(), lin.keys().size(), lin.seconds());
+        if (lin.firstProblem() != null) {
+            console.println(lin.firstProblem().detail().indent(2).stripTrailing());
+        }
+        for (LoadResult.InvariantResult inv : load.invariants()) {
+            console.printf(Locale.ROOT, "%s: %s (%s)%n", inv.name(), inv.holds() ? "holds" : "VIOLATED", inv.evidence());
+        }
+        writeResult(runDir, plan, spec, load, lin, availability, faultLog);
+        console.println("wrote chaos.json, history.jsonl, jepsen/, load.csv");
+        boolean invariantsHold = load.invariantsHold();
+        if (lin.verdict() == Linearizability.Verdict.NOT_LINEARIZABLE || !invariantsHold) {
+            return ExitCodes.FAILED;
+        }
+        return lin.verdict() == Linearizability.Verdict.UNKNOWN ? 3 : ExitCodes.OK;
+    }
+
+    /** Injects and heals on the schedule until the load ends or the run is stopped. */
+    private void nemesis(PrintStream console, Nemesis plan, Faults.Cut cutWhat, Topology topology, Faults faults,
+                         HistoryRecorder recorder, LoadSpec spec, List<Availability.Window> windows, List<String> log)
+            throws InterruptedException {
+        SplittableRandom random = new SplittableRandom(spec.seed());
+        long loadEnd = System.nanoTime() + spec.warmup().toNanos() + duration.toNanos();
+        int killed = 0;
+        int injected = 0;
+        while (!stopNemesis.await(interval.toMillis(), TimeUnit.MILLISECONDS)) {
+            if (System.nanoTime() + faultFor.toNanos() > loadEnd || (maxFaults > 0 && injected >= maxFaults)) {
+                return;
+            }
+            if (plan.fault() == Fault.KILL && !restart && killed >= (topology.members().size() - 1) / 2) {
+                line(console, log, "not killing more: " + killed + " of " + topology.members().size() + " are down already (use --restart)");
+                return;
+            }
+            MemberRef target;
+            try {
+                target = pick(plan.target(), topology, random);
+            } catch (RuntimeException e) {
+                line(console, log, "no target: " + e.getMessage() + "; skipping this fault");
+                continue;
+            }
+            String name = "member " + target.index() + " (" + target.address() + ")";
+            long at = recorder.now();
+            switch (plan.fault()) {
+                case KILL -> faults.kill(target);
+                case PAUSE -> faults.pause(target, faultFor);
+                case PARTITION -> faults.isolate(target, cutWhat);
+                case SLOW -> faults.slow(target, delay);
+            }
+            injected++;
+            line(console, log, String.format(Locale.ROOT, "%7.1fs  %s %s", at / 1e9, plan.fault().name().toLowerCase(Locale.ROOT), name));
+            boolean stopped = stopNemesis.await(faultFor.toMillis(), TimeUnit.MILLISECONDS);
+            long healed;
+            switch (plan.fault()) {
+                case KILL -> {
+                    killed++;
+                    if (restart) {
+                        try {
+                            faults.restart(target, Duration.ofSeconds(120));
+                            killed--;
+                            healed = recorder.now();
+                            line(console, log, String.format(Locale.ROOT, "%7.1fs  restarted %s, back in CP", healed / 1e9, name));
+                        } catch (RuntimeException e) {
+                            healed = Long.MAX_VALUE;
+                            line(console, log, "restart of " + name + " failed: " + e.getMessage());
+                        }
+                    } else {
+                        healed = Long.MAX_VALUE;
+                    }
+                }
+                case PAUSE -> {
+                    faults.resume(target);
+                    healed = recorder.now();
+                }
+                case PARTITION -> {
+                    faults.heal();
+                    healed = recorder.now();
+                }
+                default -> {
+                    faults.unslow();
+                    healed = recorder.now();
+                }
+            }
+            if (plan.fault() != Fault.KILL) {
+                line(console, log, String.format(Locale.ROOT, "%7.1fs  healed %s", healed / 1e9, name));
+            }
+            windows.add(new Availability.Window(plan.fault().name().toLowerCase(Locale.ROOT), name, at, healed, Long.MAX_VALUE));
+            if (stopped) {
+                return;
+            }
+        }
+    }
+
+    private static void line(PrintStream console, List<String> log, String text) {
+        console.println("  nemesis " + text);
+        log.add(text.trim());
+    }
+
+    private static MemberRef pick(Target target, Topology topology, SplittableRandom random) {
+        List<MemberRef> alive = topology.members().stream().filter(topology::isAlive).toList();
+        if (target == Target.RANDOM) {
+            return alive.get(random.nextInt(alive.size()));
+        }
+        LeaderView view = topology.leadership().read();
+        MemberRef leader = view.leader();
+        if (leader == null) {
+            throw new IllegalStateException("no member leads the CP group now");
+        }
+        if (target == Target.LEADER) {
+            return leader;
+        }
+        List<MemberRef> followers = alive.stream().filter(m -> m.index() != leader.index()).toList();
+        return followers.get(random.nextInt(followers.size()));
+    }
+
+    /** One row per fault: when, what, how long until the first success, the longest gap, errors. */
+    static String faultTable(List<Availability.Result> results) {
+        StringBuilder b = new StringBuilder();
+        b.append(String.format(Locale.ROOT, "%-3s %-8s %-7s %-28s %10s %12s %12s  %s%n", "#", "at", "fault", "target",
+                "healed", "first ok", "longest gap", "errors during the fault"));
+        int i = 1;
+        for (Availability.Result r : results) {
+            String errors = r.errors().isEmpty() ? "none" : String.join(", ", r.errors().entrySet().stream()
+                    .map(e -> e.getValue() + " " + e.getKey()).toList());
+            b.append(String.format(Locale.ROOT, "%-3d %-8s %-7s %-28s %10s %12s %12s  %s%n", i++,
+                    String.format(Locale.ROOT, "%.1fs", r.injectedAtS()), r.fault(), r.target(),
+                    Double.isNaN(r.healedAfterMs()) ? "never" : String.format(Locale.ROOT, "%.1fs", r.healedAfterMs() / 1000),
+                    r.firstOkMs() == null ? "none" : String.format(Locale.ROOT, "%,.0f ms", r.firstOkMs()),
+                    String.format(Locale.ROOT, "%,.0f ms%s", r.longestGapMs(), r.gapOpen() ? "+" : ""), errors));
+        }
+        if (results.isEmpty()) {
+            b.append("(no fault was injected)\n");
+        }
+        return b.toString();
+    }
+
+    private void writeResult(Path runDir, Nemesis plan, LoadSpec spec, LoadResult load, Linearizability.Result lin,
+                             List<Availability.Result> availability, List<String> log) {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("kind", "chaos");
+        json.put("nemesis", plan.text());
+        json.put("faultFor", Durations(faultFor));
+        json.put("interval", Durations(interval));
+        json.put("restart", restart);
+        json.put("failover", clusterOptions.failoverPreset().describe());
+        json.put("spec", spec.describe());
+        json.put("faults", availability);
+        json.put("nemesisLog", log);
+        Map<String, Object> l = new LinkedHashMap<>();
+        l.put("verdict", lin.verdict().text());
+        l.put("ops", lin.ops());
+        l.put("seconds", lin.seconds());
+        l.put("keys", lin.keys());
+        json.put("linearizability", l);
+        json.put("load", load);
+        try {
+            new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(runDir.resolve("chaos.json").toFile(), json);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + runDir.resolve("chaos.json") + ": " + e.getMessage(), e);
+        }
+    }
+
+    private LoadEngine.Listener listener(PrintStream console) {
+        return new LoadEngine.Listener() {
+            @Override
+            public void interval(LoadEngine.IntervalReport report) {
+                if (!quiet) {
+                    System.err.println(report.line());
+                }
+            }
+
+            @Override
+            public void message(String line) {
+                console.println("    " + line);
+            }
+        };
+    }
+}

@@ -1,0 +1,104 @@
+package io.cpbench.core.check;
+
+import io.cpbench.core.history.Event;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * How available the ops were around each fault, read from the history alone.
+ *
+ * <ul>
+ * <li><b>first ok</b>: from the injection to the first successful completion of an op invoked at or after it;</li>
+ * <li><b>longest gap</b>: the longest time with no successful completion at all, from the last one before the
+ * injection until the window ends (the next injection, or the end of the history): the unavailability;</li>
+ * <li><b>errors</b>: failed and unknown completions in the window, by error.</li>
+ * </ul>
+ */
+public final class Availability {
+
+    /**
+     * A fault on the history's clock.
+     *
+     * @param injected when it was injected (ns)
+     * @param healed   when it was healed (ns), or {@code Long.MAX_VALUE} if never
+     * @param ends     when the window it is judged in ends: the next injection, or the end of the history
+     */
+    public record Window(String fault, String target, long injected, long healed, long ends) {
+    }
+
+    /**
+     * One fault's availability; times in ms. {@code firstOkMs} is null when no op invoked after the injection
+     * succeeded within the window.
+     *
+     * @param gapOpen whether the longest gap was still open when the window ended (no success after it)
+     */
+    public record Result(String fault, String target, double injectedAtS, double healedAfterMs, Double firstOkMs,
+                         double longestGapMs, boolean gapOpen, long okOps, Map<String, Long> errors) {
+    }
+
+    private Availability() {
+    }
+
+    public static List<Result> of(List<Event> events, List<Window> windows) {
+        List<long[]> ops = new ArrayList<>(); // invoke time, completion time
+        List<Event> failures = new ArrayList<>();
+        Map<Long, Event> open = new HashMap<>();
+        for (Event e : events) {
+            if (e.process() < 0) {
+                continue; // the run's setup
+            }
+            if (e.type() == Event.Type.INVOKE) {
+                open.put(e.process(), e);
+                continue;
+            }
+            Event invoke = open.remove(e.process());
+            if (e.type() == Event.Type.OK || (e.type() == Event.Type.FAIL && e.error() == null)) {
+                // a cas that found another value is a successful call
+                ops.add(new long[]{invoke == null ? e.time() : invoke.time(), e.time()});
+            } else {
+                failures.add(e);
+            }
+        }
+        long[] completions = ops.stream().mapToLong(o -> o[1]).sorted().toArray();
+        List<Result> results = new ArrayList<>();
+        for (Window w : windows) {
+            long firstOk = Long.MAX_VALUE;
+            for (long[] op : ops) {
+                if (op[0] >= w.injected() && op[1] < w.ends()) {
+                    firstOk = Math.min(firstOk, op[1]);
+                }
+            }
+            int i = Arrays.binarySearch(completions, w.injected());
+            int from = i >= 0 ? i : -i - 1;
+            long previous = from > 0 ? completions[from - 1] : w.injected();
+            long longest = 0;
+            long okOps = 0;
+            int k = from;
+            for (; k < completions.length && completions[k] < w.ends(); k++) {
+                longest = Math.max(longest, completions[k] - previous);
+                previous = completions[k];
+                okOps++;
+            }
+            boolean open2 = false;
+            if (w.ends() - previous > longest) {
+                longest = w.ends() - previous;
+                open2 = true;
+            }
+            Map<String, Long> errors = new TreeMap<>();
+            for (Event f : failures) {
+                if (f.time() >= w.injected() && f.time() < w.ends()) {
+                    errors.merge(f.type().key() + " " + (f.error() == null ? "?" : f.error()), 1L, Long::sum);
+                }
+            }
+            results.add(new Result(w.fault(), w.target(), w.injected() / 1e9,
+                    w.healed() == Long.MAX_VALUE ? Double.NaN : (w.healed() - w.injected()) / 1e6,
+                    firstOk == Long.MAX_VALUE ? null : (firstOk - w.injected()) / 1e6, longest / 1e6, open2, okOps, errors));
+        }
+        return results;
+    }
+}
