@@ -67,7 +67,7 @@ final class LoadCommand implements Callable<Integer> {
     boolean quick;
 
     @Option(names = "--mix", paramLabel = "OP=W,...", description = "Ops and weights, e.g. cas=3,increment=1; ops: cas, get, set,"
-            + " increment, lock, semaphore, noop (the engine alone).")
+            + " increment, lock, semaphore, read, write, cmpset (registers), noop (the engine alone).")
     String mix;
 
     @Option(names = "--objects", paramLabel = "N", description = "CP objects of each kind the ops spread over (default 1).")

@@ -110,8 +110,14 @@ class BadInputIT {
                         "--priority-member", "5"}),
                 Arguments.of(2, "rebalance and metrics periods must be at least 1 s; were 5 and 0", new String[]{"stock-cluster",
                         "--metrics-period", "0"}),
+                // Issue 15: chaos options and history files, refused before any member starts.
+                Arguments.of(2, "--nemesis: unknown 'explode-leader'", new String[]{"chaos", "--nemesis", "explode-leader"}),
+                Arguments.of(2, "--cut must be members, clients or both, not 'all'", new String[]{"chaos", "--cut", "all"}),
+                Arguments.of(2, "--failover: unknown failover preset 'quick'", new String[]{"chaos", "--failover", "quick"}),
+                Arguments.of(2, "chaos runs need --topology local", new String[]{"chaos", "--topology", "embedded"}),
+                Arguments.of(2, "/no/such/history.jsonl: no such file", new String[]{"lincheck", "/no/such/history.jsonl"}),
                 // Issue 14: load specs and options, refused before any member starts.
-                Arguments.of(2, "unknown op 'caz'; known: cas, get, set, increment, lock, semaphore, noop",
+                Arguments.of(2, "unknown op 'caz'; known: cas, get, set, increment, lock, semaphore, read, write, cmpset, noop",
                         new String[]{"load", "--mix", "cas=2,caz=1"}),
                 Arguments.of(2, "threshold 'p99<5': give p99 a time unit", new String[]{"load", "--threshold", "p99<5"}),
                 Arguments.of(2, "threshold 'lock:p99<5ms': op lock is not in the mix", new String[]{"load", "--mix", "cas",
