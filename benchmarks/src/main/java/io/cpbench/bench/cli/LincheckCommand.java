@@ -63,11 +63,11 @@ final class LincheckCommand implements Callable<Integer> {
                 history = HistoryFiles.read(file);
                 r = Linearizability.check(history, budget);
             } catch (HistoryFormatException e) {
-                System.err.println("cpbench lincheck: " + e.getMessage());
+                System.err.println("cpbench: " + e.getMessage());
                 bad = true;
                 continue;
             } catch (IllegalArgumentException e) {
-                System.err.println("cpbench lincheck: " + file + ": " + e.getMessage());
+                System.err.println("cpbench: " + file + ": " + e.getMessage());
                 bad = true;
                 continue;
             }
