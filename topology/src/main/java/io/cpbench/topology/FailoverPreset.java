@@ -15,8 +15,8 @@ import java.util.stream.Collectors;
  * <p>{@link #DEFAULTS} is Hazelcast 5.4's: a leader heartbeat every 5 s and 5 missed beats before an election,
  * so a paused leader is replaced after about 25 s (DESIGN.md, fact 13); a client retries every 1 s and gives up
  * after 120 s. {@link #FAST} detects a silent leader after 1.5 s (3 missed beats of 500 ms), has members declare a
- * silent member dead after 5 s (so calls forwarded to it fail over instead of waiting out the pause), and lets
- * clients retry every 50 ms and drop a silent connection after 5 s.
+ * silent member dead after 5 s (meant to make calls forwarded to a paused member fail over rather than wait out the
+ * pause; not yet measured), and lets clients retry every 50 ms and drop a silent connection after 5 s.
  *
  * @param leaderHeartbeatMillis     {@code RaftAlgorithmConfig.leaderHeartbeatPeriodInMillis}
  * @param maxMissedHeartbeats       {@code RaftAlgorithmConfig.maxMissedLeaderHeartbeatCount}
@@ -46,7 +46,7 @@ public record FailoverPreset(String name, int leaderHeartbeatMillis, int maxMiss
                 return p;
             }
         }
-        throw new IllegalArgumentException("unknown failover preset '" + name + "'; known: default, fast");
+        throw new IllegalArgumentException("unknown failover preset '" + name + "'; known: " + known());
     }
 
     /** Applies the member side. */

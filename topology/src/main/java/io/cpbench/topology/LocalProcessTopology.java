@@ -137,11 +137,9 @@ final class LocalProcessTopology extends StartedTopology {
         @Override
         public void healAll() {
             signals.resumeAll();
-            network().ifPresent(n -> {
-                n.clear();
-                if (n instanceof io.cpbench.topology.net.NetworkEmulator emulator) {
-                    emulator.heal();
-                }
+            emulator().ifPresent(e -> {
+                e.clear();
+                e.heal();
             });
         }
 
@@ -152,9 +150,7 @@ final class LocalProcessTopology extends StartedTopology {
     };
 
     private io.cpbench.topology.net.NetworkEmulator emulatorOrThrow() {
-        return network().filter(n -> n instanceof io.cpbench.topology.net.NetworkEmulator)
-                .map(n -> (io.cpbench.topology.net.NetworkEmulator) n)
-                .orElseThrow(() -> new IllegalStateException("partitions and delays need the network emulator,"
+        return emulator().orElseThrow(() -> new IllegalStateException("partitions and delays need the network emulator,"
                         + " which this cluster was started without"));
     }
 

@@ -62,10 +62,6 @@ final class ProcessSignals {
         }
     }
 
-    boolean isPaused(Process member) {
-        return paused.containsKey(member.pid());
-    }
-
     private static void stopWatchdog(Process watchdog) {
         watchdog.descendants().forEach(ProcessHandle::destroyForcibly);
         watchdog.destroyForcibly();

@@ -83,6 +83,11 @@ abstract class StartedTopology implements Topology {
         return leadership;
     }
 
+    /** The emulator every member sits behind, if the cluster was started with one. */
+    Optional<NetworkEmulator> emulator() {
+        return Optional.ofNullable(emulator);
+    }
+
     @Override
     public Optional<NetworkControl> network() {
         return Optional.ofNullable(emulator);

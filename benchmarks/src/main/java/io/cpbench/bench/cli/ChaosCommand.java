@@ -12,6 +12,7 @@ import io.cpbench.core.history.Event;
 import io.cpbench.core.history.History;
 import io.cpbench.core.history.HistoryFiles;
 import io.cpbench.core.history.HistoryRecorder;
+import io.cpbench.core.load.Durations;
 import io.cpbench.core.load.LoadEngine;
 import io.cpbench.core.load.LoadResult;
 import io.cpbench.core.load.LoadSpec;
@@ -176,8 +177,8 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
             throw new IllegalArgumentException("--cut must be members, clients or both, not '" + cut + "'");
         }
         if (faultFor.isZero() || interval.isZero() || duration.compareTo(interval.plus(faultFor)) < 0) {
-            throw new IllegalArgumentException("--duration (" + Durations(duration) + ") must hold at least one --interval ("
-                    + Durations(interval) + ") and one --fault-for (" + Durations(faultFor) + "), both positive");
+            throw new IllegalArgumentException("--duration (" + Durations.format(duration) + ") must hold at least one --interval ("
+                    + Durations.format(interval) + ") and one --fault-for (" + Durations.format(faultFor) + "), both positive");
         }
         if (delay.isZero() || delay.compareTo(Duration.ofSeconds(10)) > 0) {
             throw new IllegalArgumentException("--delay must be 1ms-10s");
@@ -208,8 +209,8 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
         clusterOptions.failoverPreset().applyToClientsOfThisJvm();
         console.println("cp-bench chaos: " + plan.text() + (plan.fault() == Fault.KILL && restart ? " (restart)" : "")
                 + (plan.fault() == Fault.PARTITION ? " (cut " + cutWhat.name().toLowerCase(Locale.ROOT) + ")" : "")
-                + (plan.fault() == Fault.SLOW ? " (" + Durations(delay) + ")" : "")
-                + ", " + Durations(faultFor) + " on, " + Durations(interval) + " off, for " + Durations(duration));
+                + (plan.fault() == Fault.SLOW ? " (" + Durations.format(delay) + ")" : "")
+                + ", " + Durations.format(faultFor) + " on, " + Durations.format(interval) + " off, for " + Durations.format(duration));
         console.println("load: " + spec.summary() + "; clients: " + scenario.name());
         console.println("failover: " + clusterOptions.failoverPreset().describe());
         console.println("results -> " + runDir);
@@ -241,10 +242,6 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
         return wasInterrupted ? ExitCodes.INTERRUPTED : code;
     }
 
-    private static String Durations(Duration d) {
-        return io.cpbench.core.load.Durations.format(d);
-    }
-
     private void stop() {
         interrupted = true;
         stopNemesis.countDown();
@@ -256,14 +253,13 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
 
     private int run(PrintStream console, LoadSpec spec, Scenario scenario, Nemesis plan, Faults.Cut cutWhat, Topology topology,
                     Faults faults, Path runDir) throws Exception {
-        SuiteOptions options = new SuiteOptions(clusterOptions.settle, Duration.ofSeconds(120), clusterOptions.connectTimeout,
-                -1, Duration.ofMillis(10), ProbeSettings.defaults());
+        SuiteOptions options = clusterOptions.suiteOptions(-1, SuiteOptions.SEED_DELAY, ProbeSettings.defaults());
         List<Availability.Window> windows = new ArrayList<>();
         List<String> faultLog = new ArrayList<>();
         LoadResult load;
         HistoryRecorder recorder;
         try (ScenarioSession session = ScenarioSession.open(scenario, topology, options, null, spec.clients())) {
-            LoadEngine e = new LoadEngine(spec, session.clients(), runDir, listener(console)).recordHistory();
+            LoadEngine e = new LoadEngine(spec, session.clients(), runDir, LoadCommand.listener(console, quiet)).recordHistory();
             recorder = e.historyRecorder();
             engine.set(e);
             if (interrupted) {
@@ -328,11 +324,18 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
         }
         writeResult(runDir, plan, spec, load, lin, availability, faultLog);
         console.println("wrote chaos.json, history.jsonl, jepsen/, load.csv");
-        boolean invariantsHold = load.invariantsHold();
-        if (lin.verdict() == Linearizability.Verdict.NOT_LINEARIZABLE || !invariantsHold) {
+        return exitCode(lin.verdict(), load.invariantsHold());
+    }
+
+    /** A verdict that is unknown: the linearizability check ran over its budget. */
+    static final int UNKNOWN = 3;
+
+    /** 1 when a checker failed, else 3 when linearizability is unknown, else 0. */
+    static int exitCode(Linearizability.Verdict linearizability, boolean invariantsHold) {
+        if (linearizability == Linearizability.Verdict.NOT_LINEARIZABLE || !invariantsHold) {
             return ExitCodes.FAILED;
         }
-        return lin.verdict() == Linearizability.Verdict.UNKNOWN ? 3 : ExitCodes.OK;
+        return linearizability == Linearizability.Verdict.UNKNOWN ? UNKNOWN : ExitCodes.OK;
     }
 
     /** Injects and heals on the schedule until the load ends or the run is stopped. */
@@ -458,8 +461,8 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("kind", "chaos");
         json.put("nemesis", plan.text());
-        json.put("faultFor", Durations(faultFor));
-        json.put("interval", Durations(interval));
+        json.put("faultFor", Durations.format(faultFor));
+        json.put("interval", Durations.format(interval));
         json.put("restart", restart);
         json.put("failover", clusterOptions.failoverPreset().describe());
         json.put("spec", spec.describe());
@@ -477,21 +480,5 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + runDir.resolve("chaos.json") + ": " + e.getMessage(), e);
         }
-    }
-
-    private LoadEngine.Listener listener(PrintStream console) {
-        return new LoadEngine.Listener() {
-            @Override
-            public void interval(LoadEngine.IntervalReport report) {
-                if (!quiet) {
-                    System.err.println(report.line());
-                }
-            }
-
-            @Override
-            public void message(String line) {
-                console.println("    " + line);
-            }
-        };
     }
 }

@@ -180,6 +180,15 @@ public final class ClusterOptions {
         return parsedInventory;
     }
 
+    /**
+     * Settings for opening scenarios on the cluster these options start or reach.
+     *
+     * @param slowMember the member network (b) slows, -1 for the default
+     */
+    io.cpbench.bench.suite.SuiteOptions suiteOptions(int slowMember, Duration delay, io.cpbench.lb.ProbeSettings probes) {
+        return new io.cpbench.bench.suite.SuiteOptions(settle, Duration.ofSeconds(120), connectTimeout, slowMember, delay, probes);
+    }
+
     /** The --failover preset; its client side goes to every client this JVM makes (system properties). */
     io.cpbench.topology.FailoverPreset failoverPreset() {
         return io.cpbench.topology.FailoverPreset.of(failover);

@@ -99,8 +99,7 @@ final class EngineCostCommand implements Callable<Integer> {
         Interruption interruption = new Interruption(() -> interrupted = true, topology::close);
         Map<Integer, List<double[]>> measured = new LinkedHashMap<>();
         try {
-            SuiteOptions options = new SuiteOptions(clusterOptions.settle, Duration.ofSeconds(120), clusterOptions.connectTimeout,
-                    -1, SuiteOptions.SEED_DELAY, ProbeSettings.defaults());
+            SuiteOptions options = clusterOptions.suiteOptions(-1, SuiteOptions.SEED_DELAY, ProbeSettings.defaults());
             try (ScenarioSession session = ScenarioSession.open(Scenarios.byName("client-leader"), topology, options, null, 1)) {
                 var client = session.clients().get(0);
                 CasWorkload plain = new CasWorkload(client.getCPSubsystem().getAtomicReference("cpbench-engine-cost")).initialise();

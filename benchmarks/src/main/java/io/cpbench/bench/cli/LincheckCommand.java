@@ -85,6 +85,6 @@ final class LincheckCommand implements Callable<Integer> {
             not |= r.verdict() == Linearizability.Verdict.NOT_LINEARIZABLE;
             unknown |= r.verdict() == Linearizability.Verdict.UNKNOWN;
         }
-        return not ? 1 : bad ? ExitCodes.BAD_INPUT : unknown ? 3 : ExitCodes.OK;
+        return not ? ExitCodes.FAILED : bad ? ExitCodes.BAD_INPUT : unknown ? ChaosCommand.UNKNOWN : ExitCodes.OK;
     }
 }

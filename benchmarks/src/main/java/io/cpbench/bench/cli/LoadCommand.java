@@ -258,8 +258,7 @@ final class LoadCommand implements Callable<Integer> {
         Interruption interruption = new Interruption(this::stop, topology::close);
         List<RunResult> results = new CopyOnWriteArrayList<>();
         List<LoadResult> loads = new CopyOnWriteArrayList<>();
-        SuiteOptions options = new SuiteOptions(clusterOptions.settle, Duration.ofSeconds(120), clusterOptions.connectTimeout,
-                slowMember, delay, ProbeSettings.defaults());
+        SuiteOptions options = clusterOptions.suiteOptions(slowMember, delay, ProbeSettings.defaults());
         try {
             LeaderView ready = topology.leadership().read();
             console.printf(Locale.ROOT, "cluster ready in %.1f s (%s): %s leads, term %d%n",
@@ -340,6 +339,11 @@ final class LoadCommand implements Callable<Integer> {
     }
 
     private LoadEngine.Listener listener(PrintStream console) {
+        return listener(console, quiet);
+    }
+
+    /** Prints the engine's messages on {@code console} and, unless {@code quiet}, a live line each interval on stderr. */
+    static LoadEngine.Listener listener(PrintStream console, boolean quiet) {
         return new LoadEngine.Listener() {
             @Override
             public void interval(LoadEngine.IntervalReport report) {

@@ -132,8 +132,7 @@ abstract class SuiteCommand implements Callable<Integer> {
         topology.takeOverShutdown(); // the hook below writes what was measured first, then stops the members
         ConsoleProgress progress = new ConsoleProgress(System.err, progressEvery, rounds, plan.duration(),
                 scenario -> plans.apply(scenario).timebox());
-        ScenarioRunner runner = new ScenarioRunner(topology, plans, runDir, new SuiteOptions(
-                clusterOptions.settle, Duration.ofSeconds(120), clusterOptions.connectTimeout, slowMember, delay,
+        ScenarioRunner runner = new ScenarioRunner(topology, plans, runDir, clusterOptions.suiteOptions(slowMember, delay,
                 probeSettings), progress);
         // a no-op when the main thread closed the topology first
         Interruption interruption = new Interruption(runner::stop, topology::close);

@@ -78,16 +78,14 @@ public final class Availability {
             long previous = from > 0 ? completions[from - 1] : w.injected();
             long longest = 0;
             long okOps = 0;
-            int k = from;
-            for (; k < completions.length && completions[k] < w.ends(); k++) {
+            for (int k = from; k < completions.length && completions[k] < w.ends(); k++) {
                 longest = Math.max(longest, completions[k] - previous);
                 previous = completions[k];
                 okOps++;
             }
-            boolean open2 = false;
-            if (w.ends() - previous > longest) {
+            boolean gapOpen = w.ends() - previous > longest;
+            if (gapOpen) {
                 longest = w.ends() - previous;
-                open2 = true;
             }
             Map<String, Long> errors = new TreeMap<>();
             for (Event f : failures) {
@@ -97,7 +95,7 @@ public final class Availability {
             }
             results.add(new Result(w.fault(), w.target(), w.injected() / 1e9,
                     w.healed() == Long.MAX_VALUE ? Double.NaN : (w.healed() - w.injected()) / 1e6,
-                    firstOk == Long.MAX_VALUE ? null : (firstOk - w.injected()) / 1e6, longest / 1e6, open2, okOps, errors));
+                    firstOk == Long.MAX_VALUE ? null : (firstOk - w.injected()) / 1e6, longest / 1e6, gapOpen, okOps, errors));
         }
         return results;
     }

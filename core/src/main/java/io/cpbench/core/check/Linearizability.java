@@ -208,16 +208,12 @@ public final class Linearizability {
                     state = stackState[depth];
                     hash ^= zobrist[id];
                     linearized.clear(id);
-                    Node call = callOf(id);
+                    Node call = calls[id];
                     unlift(call);
                     entry = call.next;
                 }
             }
             return Verdict.LINEARIZABLE;
-        }
-
-        private Node callOf(int id) {
-            return calls[id];
         }
 
         /** Adds (linearized + id, state) to the memo; false if it was there already. */

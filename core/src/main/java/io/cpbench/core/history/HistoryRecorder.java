@@ -86,32 +86,40 @@ public final class HistoryRecorder {
             this.stride = stride;
         }
 
-        /** Records the invocation of an op; returns its time. */
-        public synchronized long invoke(String f, String key, Object value) {
-            long t = now();
-            if (!closed) {
-                open = Event.invoke(process, f, key, value, t);
-                events.add(open);
-            }
-            return t;
+        /** Records the invocation of an op, now. */
+        public void invoke(String f, String key, Object value) {
+            invoke(f, key, value, System.nanoTime());
         }
 
-        /** Records the open op's completion: ok (value: what it returned), fail or info (value: the op's own). */
-        public synchronized void complete(Event.Type type, Object value, String error) {
+        /** Records the invocation of an op at {@code nanos} ({@link System#nanoTime()}, as the caller took it). */
+        public synchronized void invoke(String f, String key, Object value, long nanos) {
+            if (!closed) {
+                open = Event.invoke(process, f, key, value, at(nanos));
+                events.add(open);
+            }
+        }
+
+        /** Records the open op's completion, now: ok (value: what it returned), fail or info. */
+        public void complete(Event.Type type, Object value, String error) {
+            complete(type, value, error, System.nanoTime());
+        }
+
+        /** Records the open op's completion at {@code nanos} ({@link System#nanoTime()}). */
+        public synchronized void complete(Event.Type type, Object value, String error, long nanos) {
             if (closed || open == null) {
                 return;
             }
-            events.add(new Event(process, type, open.f(), open.key(), value, now(), error));
+            events.add(new Event(process, type, open.f(), open.key(), value, at(nanos), error));
             open = null;
             if (type == Event.Type.INFO && stride > 0) {
                 process += stride;
             }
         }
 
-        /** Records the open op's completion with its own value (a write's, a failed cas's). */
-        public synchronized void completeWithOwnValue(Event.Type type, String error) {
+        /** Records the open op's completion at {@code nanos}, with its own value (a write's, a failed cas's). */
+        public synchronized void completeWithOwnValue(Event.Type type, String error, long nanos) {
             if (open != null) {
-                complete(type, open.value(), error);
+                complete(type, open.value(), error, nanos);
             }
         }
 

@@ -533,32 +533,34 @@ public final class LoadEngine {
         }
         started.increment();
         if (lane != null) {
+            // on the op's own start time: the history and the latencies tell the same story
             lane.invoke(type.historyName(), type.register() ? ops.registerName(object) : ops.objectName(object),
-                    type == OpType.WRITE ? Long.valueOf(a) : type == OpType.CMPSET ? List.of(a, b) : null);
+                    type == OpType.WRITE ? Long.valueOf(a) : type == OpType.CMPSET ? List.of(a, b) : null, begin);
         }
         try {
             long result = executor.execute(type, client, object, lockLog, a, b);
-            recording.ok(op, due, begin, System.nanoTime());
+            long end = System.nanoTime();
+            recording.ok(op, due, begin, end);
             if (lane != null) {
-                complete(lane, type, result);
+                complete(lane, type, result, end);
             }
         } catch (Exception e) {
             recording.error(op, e);
             if (lane != null) {
                 // A read that failed changed nothing. Any other op may have taken effect: its outcome is unknown.
                 lane.completeWithOwnValue(type == OpType.READ || type == OpType.GET ? Event.Type.FAIL : Event.Type.INFO,
-                        Errors.type(e));
+                        Errors.type(e), System.nanoTime());
             }
         } finally {
             finished.increment();
         }
     }
 
-    private static void complete(HistoryRecorder.Lane lane, OpType type, long result) {
+    private static void complete(HistoryRecorder.Lane lane, OpType type, long result, long end) {
         switch (type) {
-            case READ, INCREMENT -> lane.complete(Event.Type.OK, result, null);
-            case CMPSET -> lane.completeWithOwnValue(result == 1 ? Event.Type.OK : Event.Type.FAIL, null);
-            default -> lane.completeWithOwnValue(Event.Type.OK, null);
+            case READ, INCREMENT -> lane.complete(Event.Type.OK, result, null, end);
+            case CMPSET -> lane.completeWithOwnValue(result == 1 ? Event.Type.OK : Event.Type.FAIL, null, end);
+            default -> lane.completeWithOwnValue(Event.Type.OK, null, end);
         }
     }
 

@@ -27,6 +27,7 @@ final class LoadOps {
     private final LoadSpec spec;
     private final List<HazelcastInstance> clients;
     private final String[] names;
+    private final String[] registerNames;
     private final IAtomicReference<String>[][] refs;
     private final CasWorkload[][] cas;
     private final IAtomicLong[][] counters;
@@ -54,6 +55,11 @@ final class LoadOps {
                 names[j] = spec.prefix() + "-" + runSuffix + "-" + j + groupSuffix;
             }
         }
+        registerNames = new String[n];
+        for (int j = 0; j < n; j++) {
+            int at = names[j].indexOf('@');
+            registerNames[j] = at < 0 ? names[j] + "-reg" : names[j].substring(0, at) + "-reg" + names[j].substring(at);
+        }
         int c = clients.size();
         refs = new IAtomicReference[c][];
         cas = new CasWorkload[c][];
@@ -75,8 +81,7 @@ final class LoadOps {
 
     /** The register of object {@code j}: an {@code IAtomicLong} apart from the counter of the same object. */
     String registerName(int j) {
-        int at = names[j].indexOf('@');
-        return at < 0 ? names[j] + "-reg" : names[j].substring(0, at) + "-reg" + names[j].substring(at);
+        return registerNames[j];
     }
 
     int clientCount() {
