@@ -48,6 +48,7 @@ output "inventory" {
       user         = var.ssh_user
       identityFile = local.lab_key_on_client
       netemCommand = "sudo /usr/local/bin/cpbench-netem"
+      faultCommand = "sudo /usr/local/bin/cpbench-fault"
     }
   }
 }

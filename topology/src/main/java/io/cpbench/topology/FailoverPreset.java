@@ -13,16 +13,35 @@ import java.util.stream.Collectors;
  * members' own, and the clients' invocation timeout and retry. Members and clients must use the same preset.
  *
  * <p>{@link #DEFAULTS} is Hazelcast 5.4's: a leader heartbeat every 5 s and 5 missed beats before an election,
- * so a paused leader is replaced after about 25 s (DESIGN.md, fact 13); a client retries every 1 s and gives up
- * after 120 s. {@link #FAST} detects a silent leader after 1.5 s (3 missed beats of 500 ms), has members declare a
- * silent member dead after 5 s (meant to make calls forwarded to a paused member fail over rather than wait out the
- * pause; not yet measured), and lets clients retry every 50 ms and drop a silent connection after 5 s.
+ * so a paused leader is replaced after about 25 s (DESIGN.md, fact 13); a member is declared dead after 60 s of
+ * silence, a client drops a silent connection after 60 s, retries every 1 s and gives up after 120 s.
+ *
+ * <p>Why a call can wait out a whole pause with the defaults (Hazelcast 5.4's sources): a call reaches the leader
+ * either from a client connected to it, or through a follower's {@code RaftInvocation}. Either waits on a live TCP
+ * connection to a stopped process. Nothing re-sends a pending Raft call when a new leader is elected:
+ * {@code RaftInvocation} retries only on NotLeader, LeaderDemoted, StaleAppendRequest, MemberLeft, CallerNotMember
+ * and TargetNotMember, and forgets its known leader only on those. A stopped member sends none of them. The call
+ * ends when the member is removed from the cluster ({@code hazelcast.max.no.heartbeat.seconds}, 60 s), when the
+ * operation call timeout runs out (60 s, plus 60 s without an operation heartbeat), when the client drops the
+ * connection ({@code hazelcast.client.heartbeat.timeout}, 60 s), or when the member resumes and answers
+ * NotLeader: for a pause under 60 s, the last.
+ *
+ * <p>{@link #FAST} shortens the detectors as far as this 2-core machine bore: Raft starts an election 300 ms after
+ * the leader's last beat (3 missed beats of 100 ms; each follower checks every 200-1,200 ms, Hazelcast's range
+ * being fixed at 1,000 ms); members retry a Raft call every 50 ms instead of 500 ms and declare a silent member dead
+ * after 5 s (heartbeats every 1 s), which fails the calls pending on a paused leader with MemberLeftException and
+ * sends them to the new one (a member removed this way merges back within 5 s of resuming); clients drop a
+ * connection silent for 2 s and retry every 50 ms. An op whose leader failed mid-call ends indeterminate instead of
+ * being retried (see {@code failOnIndeterminate}). Declaring members dead after 2 s was tried and is not offered:
+ * when the paused leader was also the cluster's master, the survivors suspected each other under load, the cluster
+ * fell apart into single members, and ops stalled for up to 68 s.
  *
  * @param leaderHeartbeatMillis     {@code RaftAlgorithmConfig.leaderHeartbeatPeriodInMillis}
  * @param maxMissedHeartbeats       {@code RaftAlgorithmConfig.maxMissedLeaderHeartbeatCount}
  * @param electionTimeoutMillis     {@code RaftAlgorithmConfig.leaderElectionTimeoutInMillis}
  * @param memberHeartbeatSeconds    {@code hazelcast.heartbeat.interval.seconds} (0: Hazelcast's default)
  * @param memberMaxSilenceSeconds   {@code hazelcast.max.no.heartbeat.seconds} (0: Hazelcast's default)
+ * @param memberRetryPauseMillis    {@code hazelcast.invocation.retry.pause.millis} (0: Hazelcast's default)
  * @param clientHeartbeatTimeoutMs  {@code hazelcast.client.heartbeat.timeout} (0: Hazelcast's default)
  * @param clientRetryPauseMillis    {@code hazelcast.client.invocation.retry.pause.millis} (0: Hazelcast's default)
  * @param clientInvocationTimeoutS  {@code hazelcast.client.invocation.timeout.seconds} (0: Hazelcast's default)
@@ -33,11 +52,15 @@ import java.util.stream.Collectors;
  *                                  it twice: a chaos run with the defaults saw an increment counted twice.
  */
 public record FailoverPreset(String name, int leaderHeartbeatMillis, int maxMissedHeartbeats, int electionTimeoutMillis,
-                             int memberHeartbeatSeconds, int memberMaxSilenceSeconds, int clientHeartbeatTimeoutMs,
+                             int memberHeartbeatSeconds, int memberMaxSilenceSeconds, int memberRetryPauseMillis,
+                             int clientHeartbeatTimeoutMs,
                              int clientRetryPauseMillis, int clientInvocationTimeoutS, boolean failOnIndeterminate) {
 
-    public static final FailoverPreset DEFAULTS = new FailoverPreset("default", 5000, 5, 2000, 0, 0, 0, 0, 0, false);
-    public static final FailoverPreset FAST = new FailoverPreset("fast", 500, 3, 1000, 1, 5, 5000, 50, 30, true);
+    public static final FailoverPreset DEFAULTS = new FailoverPreset("default", 5000, 5, 2000, 0, 0, 0, 0, 0, 0, false);
+    public static final FailoverPreset FAST = new FailoverPreset("fast", 100, 3, 200, 1, 5, 50, 2000, 50, 30, true);
+
+    /** When a member that was declared dead merges back, with a preset that shortens member silence. */
+    static final int MERGE_DELAY_SECONDS = 5;
 
     /** @throws IllegalArgumentException naming the presets */
     public static FailoverPreset of(String name) {
@@ -63,13 +86,20 @@ public record FailoverPreset(String name, int leaderHeartbeatMillis, int maxMiss
         }
         if (memberMaxSilenceSeconds > 0) {
             config.setProperty("hazelcast.max.no.heartbeat.seconds", Integer.toString(memberMaxSilenceSeconds));
+            // a member removed while paused must merge back soon, not after the default 300 s, or repeated pauses
+            // would whittle the CP group down below its majority
+            config.setProperty("hazelcast.merge.first.run.delay.seconds", Integer.toString(MERGE_DELAY_SECONDS));
+            config.setProperty("hazelcast.merge.next.run.delay.seconds", Integer.toString(MERGE_DELAY_SECONDS));
+        }
+        if (memberRetryPauseMillis > 0) {
+            config.setProperty("hazelcast.invocation.retry.pause.millis", Integer.toString(memberRetryPauseMillis));
         }
     }
 
     /** Applies the client side. */
     public void apply(ClientConfig config) {
         if (clientHeartbeatTimeoutMs > 0) {
-            config.setProperty("hazelcast.client.heartbeat.interval", Integer.toString(Math.max(500, clientHeartbeatTimeoutMs / 5)));
+            config.setProperty("hazelcast.client.heartbeat.interval", Integer.toString(Math.max(400, clientHeartbeatTimeoutMs / 5)));
             config.setProperty("hazelcast.client.heartbeat.timeout", Integer.toString(clientHeartbeatTimeoutMs));
         }
         if (failOnIndeterminate) {
@@ -93,12 +123,13 @@ public record FailoverPreset(String name, int leaderHeartbeatMillis, int maxMiss
         probe.getProperties().forEach((k, v) -> System.setProperty((String) k, (String) v));
     }
 
-    /** {@code fast (Raft heartbeat 500 ms x 3, election 1000 ms; members silent 5 s; clients retry 50 ms, ...)}. */
+    /** {@code fast (Raft heartbeat 200 ms x 3, election 300 ms; members: ...; clients: ...)}. */
     public String describe() {
         StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%s (Raft heartbeat %d ms x %d, election %d ms",
                 name, leaderHeartbeatMillis, maxMissedHeartbeats, electionTimeoutMillis));
         if (memberMaxSilenceSeconds > 0) {
-            b.append(String.format(Locale.ROOT, "; members: heartbeat %d s, dead after %d s", memberHeartbeatSeconds, memberMaxSilenceSeconds));
+            b.append(String.format(Locale.ROOT, "; members: heartbeat %d s, dead after %d s, retry every %d ms",
+                    memberHeartbeatSeconds, memberMaxSilenceSeconds, memberRetryPauseMillis));
         }
         if (clientRetryPauseMillis > 0) {
             b.append(String.format(Locale.ROOT, "; clients: retry every %d ms, connection dead after %d ms, give up after %d s",

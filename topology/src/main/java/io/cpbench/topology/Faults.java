@@ -1,6 +1,7 @@
 package io.cpbench.topology;
 
 import java.time.Duration;
+import java.util.Collection;
 
 /**
  * The faults a topology can inflict on its own members: what a nemesis uses. Every fault has its heal, and
@@ -45,8 +46,11 @@ public interface Faults {
     /** SIGCONT. */
     void resume(MemberRef member);
 
-    /** Cuts {@code member} off: bytes stop flowing on the connections {@code cut} names, until {@link #heal}. */
-    void isolate(MemberRef member, Cut cut);
+    /**
+     * Partitions the cluster into {@code side} and the rest: bytes stop flowing on the connections {@code cut}
+     * names (between the sides, or from clients to {@code side}), until {@link #heal}.
+     */
+    void isolate(Collection<MemberRef> side, Cut cut);
 
     void heal();
 

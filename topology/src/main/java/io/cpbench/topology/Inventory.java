@@ -25,7 +25,9 @@ import java.util.List;
  *   "memberJvmOptions": ["-Xms256m", "-Xmx1g"],        (optional, the local topology's default)
  *   "members": [ {"host": "10.42.1.11", "port": 5701, "priority": true, "slow": false, "sshHost": "10.42.1.11"}, ... ],
  *   "ssh": {"user": "admin", "identityFile": "/home/admin/.ssh/cpbench-lab",
- *           "netemCommand": "sudo /usr/local/bin/cpbench-netem"}   (optional: without it, no network (b))
+ *           "netemCommand": "sudo /usr/local/bin/cpbench-netem",
+ *           "faultCommand": "sudo /usr/local/bin/cpbench-fault"}   (optional: without ssh, no network (b) and no faults;
+ *                                                                    faultCommand defaults to the lab's)
  * }</pre>
  * Members are listed in index order (member-0 first). Exactly one has {@code priority}; at most one is {@code slow},
  * and it is not the priority member. {@code sshHost} defaults to {@code host}.
@@ -49,8 +51,15 @@ public record Inventory(String format, String clusterName, Integer rebalancePeri
      * @param user         the SSH user on member hosts
      * @param identityFile the private key, or null for the SSH agent and default keys
      * @param netemCommand run on the slow member as {@code <netemCommand> on <delay>ms | off | show}
+     * @param faultCommand run on any member for chaos runs (see {@code FaultsOverSsh}); null: the lab's
      */
-    public record Ssh(String user, String identityFile, String netemCommand) {
+    public record Ssh(String user, String identityFile, String netemCommand, String faultCommand) {
+
+        public static final String LAB_FAULT_COMMAND = "sudo /usr/local/bin/cpbench-fault";
+
+        public Ssh {
+            faultCommand = faultCommand == null || faultCommand.isBlank() ? LAB_FAULT_COMMAND : faultCommand;
+        }
     }
 
     public Inventory {

@@ -9,12 +9,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /**
  * Each member in its own JVM, started with {@link MemberLauncher} exactly as the AWS lab starts it. Member
@@ -90,6 +92,8 @@ final class LocalProcessTopology extends StartedTopology {
                 throw new IllegalStateException("member " + i + " is running; only a killed member can be restarted");
             }
             long deadline = System.nanoTime() + timeout.toNanos();
+            CpRemoval.forget(leadership(), member, members().stream().filter(LocalProcessTopology.this::isAlive).toList(),
+                    remaining(deadline));
             long readyBefore = readyLines(i);
             processes.set(i, launch(i, true));
             while (readyLines(i) <= readyBefore) {
@@ -115,8 +119,9 @@ final class LocalProcessTopology extends StartedTopology {
         }
 
         @Override
-        public void isolate(MemberRef member, Cut cut) {
-            emulatorOrThrow().isolate(java.util.Set.of(member.index()), cut.members(), cut.clients());
+        public void isolate(Collection<MemberRef> side, Cut cut) {
+            emulatorOrThrow().isolate(side.stream().map(MemberRef::index).collect(Collectors.toSet()),
+                    cut.members(), cut.clients());
         }
 
         @Override

@@ -57,7 +57,13 @@ public final class MemberLauncher implements Callable<Integer> {
                     + "and leave Ctrl-C (SIGINT) to that process.")
     boolean exitWithParent;
 
+    private static final String LOG_FORMAT = "java.util.logging.SimpleFormatter.format";
+
     public static void main(String[] args) {
+        // Millisecond timestamps in the member's log: failover is judged in ms, and JUL's default shows seconds.
+        if (System.getProperty(LOG_FORMAT) == null) {
+            System.setProperty(LOG_FORMAT, "%1$tF %1$tT.%1$tL %4$s %3$s: %5$s%6$s%n");
+        }
         System.exit(new CommandLine(new MemberLauncher()).execute(args));
     }
 

@@ -2,6 +2,7 @@ package io.cpbench.topology;
 
 import io.cpbench.topology.net.NetemOverSsh;
 import io.cpbench.topology.net.NetworkControl;
+import io.cpbench.topology.net.Ssh;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,7 +15,7 @@ import java.util.TreeSet;
  * else with cp-bench's member launcher. Starts and stops no member; checks that the cluster has exactly the
  * inventory's members and that the members agree which one has leadership priority, then waits for it to lead like
  * every other topology. Network (b) is tc netem on the slow member's host, switched over SSH ({@link NetemOverSsh}),
- * where the inventory has an {@code ssh} section.
+ * where the inventory has an {@code ssh} section; so are the chaos runs' faults ({@link FaultsOverSsh}).
  */
 final class RemoteTopology implements Topology {
 
@@ -22,12 +23,49 @@ final class RemoteTopology implements Topology {
     private final List<MemberRef> members;
     private final Leadership leadership;
     private final NetemOverSsh netem;
+    private final Faults faults;
 
     private RemoteTopology(Inventory inventory, List<MemberRef> members, Leadership leadership, NetemOverSsh netem) {
         this.inventory = inventory;
         this.members = members;
         this.leadership = leadership;
         this.netem = netem;
+        this.faults = !FaultsOverSsh.usable(inventory) ? null : new FaultsOverSsh(inventory, Ssh.Shell.PROCESS,
+                new FaultsOverSsh.Readmission() {
+                    @Override
+                    public void forget(MemberRef member, Duration timeout) {
+                        CpRemoval.forget(leadership, member, leadership.liveMembers(), timeout);
+                    }
+
+                    @Override
+                    public void readmit(MemberRef member, Duration timeout) {
+                        RemoteTopology.this.readmit(member, timeout);
+                    }
+                });
+    }
+
+    /**
+     * Runs CP re-admission on a restarted member. Until the killed instance has left the member list, its address
+     * may still name it, so the task is tried again until the new instance runs it or the timeout.
+     */
+    private void readmit(MemberRef member, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            try {
+                leadership.runOn(member.address(), new CpReadmission(), Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+                return;
+            } catch (TopologyException e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Leadership.sleep(1000);
+            }
+        }
+    }
+
+    @Override
+    public Optional<Faults> faults() {
+        return Optional.ofNullable(faults);
     }
 
     static Topology attach(Inventory inventory, Duration connectTimeout, Duration settle, Duration timeout) {

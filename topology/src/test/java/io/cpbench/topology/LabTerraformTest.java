@@ -111,7 +111,7 @@ class LabTerraformTest {
         String normal = render(template, false);
 
         assertThat(slow).contains("tc qdisc replace dev \"$dev\" root netem delay \"${2:-10ms}\"", "modprobe sch_netem");
-        assertThat(normal).doesNotContain("netem");
+        assertThat(normal).doesNotContain("cpbench-netem");
         assertThat(Files.readString(TF.resolve("templates/client-init.sh.tftpl"))).doesNotContain("netem");
         // Both start the member the same way: the command cp-bench wrote, through run-member.
         for (String script : List.of(slow, normal)) {
@@ -129,6 +129,8 @@ class LabTerraformTest {
         assertThat(inventory).containsKeys("clusterName", "members", "ssh", "memberJvmOptions", "rebalancePeriodSeconds");
         assertThat(at(outputs, "output", "inventory", "value", "ssh").get("netemCommand"))
                 .isEqualTo("sudo /usr/local/bin/cpbench-netem");
+        assertThat(at(outputs, "output", "inventory", "value", "ssh").get("faultCommand"))
+                .isEqualTo(Inventory.Ssh.LAB_FAULT_COMMAND);
         String outputsText;
         try {
             outputsText = Files.readString(TF.resolve("outputs.tf"));
@@ -142,6 +144,16 @@ class LabTerraformTest {
      * The member template as Terraform renders it for one member: {@code ${var}} substituted, {@code $${} and
      * {@code %{ if slow ~}...%{ endif ~}} handled. Just the subset the template uses.
      */
+    @Test
+    void everyMemberGetsTheFaultScriptAndMaySudoOnlyIt() throws Exception {
+        String template = Files.readString(TF.resolve("templates/member-init.sh.tftpl"));
+        for (boolean slow : new boolean[]{true, false}) {
+            String script = render(template, slow);
+            assertThat(LabFaultScript.extract(script)).startsWith("#!/bin/bash").contains("iptables -N CPBENCH-IN");
+            assertThat(script).contains("admin ALL=(root) NOPASSWD: /usr/local/bin/cpbench-fault", "apt-get install -y -q iptables");
+        }
+    }
+
     static String render(String template, boolean slow) {
         Map<String, String> vars = new LinkedHashMap<>();
         vars.put("ssh_user", "admin");

@@ -20,7 +20,6 @@ import io.cpbench.core.load.LoadSummary;
 import io.cpbench.lb.ProbeSettings;
 import io.cpbench.topology.Faults;
 import io.cpbench.topology.LeaderView;
-import io.cpbench.topology.MemberRef;
 import io.cpbench.topology.Topology;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -37,10 +36,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -59,11 +56,18 @@ import java.util.concurrent.atomic.AtomicReference;
         exitCodeList = {" 0:every checker passed", " 1:a checker failed (not linearizable, an invariant broken), or the run failed",
                 " 2:bad input; nothing was started", " 3:a verdict is unknown (the linearizability check ran over its budget)",
                 "130:interrupted (Ctrl-C); the history so far is checked and kept"},
-        footer = {"", "Nemeses: FAULT-TARGET, FAULT one of kill, pause, partition, slow; TARGET one of leader, follower, random.",
+        footer = {"", "Nemeses: FAULT-TARGET.",
+                "  FAULT:",
                 "  kill: kill -9 (with --restart, the member is started again and re-admitted to CP after --fault-for)",
                 "  pause: SIGSTOP, SIGCONT after --fault-for",
-                "  partition: the member's connections stop carrying bytes (--cut members|clients|both), healed after --fault-for",
+                "  partition: the members hit are cut off from the rest (--cut members|clients|both), healed after --fault-for",
                 "  slow: every byte the member sends is delayed by --delay",
+                "  TARGET: leader; follower (one, at random); random (any member); minority (2 of 5: the leader and a",
+                "  follower); majority (3 of 5: the leader and two followers). kill-majority is refused: CP could not recover.",
+                "",
+                "Fault table: first ok is the time from the injection to the first success of an op invoked after it (the",
+                "unavailability, seed 001's figure); longest gap is the longest time without any successful op until the next",
+                "fault (restarts and re-admission included); the last line gives medians and maxima over the run's faults.",
                 "", "Examples:",
                 "  cpbench chaos --nemesis kill-leader --restart --duration 2m",
                 "  cpbench chaos --nemesis pause-leader --failover fast --fault-for 10s --interval 10s",
@@ -142,34 +146,10 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
     private final AtomicReference<LoadEngine> engine = new AtomicReference<>();
     private volatile boolean interrupted;
 
-    /** What a fault does to a member. */
-    enum Fault { KILL, PAUSE, PARTITION, SLOW }
-
-    /** Whom it hits. */
-    enum Target { LEADER, FOLLOWER, RANDOM }
-
-    record Nemesis(Fault fault, Target target) {
-        static Nemesis parse(String text) {
-            String t = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
-            int dash = t.lastIndexOf('-');
-            try {
-                return new Nemesis(Fault.valueOf(t.substring(0, Math.max(0, dash)).toUpperCase(Locale.ROOT)),
-                        Target.valueOf(t.substring(dash + 1).toUpperCase(Locale.ROOT)));
-            } catch (IllegalArgumentException | StringIndexOutOfBoundsException e) {
-                throw new IllegalArgumentException("--nemesis: unknown '" + text + "'; give FAULT-TARGET, FAULT one of"
-                        + " kill, pause, partition, slow, TARGET one of leader, follower, random (e.g. kill-leader)");
-            }
-        }
-
-        String text() {
-            return fault.name().toLowerCase(Locale.ROOT) + "-" + target.name().toLowerCase(Locale.ROOT);
-        }
-    }
-
     @Override
     public Integer call() throws Exception {
         PrintStream console = System.out;
-        Nemesis plan = Nemesis.parse(nemesis);
+        ChaosNemesis.Plan plan = ChaosNemesis.Plan.parse(nemesis);
         Faults.Cut cutWhat;
         try {
             cutWhat = Faults.Cut.valueOf(cut.trim().toUpperCase(Locale.ROOT));
@@ -187,11 +167,13 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
             throw new IllegalArgumentException("--faults must be 0 (no limit) or more");
         }
         clusterOptions.validate(-1);
-        if (!clusterOptions.startsMembers() || !"local".equals(clusterOptions.topology)) {
-            throw new IllegalArgumentException("chaos runs need --topology local: the faults act on member processes it starts"
-                    + " (the AWS lab's faults over SSH are not wired to chaos yet)");
+        java.util.Optional<String> noFaults = clusterOptions.whyNoFaults();
+        if (noFaults.isPresent()) {
+            throw new IllegalArgumentException("chaos: " + noFaults.get());
         }
-        if ((plan.fault() == Fault.PARTITION || plan.fault() == Fault.SLOW) && !"emulated".equals(clusterOptions.network)) {
+        plan.validate(clusterOptions.memberCount());
+        if ((plan.fault() == ChaosNemesis.Fault.PARTITION || plan.fault() == ChaosNemesis.Fault.SLOW)
+                && clusterOptions.startsMembers() && !"emulated".equals(clusterOptions.network)) {
             throw new IllegalArgumentException(plan.fault().name().toLowerCase(Locale.ROOT) + " needs --network emulated");
         }
         Scenario scenario = Scenarios.byName(scenarioName.trim());
@@ -207,10 +189,8 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
         RunDirectory.checkWritable(out);
         Path runDir = RunDirectory.choose(out, "chaos");
         clusterOptions.failoverPreset().applyToClientsOfThisJvm();
-        console.println("cp-bench chaos: " + plan.text() + (plan.fault() == Fault.KILL && restart ? " (restart)" : "")
-                + (plan.fault() == Fault.PARTITION ? " (cut " + cutWhat.name().toLowerCase(Locale.ROOT) + ")" : "")
-                + (plan.fault() == Fault.SLOW ? " (" + Durations.format(delay) + ")" : "")
-                + ", " + Durations.format(faultFor) + " on, " + Durations.format(interval) + " off, for " + Durations.format(duration));
+        ChaosNemesis.Schedule schedule = new ChaosNemesis.Schedule(faultFor, interval, maxFaults, restart, cutWhat, delay);
+        console.println("cp-bench chaos: " + schedule.describe(plan, duration));
         console.println("load: " + spec.summary() + "; clients: " + scenario.name());
         console.println("failover: " + clusterOptions.failoverPreset().describe());
         console.println("results -> " + runDir);
@@ -221,7 +201,11 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
             topology = clusterOptions.start(runDir.resolve("members"));
         }
         topology.takeOverShutdown();
-        Faults faults = topology.faults().orElseThrow(() -> new IllegalStateException("this topology cannot inject faults"));
+        Faults faults = topology.faults().orElse(null);
+        if (faults == null) {
+            topology.close();
+            throw new IllegalStateException("the " + topology.kind() + " topology cannot inject faults");
+        }
         Interruption interruption = new Interruption(this::stop, () -> {
             faults.healAll();
             topology.close();
@@ -232,7 +216,7 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
             console.printf(Locale.ROOT, "cluster ready in %.1f s: %s leads, term %d%n", (System.nanoTime() - startNanos) / 1e9,
                     ready.leader(), ready.term());
             RunDirectory.create(runDir);
-            code = run(console, spec, scenario, plan, cutWhat, topology, faults, runDir);
+            code = run(console, spec, scenario, plan, schedule, topology, faults, runDir);
         } finally {
             faults.healAll();
             topology.close();
@@ -251,11 +235,10 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
         }
     }
 
-    private int run(PrintStream console, LoadSpec spec, Scenario scenario, Nemesis plan, Faults.Cut cutWhat, Topology topology,
-                    Faults faults, Path runDir) throws Exception {
+    private int run(PrintStream console, LoadSpec spec, Scenario scenario, ChaosNemesis.Plan plan, ChaosNemesis.Schedule schedule,
+                    Topology topology, Faults faults, Path runDir) throws Exception {
         SuiteOptions options = clusterOptions.suiteOptions(-1, SuiteOptions.SEED_DELAY, ProbeSettings.defaults());
-        List<Availability.Window> windows = new ArrayList<>();
-        List<String> faultLog = new ArrayList<>();
+        ChaosNemesis nemesis;
         LoadResult load;
         HistoryRecorder recorder;
         try (ScenarioSession session = ScenarioSession.open(scenario, topology, options, null, spec.clients())) {
@@ -277,7 +260,8 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
                 }
             }, "cpbench-chaos-load");
             runner.start();
-            nemesis(console, plan, cutWhat, topology, faults, recorder, spec, windows, faultLog);
+            nemesis = new ChaosNemesis(plan, schedule, topology, faults, recorder, console, stopNemesis);
+            nemesis.run(System.nanoTime() + spec.warmup().toNanos() + duration.toNanos(), spec.seed());
             runner.join();
             if (failure.get() != null) {
                 throw new IllegalStateException("the load could not run: " + io.cpbench.core.run.Driver.describe(failure.get()));
@@ -286,12 +270,7 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
         }
         List<Event> events = recorder.events();
         long end = events.isEmpty() ? 0 : events.get(events.size() - 1).time();
-        List<Availability.Window> closed = new ArrayList<>();
-        for (int i = 0; i < windows.size(); i++) {
-            Availability.Window w = windows.get(i);
-            closed.add(new Availability.Window(w.fault(), w.target(), w.injected(), w.healed(),
-                    i + 1 < windows.size() ? windows.get(i + 1).injected() : end + 1));
-        }
+        List<Availability.Window> closed = nemesis.windows(end);
         Files.createDirectories(runDir.resolve("jepsen"));
         HistoryFiles.writeJson(runDir.resolve("history.jsonl"), events);
         Map<String, List<Event>> byKey = new TreeMap<>();
@@ -322,7 +301,7 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
         for (LoadResult.InvariantResult inv : load.invariants()) {
             console.printf(Locale.ROOT, "%s: %s (%s)%n", inv.name(), inv.holds() ? "holds" : "VIOLATED", inv.evidence());
         }
-        writeResult(runDir, plan, spec, load, lin, availability, faultLog);
+        writeResult(runDir, plan, spec, load, lin, availability, nemesis.log());
         console.println("wrote chaos.json, history.jsonl, jepsen/, load.csv");
         return exitCode(lin.verdict(), load.invariantsHold());
     }
@@ -338,125 +317,37 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
         return linearizability == Linearizability.Verdict.UNKNOWN ? UNKNOWN : ExitCodes.OK;
     }
 
-    /** Injects and heals on the schedule until the load ends or the run is stopped. */
-    private void nemesis(PrintStream console, Nemesis plan, Faults.Cut cutWhat, Topology topology, Faults faults,
-                         HistoryRecorder recorder, LoadSpec spec, List<Availability.Window> windows, List<String> log)
-            throws InterruptedException {
-        SplittableRandom random = new SplittableRandom(spec.seed());
-        long loadEnd = System.nanoTime() + spec.warmup().toNanos() + duration.toNanos();
-        int killed = 0;
-        int injected = 0;
-        while (!stopNemesis.await(interval.toMillis(), TimeUnit.MILLISECONDS)) {
-            if (System.nanoTime() + faultFor.toNanos() > loadEnd || (maxFaults > 0 && injected >= maxFaults)) {
-                return;
-            }
-            if (plan.fault() == Fault.KILL && !restart && killed >= (topology.members().size() - 1) / 2) {
-                line(console, log, "not killing more: " + killed + " of " + topology.members().size() + " are down already (use --restart)");
-                return;
-            }
-            MemberRef target;
-            try {
-                target = pick(plan.target(), topology, random);
-            } catch (RuntimeException e) {
-                line(console, log, "no target: " + e.getMessage() + "; skipping this fault");
-                continue;
-            }
-            String name = "member " + target.index() + " (" + target.address() + ")";
-            long at = recorder.now();
-            switch (plan.fault()) {
-                case KILL -> faults.kill(target);
-                case PAUSE -> faults.pause(target, faultFor);
-                case PARTITION -> faults.isolate(target, cutWhat);
-                case SLOW -> faults.slow(target, delay);
-            }
-            injected++;
-            line(console, log, String.format(Locale.ROOT, "%7.1fs  %s %s", at / 1e9, plan.fault().name().toLowerCase(Locale.ROOT), name));
-            boolean stopped = stopNemesis.await(faultFor.toMillis(), TimeUnit.MILLISECONDS);
-            long healed;
-            switch (plan.fault()) {
-                case KILL -> {
-                    killed++;
-                    if (restart) {
-                        try {
-                            faults.restart(target, Duration.ofSeconds(120));
-                            killed--;
-                            healed = recorder.now();
-                            line(console, log, String.format(Locale.ROOT, "%7.1fs  restarted %s, back in CP", healed / 1e9, name));
-                        } catch (RuntimeException e) {
-                            healed = Long.MAX_VALUE;
-                            line(console, log, "restart of " + name + " failed: " + e.getMessage());
-                        }
-                    } else {
-                        healed = Long.MAX_VALUE;
-                    }
-                }
-                case PAUSE -> {
-                    faults.resume(target);
-                    healed = recorder.now();
-                }
-                case PARTITION -> {
-                    faults.heal();
-                    healed = recorder.now();
-                }
-                default -> {
-                    faults.unslow();
-                    healed = recorder.now();
-                }
-            }
-            if (plan.fault() != Fault.KILL) {
-                line(console, log, String.format(Locale.ROOT, "%7.1fs  healed %s", healed / 1e9, name));
-            }
-            windows.add(new Availability.Window(plan.fault().name().toLowerCase(Locale.ROOT), name, at, healed, Long.MAX_VALUE));
-            if (stopped) {
-                return;
-            }
-        }
-    }
-
-    private static void line(PrintStream console, List<String> log, String text) {
-        console.println("  nemesis " + text);
-        log.add(text.trim());
-    }
-
-    private static MemberRef pick(Target target, Topology topology, SplittableRandom random) {
-        List<MemberRef> alive = topology.members().stream().filter(topology::isAlive).toList();
-        if (target == Target.RANDOM) {
-            return alive.get(random.nextInt(alive.size()));
-        }
-        LeaderView view = topology.leadership().read();
-        MemberRef leader = view.leader();
-        if (leader == null) {
-            throw new IllegalStateException("no member leads the CP group now");
-        }
-        if (target == Target.LEADER) {
-            return leader;
-        }
-        List<MemberRef> followers = alive.stream().filter(m -> m.index() != leader.index()).toList();
-        return followers.get(random.nextInt(followers.size()));
-    }
-
-    /** One row per fault: when, what, how long until the first success, the longest gap, errors. */
+    /** One row per fault: when, what, how long until an op invoked after it succeeded, the longest gap, errors. */
     static String faultTable(List<Availability.Result> results) {
         StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "%-3s %-8s %-7s %-28s %10s %12s %12s  %s%n", "#", "at", "fault", "target",
+        b.append(String.format(Locale.ROOT, "%-3s %-8s %-9s %-26s %8s %10s %12s  %s%n", "#", "at", "fault", "target",
                 "healed", "first ok", "longest gap", "errors during the fault"));
         int i = 1;
         for (Availability.Result r : results) {
             String errors = r.errors().isEmpty() ? "none" : String.join(", ", r.errors().entrySet().stream()
                     .map(e -> e.getValue() + " " + e.getKey()).toList());
-            b.append(String.format(Locale.ROOT, "%-3d %-8s %-7s %-28s %10s %12s %12s  %s%n", i++,
+            b.append(String.format(Locale.ROOT, "%-3d %-8s %-9s %-26s %8s %10s %12s  %s%n", i++,
                     String.format(Locale.ROOT, "%.1fs", r.injectedAtS()), r.fault(), r.target(),
                     Double.isNaN(r.healedAfterMs()) ? "never" : String.format(Locale.ROOT, "%.1fs", r.healedAfterMs() / 1000),
-                    r.firstOkMs() == null ? "none" : String.format(Locale.ROOT, "%,.0f ms", r.firstOkMs()),
+                    ms(r.firstOkMs()),
                     String.format(Locale.ROOT, "%,.0f ms%s", r.longestGapMs(), r.gapOpen() ? "+" : ""), errors));
         }
         if (results.isEmpty()) {
             b.append("(no fault was injected)\n");
+            return b.toString();
         }
+        Availability.Summary s = Availability.Summary.of(results);
+        b.append(String.format(Locale.ROOT, "over %d fault%s: first ok p50 %s, max %s; longest gap p50 %s, max %s%s%n", s.faults(),
+                s.faults() == 1 ? "" : "s", ms(s.firstOkP50Ms()), ms(s.firstOkMaxMs()), ms(s.longestGapP50Ms()), ms(s.longestGapMaxMs()),
+                s.neverRecovered() == 0 ? "" : "; " + s.neverRecovered() + " with no success after the injection"));
         return b.toString();
     }
 
-    private void writeResult(Path runDir, Nemesis plan, LoadSpec spec, LoadResult load, Linearizability.Result lin,
+    private static String ms(Double value) {
+        return value == null ? "none" : String.format(Locale.ROOT, "%,.0f ms", value);
+    }
+
+    private void writeResult(Path runDir, ChaosNemesis.Plan plan, LoadSpec spec, LoadResult load, Linearizability.Result lin,
                              List<Availability.Result> availability, List<String> log) {
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("kind", "chaos");
@@ -467,6 +358,7 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
         json.put("failover", clusterOptions.failoverPreset().describe());
         json.put("spec", spec.describe());
         json.put("faults", availability);
+        json.put("availability", Availability.Summary.of(availability));
         json.put("nemesisLog", log);
         Map<String, Object> l = new LinkedHashMap<>();
         l.put("verdict", lin.verdict().text());

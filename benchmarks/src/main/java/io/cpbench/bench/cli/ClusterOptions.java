@@ -150,6 +150,28 @@ public final class ClusterOptions {
         }
     }
 
+    /** How many members the cluster has: the inventory's, or --members. */
+    int memberCount() {
+        return remote() ? inventory().members().size() : members;
+    }
+
+    /**
+     * Why chaos faults cannot be injected on this topology, or empty if they can: on local member processes, or on
+     * the AWS lab's hosts over SSH (an inventory with an ssh section and one member per host).
+     */
+    java.util.Optional<String> whyNoFaults() {
+        if (remote()) {
+            return io.cpbench.topology.FaultsOverSsh.usable(inventory()) ? java.util.Optional.empty()
+                    : java.util.Optional.of("the inventory " + inventory + " needs an ssh section and one member per host"
+                    + " for faults over SSH");
+        }
+        if (!startsMembers() || !"local".equals(topology)) {
+            return java.util.Optional.of("faults act on member processes cp-bench starts (--topology local) or on the AWS"
+                    + " lab's hosts over SSH (--topology remote --inventory FILE); --topology " + topology + " has neither");
+        }
+        return java.util.Optional.empty();
+    }
+
     boolean canSlowAMemberDown() {
         if (remote()) {
             return inventory().ssh() != null;

@@ -114,7 +114,11 @@ class BadInputIT {
                 Arguments.of(2, "--nemesis: unknown 'explode-leader'", new String[]{"chaos", "--nemesis", "explode-leader"}),
                 Arguments.of(2, "--cut must be members, clients or both, not 'all'", new String[]{"chaos", "--cut", "all"}),
                 Arguments.of(2, "--failover: unknown failover preset 'quick'", new String[]{"chaos", "--failover", "quick"}),
-                Arguments.of(2, "chaos runs need --topology local", new String[]{"chaos", "--topology", "embedded"}),
+                Arguments.of(2, "--topology embedded has neither", new String[]{"chaos", "--topology", "embedded"}),
+                Arguments.of(2, "the inventory inventory-no-ssh.json needs an ssh section", new String[]{"chaos", "--topology",
+                        "remote", "--inventory", "inventory-no-ssh.json"}),
+                Arguments.of(2, "kill-majority would end the CP group for good", new String[]{"chaos", "--nemesis", "kill-majority"}),
+                Arguments.of(2, "slow delays one member", new String[]{"chaos", "--nemesis", "slow-majority", "--network", "emulated"}),
                 Arguments.of(2, "/no/such/history.jsonl: no such file", new String[]{"lincheck", "/no/such/history.jsonl"}),
                 // Issue 14: load specs and options, refused before any member starts.
                 Arguments.of(2, "unknown op 'caz'; known: cas, get, set, increment, lock, semaphore, read, write, cmpset, noop",
@@ -147,6 +151,10 @@ class BadInputIT {
                 + " \"members\": [{\"host\": \"10.0.0.1\", \"port\": 5701, \"priority\": true, \"slow\": false},"
                 + " {\"host\": \"10.0.0.2\", \"port\": 5701, \"priority\": false, \"slow\": false},"
                 + " {\"host\": \"10.0.0.3\", \"port\": 5701, \"priority\": null, \"slow\": false}]}");
+        Files.writeString(work.resolve("inventory-no-ssh.json"), "{\"format\": \"cpbench-inventory/1\", \"clusterName\": \"lab\","
+                + " \"members\": [{\"host\": \"10.0.0.1\", \"port\": 5701, \"priority\": true, \"slow\": false},"
+                + " {\"host\": \"10.0.0.2\", \"port\": 5701, \"priority\": false, \"slow\": false},"
+                + " {\"host\": \"10.0.0.3\", \"port\": 5701, \"priority\": false, \"slow\": false}]}");
         Files.createDirectories(work.resolve("empty-parent/20261122-120000-run/members"));
         Files.createDirectories(work.resolve("run-dir"));
         try (Stream<Path> reference = Files.list(Path.of("../results/reference/local-2core-quick-a"))) {

@@ -60,8 +60,21 @@ final class CliProcess {
 
     /** Waits (at most {@code seconds}) until standard error shows {@code text}; false if the CLI ended or time ran out. */
     boolean awaitStderr(String text, long seconds) throws IOException, InterruptedException {
+        return await(stderr, text, seconds);
+    }
+
+    /** As {@link #awaitStderr}, on standard output. */
+    boolean awaitStdout(String text, long seconds) throws IOException, InterruptedException {
+        return await(stdout, text, seconds);
+    }
+
+    String stdoutSoFar() throws IOException {
+        return Files.readString(stdout, StandardCharsets.UTF_8);
+    }
+
+    private boolean await(Path file, String text, long seconds) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        while (!stderrSoFar().contains(text)) {
+        while (!Files.readString(file, StandardCharsets.UTF_8).contains(text)) {
             if (!process.isAlive() || System.nanoTime() > deadline) {
                 return false;
             }

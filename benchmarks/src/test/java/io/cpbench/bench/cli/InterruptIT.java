@@ -93,6 +93,41 @@ class InterruptIT {
         assertThat(Files.readAllLines(result.resolveSibling("01-client-leader.load").resolve("load.csv"))).hasSizeGreaterThan(1);
     }
 
+    @Test
+    void ctrlCWhileTheLeaderIsPausedResumesItStopsEveryMemberAndChecksTheHistorySoFar() throws Exception {
+        CliProcess cli = CliProcess.start(work, "chaos", "--nemesis", "pause-leader", "--members", "3", "--failover", "fast",
+                "--fault-for", "60s", "--interval", "3s", "--duration", "5m", "--clients", "1", "--threads", "2",
+                "--quiet", "--out", "runs");
+        assertThat(cli.awaitStdout("pause member", 300)).as("a pause: " + cli.stdoutSoFar()).isTrue();
+        List<ProcessHandle> processes = cli.process.descendants().toList();
+        List<ProcessHandle> stopped = processes.stream()
+                .filter(p -> processState(p).equals("T")).toList();
+        assertThat(stopped).as("the paused leader").hasSize(1);
+
+        cli.interrupt();
+        CliProcess.Finished finished = cli.finish(180);
+
+        assertThat(finished.exitCode()).as(finished.stderr()).isEqualTo(ExitCodes.INTERRUPTED);
+        assertAllEnded(processes); // the members, and the pause's watchdog
+        assertThat(finished.stdout()).contains("linearizability: linearizable").contains("over 1 fault: first ok");
+        Path history;
+        try (Stream<Path> files = Files.walk(work.resolve("runs"))) {
+            history = files.filter(p -> p.getFileName().toString().equals("history.jsonl")).findFirst().orElseThrow();
+        }
+        assertThat(Files.readAllLines(history)).hasSizeGreaterThan(100);
+        assertThat(Files.readString(history.resolveSibling("chaos.json"))).contains("\"nemesis\" : \"pause-leader\"");
+    }
+
+    /** The process's state letter from /proc (T: stopped). */
+    private static String processState(ProcessHandle p) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(p.pid()), "stat"));
+            return stat.substring(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+        } catch (java.io.IOException e) {
+            return "?";
+        }
+    }
+
     private static void assertAllEnded(List<ProcessHandle> members) throws Exception {
         for (ProcessHandle member : members) {
             member.onExit().get(30, java.util.concurrent.TimeUnit.SECONDS);

@@ -13,7 +13,9 @@ import java.util.TreeMap;
  * How available the ops were around each fault, read from the history alone.
  *
  * <ul>
- * <li><b>first ok</b>: from the injection to the first successful completion of an op invoked at or after it;</li>
+ * <li><b>first ok</b>: from the injection to the first successful completion of an op invoked at or after it: the
+ * unavailability (seed 001's figure). Ops already in flight when the fault hit may still complete just after it,
+ * which is why a gap in completions that straddles the injection would understate it;</li>
  * <li><b>longest gap</b>: the longest time with no successful completion at all, from the last one before the
  * injection until the window ends (the next injection, or the end of the history): the unavailability;</li>
  * <li><b>errors</b>: failed and unknown completions in the window, by error.</li>
@@ -39,6 +41,30 @@ public final class Availability {
      */
     public record Result(String fault, String target, double injectedAtS, double healedAfterMs, Double firstOkMs,
                          double longestGapMs, boolean gapOpen, long okOps, Map<String, Long> errors) {
+    }
+
+    /**
+     * Over all faults of a run: the median and the largest unavailability (first ok; null when nothing recovered)
+     * and longest gap, and how many faults were followed by no success at all.
+     */
+    public record Summary(int faults, Double firstOkP50Ms, Double firstOkMaxMs, Double longestGapP50Ms,
+                          Double longestGapMaxMs, int neverRecovered) {
+
+        public static Summary of(List<Result> results) {
+            double[] firstOk = results.stream().filter(r -> r.firstOkMs() != null).mapToDouble(Result::firstOkMs).sorted().toArray();
+            double[] gaps = results.stream().mapToDouble(Result::longestGapMs).sorted().toArray();
+            return new Summary(results.size(), median(firstOk), max(firstOk), median(gaps), max(gaps),
+                    (int) results.stream().filter(r -> r.firstOkMs() == null).count());
+        }
+
+        private static Double median(double[] sorted) {
+            int n = sorted.length;
+            return n == 0 ? null : n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+        }
+
+        private static Double max(double[] sorted) {
+            return sorted.length == 0 ? null : sorted[sorted.length - 1];
+        }
     }
 
     private Availability() {

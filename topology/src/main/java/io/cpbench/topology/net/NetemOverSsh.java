@@ -3,13 +3,9 @@ package io.cpbench.topology.net;
 import io.cpbench.topology.Inventory;
 import io.cpbench.topology.TopologyException;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Network (b) on real hosts: Linux {@code tc qdisc ... netem delay} on the slow member's host, switched over SSH
@@ -19,31 +15,21 @@ import java.util.concurrent.TimeUnit;
  */
 public final class NetemOverSsh implements NetworkControl {
 
-    /** Runs a command and returns its exit code and output; the real one runs a process, tests pass their own. */
-    public interface Shell {
-        Result run(List<String> argv, Duration timeout);
-
-        record Result(int exitCode, String output) {
-        }
-    }
-
-    static final Duration CALL_TIMEOUT = Duration.ofSeconds(30);
-
     private final Inventory inventory;
-    private final Shell shell;
+    private final Ssh ssh;
     private int slow = -1;
     private Duration delay = Duration.ZERO;
 
-    public NetemOverSsh(Inventory inventory, Shell shell) {
+    public NetemOverSsh(Inventory inventory, Ssh.Shell shell) {
         if (inventory.ssh() == null) {
             throw new IllegalArgumentException("the inventory has no ssh section, so network (b) cannot be switched");
         }
         this.inventory = inventory;
-        this.shell = shell;
+        this.ssh = new Ssh(inventory, shell);
     }
 
     public static NetemOverSsh of(Inventory inventory) {
-        return new NetemOverSsh(inventory, NetemOverSsh::runProcess);
+        return new NetemOverSsh(inventory, Ssh.Shell.PROCESS);
     }
 
     @Override
@@ -54,7 +40,7 @@ public final class NetemOverSsh implements NetworkControl {
         call(memberIndex, "on " + tcTime(newDelay));
         String shown = call(memberIndex, "show");
         if (!shown.contains("netem")) {
-            throw new TopologyException("netem is not in place on " + host(memberIndex) + " after switching it on; tc shows: "
+            throw new TopologyException("netem is not in place on " + ssh.host(memberIndex) + " after switching it on; tc shows: "
                     + shown.strip());
         }
         slow = memberIndex;
@@ -97,55 +83,16 @@ public final class NetemOverSsh implements NetworkControl {
 
     /** The ssh command line that runs {@code netemCommand args} on member {@code index}'s host. */
     List<String> sshCommand(int index, String args) {
-        Inventory.Ssh ssh = inventory.ssh();
-        List<String> argv = new ArrayList<>(List.of("ssh", "-o", "BatchMode=yes", "-o", "ConnectTimeout=10",
-                "-o", "StrictHostKeyChecking=accept-new"));
-        if (ssh.identityFile() != null && !ssh.identityFile().isBlank()) {
-            argv.addAll(List.of("-i", ssh.identityFile()));
-        }
-        argv.add(ssh.user() + "@" + inventory.members().get(index).sshTarget());
-        argv.add(ssh.netemCommand() + " " + args);
-        return argv;
+        return ssh.command(index, inventory.ssh().netemCommand() + " " + args);
     }
 
     private String call(int index, String args) {
-        Shell.Result result = shell.run(sshCommand(index, args), CALL_TIMEOUT);
-        if (result.exitCode() != 0) {
-            throw new TopologyException("netem '" + args + "' on " + host(index) + " failed (exit " + result.exitCode() + "): "
-                    + lastLine(result.output()));
-        }
-        return result.output();
-    }
-
-    private String host(int index) {
-        return "member-" + index + " (" + inventory.members().get(index).sshTarget() + ")";
+        return ssh.call(index, inventory.ssh().netemCommand() + " " + args, "netem '" + args + "'");
     }
 
     /** tc's time syntax: whole milliseconds as "10ms", anything finer in microseconds. */
-    static String tcTime(Duration delay) {
+    public static String tcTime(Duration delay) {
         long micros = delay.toNanos() / 1000;
         return micros % 1000 == 0 ? (micros / 1000) + "ms" : micros + "us";
-    }
-
-    private static String lastLine(String output) {
-        List<String> lines = output.strip().lines().toList();
-        return lines.isEmpty() ? "(no output)" : lines.get(lines.size() - 1);
-    }
-
-    private static Shell.Result runProcess(List<String> argv, Duration timeout) {
-        try {
-            Process process = new ProcessBuilder(argv).redirectErrorStream(true).redirectInput(ProcessBuilder.Redirect.PIPE).start();
-            process.getOutputStream().close();
-            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-                return new Shell.Result(124, "timed out after " + timeout.toSeconds() + " s");
-            }
-            return new Shell.Result(process.exitValue(), new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            return new Shell.Result(127, "cannot run " + argv.get(0) + ": " + e.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return new Shell.Result(130, "interrupted");
-        }
     }
 }

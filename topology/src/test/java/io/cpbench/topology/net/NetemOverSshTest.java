@@ -25,10 +25,10 @@ class NetemOverSshTest {
     String showOutput = "qdisc netem 8001: root refcnt 2 limit 1000 delay 10ms";
     int exitCode = 0;
 
-    final NetemOverSsh.Shell shell = (argv, timeout) -> {
+    final Ssh.Shell shell = (argv, timeout) -> {
         sent.add(String.join(" ", argv));
         assertThat(timeout).isLessThanOrEqualTo(Duration.ofSeconds(60));
-        return new NetemOverSsh.Shell.Result(exitCode, argv.get(argv.size() - 1).endsWith("show") ? showOutput : "");
+        return new Ssh.Shell.Result(exitCode, argv.get(argv.size() - 1).endsWith("show") ? showOutput : "");
     };
 
     @Test

@@ -1,0 +1,261 @@
+package io.cpbench.bench.cli;
+
+import io.cpbench.core.check.Availability;
+import io.cpbench.core.history.HistoryRecorder;
+import io.cpbench.core.load.Durations;
+import io.cpbench.topology.Faults;
+import io.cpbench.topology.LeaderView;
+import io.cpbench.topology.MemberRef;
+import io.cpbench.topology.Topology;
+
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * The nemesis of a chaos run, Jepsen's role: which fault, whom it hits, and the schedule (wait {@code interval},
+ * inject, hold for {@code faultFor}, heal, repeat) until the load ends or the run is stopped. It touches the cluster
+ * only through {@link Faults}, and tells the checkers when each fault was in force as {@link Availability.Window}s.
+ */
+final class ChaosNemesis {
+
+    /** What a fault does to a member. */
+    enum Fault { KILL, PAUSE, PARTITION, SLOW }
+
+    /** Whom it hits. Minority and majority always include the leader. */
+    enum Target {
+        LEADER, FOLLOWER, RANDOM, MINORITY, MAJORITY;
+
+        /** How many members of a cluster of {@code n} it hits. */
+        int size(int n) {
+            return switch (this) {
+                case MINORITY -> Math.max(1, (n - 1) / 2);
+                case MAJORITY -> n / 2 + 1;
+                default -> 1;
+            };
+        }
+    }
+
+    record Plan(Fault fault, Target target) {
+        static Plan parse(String text) {
+            String t = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
+            int dash = t.lastIndexOf('-');
+            try {
+                return new Plan(Fault.valueOf(t.substring(0, Math.max(0, dash)).toUpperCase(Locale.ROOT)),
+                        Target.valueOf(t.substring(dash + 1).toUpperCase(Locale.ROOT)));
+            } catch (IllegalArgumentException | StringIndexOutOfBoundsException e) {
+                throw new IllegalArgumentException("--nemesis: unknown '" + text + "'; give FAULT-TARGET, FAULT one of"
+                        + " kill, pause, partition, slow, TARGET one of leader, follower, random, minority, majority"
+                        + " (e.g. kill-leader)");
+            }
+        }
+
+        /** Refuses plans that cannot be carried out, or could not be healed, on {@code members} members. */
+        void validate(int members) {
+            if (fault == Fault.SLOW && target.size(members) > 1) {
+                throw new IllegalArgumentException("slow delays one member; give slow-leader, slow-follower or slow-random");
+            }
+            if (fault == Fault.KILL && target == Target.MAJORITY) {
+                throw new IllegalArgumentException("kill-majority would end the CP group for good: without CP persistence a"
+                        + " killed member comes back as a new one, and CP cannot re-admit members without a majority; use"
+                        + " pause-majority or partition-majority");
+            }
+        }
+
+        String text() {
+            return fault.name().toLowerCase(Locale.ROOT) + "-" + target.name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** How the faults are held and healed. */
+    record Schedule(Duration faultFor, Duration interval, int maxFaults, boolean restart, Faults.Cut cut, Duration delay) {
+
+        /** For the header: "kill-leader (restart), 20s on, 20s off, for 2m". */
+        String describe(Plan plan, Duration duration) {
+            return plan.text() + (plan.fault() == Fault.KILL && restart ? " (restart)" : "")
+                    + (plan.fault() == Fault.PARTITION ? " (cut " + cut.name().toLowerCase(Locale.ROOT) + ")" : "")
+                    + (plan.fault() == Fault.SLOW ? " (" + Durations.format(delay) + ")" : "")
+                    + ", " + Durations.format(faultFor) + " on, " + Durations.format(interval) + " off, for "
+                    + Durations.format(duration);
+        }
+    }
+
+    private final Plan plan;
+    private final Schedule schedule;
+    private final Topology topology;
+    private final Faults faults;
+    private final HistoryRecorder recorder;
+    private final PrintStream console;
+    private final CountDownLatch stop;
+    private final List<String> log = new ArrayList<>();
+    private final List<Availability.Window> windows = new ArrayList<>();
+
+    ChaosNemesis(Plan plan, Schedule schedule, Topology topology, Faults faults, HistoryRecorder recorder,
+                 PrintStream console, CountDownLatch stop) {
+        this.plan = plan;
+        this.schedule = schedule;
+        this.topology = topology;
+        this.faults = faults;
+        this.recorder = recorder;
+        this.console = console;
+        this.stop = stop;
+    }
+
+    /** What the nemesis did, a line each, for the result. */
+    List<String> log() {
+        return log;
+    }
+
+    /**
+     * The faults injected, each judged until the next one is injected or {@code historyEnd}: the last window
+     * stays open until the history ends.
+     */
+    List<Availability.Window> windows(long historyEnd) {
+        List<Availability.Window> closed = new ArrayList<>();
+        for (int i = 0; i < windows.size(); i++) {
+            Availability.Window w = windows.get(i);
+            closed.add(new Availability.Window(w.fault(), w.target(), w.injected(), w.healed(),
+                    i + 1 < windows.size() ? windows.get(i + 1).injected() : historyEnd + 1));
+        }
+        return closed;
+    }
+
+    /** Injects and heals on the schedule until {@code loadEndNanos} (System.nanoTime) or until stopped. */
+    void run(long loadEndNanos, long seed) throws InterruptedException {
+        SplittableRandom random = new SplittableRandom(seed);
+        int killed = 0;
+        int injected = 0;
+        int n = topology.members().size();
+        while (!stop.await(schedule.interval().toMillis(), TimeUnit.MILLISECONDS)) {
+            if (System.nanoTime() + schedule.faultFor().toNanos() > loadEndNanos
+                    || (schedule.maxFaults() > 0 && injected >= schedule.maxFaults())) {
+                return;
+            }
+            if (plan.fault() == Fault.KILL && !schedule.restart() && killed + plan.target().size(n) > (n - 1) / 2) {
+                line("not killing more: " + killed + " of " + n + " are down, and the group must keep its majority (use --restart)");
+                return;
+            }
+            List<MemberRef> side;
+            try {
+                List<MemberRef> alive = topology.members().stream().filter(topology::isAlive).toList();
+                MemberRef leader = plan.target() == Target.RANDOM ? null : leaderNow();
+                side = pick(plan.target(), alive, leader, n, random);
+            } catch (RuntimeException e) {
+                line("no target: " + e.getMessage() + "; skipping this fault");
+                continue;
+            }
+            String name = describe(side);
+            inject(side);
+            // the fault is in force from here: an op invoked while the nemesis was still injecting (a pause spawns
+            // its watchdog first) may have succeeded, and must not count as the first success after it
+            long at = recorder.now();
+            injected++;
+            line(String.format(Locale.ROOT, "%7.1fs  %s %s", at / 1e9, plan.fault().name().toLowerCase(Locale.ROOT), name));
+            boolean stopped = stop.await(schedule.faultFor().toMillis(), TimeUnit.MILLISECONDS);
+            long healed = heal(side, name);
+            if (plan.fault() == Fault.KILL) {
+                killed += healed == Long.MAX_VALUE ? side.size() : 0;
+            } else {
+                line(String.format(Locale.ROOT, "%7.1fs  healed %s", healed / 1e9, name));
+            }
+            windows.add(new Availability.Window(plan.fault().name().toLowerCase(Locale.ROOT), name, at, healed, Long.MAX_VALUE));
+            if (stopped) {
+                return;
+            }
+        }
+    }
+
+    private MemberRef leaderNow() {
+        LeaderView view = topology.leadership().read();
+        if (view.leader() == null) {
+            throw new IllegalStateException("no member leads the CP group now");
+        }
+        return view.leader();
+    }
+
+    private void inject(List<MemberRef> side) {
+        switch (plan.fault()) {
+            case KILL -> side.forEach(faults::kill);
+            case PAUSE -> side.forEach(m -> faults.pause(m, schedule.faultFor()));
+            case PARTITION -> faults.isolate(side, schedule.cut());
+            case SLOW -> faults.slow(side.get(0), schedule.delay());
+        }
+    }
+
+    /** Heals the fault; returns when (on the history's clock), or {@code Long.MAX_VALUE} if it stays in force. */
+    private long heal(List<MemberRef> side, String name) {
+        switch (plan.fault()) {
+            case KILL -> {
+                if (!schedule.restart()) {
+                    return Long.MAX_VALUE;
+                }
+                for (MemberRef m : side) {
+                    try {
+                        faults.restart(m, Duration.ofSeconds(120));
+                    } catch (RuntimeException e) {
+                        line("restart of member " + m.index() + " failed: " + e.getMessage());
+                        return Long.MAX_VALUE;
+                    }
+                }
+                long healed = recorder.now();
+                line(String.format(Locale.ROOT, "%7.1fs  restarted %s, back in CP", healed / 1e9, name));
+                return healed;
+            }
+            case PAUSE -> side.forEach(faults::resume);
+            case PARTITION -> faults.heal();
+            case SLOW -> faults.unslow();
+        }
+        return recorder.now();
+    }
+
+    private void line(String text) {
+        console.println("  nemesis " + text);
+        log.add(text.trim());
+    }
+
+    /**
+     * Whom a fault hits: the leader; one follower; any live member; or a minority or majority of the cluster's
+     * {@code n} members, the leader among them (for a partition: the leader's side is the minority, or keeps the
+     * majority).
+     */
+    static List<MemberRef> pick(Target target, List<MemberRef> alive, MemberRef leader, int n, SplittableRandom random) {
+        if (target == Target.RANDOM) {
+            return List.of(alive.get(random.nextInt(alive.size())));
+        }
+        if (leader == null) {
+            throw new IllegalStateException("no member leads the CP group now");
+        }
+        List<MemberRef> followers = new ArrayList<>(alive.stream().filter(m -> m.index() != leader.index()).toList());
+        if (target == Target.LEADER) {
+            return List.of(leader);
+        }
+        if (target == Target.FOLLOWER) {
+            return List.of(followers.get(random.nextInt(followers.size())));
+        }
+        int size = target.size(n);
+        if (followers.size() < size - 1) {
+            throw new IllegalStateException("only " + (followers.size() + 1) + " members are up, fewer than the " + size + " to hit");
+        }
+        List<MemberRef> side = new ArrayList<>(List.of(leader));
+        while (side.size() < size) {
+            side.add(followers.remove(random.nextInt(followers.size())));
+        }
+        side.sort(Comparator.comparingInt(MemberRef::index));
+        return List.copyOf(side);
+    }
+
+    /** "member 2 (127.0.0.1:5703)" or "members 0, 2". */
+    static String describe(List<MemberRef> side) {
+        if (side.size() == 1) {
+            return "member " + side.get(0).index() + " (" + side.get(0).address() + ")";
+        }
+        return "members " + side.stream().map(m -> Integer.toString(m.index())).collect(Collectors.joining(", "));
+    }
+}
