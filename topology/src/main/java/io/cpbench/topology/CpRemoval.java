@@ -60,25 +60,15 @@ public final class CpRemoval implements Callable<String>, HazelcastInstanceAware
      * may not have left the cluster yet) until {@code timeout}.
      */
     static void forget(Leadership leadership, MemberRef dead, List<MemberRef> live, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        TopologyException last = null;
-        int attempt = 0;
-        while (System.nanoTime() < deadline) {
-            List<MemberRef> others = live.stream().filter(m -> m.index() != dead.index()).toList();
-            if (others.isEmpty()) {
-                throw new TopologyException("no live member to remove " + dead.address() + " from CP Subsystem");
-            }
-            MemberRef on = others.get(attempt++ % others.size());
-            try {
-                leadership.runOn(on.address(), new CpRemoval(dead.address()),
-                        Duration.ofNanos(Math.max(1, Math.min(deadline - System.nanoTime(), Duration.ofSeconds(40).toNanos()))));
-                return;
-            } catch (TopologyException e) {
-                last = e;
-                Leadership.sleep(500);
-            }
+        List<MemberRef> others = live.stream().filter(m -> m.index() != dead.index()).toList();
+        if (others.isEmpty()) {
+            throw new TopologyException("no live member to remove " + dead.address() + " from CP Subsystem");
         }
-        throw new TopologyException("could not remove the killed member " + dead.address() + " from CP Subsystem within "
-                + timeout.toSeconds() + " s" + (last == null ? "" : ": " + last.getMessage()), last);
+        try {
+            leadership.runOnRetrying(attempt -> others.get(attempt % others.size()).address(), new CpRemoval(dead.address()), timeout);
+        } catch (TopologyException e) {
+            throw new TopologyException("could not remove the killed member " + dead.address() + " from CP Subsystem within "
+                    + timeout.toSeconds() + " s: " + e.getMessage(), e);
+        }
     }
 }

@@ -409,6 +409,27 @@ public final class Leadership implements AutoCloseable {
         }
     }
 
+    /**
+     * Runs {@code task} as {@link #runOn} does, on the member {@code on} names for each attempt (0, 1, ...), and tries
+     * again half a second after a failure, until {@code timeout}: for tasks that fail until the cluster catches up
+     * (a killed member still listed, a restarted one not yet joined).
+     *
+     * @throws TopologyException with the last failure when time runs out
+     */
+    public <T> T runOnRetrying(java.util.function.IntFunction<String> on, java.util.concurrent.Callable<T> task, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (int attempt = 0; ; attempt++) {
+            try {
+                return runOn(on.apply(attempt), task, Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+            } catch (TopologyException e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                sleep(500);
+            }
+        }
+    }
+
     public MemberRef byAddress(String address) {
         for (MemberRef member : members) {
             if (member.address().equals(address)) {

@@ -39,28 +39,10 @@ final class RemoteTopology implements Topology {
 
                     @Override
                     public void readmit(MemberRef member, Duration timeout) {
-                        RemoteTopology.this.readmit(member, timeout);
+                        // until the killed instance has left the member list, its address may still name it
+                        leadership.runOnRetrying(attempt -> member.address(), new CpReadmission(), timeout);
                     }
                 });
-    }
-
-    /**
-     * Runs CP re-admission on a restarted member. Until the killed instance has left the member list, its address
-     * may still name it, so the task is tried again until the new instance runs it or the timeout.
-     */
-    private void readmit(MemberRef member, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            try {
-                leadership.runOn(member.address(), new CpReadmission(), Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
-                return;
-            } catch (TopologyException e) {
-                if (System.nanoTime() > deadline) {
-                    throw e;
-                }
-                Leadership.sleep(1000);
-            }
-        }
     }
 
     @Override

@@ -275,7 +275,7 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
         HistoryFiles.writeJson(runDir.resolve("history.jsonl"), events);
         Map<String, List<Event>> byKey = new TreeMap<>();
         for (Event ev : events) {
-            if (ev.f().equals("read") || ev.f().equals("write") || ev.f().equals("cas")) {
+            if (ev.registerOp()) {
                 byKey.computeIfAbsent(ev.key(), k -> new ArrayList<>()).add(ev);
             }
         }

@@ -76,8 +76,7 @@ record RegisterOp(int id, long process, Kind kind, long in1, long in2, long outp
         Map<String, Integer> ids = new HashMap<>();
         int skipped = 0;
         for (Event e : events) {
-            boolean register = e.f().equals("read") || e.f().equals("write") || e.f().equals("cas");
-            if (!register) {
+            if (!e.registerOp()) {
                 if (e.type() == Event.Type.INVOKE) {
                     skipped++;
                 }

@@ -50,6 +50,11 @@ public record Event(long process, Type type, String f, String key, Object value,
         return new Event(process, Type.INVOKE, f, key, value, time, null);
     }
 
+    /** Whether this is a read, write or cas: an op of a register, which the linearizability checker reads. */
+    public boolean registerOp() {
+        return f.equals("read") || f.equals("write") || f.equals("cas");
+    }
+
     public boolean completion() {
         return type != Type.INVOKE;
     }
