@@ -162,6 +162,21 @@ public record Threshold(String text, OpType op, int stage, Metric metric, Compar
         }
     }
 
+    /** Whether {@code actual} (in the unit of {@link #actual}: µs for latencies) meets this threshold. */
+    public boolean holds(double actual) {
+        return comparison.holds(actual, limit);
+    }
+
+    /** The metric's name as written: p99, p99.9, mean, ... */
+    public String metricKey() {
+        return metric.key;
+    }
+
+    /** A latency metric (p50 ... max, mean), in µs: what a sweep's SLO may be. */
+    public boolean isLatency() {
+        return metric.isLatency() && !metric.isLag();
+    }
+
     /** The number this threshold compares, from a run's numbers (latencies in µs). */
     public double actual(LoadResult.StageStats stats) {
         if (metric.isLag()) {

@@ -1,0 +1,39 @@
+package io.cpbench.core.sweep;
+
+/**
+ * One measured run of a cell. Latencies are µs, over every op of the run (all op types together).
+ *
+ * @param repeat    1-based
+ * @param status    the run's status: OK, UNSTABLE (the cluster changed under it; still counted), FAIL or
+ *                  INCOMPLETE (interrupted; not counted)
+ * @param reason    why, when not OK
+ * @param sloActual the SLO's metric for this run (µs), as {@code Threshold.actual} reads it
+ */
+public record CellRun(int repeat, SweepCell cell, String status, String reason, double seconds, long ops, long errors,
+                      double opsPerSecond, long p50Us, long p90Us, long p99Us, long p999Us, long maxUs, double sloActual) {
+
+    /** Counted in the analysis: it ran to its end on a cluster that stayed up. */
+    public boolean usable() {
+        return ("OK".equals(status) || "UNSTABLE".equals(status)) && ops > 0;
+    }
+
+    public static final String CSV_HEADER = "repeat,routing,clients,threads,workers,rate,status,seconds,ops,errors,"
+            + "ops_per_s,p50_us,p90_us,p99_us,p999_us,max_us,slo_actual_us,member_settings,reason";
+
+    public String csvLine() {
+        return String.join(",", Integer.toString(repeat), cell.routing(), Integer.toString(cell.clients()),
+                Integer.toString(cell.threads()), Integer.toString(cell.workers()),
+                cell.rate() == null ? "" : String.format(java.util.Locale.ROOT, "%.0f", cell.rate()), status,
+                String.format(java.util.Locale.ROOT, "%.3f", seconds), Long.toString(ops), Long.toString(errors),
+                String.format(java.util.Locale.ROOT, "%.1f", opsPerSecond), Long.toString(p50Us), Long.toString(p90Us),
+                Long.toString(p99Us), Long.toString(p999Us), Long.toString(maxUs),
+                String.format(java.util.Locale.ROOT, "%.0f", sloActual), csvQuote(cell.members()), csvQuote(reason));
+    }
+
+    private static String csvQuote(String text) {
+        if (text == null || text.isEmpty()) {
+            return "";
+        }
+        return '"' + text.replace("\"", "\"\"").replace('\n', ' ') + '"';
+    }
+}

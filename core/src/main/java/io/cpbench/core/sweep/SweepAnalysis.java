@@ -1,0 +1,211 @@
+package io.cpbench.core.sweep;
+
+import io.cpbench.core.load.Threshold;
+import io.cpbench.core.stats.Bootstrap;
+import io.cpbench.core.stats.Usl;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What a sweep's cells say: throughput per routing and level with a 95 % bootstrap interval over repeats, the knee
+ * under an SLO, a Universal Scalability Law fit per routing, which routing wins at each level (paired ratios of runs
+ * of the same repeat), and an "optimal configuration" with the reasons taken from those numbers.
+ *
+ * @param slo       the SLO, as given ({@code p99<10ms})
+ * @param routings  per routing, in the order the grid gave them
+ * @param winners   per level, in the order of the grid
+ * @param knee      the best knee over all routings, or null when no level met the SLO
+ * @param optimal   the recommended configuration, one row per component
+ * @param complete  every cell of every repeat was measured
+ */
+public record SweepAnalysis(String slo, List<RoutingStats> routings, List<LevelWinner> winners, Knee knee,
+                            List<ConfigRow> optimal, boolean complete) {
+
+    /**
+     * @param runs       usable runs
+     * @param failed     runs that were not usable (FAIL, INCOMPLETE)
+     * @param throughput median op/s with its 95 % interval over repeats
+     * @param p50Us      median over repeats of each run's p50
+     * @param p99Us      median over repeats of each run's p99
+     * @param sloActual  median over repeats of the SLO's metric
+     * @param sloMet     that median meets the SLO
+     */
+    public record LevelStats(String level, int clients, int threads, int workers, Double rate, int runs, int failed,
+                             Bootstrap.Interval throughput, double p50Us, double p99Us, double sloActual, boolean sloMet,
+                             long errors) {
+    }
+
+    /**
+     * @param routing the series: a routing, with its member settings when the sweep varied them
+     * @param uslNote why there is no fit, or null
+     * @param members the member settings of this series (empty: Hazelcast's defaults)
+     */
+    public record RoutingStats(String routing, List<LevelStats> levels, LevelStats knee, Usl usl, String uslNote,
+                               String members) {
+    }
+
+    /**
+     * @param ratio best ÷ runner-up, paired by repeat, median with its 95 % interval; null with no pair
+     * @param clear the interval lies wholly above 1
+     */
+    public record LevelWinner(String level, String best, String runnerUp, Bootstrap.Interval ratio, boolean clear) {
+    }
+
+    public record Knee(String routing, LevelStats level) {
+    }
+
+    public record ConfigRow(String component, String value, String reason) {
+    }
+
+    /**
+     * @param cells the grid's cells in order (routings and levels are taken in their first appearance here)
+     * @param runs  every run measured so far
+     * @param slo   a latency threshold
+     * @param repeats how many repeats were planned (to say whether the sweep is complete)
+     */
+    public static SweepAnalysis of(List<SweepCell> cells, List<CellRun> runs, Threshold slo, int repeats) {
+        Set<String> routingOrder = new LinkedHashSet<>();
+        Map<String, String> membersOf = new LinkedHashMap<>();
+        Map<String, SweepCell> levelOrder = new LinkedHashMap<>();
+        cells.forEach(c -> {
+            routingOrder.add(c.series());
+            membersOf.put(c.series(), c.members());
+            levelOrder.putIfAbsent(c.level(), c);
+        });
+        List<SweepCell> levels = new ArrayList<>(levelOrder.values());
+        levels.sort(Comparator.comparingInt(SweepCell::workers).thenComparing(c -> c.rate() == null ? 0 : c.rate())
+                .thenComparingInt(SweepCell::clients));
+        List<RoutingStats> routingStats = new ArrayList<>();
+        for (String routing : routingOrder) {
+            List<LevelStats> stats = new ArrayList<>();
+            for (SweepCell level : levels) {
+                List<CellRun> here = runs.stream().filter(r -> r.cell().series().equals(routing)
+                        && r.cell().level().equals(level.level())).toList();
+                if (here.isEmpty()) {
+                    continue;
+                }
+                stats.add(levelStats(level, here, slo));
+            }
+            LevelStats knee = stats.stream().filter(LevelStats::sloMet)
+                    .max(Comparator.comparingDouble(l -> l.throughput().median())).orElse(null);
+            Usl usl = null;
+            String note = null;
+            List<CellRun> closed = runs.stream().filter(r -> r.cell().series().equals(routing) && r.usable()
+                    && r.cell().rate() == null).toList();
+            if (levels.stream().allMatch(l -> l.rate() != null)) {
+                note = "open-loop cells: the USL needs concurrency, not rate";
+            } else {
+                try {
+                    usl = Usl.fit(closed.stream().mapToDouble(r -> r.cell().workers()).toArray(),
+                            closed.stream().mapToDouble(CellRun::opsPerSecond).toArray());
+                } catch (IllegalArgumentException | org.apache.commons.math3.exception.MathIllegalStateException e) {
+                    note = e.getMessage();
+                }
+            }
+            routingStats.add(new RoutingStats(routing, stats, knee, usl, note, membersOf.get(routing)));
+        }
+        List<LevelWinner> winners = new ArrayList<>();
+        for (SweepCell level : levels) {
+            LevelWinner w = winner(level.level(), routingStats, runs);
+            if (w != null) {
+                winners.add(w);
+            }
+        }
+        Knee best = routingStats.stream().filter(r -> r.knee() != null)
+                .max(Comparator.comparingDouble(r -> r.knee().throughput().median()))
+                .map(r -> new Knee(r.routing(), r.knee())).orElse(null);
+        long planned = (long) cells.size() * repeats;
+        boolean complete = runs.size() >= planned && runs.stream().noneMatch(r -> "INCOMPLETE".equals(r.status()));
+        SweepAnalysis partial = new SweepAnalysis(slo.text(), routingStats, winners, best, List.of(), complete);
+        return new SweepAnalysis(slo.text(), routingStats, winners, best, OptimalConfiguration.rows(partial, slo), complete);
+    }
+
+    private static LevelStats levelStats(SweepCell level, List<CellRun> here, Threshold slo) {
+        List<CellRun> ok = here.stream().filter(CellRun::usable).toList();
+        int failed = here.size() - ok.size();
+        long errors = here.stream().mapToLong(CellRun::errors).sum();
+        if (ok.isEmpty()) {
+            return new LevelStats(level.level(), level.clients(), level.threads(), level.workers(), level.rate(), 0,
+                    failed, new Bootstrap.Interval(0, 0, 0, 0), Double.NaN, Double.NaN, Double.NaN, false, errors);
+        }
+        Bootstrap.Interval x = Bootstrap.median95(ok.stream().mapToDouble(CellRun::opsPerSecond).toArray());
+        double p50 = medianOf(ok.stream().mapToDouble(CellRun::p50Us).toArray());
+        double p99 = medianOf(ok.stream().mapToDouble(CellRun::p99Us).toArray());
+        double actual = medianOf(ok.stream().mapToDouble(CellRun::sloActual).toArray());
+        return new LevelStats(level.level(), level.clients(), level.threads(), level.workers(), level.rate(), ok.size(),
+                failed, x, p50, p99, actual, slo.holds(actual), errors);
+    }
+
+    private static LevelWinner winner(String level, List<RoutingStats> routings, List<CellRun> runs) {
+        List<Map.Entry<String, LevelStats>> ranked = new ArrayList<>();
+        for (RoutingStats r : routings) {
+            r.levels().stream().filter(l -> l.level().equals(level) && l.runs() > 0).findFirst()
+                    .ifPresent(l -> ranked.add(Map.entry(r.routing(), l)));
+        }
+        if (ranked.isEmpty()) {
+            return null;
+        }
+        ranked.sort(Comparator.comparingDouble((Map.Entry<String, LevelStats> e) -> e.getValue().throughput().median()).reversed());
+        String best = ranked.get(0).getKey();
+        if (ranked.size() == 1) {
+            return new LevelWinner(level, best, null, null, false);
+        }
+        String second = ranked.get(1).getKey();
+        List<Double> ratios = new ArrayList<>();
+        Map<Integer, Double> bestByRepeat = new LinkedHashMap<>();
+        runs.stream().filter(r -> r.usable() && r.cell().level().equals(level) && r.cell().series().equals(best))
+                .forEach(r -> bestByRepeat.put(r.repeat(), r.opsPerSecond()));
+        runs.stream().filter(r -> r.usable() && r.cell().level().equals(level) && r.cell().series().equals(second))
+                .forEach(r -> {
+                    Double b = bestByRepeat.get(r.repeat());
+                    if (b != null) {
+                        ratios.add(b / r.opsPerSecond());
+                    }
+                });
+        if (ratios.isEmpty()) {
+            return new LevelWinner(level, best, second, null, false);
+        }
+        Bootstrap.Interval ratio = Bootstrap.median95(ratios.stream().mapToDouble(Double::doubleValue).toArray());
+        return new LevelWinner(level, best, second, ratio, ratio.n() > 1 && ratio.low() > 1);
+    }
+
+    static double medianOf(double[] values) {
+        double[] sorted = values.clone();
+        java.util.Arrays.sort(sorted);
+        return Bootstrap.median(sorted);
+    }
+
+    /** {@code 12,345 [12,001-12,700]}. */
+    public static String opsWithCi(Bootstrap.Interval x) {
+        if (x.n() < 2) {
+            return String.format(Locale.ROOT, "%,.0f", x.median());
+        }
+        return String.format(Locale.ROOT, "%,.0f [%,.0f-%,.0f]", x.median(), x.low(), x.high());
+    }
+
+    /** {@code 1.07 [1.02-1.11]}. */
+    public static String ratioWithCi(Bootstrap.Interval r) {
+        if (r == null) {
+            return "-";
+        }
+        if (r.n() < 2) {
+            return String.format(Locale.ROOT, "%.2f (1 pair)", r.median());
+        }
+        return String.format(Locale.ROOT, "%.2f [%.2f-%.2f]", r.median(), r.low(), r.high());
+    }
+
+    /** µs as {@code 850 µs}, {@code 4.21 ms}. */
+    public static String micros(double us) {
+        if (Double.isNaN(us)) {
+            return "-";
+        }
+        return us < 1000 ? String.format(Locale.ROOT, "%.0f µs", us) : String.format(Locale.ROOT, "%.2f ms", us / 1000);
+    }
+}

@@ -1,0 +1,117 @@
+package io.cpbench.core.sweep;
+
+import io.cpbench.core.stats.Usl;
+import io.cpbench.core.sweep.SweepAnalysis.LevelStats;
+import io.cpbench.core.sweep.SweepAnalysis.LevelWinner;
+import io.cpbench.core.sweep.SweepAnalysis.RoutingStats;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+import static io.cpbench.core.sweep.SweepAnalysis.micros;
+import static io.cpbench.core.sweep.SweepAnalysis.opsWithCi;
+import static io.cpbench.core.sweep.SweepAnalysis.ratioWithCi;
+
+/** A sweep's analysis as Markdown tables: what the console prints and {@code sweep.md} holds. */
+public final class SweepReport {
+
+    private SweepReport() {
+    }
+
+    public static String render(SweepAnalysis a) {
+        StringBuilder out = new StringBuilder();
+        if (!a.complete()) {
+            out.append("INCOMPLETE: not every cell of every repeat was measured; the numbers below use what was.\n\n");
+        }
+        out.append("Throughput against concurrency: op/s, median [95 % bootstrap interval] over repeats; p99\n\n");
+        Set<String> levels = new LinkedHashSet<>();
+        a.routings().forEach(r -> r.levels().forEach(l -> levels.add(l.level())));
+        List<String> header = new ArrayList<>(List.of("level", "workers"));
+        a.routings().forEach(r -> header.add(r.routing()));
+        List<List<String>> rows = new ArrayList<>();
+        for (String level : levels) {
+            List<String> row = new ArrayList<>();
+            row.add(level);
+            row.add("");
+            for (RoutingStats r : a.routings()) {
+                LevelStats l = r.levels().stream().filter(s -> s.level().equals(level)).findFirst().orElse(null);
+                if (l == null) {
+                    row.add("-");
+                    continue;
+                }
+                row.set(1, Integer.toString(l.workers()));
+                if (l.runs() == 0) {
+                    row.add("failed (" + l.failed() + ")");
+                    continue;
+                }
+                row.add(opsWithCi(l.throughput()) + "; " + micros(l.p99Us()) + (l.sloMet() ? "" : " !")
+                        + (l == r.knee() ? " <- knee" : "") + (l.failed() > 0 ? " (" + l.failed() + " failed)" : ""));
+            }
+            rows.add(row);
+        }
+        out.append(table(header, rows));
+        out.append("! over the SLO (").append(a.slo()).append("); knee: the highest throughput within it\n\n");
+
+        out.append("Universal Scalability Law, X(N) = λN / (1 + σ(N-1) + κN(N-1)), fitted to every closed-loop run\n\n");
+        List<List<String>> usl = new ArrayList<>();
+        for (RoutingStats r : a.routings()) {
+            Usl u = r.usl();
+            if (u == null) {
+                usl.add(List.of(r.routing(), "-", "-", "-", "-", "-", r.uslNote() == null ? "" : r.uslNote()));
+                continue;
+            }
+            double peak = u.peakConcurrency();
+            usl.add(List.of(r.routing(), String.format(Locale.ROOT, "%,.0f", u.lambda()), String.format(Locale.ROOT, "%.4f", u.sigma()),
+                    String.format(Locale.ROOT, "%.6f", u.kappa()),
+                    Double.isInfinite(peak) ? "none" : String.format(Locale.ROOT, "%.1f (%,.0f op/s)", peak, u.peakThroughput()),
+                    String.format(Locale.ROOT, "%.3f", u.rSquared()), u.rSquared() < 0.8 ? "poor fit: read the table, not the curve" : ""));
+        }
+        out.append(table(List.of("routing", "λ (op/s per worker)", "σ", "κ", "peak N*", "R²", "note"), usl)).append('\n');
+
+        if (a.routings().size() > 1) {
+            out.append("Which routing wins where: best ÷ runner-up, paired by repeat, median [95 % interval]\n\n");
+            List<List<String>> w = new ArrayList<>();
+            for (LevelWinner winner : a.winners()) {
+                w.add(List.of(winner.level(), winner.best(), winner.runnerUp() == null ? "-" : winner.runnerUp(),
+                        ratioWithCi(winner.ratio()), winner.ratio() == null ? "-" : winner.clear() ? "yes" : "no (reaches 1)"));
+            }
+            out.append(table(List.of("level", "best", "runner-up", "ratio", "settled"), w)).append('\n');
+        }
+
+        out.append("Optimal configuration\n\n");
+        out.append(table(List.of("Component", "Value", "Reason"),
+                a.optimal().stream().map(r -> List.of(r.component(), r.value(), r.reason())).toList()));
+        return out.toString();
+    }
+
+    /** A Markdown table with padded columns. */
+    public static String table(List<String> header, List<List<String>> rows) {
+        int[] width = new int[header.size()];
+        for (int i = 0; i < width.length; i++) {
+            width[i] = header.get(i).length();
+            for (List<String> row : rows) {
+                width[i] = Math.max(width[i], row.get(i).length());
+            }
+        }
+        StringBuilder b = new StringBuilder();
+        line(b, header, width);
+        b.append('|');
+        for (int w : width) {
+            b.append('-').append("-".repeat(w)).append("-|");
+        }
+        b.append('\n');
+        rows.forEach(r -> line(b, r, width));
+        return b.toString();
+    }
+
+    private static void line(StringBuilder b, List<String> cells, int[] width) {
+        b.append('|');
+        for (int i = 0; i < width.length; i++) {
+            b.append(' ').append(cells.get(i)).append(" ".repeat(width[i] - cells.get(i).length())).append(" |");
+        }
+        b.append('\n');
+    }
+}

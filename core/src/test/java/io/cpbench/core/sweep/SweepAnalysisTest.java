@@ -1,0 +1,110 @@
+package io.cpbench.core.sweep;
+
+import io.cpbench.core.load.Threshold;
+import io.cpbench.core.stats.Usl;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+class SweepAnalysisTest {
+
+    static final int[] THREADS = {1, 2, 4, 8, 16, 32};
+    static final Usl CURVE = new Usl(1000, 0.05, 0.002, 1, 0); // peaks at N = 21.8
+
+    static List<SweepCell> grid(String... routings) {
+        List<SweepCell> cells = new ArrayList<>();
+        for (int t : THREADS) {
+            for (String r : routings) {
+                cells.add(new SweepCell(r, 1, t, null));
+            }
+        }
+        return cells;
+    }
+
+    /** Routing "fast" follows the curve, "slow" gives 0.9 of it; p99 grows 600 µs per worker; ±2 % noise. */
+    static List<CellRun> runs(List<SweepCell> cells, int repeats) {
+        SplittableRandom random = new SplittableRandom(11);
+        List<CellRun> runs = new ArrayList<>();
+        for (int rep = 1; rep <= repeats; rep++) {
+            for (SweepCell c : cells) {
+                double x = CURVE.throughput(c.workers()) * (c.routing().equals("slow") ? 0.9 : 1)
+                        * (1 + (random.nextDouble() - 0.5) * 0.04);
+                long p99 = 600L * c.workers();
+                runs.add(new CellRun(rep, c, "OK", null, 10, (long) (x * 10), 0, x, p99 / 3, p99 / 2, p99, p99 * 2, p99 * 3, p99));
+            }
+        }
+        return runs;
+    }
+
+    @Test
+    void theKneeIsTheHighestThroughputWithinTheSloAndTheTableSaysWhy() {
+        List<SweepCell> cells = grid("fast", "slow");
+        SweepAnalysis a = SweepAnalysis.of(cells, runs(cells, 3), Threshold.parse("p99<5ms"), 3);
+        assertThat(a.complete()).isTrue();
+        assertThat(a.knee().routing()).isEqualTo("fast");
+        assertThat(a.knee().level().level()).isEqualTo("1x8"); // 1x16 has more throughput but p99 9.6 ms
+        assertThat(a.routings().get(1).knee().level()).isEqualTo("1x8");
+        SweepAnalysis.RoutingStats fast = a.routings().get(0);
+        assertThat(fast.levels()).hasSize(6);
+        assertThat(fast.levels().get(4).sloMet()).isFalse();
+        assertThat(fast.levels().get(3).throughput().median()).isCloseTo(CURVE.throughput(8), within(CURVE.throughput(8) * 0.03));
+        assertThat(fast.usl().peakConcurrency()).isBetween(18.0, 26.0);
+        assertThat(a.winners()).hasSize(6).allSatisfy(w -> {
+            assertThat(w.best()).isEqualTo("fast");
+            assertThat(w.ratio().median()).isCloseTo(1 / 0.9, within(0.04));
+            assertThat(w.clear()).isTrue();
+        });
+        assertThat(a.optimal()).extracting(SweepAnalysis.ConfigRow::component)
+                .containsExactly("Routing", "Client instances", "Threads per client", "Expected throughput", "Expected p99", "USL peak");
+        assertThat(a.optimal().get(0).value()).isEqualTo("fast");
+        assertThat(a.optimal().get(0).reason()).contains("next, slow").contains("fast / slow = 1.1");
+        assertThat(a.optimal().get(2).value()).isEqualTo("8");
+        assertThat(a.optimal().get(2).reason()).contains("at the next level, 1x16, p99 was 9.60 ms: over the SLO");
+        assertThat(a.optimal().get(4).value()).isEqualTo("4.80 ms");
+        String text = SweepReport.render(a);
+        assertThat(text).contains("<- knee").contains("| Routing ").contains("9.60 ms !");
+    }
+
+    @Test
+    void aLooserSloMovesTheKneeToThePeakAndFailedRunsDoNotCount() {
+        List<SweepCell> cells = grid("fast");
+        List<CellRun> runs = new ArrayList<>(runs(cells, 2));
+        // a failed run at 1x32 with absurd throughput must not become the knee
+        runs.add(new CellRun(3, cells.get(5), "FAIL", "cluster gone", 1, 10_000_000, 5, 1e7, 1, 1, 1, 1, 1, 1));
+        SweepAnalysis a = SweepAnalysis.of(cells, runs, Threshold.parse("p99<100ms"), 3);
+        assertThat(a.complete()).isFalse();
+        assertThat(a.knee().level().level()).isEqualTo("1x16"); // the curve's best measured level (N* = 21.8)
+        assertThat(a.routings().get(0).levels().get(5).failed()).isEqualTo(1);
+        assertThat(SweepReport.render(a)).startsWith("INCOMPLETE");
+        assertThat(a.optimal().get(0).reason()).doesNotContain("next,");
+    }
+
+    @Test
+    void withNoLevelWithinTheSloThereIsNoKneeAndTheTableSaysWhatCameClosest() {
+        List<SweepCell> cells = grid("fast", "slow");
+        SweepAnalysis a = SweepAnalysis.of(cells, runs(cells, 2), Threshold.parse("p99<100us"), 2);
+        assertThat(a.knee()).isNull();
+        assertThat(a.optimal()).hasSize(1);
+        assertThat(a.optimal().get(0).reason()).contains("no level met the SLO p99<100us").contains("600 µs").contains("1x1");
+    }
+
+    @Test
+    void openLoopCellsGetAKneeButNoUslFit() {
+        List<SweepCell> cells = List.of(new SweepCell("fast", 1, 16, 1000.0), new SweepCell("fast", 1, 16, 2000.0),
+                new SweepCell("fast", 1, 16, 4000.0));
+        List<CellRun> runs = List.of(
+                new CellRun(1, cells.get(0), "OK", null, 10, 10_000, 0, 1000, 300, 400, 900, 1000, 2000, 900),
+                new CellRun(1, cells.get(1), "OK", null, 10, 20_000, 0, 2000, 400, 600, 2000, 3000, 4000, 2000),
+                new CellRun(1, cells.get(2), "OK", null, 10, 31_000, 0, 3100, 9000, 50_000, 90_000, 95_000, 99_000, 90_000));
+        SweepAnalysis a = SweepAnalysis.of(cells, runs, Threshold.parse("p99<10ms"), 1);
+        assertThat(a.knee().level().level()).isEqualTo("1x16@2000/s");
+        assertThat(a.routings().get(0).usl()).isNull();
+        assertThat(a.routings().get(0).uslNote()).contains("open-loop");
+        assertThat(a.optimal().get(2).reason()).contains("1x16@4000/s").contains("over the SLO");
+    }
+}
