@@ -52,6 +52,10 @@ public final class MemberLauncher implements Callable<Integer> {
             description = "Failure detection preset: default (Hazelcast's) or fast (default: ${DEFAULT-VALUE}).")
     String failover;
 
+    @Option(names = "--tune", paramLabel = "KNOB=VALUE",
+            description = "A member setting, repeatable: operation-threads, generic-threads, io-threads, raft-uncommitted-entries, raft-append-batch.")
+    List<String> tune;
+
     @Option(names = "--exit-with-parent",
             description = "Exit when standard input closes, so the member dies with the process that started it, "
                     + "and leave Ctrl-C (SIGINT) to that process.")
@@ -94,7 +98,7 @@ public final class MemberLauncher implements Callable<Integer> {
 
     MemberSettings settings() {
         return new MemberSettings(clusterName, host, port, publicPort == null ? port : publicPort, outboundPorts, members,
-                priority, rebalancePeriodSeconds, FailoverPreset.of(failover));
+                priority, rebalancePeriodSeconds, FailoverPreset.of(failover), MemberTuning.parse(tune));
     }
 
     private static void awaitEndOfInput(InputStream in) {

@@ -24,9 +24,17 @@ import java.util.Objects;
  * @param priority               CP leadership priority; the member with the highest value is moved to lead
  * @param rebalancePeriodSeconds how often Hazelcast moves leadership toward the priority member (DESIGN.md, fact 5)
  * @param failover               how fast failures are detected ({@link FailoverPreset})
+ * @param tuning                 thread counts and Raft limits ({@link MemberTuning}); none for Hazelcast's defaults
  */
 public record MemberSettings(String clusterName, String host, int port, int publicPort, String outboundPorts,
-                             List<String> members, int priority, int rebalancePeriodSeconds, FailoverPreset failover) {
+                             List<String> members, int priority, int rebalancePeriodSeconds, FailoverPreset failover,
+                             MemberTuning tuning) {
+
+    public MemberSettings(String clusterName, String host, int port, int publicPort, String outboundPorts,
+                          List<String> members, int priority, int rebalancePeriodSeconds, FailoverPreset failover) {
+        this(clusterName, host, port, publicPort, outboundPorts, members, priority, rebalancePeriodSeconds, failover,
+                MemberTuning.NONE);
+    }
 
     public MemberSettings(String clusterName, String host, int port, int publicPort, String outboundPorts,
                           List<String> members, int priority, int rebalancePeriodSeconds) {
@@ -38,6 +46,7 @@ public record MemberSettings(String clusterName, String host, int port, int publ
         Objects.requireNonNull(clusterName, "clusterName");
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(failover, "failover");
+        Objects.requireNonNull(tuning, "tuning");
         members = List.copyOf(members);
         if (port < 1 || port > 65535 || publicPort < 1 || publicPort > 65535) {
             throw new IllegalArgumentException("member ports must be 1-65535, were " + port + " and " + publicPort);
@@ -86,6 +95,7 @@ public record MemberSettings(String clusterName, String host, int port, int publ
                 .setGroupSize(members.size())
                 .setCPMemberPriority(priority);
         failover.apply(config);
+        tuning.apply(config);
         return config;
     }
 
@@ -103,6 +113,7 @@ public record MemberSettings(String clusterName, String host, int port, int publ
         if (!failover.equals(FailoverPreset.DEFAULTS)) {
             args.addAll(List.of("--failover", failover.name()));
         }
+        args.addAll(tuning.toArgs());
         return args;
     }
 }

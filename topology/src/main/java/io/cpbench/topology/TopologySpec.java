@@ -21,10 +21,18 @@ import java.util.UUID;
  * @param emulateNetwork         put each member behind a {@link io.cpbench.topology.net.NetworkEmulator} proxy, so
  *                               network (b) can be switched on; (a) then runs through the same proxies
  * @param failover               how fast members detect failures ({@link FailoverPreset})
+ * @param tuning                 members' thread counts and Raft limits ({@link MemberTuning})
  */
 public record TopologySpec(int memberCount, int priorityIndex, String host, int basePort, int rebalancePeriodSeconds,
                            Duration settle, Duration startupTimeout, Path logDir, List<String> memberJvmOptions,
-                           boolean emulateNetwork, FailoverPreset failover) {
+                           boolean emulateNetwork, FailoverPreset failover, MemberTuning tuning) {
+
+    public TopologySpec(int memberCount, int priorityIndex, String host, int basePort, int rebalancePeriodSeconds,
+                        Duration settle, Duration startupTimeout, Path logDir, List<String> memberJvmOptions,
+                        boolean emulateNetwork, FailoverPreset failover) {
+        this(memberCount, priorityIndex, host, basePort, rebalancePeriodSeconds, settle, startupTimeout, logDir,
+                memberJvmOptions, emulateNetwork, failover, MemberTuning.NONE);
+    }
 
     public TopologySpec(int memberCount, int priorityIndex, String host, int basePort, int rebalancePeriodSeconds,
                         Duration settle, Duration startupTimeout, Path logDir, List<String> memberJvmOptions,
@@ -44,6 +52,7 @@ public record TopologySpec(int memberCount, int priorityIndex, String host, int 
         Objects.requireNonNull(startupTimeout, "startupTimeout");
         Objects.requireNonNull(logDir, "logDir");
         Objects.requireNonNull(failover, "failover");
+        Objects.requireNonNull(tuning, "tuning");
         memberJvmOptions = List.copyOf(memberJvmOptions);
         if (memberCount < 3 || memberCount > 9) {
             throw new IllegalArgumentException("members must be 3-9 (a CP group), was " + memberCount);
@@ -69,12 +78,17 @@ public record TopologySpec(int memberCount, int priorityIndex, String host, int 
 
     public TopologySpec withSettle(Duration newSettle) {
         return new TopologySpec(memberCount, priorityIndex, host, basePort, rebalancePeriodSeconds, newSettle,
-                startupTimeout, logDir, memberJvmOptions, emulateNetwork, failover);
+                startupTimeout, logDir, memberJvmOptions, emulateNetwork, failover, tuning);
     }
 
     public TopologySpec withFailover(FailoverPreset preset) {
         return new TopologySpec(memberCount, priorityIndex, host, basePort, rebalancePeriodSeconds, settle,
-                startupTimeout, logDir, memberJvmOptions, emulateNetwork, preset);
+                startupTimeout, logDir, memberJvmOptions, emulateNetwork, preset, tuning);
+    }
+
+    public TopologySpec withTuning(MemberTuning newTuning) {
+        return new TopologySpec(memberCount, priorityIndex, host, basePort, rebalancePeriodSeconds, settle,
+                startupTimeout, logDir, memberJvmOptions, emulateNetwork, failover, newTuning);
     }
 
     /** Member settings for every member, ports resolved, one fresh cluster name for this cluster. */
@@ -87,7 +101,7 @@ public record TopologySpec(int memberCount, int priorityIndex, String host, int 
         List<MemberSettings> settings = new java.util.ArrayList<>();
         for (int i = 0; i < memberCount; i++) {
             settings.add(new MemberSettings(clusterName, host, ports.bound(i), ports.announced(i), ports.outboundRange(i),
-                    addresses, i == priorityIndex ? 1 : 0, rebalancePeriodSeconds, failover));
+                    addresses, i == priorityIndex ? 1 : 0, rebalancePeriodSeconds, failover, tuning));
         }
         return settings;
     }

@@ -43,9 +43,14 @@ public final class ClusterOptions {
 
     @Option(names = "--failover", paramLabel = "PRESET", defaultValue = "default",
             description = "How fast members and clients detect a failed member: default (Hazelcast's: a paused leader"
-                    + " lasts ~25 s) or fast (Raft heartbeat 500 ms x 3, members dead after 5 s silence, clients retry"
-                    + " every 50 ms; started members only) (default: ${DEFAULT-VALUE}).")
+                    + " lasts ~25 s) or fast (Raft heartbeat 100 ms x 3, election 200 ms, members dead after 5 s silence,"
+                    + " clients retry every 50 ms; started members only) (default: ${DEFAULT-VALUE}).")
     String failover;
+
+    @Option(names = "--member-setting", paramLabel = "KNOB=VALUE",
+            description = "A setting of the members cp-bench starts, repeatable: operation-threads, generic-threads,"
+                    + " io-threads, raft-uncommitted-entries, raft-append-batch (default: Hazelcast's).")
+    List<String> memberSettings;
 
     @Option(names = "--network", paramLabel = "PATH", defaultValue = "emulated", completionCandidates = Completions.Networks.class,
             description = "emulated: every member behind a proxy of cp-bench's network emulator, in (a) and (b) alike, so "
@@ -80,6 +85,14 @@ public final class ClusterOptions {
             failoverPreset();
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--failover: " + e.getMessage());
+        }
+        try {
+            memberTuning();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--member-setting: " + e.getMessage());
+        }
+        if (memberSettings != null && !memberSettings.isEmpty() && (attach() || remote())) {
+            throw new IllegalArgumentException("--member-setting applies to the members cp-bench starts (--topology local or embedded)");
         }
         if (!attach() && !remote()) {
             try {
@@ -216,10 +229,16 @@ public final class ClusterOptions {
         return io.cpbench.topology.FailoverPreset.of(failover);
     }
 
+    /** The --member-setting values. */
+    io.cpbench.topology.MemberTuning memberTuning() {
+        return io.cpbench.topology.MemberTuning.parse(memberSettings);
+    }
+
     String describe() {
         return attach() ? "cluster '" + clusterName + "' at " + connect
                 : remote() ? "the members in " + inventory + " (" + String.join(", ", inventory().addresses()) + ")"
-                : members + " " + topology + " members, network " + network;
+                : members + " " + topology + " members, network " + network
+                + (memberTuning().isEmpty() ? "" : ", " + memberTuning().describe());
     }
 
     /** These options as command-line arguments, every one spelled out, for {@link #startFromArgs}. */
@@ -233,6 +252,9 @@ public final class ClusterOptions {
         }
         if (inventory != null) {
             args.addAll(List.of("--inventory", inventory.toAbsolutePath().toString()));
+        }
+        if (memberSettings != null) {
+            memberSettings.forEach(m -> args.addAll(List.of("--member-setting", m)));
         }
         return args;
     }
@@ -257,6 +279,11 @@ public final class ClusterOptions {
 
     /** Starts or reaches the cluster; call {@link #validate(int)} first, which checks every name and range used here. */
     Topology start(Path logDir) {
+        return start(logDir, io.cpbench.topology.MemberTuning.NONE);
+    }
+
+    /** As {@link #start(Path)}, with {@code extra} member settings over the --member-setting ones (a sweep's). */
+    Topology start(Path logDir, io.cpbench.topology.MemberTuning extra) {
         if (remote()) {
             return TopologyKind.remote(inventory(), connectTimeout, settle, startupTimeout);
         }
@@ -266,7 +293,7 @@ public final class ClusterOptions {
         TopologyKind kind = TopologyKind.parse(topology);
         TopologySpec spec = new TopologySpec(members, 0, "127.0.0.1", basePort, rebalancePeriod, settle, startupTimeout,
                 logDir, TopologySpec.DEFAULT_MEMBER_JVM_OPTIONS, network.equals("emulated"))
-                .withFailover(failoverPreset());
+                .withFailover(failoverPreset()).withTuning(memberTuning().with(extra));
         return kind.start(spec);
     }
 }
