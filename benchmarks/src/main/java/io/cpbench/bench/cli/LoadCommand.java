@@ -397,19 +397,9 @@ final class LoadCommand implements Callable<Integer> {
         } finally {
             session.close();
         }
-        Status status = Status.OK;
-        String reason = null;
-        if (!load.invariantsHold()) {
-            status = Status.FAIL;
-            reason = "invariant violated: " + load.invariants().stream().filter(i -> !i.holds())
-                    .map(i -> i.name() + ": " + i.evidence()).findFirst().orElse("");
-        } else if ("INTERRUPTED".equals(load.outcome()) || "ABORTED".equals(load.outcome())) {
-            status = Status.INCOMPLETE;
-            reason = load.reason();
-        } else if (!report.problems().isEmpty()) {
-            status = Status.UNSTABLE;
-            reason = String.join("; ", report.problems());
-        }
+        Verdict verdict = Verdict.of(load, report);
+        Status status = verdict.status();
+        String reason = verdict.reason();
         RunResult result = builder.where(report).measured(load).status(status, reason)
                 .hlog(stem + "/load-" + spec.mix().keySet().iterator().next().key() + ".hlog").build();
         ResultFiles.write(runDir, result);
@@ -418,6 +408,26 @@ final class LoadCommand implements Callable<Integer> {
         console.printf(Locale.ROOT, "    %s  via %s%s%n    wrote %s.json, %s/load.csv and one .hlog per op%n%n", status,
                 report.clientTarget(), reason == null ? "" : "  (" + reason + ")", stem, stem);
         return result;
+    }
+
+    /** A load run's status: FAIL on a broken invariant, INCOMPLETE when stopped early, UNSTABLE when the cluster changed. */
+    record Verdict(Status status, String reason) {
+        static Verdict of(LoadResult load, ScenarioSession.Report report) {
+            if (!load.invariantsHold()) {
+                return new Verdict(Status.FAIL, "invariant violated: " + load.invariants().stream().filter(i -> !i.holds())
+                        .map(i -> i.name() + ": " + i.evidence()).findFirst().orElse(""));
+            }
+            if ("INTERRUPTED".equals(load.outcome()) || "ABORTED".equals(load.outcome())) {
+                return new Verdict(Status.INCOMPLETE, load.reason());
+            }
+            if ("FAILED".equals(load.outcome())) {
+                return new Verdict(Status.FAIL, load.reason());
+            }
+            if (!report.problems().isEmpty()) {
+                return new Verdict(Status.UNSTABLE, String.join("; ", report.problems()));
+            }
+            return new Verdict(Status.OK, null);
+        }
     }
 
     private int engineOnly(PrintStream console, LoadSpec spec, Path runDir) {

@@ -94,6 +94,31 @@ class InterruptIT {
     }
 
     @Test
+    void anInterruptedSweepAnalysesTheCellsItMeasuredMarksThemIncompleteAndStopsTheMembers() throws Exception {
+        CliProcess cli = CliProcess.start(work, "sweep", "--scenarios", "client-leader", "--threads", "1,2,4",
+                "--duration", "2s", "--warmup", "0s", "--repeats", "5", "--cluster-warmup", "0s", "--members", "3",
+                "--settle", "2s", "--out", "sweeps");
+        assertThat(cli.awaitStdout("[2/15 repeat 1", 300)).as("two cells: " + cli.stdoutSoFar()).isTrue();
+        List<ProcessHandle> members = cli.process.descendants().toList();
+        assertThat(members).hasSize(3);
+
+        cli.interrupt();
+        CliProcess.Finished finished = cli.finish(120);
+
+        assertThat(finished.exitCode()).as(finished.stderr()).isEqualTo(ExitCodes.INTERRUPTED);
+        assertAllEnded(members);
+        assertThat(finished.stdout()).contains("INCOMPLETE: not every cell");
+        Path json;
+        try (Stream<Path> files = Files.walk(work.resolve("sweeps"))) {
+            json = files.filter(p -> p.getFileName().toString().equals("sweep.json")).findFirst().orElseThrow();
+        }
+        assertThat(Files.readString(json)).contains("\"status\" : \"INCOMPLETE\"");
+        List<String> rows = Files.readAllLines(json.resolveSibling("cells.csv"));
+        assertThat(rows.size() - 1).isBetween(2, 14);
+        assertThat(rows.get(1)).contains(",OK,");
+    }
+
+    @Test
     void ctrlCWhileTheLeaderIsPausedResumesItStopsEveryMemberAndChecksTheHistorySoFar() throws Exception {
         CliProcess cli = CliProcess.start(work, "chaos", "--nemesis", "pause-leader", "--members", "3", "--failover", "fast",
                 "--fault-for", "60s", "--interval", "3s", "--duration", "5m", "--clients", "1", "--threads", "2",

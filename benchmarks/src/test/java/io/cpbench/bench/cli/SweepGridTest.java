@@ -1,0 +1,123 @@
+package io.cpbench.bench.cli;
+
+import io.cpbench.core.load.Threshold;
+import io.cpbench.core.sweep.SweepCell;
+import io.cpbench.topology.MemberTuning;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class SweepGridTest {
+
+    @TempDir
+    Path dir;
+
+    static SweepGrid grid(List<String> scenarios, List<Integer> clients, List<Integer> threads, List<Double> rates,
+                          List<MemberTuning> members) {
+        return new SweepGrid(scenarios, clients, threads, rates, "cas", Duration.ofSeconds(10), Duration.ofSeconds(3), 3,
+                Threshold.parse("p99<10ms"), members);
+    }
+
+    @Test
+    void cellsGoLevelByLevelWithTheRoutingsOfALevelSideBySide() {
+        SweepGrid g = grid(List.of("client-leader-aware", "client-smart"), List.of(1, 2), List.of(1, 4), List.of(), null);
+        assertThat(g.cells()).extracting(SweepCell::toString).containsExactly(
+                "client-leader-aware 1x1", "client-smart 1x1", "client-leader-aware 2x1", "client-smart 2x1",
+                "client-leader-aware 1x4", "client-smart 1x4", "client-leader-aware 2x4", "client-smart 2x4");
+        // 8 cells x 3 repeats x (10 s + 3 s + 3 s of set-up)
+        assertThat(g.estimate(Duration.ofSeconds(20))).isEqualTo(Duration.ofSeconds(8 * 3 * 16));
+        assertThat(g.clusterPerSetting()).isFalse();
+    }
+
+    @Test
+    void eachCellsLoadRunsItsOwnWorkersOrRate() {
+        SweepGrid closed = grid(List.of("client-smart"), List.of(1, 2), List.of(1, 8), List.of(), null);
+        for (SweepCell c : closed.cells()) {
+            io.cpbench.core.load.LoadSpec spec = SweepCommand.cellSpec(closed, c, 7L);
+            assertThat(spec.workers()).isEqualTo(c.workers());
+            assertThat(spec.profile().startLevel()).as(c.toString()).isEqualTo(c.workers());
+            assertThat(spec.profile().peak()).as(c.toString()).isEqualTo(c.workers());
+            assertThat(spec.open()).isFalse();
+            assertThat(spec.profile().totalNanos()).isEqualTo(Duration.ofSeconds(10).toNanos());
+        }
+        SweepGrid open = grid(List.of("client-smart"), List.of(1), List.of(16), List.of(500.0, 2000.0), null);
+        assertThat(open.cells()).extracting(c -> SweepCommand.cellSpec(open, c, null).profile().peak()).containsExactly(500.0, 2000.0);
+        assertThat(open.cells()).allSatisfy(c -> assertThat(SweepCommand.cellSpec(open, c, null).open()).isTrue());
+    }
+
+    @Test
+    void memberSettingsMultiplyAndEachIsAClusterOfItsOwn() {
+        List<MemberTuning> settings = SweepGrid.memberGrid(SweepGrid.parseVary(List.of("operation-threads=1,2", "io-threads=1,3")));
+        assertThat(settings).extracting(MemberTuning::describe).containsExactly(
+                "operation-threads=1, io-threads=1", "operation-threads=1, io-threads=3",
+                "operation-threads=2, io-threads=1", "operation-threads=2, io-threads=3");
+        SweepGrid g = grid(List.of("client-smart"), List.of(1), List.of(1, 8), List.of(), settings);
+        assertThat(g.cells()).hasSize(8);
+        assertThat(g.cells().get(0).series()).isEqualTo("client-smart [operation-threads=1, io-threads=1]");
+        // 8 cells x 3 x 16 s, and 4 x 3 - 1 more clusters at 30 s start + 20 s warm-up
+        assertThat(g.estimate(Duration.ofSeconds(20))).isEqualTo(Duration.ofSeconds(8 * 3 * 16 + 11 * 50));
+        assertThat(SweepGrid.memberGrid(Map.of())).containsExactly(MemberTuning.NONE);
+    }
+
+    @Test
+    void aGridFileIsReadAndEveryMistakeIsOneLineNamingTheFile() throws Exception {
+        Path file = dir.resolve("grid.yaml");
+        Files.writeString(file, """
+                scenarios: [client-leader, client-follower]
+                threads: [1, 2, 4]
+                rates: 100,200
+                duration: 2s
+                repeats: 2
+                slo: p99.9<20ms
+                members: {operation-threads: [2, 4]}
+                """);
+        SweepGrid.FileValues v = SweepGrid.readFile(file);
+        assertThat(v.scenarios()).containsExactly("client-leader", "client-follower");
+        assertThat(v.threads()).containsExactly(1, 2, 4);
+        assertThat(v.rates()).containsExactly(100.0, 200.0);
+        assertThat(v.duration()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(v.clients()).isNull();
+        assertThat(v.members()).containsEntry("operation-threads", List.of(2, 4));
+
+        Files.writeString(file, "threads: [1, two]\n");
+        assertThatThrownBy(() -> SweepGrid.readFile(file)).hasMessage(file + ": threads: 'two' is not a whole number");
+        Files.writeString(file, "thread: [1]\n");
+        assertThatThrownBy(() -> SweepGrid.readFile(file)).hasMessageStartingWith(file + ": unknown key 'thread'; known: clients,");
+        Files.writeString(file, "members: [1, 2]\n");
+        assertThatThrownBy(() -> SweepGrid.readFile(file)).hasMessageContaining("members must map settings to lists");
+        Files.writeString(file, "duration: soon\n");
+        assertThatThrownBy(() -> SweepGrid.readFile(file)).hasMessageStartingWith(file + ": duration: ");
+        assertThatThrownBy(() -> SweepGrid.readFile(dir.resolve("missing.yaml"))).hasMessageContaining("cannot read");
+    }
+
+    @Test
+    void impossibleGridsAreRefusedBeforeAnythingStarts() {
+        assertThatThrownBy(() -> grid(List.of("client-smart-10ms"), List.of(1), List.of(1), List.of(), null))
+                .hasMessageContaining("network (b) scenario");
+        assertThatThrownBy(() -> grid(List.of("client-smart", "client-smart"), List.of(1), List.of(1), List.of(), null))
+                .hasMessageContaining("named twice");
+        assertThatThrownBy(() -> grid(List.of("nope"), List.of(1), List.of(1), List.of(), null))
+                .hasMessageContaining("unknown scenario 'nope'");
+        assertThatThrownBy(() -> grid(List.of("client-smart"), List.of(64), List.of(1024), List.of(), null))
+                .hasMessageContaining("over 4096 workers");
+        assertThatThrownBy(() -> grid(List.of("client-smart"), List.of(1), List.of(1), List.of(-5.0), null))
+                .hasMessageContaining("rates must be above 0");
+        assertThatThrownBy(() -> new SweepGrid(List.of("client-smart"), List.of(1), List.of(1), List.of(), "cas",
+                Duration.ofSeconds(10), Duration.ZERO, 3, Threshold.parse("rate>100"), null)).hasMessageContaining("latency bound");
+        assertThatThrownBy(() -> new SweepGrid(List.of("client-smart"), List.of(1), List.of(1), List.of(), "cas",
+                Duration.ofSeconds(10), Duration.ZERO, 3, Threshold.parse("lock:p99<1ms"), null)).hasMessageContaining("not in the mix");
+        assertThatThrownBy(() -> SweepGrid.memberGrid(SweepGrid.parseVary(List.of("operation-thread=1,2"))))
+                .hasMessageContaining("unknown member setting 'operation-thread'; known: operation-threads,");
+        assertThatThrownBy(() -> SweepGrid.memberGrid(SweepGrid.parseVary(List.of("io-threads=0"))))
+                .hasMessageContaining("io-threads must be 1-64, was 0");
+        assertThatThrownBy(() -> SweepGrid.parseVary(List.of("io-threads"))).hasMessageContaining("must read KNOB=V1,V2");
+    }
+}

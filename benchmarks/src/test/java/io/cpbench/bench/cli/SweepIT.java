@@ -1,0 +1,114 @@
+package io.cpbench.bench.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+/**
+ * {@code cpbench sweep} end to end on a local 3-member cluster: 2 routings x 3 thread counts x 2 repeats, short
+ * cells. Checks the CSV against itself (op/s is ops over seconds, every cell ran in every repeat, in the rotated
+ * order), and the analysis against the CSV (the knee is the level with the highest median throughput, as
+ * recomputed here, since the SLO lets every level through).
+ */
+class SweepIT {
+
+    @TempDir
+    static Path work;
+    static CliProcess.Finished finished;
+    static Path runDir;
+    static List<String[]> rows;
+
+    @BeforeAll
+    static void run() throws Exception {
+        Files.writeString(work.resolve("grid.yaml"), """
+                scenarios: [client-leader, client-follower]
+                threads: [1, 2, 4]
+                duration: 2s
+                warmup: 1s
+                repeats: 2
+                """);
+        finished = CliProcess.run(work, 400, "sweep", "--grid", "grid.yaml", "--slo", "p99<5s", "--cluster-warmup", "2s",
+                "--members", "3", "--settle", "2s", "--out", "runs");
+        try (Stream<Path> dirs = Files.list(work.resolve("runs"))) {
+            runDir = dirs.filter(Files::isDirectory).findFirst().orElseThrow();
+        }
+        rows = new ArrayList<>();
+        List<String> lines = Files.readAllLines(runDir.resolve("cells.csv"));
+        assertThat(lines.get(0)).startsWith("repeat,routing,clients,threads,workers,rate,status,seconds,ops,errors,ops_per_s");
+        lines.stream().skip(1).forEach(l -> rows.add(l.split(",", -1)));
+    }
+
+    @Test
+    void everyCellRanOnceARepeatInARotatedOrderAndItsRateIsItsOpsOverItsTime() {
+        assertThat(finished.exitCode()).as(finished.stderr()).isEqualTo(ExitCodes.OK);
+        assertThat(finished.stdout()).contains("2 routings (client-leader, client-follower) x clients 1 x threads 1,2,4 = 6 cells, x 2 repeats")
+                .contains("[12/12 repeat 2");
+        assertThat(rows).hasSize(12);
+        List<String> first = rows.subList(0, 6).stream().map(r -> r[1] + " " + r[3]).toList();
+        List<String> second = rows.subList(6, 12).stream().map(r -> r[1] + " " + r[3]).toList();
+        assertThat(first).containsExactly("client-leader 1", "client-follower 1", "client-leader 2", "client-follower 2",
+                "client-leader 4", "client-follower 4");
+        assertThat(second).containsExactly("client-follower 1", "client-leader 2", "client-follower 2", "client-leader 4",
+                "client-follower 4", "client-leader 1");
+        for (String[] r : rows) {
+            assertThat(r[6]).as(String.join(",", r)).isEqualTo("OK");
+            double seconds = Double.parseDouble(r[7]);
+            long ops = Long.parseLong(r[8]);
+            assertThat(seconds).isBetween(1.9, 3.0);
+            assertThat(Double.parseDouble(r[10])).isCloseTo(ops / seconds, within(ops / seconds * 0.01 + 0.1));
+            assertThat(Long.parseLong(r[11])).isLessThanOrEqualTo(Long.parseLong(r[13])); // p50 <= p99
+        }
+    }
+
+    @Test
+    void theKneeIsTheLevelWithTheHighestMedianAndTheAnalysisIsWritten() throws Exception {
+        Map<String, List<Double>> byCell = new HashMap<>();
+        for (String[] r : rows) {
+            byCell.computeIfAbsent(r[1] + " 1x" + r[3], k -> new ArrayList<>()).add(Double.parseDouble(r[10]));
+        }
+        String best = byCell.entrySet().stream()
+                .max(Comparator.comparingDouble(e -> e.getValue().stream().mapToDouble(Double::doubleValue).average().orElse(0)))
+                .orElseThrow().getKey();
+        JsonNode sweep = new ObjectMapper().readTree(runDir.resolve("sweep.json").toFile());
+        assertThat(sweep.get("format").asText()).isEqualTo("cpbench-sweep/1");
+        assertThat(sweep.get("status").asText()).isEqualTo("COMPLETE");
+        assertThat(sweep.get("cells")).hasSize(12);
+        JsonNode analysis = sweep.get("analysis");
+        JsonNode knee = analysis.get("knee");
+        assertThat(knee.get("routing").asText() + " " + knee.get("level").get("level").asText()).isEqualTo(best);
+        assertThat(analysis.get("routings")).hasSize(2).allSatisfy(r -> {
+            assertThat(r.get("levels")).hasSize(3);
+            assertThat(r.get("usl").get("points").asInt()).isEqualTo(6);
+        });
+        assertThat(analysis.get("winners")).hasSize(3);
+        assertThat(Files.readString(runDir.resolve("sweep.md"))).contains("Optimal configuration").contains("| Routing ");
+        assertThat(finished.stdout()).contains("<- knee").contains("Which routing wins where");
+        // each cell kept its per-second numbers, and ran with its own number of workers
+        List<Path> csvs;
+        try (Stream<Path> files = Files.walk(runDir.resolve("cells"))) {
+            csvs = files.filter(p -> p.getFileName().toString().equals("load.csv")).toList();
+        }
+        assertThat(csvs).hasSize(12);
+        for (Path csv : csvs) {
+            String cell = csv.getParent().getFileName().toString(); // r1-client-leader-1x4
+            double workers = Double.parseDouble(cell.substring(cell.lastIndexOf('x') + 1));
+            List<String> intervals = Files.readAllLines(csv).stream().skip(1).toList();
+            assertThat(intervals).as(cell).isNotEmpty()
+                    .allSatisfy(line -> assertThat(Double.parseDouble(line.split(",")[2])).as(cell + ": " + line).isEqualTo(workers));
+        }
+    }
+}
