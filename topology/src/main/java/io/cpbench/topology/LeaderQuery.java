@@ -20,7 +20,7 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * Runs on a member (sent with {@code IExecutorService.submitToMember}) and reports what that member believes
- * about the CP {@code default} group: its leader and term. No public API names the leader, so this reads
+ * about a CP group ({@code default} unless named): its leader and term. No public API names the leader, so this reads
  * Hazelcast internals (DESIGN.md, fact 6); the members must have this class on their classpath, which every
  * cp-bench topology guarantees.
  */
@@ -30,6 +30,17 @@ public final class LeaderQuery implements Callable<LeaderQuery.Answer>, Hazelcas
     private static final long TIMEOUT_SECONDS = 5;
 
     private transient HazelcastInstance instance;
+    private final String groupName;
+
+    /** Asks about the {@code default} group. */
+    public LeaderQuery() {
+        this(CPGroup.DEFAULT_GROUP_NAME);
+    }
+
+    /** Asks about the CP group {@code groupName}. */
+    public LeaderQuery(String groupName) {
+        this.groupName = groupName;
+    }
 
     /**
      * @param reporter address of the member that answered
@@ -53,7 +64,7 @@ public final class LeaderQuery implements Callable<LeaderQuery.Answer>, Hazelcas
         RaftService raft = nodeEngine(instance).getService(RaftService.SERVICE_NAME);
         CPGroup group;
         try {
-            group = raft.getCPGroup(CPGroup.DEFAULT_GROUP_NAME).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            group = raft.getCPGroup(groupName == null ? CPGroup.DEFAULT_GROUP_NAME : groupName).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         } catch (TimeoutException e) {
             // The METADATA group has no leader yet (a cluster still forming, or an election): the reporter and its
             // priority are still worth answering with, and callers that need a leader ask again.

@@ -365,9 +365,46 @@ public final class Leadership implements AutoCloseable {
                 + (view != null && view.answered() == 0 && lastQueryError != null ? "; members failed to answer: " + lastQueryError : ""));
     }
 
-    /** Waits until the priority member leads, unanimously, in a term that held still for {@code settle}. */
+    /**
+     * Waits until the priority member leads, unanimously, in a term that held still for {@code settle}; with no
+     * priority member (null), until any member does.
+     */
     public LeaderView awaitPriorityLeader(MemberRef priority, Duration settle, Duration timeout) {
+        if (priority == null) {
+            return awaitStable(view -> view.leader() != null, "a leader, any member", settle, timeout);
+        }
         return awaitStable(view -> priority.equals(view.leader()), priority + " leading", settle, timeout);
+    }
+
+    /**
+     * The leader of each named CP group, as the members see it (the member most of them name), or null for a group
+     * none names yet: where a run's objects are led. Needs cp-bench's classes on the members.
+     */
+    public Map<String, MemberRef> leadersOf(List<String> groups) {
+        Map<String, MemberRef> leaders = new java.util.LinkedHashMap<>();
+        for (String group : groups) {
+            Map<Member, Future<LeaderQuery.Answer>> pending = executor.submitToMembers(new LeaderQuery(group),
+                    admin.getCluster().getMembers());
+            Map<String, Integer> votes = new java.util.HashMap<>();
+            long deadline = System.nanoTime() + QUERY_TIMEOUT.toNanos();
+            for (Future<LeaderQuery.Answer> future : pending.values()) {
+                try {
+                    String leader = future.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS).leader();
+                    if (leader != null) {
+                        votes.merge(leader, 1, Integer::sum);
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                } catch (Exception unanswered) {
+                    future.cancel(true);
+                }
+            }
+            String top = votes.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElse(null);
+            leaders.put(group, top == null ? null : members.stream().filter(m -> m.address().equals(top)).findFirst()
+                    .orElse(new MemberRef(-1, top, false)));
+        }
+        return leaders;
     }
 
     /** Creates the {@code default} group if needed, then waits for the priority member to lead it, settled. */

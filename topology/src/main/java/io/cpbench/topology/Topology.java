@@ -19,9 +19,9 @@ public interface Topology extends AutoCloseable {
     /** All members this topology was started with, dead or alive, in index order. */
     List<MemberRef> members();
 
-    /** The member with leadership priority. */
+    /** The member with leadership priority, or null when no member has it (a cluster started with no priority). */
     default MemberRef priorityMember() {
-        return members().stream().filter(MemberRef::priority).findFirst().orElseThrow();
+        return members().stream().filter(MemberRef::priority).findFirst().orElse(null);
     }
 
     /** Reads and awaits the leader of the CP {@code default} group. */

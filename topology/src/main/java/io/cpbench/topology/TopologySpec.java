@@ -10,7 +10,8 @@ import java.util.UUID;
  * How to bring up a cluster: plain data, validated here so that nothing deeper has to.
  *
  * @param memberCount            CP members (the seed's group has 5)
- * @param priorityIndex          which member gets leadership priority
+ * @param priorityIndex          which member gets leadership priority; -1 for none (Hazelcast then spreads the
+ *                               leaders of CP groups over the members)
  * @param host                   loopback address the members bind to
  * @param basePort               first member port; 0 picks free consecutive ports from 5701
  * @param rebalancePeriodSeconds leadership rebalance period (DESIGN.md, fact 5)
@@ -57,8 +58,8 @@ public record TopologySpec(int memberCount, int priorityIndex, String host, int 
         if (memberCount < 3 || memberCount > 9) {
             throw new IllegalArgumentException("members must be 3-9 (a CP group), was " + memberCount);
         }
-        if (priorityIndex < 0 || priorityIndex >= memberCount) {
-            throw new IllegalArgumentException("priority member index must be 0-" + (memberCount - 1) + ", was " + priorityIndex);
+        if (priorityIndex < -1 || priorityIndex >= memberCount) {
+            throw new IllegalArgumentException("priority member index must be 0-" + (memberCount - 1) + " (or -1 for none), was " + priorityIndex);
         }
         if (basePort != 0 && (basePort < 1024 || basePort + memberCount > 65535)) {
             throw new IllegalArgumentException("base port must be 1024-" + (65535 - memberCount) + " (or 0 to pick), was " + basePort);
@@ -84,6 +85,12 @@ public record TopologySpec(int memberCount, int priorityIndex, String host, int 
     public TopologySpec withFailover(FailoverPreset preset) {
         return new TopologySpec(memberCount, priorityIndex, host, basePort, rebalancePeriodSeconds, settle,
                 startupTimeout, logDir, memberJvmOptions, emulateNetwork, preset, tuning);
+    }
+
+    /** The same cluster with no leadership priority: any settled leader makes it ready. */
+    public TopologySpec withoutPriority() {
+        return new TopologySpec(memberCount, -1, host, basePort, rebalancePeriodSeconds, settle,
+                startupTimeout, logDir, memberJvmOptions, emulateNetwork, failover, tuning);
     }
 
     public TopologySpec withTuning(MemberTuning newTuning) {

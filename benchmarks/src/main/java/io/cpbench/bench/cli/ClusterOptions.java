@@ -47,6 +47,12 @@ public final class ClusterOptions {
                     + " clients retry every 50 ms; started members only) (default: ${DEFAULT-VALUE}).")
     String failover;
 
+    @Option(names = "--no-priority",
+            description = "Give no member CP leadership priority: Hazelcast then spreads the leaders of CP groups over the"
+                    + " members (for runs over several groups, --groups); the cluster is ready once any leader of the"
+                    + " default group has settled. Started members only.")
+    boolean noPriority;
+
     @Option(names = "--member-setting", paramLabel = "KNOB=VALUE",
             description = "A setting of the members cp-bench starts, repeatable: operation-threads, generic-threads,"
                     + " io-threads, raft-uncommitted-entries, raft-append-batch (default: Hazelcast's).")
@@ -90,6 +96,9 @@ public final class ClusterOptions {
             memberTuning();
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--member-setting: " + e.getMessage());
+        }
+        if (noPriority && (attach() || remote())) {
+            throw new IllegalArgumentException("--no-priority applies to the members cp-bench starts (--topology local or embedded)");
         }
         if (memberSettings != null && !memberSettings.isEmpty() && (attach() || remote())) {
             throw new IllegalArgumentException("--member-setting applies to the members cp-bench starts (--topology local or embedded)");
@@ -238,7 +247,8 @@ public final class ClusterOptions {
         return attach() ? "cluster '" + clusterName + "' at " + connect
                 : remote() ? "the members in " + inventory + " (" + String.join(", ", inventory().addresses()) + ")"
                 : members + " " + topology + " members, network " + network
-                + (memberTuning().isEmpty() ? "" : ", " + memberTuning().describe());
+                + (memberTuning().isEmpty() ? "" : ", " + memberTuning().describe())
+                + (noPriority ? ", no leadership priority" : "");
     }
 
     /** These options as command-line arguments, every one spelled out, for {@link #startFromArgs}. */
@@ -255,6 +265,9 @@ public final class ClusterOptions {
         }
         if (memberSettings != null) {
             memberSettings.forEach(m -> args.addAll(List.of("--member-setting", m)));
+        }
+        if (noPriority) {
+            args.add("--no-priority");
         }
         return args;
     }
@@ -294,6 +307,6 @@ public final class ClusterOptions {
         TopologySpec spec = new TopologySpec(members, 0, "127.0.0.1", basePort, rebalancePeriod, settle, startupTimeout,
                 logDir, TopologySpec.DEFAULT_MEMBER_JVM_OPTIONS, network.equals("emulated"))
                 .withFailover(failoverPreset()).withTuning(memberTuning().with(extra));
-        return kind.start(spec);
+        return kind.start(noPriority ? spec.withoutPriority() : spec);
     }
 }

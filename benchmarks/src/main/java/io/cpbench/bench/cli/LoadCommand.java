@@ -328,6 +328,23 @@ final class LoadCommand implements Callable<Integer> {
             current = null;
             console.printf(Locale.ROOT, "warm-up ran at %,.0f op/s%n", r.total().all().opsPerSecond());
         }
+        printGroupLeaders(console, spec, topology);
+    }
+
+    /** Where the objects' CP groups are led, once the warm-up created them (priority puts them all on one member). */
+    static void printGroupLeaders(PrintStream console, LoadSpec spec, Topology topology) {
+        List<String> groups = spec.groups() == null ? List.of() : spec.groups().stream()
+                .filter(g -> !g.equals("default")).distinct().toList();
+        if (groups.isEmpty()) {
+            return;
+        }
+        try {
+            java.util.Map<String, io.cpbench.topology.MemberRef> leaders = topology.leadership().leadersOf(groups);
+            console.println("CP group leaders: " + String.join(", ", leaders.entrySet().stream()
+                    .map(e -> e.getKey() + " -> " + (e.getValue() == null ? "none yet" : e.getValue().name())).toList()));
+        } catch (RuntimeException e) {
+            console.println("CP group leaders: unknown (" + e.getMessage() + ")");
+        }
     }
 
     private void stop() {

@@ -201,7 +201,7 @@ public final class ScenarioSession implements AutoCloseable {
     static LeaderView leaderBefore(Topology topology, SuiteOptions options) {
         LeaderView view = topology.leadership().read();
         MemberRef priority = topology.priorityMember();
-        if (view.unanimous() && view.leader().equals(priority)) {
+        if (view.unanimous() && view.leader() != null && (priority == null || view.leader().equals(priority))) {
             return view;
         }
         return topology.leadership().awaitPriorityLeader(priority, options.settle(), options.leadershipTimeout());
