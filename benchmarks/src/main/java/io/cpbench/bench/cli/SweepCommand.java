@@ -63,7 +63,7 @@ import java.util.concurrent.atomic.AtomicReference;
         footer = {"", "Grid file (YAML; flags override it):",
                 "  scenarios: [client-leader-aware, client-smart, client-follower]",
                 "  clients: [1, 2]",
-                "  threads: [1, 2, 4, 8, 16, 32]",
+                "  threads: [1, 4, 16, 32, 64, 128]",
                 "  rates: []            # op/s; when given, each cell is an open loop at that rate",
                 "  mix: cas",
                 "  duration: 10s",
@@ -90,7 +90,7 @@ final class SweepCommand implements Callable<Integer> {
     @Option(names = "--clients", paramLabel = "N", split = ",", description = "Client instances per cell, a list (default: 1).")
     List<Integer> clients;
 
-    @Option(names = "--threads", paramLabel = "T", split = ",", description = "Threads per client, a list (default: 1,2,4,8,16,32).")
+    @Option(names = "--threads", paramLabel = "T", split = ",", description = "Threads per client, a list (default: 1,4,16,32,64,128).")
     List<Integer> threads;
 
     @Option(names = "--rates", paramLabel = "OPS", split = ",", description = "Open-loop rates in op/s, a list: each cell then runs at a"
@@ -123,6 +123,10 @@ final class SweepCommand implements Callable<Integer> {
             + " multiply): operation-threads, generic-threads, io-threads, raft-uncommitted-entries, raft-append-batch."
             + " Each setting runs on a fresh cluster, in every repeat.")
     List<String> vary;
+
+    @Option(names = "--from", paramLabel = "DIR", description = "Analyse a sweep's run directory again (its sweep.json), with"
+            + " --slo if given, instead of running one; writes nothing.")
+    Path from;
 
     @Option(names = "--dry-run", description = "Print the cells and the estimate, and start nothing.")
     boolean dryRun;
@@ -167,6 +171,9 @@ final class SweepCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintStream console = System.out;
+        if (from != null) {
+            return reanalyse(console, from);
+        }
         SweepGrid grid = grid();
         clusterOptions.validate(-1);
         sloThreshold = grid.slo();
@@ -267,6 +274,66 @@ final class SweepCommand implements Callable<Integer> {
             return ExitCodes.INTERRUPTED;
         }
         return runs.stream().anyMatch(r -> Status.FAIL.name().equals(r.status())) ? ExitCodes.FAILED : ExitCodes.OK;
+    }
+
+    /** {@code --from}: the analysis of a finished (or interrupted) sweep, again, under this --slo or its own. */
+    private int reanalyse(PrintStream console, Path dir) {
+        Path file = Files.isDirectory(dir) ? dir.resolve("sweep.json") : dir;
+        if (!Files.isReadable(file)) {
+            throw new IllegalArgumentException("--from: no sweep.json in " + dir);
+        }
+        com.fasterxml.jackson.databind.JsonNode tree;
+        List<CellRun> runs;
+        try {
+            ObjectMapper json = new ObjectMapper()
+                    .configure(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+            tree = json.readTree(file.toFile());
+            if (tree == null || !"cpbench-sweep/1".equals(tree.path("format").asText())) {
+                throw new IllegalArgumentException("--from: " + file + " is not a cp-bench sweep (format cpbench-sweep/1)");
+            }
+            runs = List.of(json.treeToValue(tree.get("cells"), CellRun[].class));
+        } catch (IOException e) {
+            throw new IllegalArgumentException("--from: cannot read " + file + ": " + e.getMessage().lines().findFirst().orElse(""));
+        }
+        com.fasterxml.jackson.databind.JsonNode g = tree.path("grid");
+        String sloText = slo != null ? slo : g.path("slo").asText("p99<10ms");
+        Threshold threshold;
+        try {
+            threshold = Threshold.parse(sloText);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--slo: " + e.getMessage());
+        }
+        if (!threshold.isLatency()) {
+            throw new IllegalArgumentException("--slo '" + sloText + "': an SLO is a latency bound, like p99<10ms or p99.9<50ms");
+        }
+        // each run's SLO metric, for this SLO: read back from the percentiles the run kept
+        List<CellRun> judged = runs.stream().map(r -> new CellRun(r.repeat(), r.cell(), r.status(), r.reason(), r.seconds(),
+                r.ops(), r.errors(), r.opsPerSecond(), r.p50Us(), r.p90Us(), r.p99Us(), r.p999Us(), r.maxUs(),
+                sloOf(threshold, r))).toList();
+        List<SweepCell> cells = new java.util.ArrayList<>(new java.util.LinkedHashSet<>(runs.stream().map(CellRun::cell).toList()));
+        int planned = g.path("repeats").asInt(1);
+        console.println("cp-bench sweep, analysed again: " + file + " (" + runs.size() + " cell runs, status "
+                + tree.path("status").asText("?") + "), SLO " + threshold.text());
+        console.println();
+        console.print(SweepReport.render(SweepAnalysis.of(cells, judged, threshold, planned)));
+        return ExitCodes.OK;
+    }
+
+    /** The SLO's metric from a run's kept percentiles; the op-specific and mean ones need the run's own histograms. */
+    private static double sloOf(Threshold threshold, CellRun run) {
+        if (threshold.op() != null) {
+            throw new IllegalArgumentException("--from: an op's SLO (" + threshold.text() + ") needs the run's per-op numbers;"
+                    + " give one over all ops, like p99<10ms");
+        }
+        return switch (threshold.metricKey()) {
+            case "p50" -> run.p50Us();
+            case "p90" -> run.p90Us();
+            case "p99" -> run.p99Us();
+            case "p99.9" -> run.p999Us();
+            case "max" -> run.maxUs();
+            default -> throw new IllegalArgumentException("--from: cells.csv keeps p50, p90, p99, p99.9 and max; "
+                    + threshold.metricKey() + " needs a new sweep");
+        };
     }
 
     private Topology startCluster(PrintStream console, MemberTuning tuning, Path logDir, AtomicReference<Topology> live) {

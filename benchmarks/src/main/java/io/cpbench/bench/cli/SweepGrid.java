@@ -27,7 +27,7 @@ record SweepGrid(List<String> scenarios, List<Integer> clients, List<Integer> th
 
     static final List<String> DEFAULT_SCENARIOS = List.of("client-leader-aware", "client-smart", "client-follower");
     static final List<Integer> DEFAULT_CLIENTS = List.of(1);
-    static final List<Integer> DEFAULT_THREADS = List.of(1, 2, 4, 8, 16, 32);
+    static final List<Integer> DEFAULT_THREADS = List.of(1, 4, 16, 32, 64, 128);
     static final Set<String> KEYS = Set.of("scenarios", "clients", "threads", "rates", "mix", "duration", "warmup",
             "repeats", "slo", "members");
     /** Starting a fresh cluster for another member setting, and settling its leadership: ~25 s here. */
@@ -83,6 +83,9 @@ record SweepGrid(List<String> scenarios, List<Integer> clients, List<Integer> th
         }
         if (!slo.isLatency()) {
             throw new IllegalArgumentException("--slo '" + slo.text() + "': an SLO is a latency bound, like p99<10ms or p99.9<50ms");
+        }
+        if (slo.comparison() == Threshold.Comparison.GT || slo.comparison() == Threshold.Comparison.GE) {
+            throw new IllegalArgumentException("--slo '" + slo.text() + "': an SLO is an upper bound, like p99<10ms");
         }
         if (slo.stage() != 0) {
             throw new IllegalArgumentException("--slo '" + slo.text() + "': a sweep's cells have one stage; leave out the stage");

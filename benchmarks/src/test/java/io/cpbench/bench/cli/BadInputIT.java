@@ -138,7 +138,21 @@ class BadInputIT {
                 Arguments.of(2, "broken-spec.yaml: cannot read", new String[]{"load", "--spec", "broken-spec.yaml"}),
                 Arguments.of(2, "schedule.rate: an open loop needs a rate above 0", new String[]{"load", "--rate", "0"}),
                 Arguments.of(2, "--pairs must be 2-50, was 1", new String[]{"engine-cost", "--pairs", "1"}),
-                Arguments.of(2, "--threads must each be 1-1024, was 0", new String[]{"engine-cost", "--threads", "1,0"}));
+                Arguments.of(2, "--threads must each be 1-1024, was 0", new String[]{"engine-cost", "--threads", "1,0"}),
+                Arguments.of(2, "threads must be 1-1024 per client, was 0", new String[]{"sweep", "--threads", "1,0"}),
+                Arguments.of(2, "--slo 'rate>5': an SLO is a latency bound", new String[]{"sweep", "--slo", "rate>5"}),
+                Arguments.of(2, "--slo: threshold 'p99<' must read", new String[]{"sweep", "--slo", "p99<"}),
+                Arguments.of(2, "scenario 'client-lb-10ms' is a network (b) scenario", new String[]{"sweep", "--scenarios", "client-lb-10ms"}),
+                Arguments.of(2, "bad-grid.yaml: unknown key 'thread'; known: clients,", new String[]{"sweep", "--grid", "bad-grid.yaml"}),
+                Arguments.of(2, "broken-spec.yaml: not valid YAML", new String[]{"sweep", "--grid", "broken-spec.yaml"}),
+                Arguments.of(2, "--from: no sweep.json in run-dir", new String[]{"sweep", "--from", "run-dir"}),
+                Arguments.of(2, "--from: a-file is not a cp-bench sweep", new String[]{"sweep", "--from", "a-file"}),
+                Arguments.of(2, "--from: cannot read garbage.json", new String[]{"sweep", "--from", "garbage.json"}),
+                Arguments.of(2, "unknown member setting 'op-threads'", new String[]{"sweep", "--vary-member", "op-threads=1,2"}),
+                Arguments.of(2, "--member-setting: member setting io-threads must be 1-64, was 0", new String[]{"load",
+                        "--member-setting", "io-threads=0"}),
+                Arguments.of(2, "--no-priority applies to the members cp-bench starts", new String[]{"load", "--no-priority",
+                        "--topology", "attach", "--connect", "127.0.0.1:5701"}));
     }
 
     @BeforeAll
@@ -147,6 +161,7 @@ class BadInputIT {
         Files.writeString(work.resolve("a-file"), "");
         Files.writeString(work.resolve("bad-spec.yaml"), "mix: {cas: 1}\nschedule: {duraton: 10s}\n");
         Files.writeString(work.resolve("broken-spec.yaml"), "mix: {cas: 1\n");
+        Files.writeString(work.resolve("bad-grid.yaml"), "thread: [1, 2]\n");
         Files.writeString(work.resolve("inventory-null.json"), "{\"format\": \"cpbench-inventory/1\", \"clusterName\": \"lab\","
                 + " \"members\": [{\"host\": \"10.0.0.1\", \"port\": 5701, \"priority\": true, \"slow\": false},"
                 + " {\"host\": \"10.0.0.2\", \"port\": 5701, \"priority\": false, \"slow\": false},"

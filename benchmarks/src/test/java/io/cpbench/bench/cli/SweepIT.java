@@ -111,4 +111,15 @@ class SweepIT {
                     .allSatisfy(line -> assertThat(Double.parseDouble(line.split(",")[2])).as(cell + ": " + line).isEqualTo(workers));
         }
     }
+
+    @Test
+    void aFinishedSweepIsAnalysedAgainUnderAnotherSloWithoutRunning() throws Exception {
+        CliProcess.Finished strict = CliProcess.run(work, 60, "sweep", "--from", runDir.toString(), "--slo", "p99<1us");
+        assertThat(strict.exitCode()).as(strict.stderr()).isEqualTo(ExitCodes.OK);
+        assertThat(strict.stdout()).contains("12 cell runs, status COMPLETE").contains("SLO p99<1us")
+                .contains("no level met the SLO p99<1us");
+        CliProcess.Finished same = CliProcess.run(work, 60, "sweep", "--from", runDir.toString());
+        String kneeLine = finished.stdout().lines().filter(l -> l.contains("<- knee")).findFirst().orElseThrow();
+        assertThat(same.stdout()).contains(kneeLine); // the same numbers, the same knee
+    }
 }

@@ -47,7 +47,7 @@ final class OptimalConfiguration {
         StringBuilder why = new StringBuilder(String.format(Locale.ROOT, "highest throughput within %s: %s op/s at %s",
                 slo.text(), opsWithCi(k.throughput()), k.level()));
         RoutingStats next = a.routings().stream().filter(r -> r != best && r.knee() != null)
-                .max(Comparator.comparingDouble(r -> r.knee().throughput().median())).orElse(null);
+                .max(Comparator.comparingDouble(RoutingStats::kneeEstimate)).orElse(null);
         if (next != null) {
             why.append(String.format(Locale.ROOT, "; next, %s: %s op/s at %s (%+.1f %%)", next.routing(),
                     opsWithCi(next.knee().throughput()), next.knee().level(),
@@ -92,7 +92,9 @@ final class OptimalConfiguration {
                 k.rate() == null ? Integer.toString(k.threads()) : k.threads() + " / " + String.format(Locale.ROOT, "%.0f op/s", k.rate()),
                 (threadValues.size() == 1 && k.rate() == null ? "the only value swept; " : "") + limit));
         rows.add(new ConfigRow("Expected throughput", opsWithCi(k.throughput()) + " op/s",
-                String.format(Locale.ROOT, "median of %d repeat%s, 95 %% bootstrap interval", k.runs(), k.runs() == 1 ? "" : "s")));
+                String.format(Locale.ROOT, "median of %d repeat%s, 95 %% bootstrap interval%s", k.runs(), k.runs() == 1 ? "" : "s",
+                        best.kneeBracket() == null ? "" : String.format(Locale.ROOT, "; the SLO is reached at about %,.0f op/s"
+                                + " (interpolated toward %s)", best.kneeEstimate(), best.kneeBracket()))));
         rows.add(new ConfigRow("Expected " + metric, micros(k.sloActual()),
                 String.format(Locale.ROOT, "median of the repeats' %s; SLO %s; p50 %s", metric, slo.text(), micros(k.p50Us()))));
         Usl usl = best.usl();

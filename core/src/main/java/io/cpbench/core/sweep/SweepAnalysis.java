@@ -43,12 +43,18 @@ public record SweepAnalysis(String slo, List<RoutingStats> routings, List<LevelW
     }
 
     /**
-     * @param routing the series: a routing, with its member settings when the sweep varied them
-     * @param uslNote why there is no fit, or null
-     * @param members the member settings of this series (empty: Hazelcast's defaults)
+     * @param routing      the series: a routing, with its member settings when the sweep varied them
+     * @param uslNote      why there is no fit, or null
+     * @param members      the member settings of this series (empty: Hazelcast's defaults)
+     * @param kneeEstimate the throughput at which the SLO metric reaches its bound, interpolated linearly between
+     *                     the knee and the next level up (over the SLO); the knee's own throughput when there is no
+     *                     such level, or when the next level gave less; NaN without a knee. Levels are steps (32 to
+     *                     64 workers), and a knee read off them jumps a whole step when one median p99 crosses the
+     *                     bound; the estimate moves with the numbers instead.
+     * @param kneeBracket  the level the estimate reached toward, or null when it is the knee's own throughput
      */
     public record RoutingStats(String routing, List<LevelStats> levels, LevelStats knee, Usl usl, String uslNote,
-                               String members) {
+                               String members, double kneeEstimate, String kneeBracket) {
     }
 
     /**
@@ -109,7 +115,22 @@ public record SweepAnalysis(String slo, List<RoutingStats> routings, List<LevelW
                     note = e.getMessage();
                 }
             }
-            routingStats.add(new RoutingStats(routing, stats, knee, usl, note, membersOf.get(routing)));
+            LevelStats next = knee == null ? null : stats.stream()
+                    .filter(l -> l.runs() > 0 && !l.sloMet() && (l.workers() > knee.workers()
+                            || (knee.rate() != null && l.rate() != null && l.rate() > knee.rate())))
+                    .min(Comparator.comparingInt(LevelStats::workers).thenComparingDouble(l -> l.rate() == null ? 0 : l.rate()))
+                    .orElse(null);
+            double estimate = Double.NaN;
+            String bracket = null;
+            if (knee != null) {
+                estimate = knee.throughput().median();
+                if (next != null && next.throughput().median() > estimate && next.sloActual() > knee.sloActual()) {
+                    double f = (slo.limit() - knee.sloActual()) / (next.sloActual() - knee.sloActual());
+                    estimate += Math.max(0, Math.min(1, f)) * (next.throughput().median() - estimate);
+                    bracket = next.level();
+                }
+            }
+            routingStats.add(new RoutingStats(routing, stats, knee, usl, note, membersOf.get(routing), estimate, bracket));
         }
         List<LevelWinner> winners = new ArrayList<>();
         for (SweepCell level : levels) {
@@ -119,7 +140,7 @@ public record SweepAnalysis(String slo, List<RoutingStats> routings, List<LevelW
             }
         }
         Knee best = routingStats.stream().filter(r -> r.knee() != null)
-                .max(Comparator.comparingDouble(r -> r.knee().throughput().median()))
+                .max(Comparator.comparingDouble(RoutingStats::kneeEstimate))
                 .map(r -> new Knee(r.routing(), r.knee())).orElse(null);
         long planned = (long) cells.size() * repeats;
         boolean complete = runs.size() >= planned && runs.stream().noneMatch(r -> "INCOMPLETE".equals(r.status()));

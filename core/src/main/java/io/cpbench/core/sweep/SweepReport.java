@@ -54,6 +54,18 @@ public final class SweepReport {
         }
         out.append(table(header, rows));
         out.append("! over the SLO (").append(a.slo()).append("); knee: the highest throughput within it\n\n");
+        List<List<String>> knees = new ArrayList<>();
+        for (RoutingStats r : a.routings()) {
+            if (r.knee() == null) {
+                knees.add(List.of(r.routing(), "none", "-", "no level within the SLO"));
+                continue;
+            }
+            knees.add(List.of(r.routing(), r.knee().level() + ": " + opsWithCi(r.knee().throughput()) + " op/s",
+                    String.format(Locale.ROOT, "%,.0f op/s", r.kneeEstimate()),
+                    r.kneeBracket() == null ? "the knee's own throughput (no higher level gave more)"
+                            : "interpolated toward " + r.kneeBracket() + ", where the SLO metric crosses " + a.slo()));
+        }
+        out.append(table(List.of("routing", "knee (level: op/s)", "SLO reached at", "how"), knees)).append('\n');
 
         out.append("Universal Scalability Law, X(N) = λN / (1 + σ(N-1) + κN(N-1)), fitted to every closed-loop run\n\n");
         List<List<String>> usl = new ArrayList<>();

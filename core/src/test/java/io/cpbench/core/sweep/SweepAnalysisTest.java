@@ -54,6 +54,11 @@ class SweepAnalysisTest {
         assertThat(fast.levels().get(4).sloMet()).isFalse();
         assertThat(fast.levels().get(3).throughput().median()).isCloseTo(CURVE.throughput(8), within(CURVE.throughput(8) * 0.03));
         assertThat(fast.usl().peakConcurrency()).isBetween(18.0, 26.0);
+        // the SLO (5 ms) is crossed between 1x8 (p99 4.8 ms) and 1x16 (9.6 ms): 200/4800 of the way in throughput
+        double x8 = fast.levels().get(3).throughput().median();
+        double x16 = fast.levels().get(4).throughput().median();
+        assertThat(fast.kneeBracket()).isEqualTo("1x16");
+        assertThat(fast.kneeEstimate()).isCloseTo(x8 + (x16 - x8) * 200 / 4800, within(0.5));
         assertThat(a.winners()).hasSize(6).allSatisfy(w -> {
             assertThat(w.best()).isEqualTo("fast");
             assertThat(w.ratio().median()).isCloseTo(1 / 0.9, within(0.04));
@@ -79,6 +84,9 @@ class SweepAnalysisTest {
         SweepAnalysis a = SweepAnalysis.of(cells, runs, Threshold.parse("p99<100ms"), 3);
         assertThat(a.complete()).isFalse();
         assertThat(a.knee().level().level()).isEqualTo("1x16"); // the curve's best measured level (N* = 21.8)
+        // no level lies over the SLO: the estimate is the knee's own throughput
+        assertThat(a.routings().get(0).kneeBracket()).isNull();
+        assertThat(a.routings().get(0).kneeEstimate()).isEqualTo(a.knee().level().throughput().median());
         assertThat(a.routings().get(0).levels().get(5).failed()).isEqualTo(1);
         assertThat(SweepReport.render(a)).startsWith("INCOMPLETE");
         assertThat(a.optimal().get(0).reason()).doesNotContain("next,");
@@ -103,6 +111,7 @@ class SweepAnalysisTest {
                 new CellRun(1, cells.get(2), "OK", null, 10, 31_000, 0, 3100, 9000, 50_000, 90_000, 95_000, 99_000, 90_000));
         SweepAnalysis a = SweepAnalysis.of(cells, runs, Threshold.parse("p99<10ms"), 1);
         assertThat(a.knee().level().level()).isEqualTo("1x16@2000/s");
+        assertThat(a.routings().get(0).kneeEstimate()).isCloseTo(2000 + 1100 * 8000.0 / 88000, within(0.01));
         assertThat(a.routings().get(0).usl()).isNull();
         assertThat(a.routings().get(0).uslNote()).contains("open-loop");
         assertThat(a.optimal().get(2).reason()).contains("1x16@4000/s").contains("over the SLO");
