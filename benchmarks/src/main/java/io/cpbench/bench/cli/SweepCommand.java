@@ -217,6 +217,7 @@ final class SweepCommand implements Callable<Integer> {
             if (!grid.clusterPerSetting()) {
                 Topology topology = startCluster(console, grid.memberSettings().get(0), runDir.resolve("members"), live);
                 warmCluster(console, grid, topology);
+                progress.restartClock(); // one cluster: the time left is the cells' alone
                 Matrix.rounds(cells, grid.repeats(), () -> interrupted, done -> true,
                         (repeat, cell) -> progress.add(runCell(grid, cell, repeat, topology, runDir)));
             } else {
@@ -359,13 +360,18 @@ final class SweepCommand implements Callable<Integer> {
         private final int total;
         private final BufferedWriter csv;
         private final List<CellRun> runs;
-        private final long startNanos = System.nanoTime();
+        private long startNanos = System.nanoTime();
 
         Progress(PrintStream console, int total, BufferedWriter csv, List<CellRun> runs) {
             this.console = console;
             this.total = total;
             this.csv = csv;
             this.runs = runs;
+        }
+
+        /** Counts elapsed time from now: after the only cluster started and warmed up. */
+        void restartClock() {
+            startNanos = System.nanoTime();
         }
 
         void add(CellRun run) {
