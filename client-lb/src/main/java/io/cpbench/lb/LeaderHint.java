@@ -53,9 +53,24 @@ public final class LeaderHint implements Callable<String>, HazelcastInstanceAwar
         }
         for (CPMember member : cpGroup.members()) {
             if (member.getUuid().equals(leader.getUuid())) {
-                return member.getAddress().getHost() + ":" + member.getAddress().getPort();
+                return clientAddress(engine, member.getUuid(), member.getAddress());
             }
         }
         return null;
+    }
+
+    /**
+     * The {@code host:port} clients know member {@code uuid} by. With advanced networking (members in containers, say)
+     * clients reach a member elsewhere than members do, and CP members are known by their member address
+     * ({@code memberAddress}); otherwise the two are the same.
+     */
+    public static String clientAddress(NodeEngine engine, java.util.UUID uuid, com.hazelcast.cluster.Address memberAddress) {
+        com.hazelcast.cluster.Member member = engine.getClusterService().getMember(uuid);
+        com.hazelcast.cluster.Address address = member == null ? null
+                : member.getAddressMap().get(com.hazelcast.instance.EndpointQualifier.CLIENT);
+        if (address == null) {
+            address = memberAddress;
+        }
+        return address.getHost() + ":" + address.getPort();
     }
 }

@@ -59,9 +59,12 @@ public final class LeaderQuery implements Callable<LeaderQuery.Answer>, Hazelcas
 
     @Override
     public Answer call() throws Exception {
-        String reporter = addressOf(instance.getCluster().getLocalMember().getAddress());
+        NodeEngine engine = nodeEngine(instance);
+        // Members and leaders by the address clients know them by (they differ with advanced networking).
+        com.hazelcast.cluster.Member local = instance.getCluster().getLocalMember();
+        String reporter = io.cpbench.lb.LeaderHint.clientAddress(engine, local.getUuid(), local.getAddress());
         int priority = instance.getConfig().getCPSubsystemConfig().getCPMemberPriority();
-        RaftService raft = nodeEngine(instance).getService(RaftService.SERVICE_NAME);
+        RaftService raft = engine.getService(RaftService.SERVICE_NAME);
         CPGroup group;
         try {
             group = raft.getCPGroup(groupName == null ? CPGroup.DEFAULT_GROUP_NAME : groupName).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
@@ -86,7 +89,7 @@ public final class LeaderQuery implements Callable<LeaderQuery.Answer>, Hazelcas
         if (leader != null) {
             for (CPMember member : group.members()) {
                 if (member.getUuid().equals(leader.getUuid())) {
-                    leaderAddress = addressOf(member.getAddress());
+                    leaderAddress = io.cpbench.lb.LeaderHint.clientAddress(engine, member.getUuid(), member.getAddress());
                 }
             }
         }

@@ -292,7 +292,8 @@ public final class Leadership implements AutoCloseable {
                 break;
             } catch (Exception unanswered) {
                 lastQueryError = unanswered.getCause() == null ? unanswered.toString() : unanswered.getCause().toString();
-                future.cancel(true);
+                // Not cancelled: a cancel is itself a call to the member, which blocks up to the client's invocation
+                // timeout when the member is gone without a word (a killed container); the query ends on its own.
             }
         }
         return viewOf(answers);
@@ -397,7 +398,7 @@ public final class Leadership implements AutoCloseable {
                     Thread.currentThread().interrupt();
                     break;
                 } catch (Exception unanswered) {
-                    future.cancel(true);
+                    // Left to end on its own, as in readMembers().
                 }
             }
             String top = votes.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElse(null);

@@ -56,6 +56,13 @@ public final class MemberLauncher implements Callable<Integer> {
             description = "A member setting, repeatable: operation-threads, generic-threads, io-threads, raft-uncommitted-entries, raft-append-batch.")
     List<String> tune;
 
+    @Option(names = "--client-port", description = "Accept clients on this port, apart from members (Hazelcast's advanced networking).")
+    Integer clientPort;
+
+    @Option(names = "--client-public-address", paramLabel = "HOST:PORT",
+            description = "With --client-port: the address clients are told to use (a container's published port).")
+    String clientPublicAddress;
+
     @Option(names = "--exit-with-parent",
             description = "Exit when standard input closes, so the member dies with the process that started it, "
                     + "and leave Ctrl-C (SIGINT) to that process.")
@@ -97,8 +104,12 @@ public final class MemberLauncher implements Callable<Integer> {
     }
 
     MemberSettings settings() {
+        if ((clientPort == null) != (clientPublicAddress == null)) {
+            throw new IllegalArgumentException("--client-port and --client-public-address go together");
+        }
         return new MemberSettings(clusterName, host, port, publicPort == null ? port : publicPort, outboundPorts, members,
-                priority, rebalancePeriodSeconds, FailoverPreset.of(failover), MemberTuning.parse(tune));
+                priority, rebalancePeriodSeconds, FailoverPreset.of(failover), MemberTuning.parse(tune),
+                clientPort == null ? null : new MemberSettings.ClientEndpoint(clientPort, clientPublicAddress));
     }
 
     private static void awaitEndOfInput(InputStream in) {

@@ -1,8 +1,10 @@
 package io.cpbench.topology;
 
+import com.hazelcast.config.AdvancedNetworkConfig;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.NetworkConfig;
+import com.hazelcast.config.ServerSocketEndpointConfig;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -25,10 +27,36 @@ import java.util.Objects;
  * @param rebalancePeriodSeconds how often Hazelcast moves leadership toward the priority member (DESIGN.md, fact 5)
  * @param failover               how fast failures are detected ({@link FailoverPreset})
  * @param tuning                 thread counts and Raft limits ({@link MemberTuning}); none for Hazelcast's defaults
+ * @param clientEndpoint         a separate endpoint for clients (Hazelcast's advanced networking), or null for one
+ *                               endpoint for all: a member in a container announces its network alias to members
+ *                               and its published port on the host to clients, which cannot resolve the alias
  */
 public record MemberSettings(String clusterName, String host, int port, int publicPort, String outboundPorts,
                              List<String> members, int priority, int rebalancePeriodSeconds, FailoverPreset failover,
-                             MemberTuning tuning) {
+                             MemberTuning tuning, ClientEndpoint clientEndpoint) {
+
+    /**
+     * Where clients reach a member that members reach elsewhere.
+     *
+     * @param port          the port the member accepts clients on
+     * @param publicAddress {@code host:port} the member announces to clients
+     */
+    public record ClientEndpoint(int port, String publicAddress) {
+        public ClientEndpoint {
+            Objects.requireNonNull(publicAddress, "publicAddress");
+            if (port < 1 || port > 65535) {
+                throw new IllegalArgumentException("client port must be 1-65535, was " + port);
+            }
+            AttachedTopology.validateAddress(publicAddress);
+        }
+    }
+
+    public MemberSettings(String clusterName, String host, int port, int publicPort, String outboundPorts,
+                          List<String> members, int priority, int rebalancePeriodSeconds, FailoverPreset failover,
+                          MemberTuning tuning) {
+        this(clusterName, host, port, publicPort, outboundPorts, members, priority, rebalancePeriodSeconds, failover,
+                tuning, null);
+    }
 
     public MemberSettings(String clusterName, String host, int port, int publicPort, String outboundPorts,
                           List<String> members, int priority, int rebalancePeriodSeconds, FailoverPreset failover) {
@@ -62,9 +90,20 @@ public record MemberSettings(String clusterName, String host, int port, int publ
         }
     }
 
-    /** What the member announces and clients connect to. */
+    /** What clients connect to: the client endpoint's public address, else what the member announces. */
     public String address() {
+        return clientEndpoint != null ? clientEndpoint.publicAddress() : memberAddress();
+    }
+
+    /** What the member announces to other members. */
+    public String memberAddress() {
         return host + ":" + publicPort;
+    }
+
+    /** A copy with a separate endpoint for clients. */
+    public MemberSettings withClientEndpoint(ClientEndpoint endpoint) {
+        return new MemberSettings(clusterName, host, port, publicPort, outboundPorts, members, priority,
+                rebalancePeriodSeconds, failover, tuning, endpoint);
     }
 
     public Config toConfig() {
@@ -74,21 +113,22 @@ public record MemberSettings(String clusterName, String host, int port, int publ
         config.setProperty("hazelcast.raft.leadership.rebalance.period", Integer.toString(rebalancePeriodSeconds));
         // cp-bench owns the shutdown order (result first, then members); Hazelcast's own hook would race it.
         config.setProperty("hazelcast.shutdownhook.enabled", "false");
-        config.setProperty("hazelcast.socket.bind.any", "false");
+        config.setProperty("hazelcast.socket.bind.any", "false"); // advancedNetwork() binds all
 
-        NetworkConfig network = config.getNetworkConfig();
-        network.setPort(port).setPortAutoIncrement(false);
-        network.getInterfaces().setEnabled(true).addInterface(host);
-        if (publicPort != port) {
-            network.setPublicAddress(host + ":" + publicPort);
+        if (clientEndpoint != null) {
+            advancedNetwork(config);
+        } else {
+            NetworkConfig network = config.getNetworkConfig();
+            network.setPort(port).setPortAutoIncrement(false);
+            network.getInterfaces().setEnabled(true).addInterface(host);
+            if (publicPort != port) {
+                network.setPublicAddress(host + ":" + publicPort);
+            }
+            if (outboundPorts != null) {
+                network.addOutboundPortDefinition(outboundPorts);
+            }
+            tcpIpJoin(network.getJoin());
         }
-        if (outboundPorts != null) {
-            network.addOutboundPortDefinition(outboundPorts);
-        }
-        JoinConfig join = network.getJoin();
-        join.getMulticastConfig().setEnabled(false);
-        join.getAutoDetectionConfig().setEnabled(false);
-        join.getTcpIpConfig().setEnabled(true).setMembers(new ArrayList<>(members));
 
         config.getCPSubsystemConfig()
                 .setCPMemberCount(members.size())
@@ -97,6 +137,33 @@ public record MemberSettings(String clusterName, String host, int port, int publ
         failover.apply(config);
         tuning.apply(config);
         return config;
+    }
+
+    /**
+     * Members on {@code port}, announced as {@code host:publicPort} (a container's alias, or a proxy); clients on the
+     * client endpoint, announced at its public address. Binds every interface: a container has one of its own.
+     */
+    private void advancedNetwork(Config config) {
+        config.setProperty("hazelcast.socket.bind.any", "true");
+        AdvancedNetworkConfig advanced = config.getAdvancedNetworkConfig().setEnabled(true);
+        ServerSocketEndpointConfig member = new ServerSocketEndpointConfig();
+        member.setPort(port).setPortAutoIncrement(false);
+        member.setPublicAddress(host + ":" + publicPort);
+        if (outboundPorts != null) {
+            member.addOutboundPortDefinition(outboundPorts);
+        }
+        advanced.setMemberEndpointConfig(member);
+        ServerSocketEndpointConfig client = new ServerSocketEndpointConfig();
+        client.setPort(clientEndpoint.port()).setPortAutoIncrement(false);
+        client.setPublicAddress(clientEndpoint.publicAddress());
+        advanced.setClientEndpointConfig(client);
+        tcpIpJoin(advanced.getJoin());
+    }
+
+    private void tcpIpJoin(JoinConfig join) {
+        join.getMulticastConfig().setEnabled(false);
+        join.getAutoDetectionConfig().setEnabled(false);
+        join.getTcpIpConfig().setEnabled(true).setMembers(new ArrayList<>(members));
     }
 
     /** The member launcher's arguments for these settings; {@link MemberLauncher} parses them back. */
@@ -114,6 +181,10 @@ public record MemberSettings(String clusterName, String host, int port, int publ
             args.addAll(List.of("--failover", failover.name()));
         }
         args.addAll(tuning.toArgs());
+        if (clientEndpoint != null) {
+            args.addAll(List.of("--client-port", Integer.toString(clientEndpoint.port()),
+                    "--client-public-address", clientEndpoint.publicAddress()));
+        }
         return args;
     }
 }

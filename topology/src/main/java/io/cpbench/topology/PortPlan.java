@@ -29,6 +29,11 @@ record PortPlan(int announcedFirst, int boundFirst, int outboundFirst) {
         return new PortPlan(announced, bound, outbound);
     }
 
+    /** The same announced ports with no emulator in front. */
+    PortPlan direct() {
+        return new PortPlan(announcedFirst, announcedFirst, 0);
+    }
+
     int announced(int member) {
         return announcedFirst + member;
     }

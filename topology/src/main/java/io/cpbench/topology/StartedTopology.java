@@ -24,10 +24,31 @@ abstract class StartedTopology implements Topology {
     private boolean closed;
 
     StartedTopology(TopologySpec spec) {
-        this.ports = PortPlan.pick(spec);
-        this.settings = spec.memberSettings(ports);
-        this.members = spec.memberRefs(settings);
+        this(spec, PortPlan.pick(spec), null);
+    }
+
+    /** With members set up by the subclass ({@code settings}), or by the spec when null. */
+    StartedTopology(TopologySpec spec, PortPlan ports, List<MemberSettings> settings) {
+        this.ports = ports;
+        this.settings = settings != null ? List.copyOf(settings) : spec.memberSettings(ports);
+        this.members = spec.memberRefs(this.settings);
         Runtime.getRuntime().addShutdownHook(shutdownHook);
+    }
+
+    /** The proxies the emulator opens, or none for no emulator: by default one per member, on the spec's host. */
+    List<NetworkEmulator.Endpoint> emulatorEndpoints() {
+        List<NetworkEmulator.Endpoint> endpoints = new ArrayList<>();
+        if (ports.emulated()) {
+            for (int i = 0; i < settings.size(); i++) {
+                endpoints.add(new NetworkEmulator.Endpoint(i, ports.announced(i), ports.bound(i),
+                        ports.outboundFrom(i), ports.outboundTo(i)));
+            }
+        }
+        return endpoints;
+    }
+
+    PortPlan ports() {
+        return ports;
     }
 
     /** Starts the members; returns once each has joined, or throws. */
@@ -40,12 +61,8 @@ abstract class StartedTopology implements Topology {
     final <T extends StartedTopology> T becomeReady(TopologySpec spec) {
         try {
             long deadline = System.nanoTime() + spec.startupTimeout().toNanos();
-            if (ports.emulated()) {
-                List<NetworkEmulator.Endpoint> endpoints = new ArrayList<>();
-                for (int i = 0; i < settings.size(); i++) {
-                    endpoints.add(new NetworkEmulator.Endpoint(i, ports.announced(i), ports.bound(i),
-                            ports.outboundFrom(i), ports.outboundTo(i)));
-                }
+            List<NetworkEmulator.Endpoint> endpoints = emulatorEndpoints();
+            if (!endpoints.isEmpty()) {
                 emulator = NetworkEmulator.start(spec.host(), endpoints);
             }
             startMembers(deadline);

@@ -11,7 +11,9 @@ public enum TopologyKind {
     /** Each member in its own JVM process on this machine (the default). */
     LOCAL,
     /** Members inside the calling JVM: quick, but they share its CPU and heap with the client. */
-    EMBEDDED;
+    EMBEDDED,
+    /** Each member in its own Docker container, through Testcontainers, from an image built on this machine. */
+    CONTAINERS;
 
     /** Attaches to a running cluster started with cp-bench's member launcher; starts and stops nothing. */
     public static Topology attach(String clusterName, List<String> addresses, Duration connectTimeout, Duration settle,
@@ -33,6 +35,7 @@ public enum TopologyKind {
         return switch (this) {
             case LOCAL -> LocalProcessTopology.start(spec);
             case EMBEDDED -> EmbeddedTopology.start(spec);
+            case CONTAINERS -> ContainerTopology.start(spec);
         };
     }
 

@@ -171,6 +171,10 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
         if (noFaults.isPresent()) {
             throw new IllegalArgumentException("chaos: " + noFaults.get());
         }
+        if (restart && clusterOptions.containers()) {
+            throw new IllegalArgumentException("--restart is not supported on --topology containers yet (a killed member's"
+                    + " container is not started again); use --topology local, or kills without --restart");
+        }
         plan.validate(clusterOptions.memberCount());
         if ((plan.fault() == ChaosNemesis.Fault.PARTITION || plan.fault() == ChaosNemesis.Fault.SLOW)
                 && clusterOptions.startsMembers() && !"emulated".equals(clusterOptions.network)) {

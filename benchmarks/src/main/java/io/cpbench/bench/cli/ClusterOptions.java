@@ -17,7 +17,8 @@ import java.util.List;
 public final class ClusterOptions {
 
     @Option(names = "--topology", paramLabel = "KIND", defaultValue = "local", completionCandidates = Completions.Topologies.class,
-            description = "local: 5 member JVMs on this machine; embedded: members in this JVM; "
+            description = "local: 5 member JVMs on this machine; embedded: members in this JVM; containers: each member "
+                    + "in its own Docker container (Testcontainers; the image is built here, no registry); "
                     + "attach: a running cluster named by --connect; remote: the members an --inventory names (the AWS lab) "
                     + "(default: ${DEFAULT-VALUE}).")
     String topology;
@@ -98,16 +99,16 @@ public final class ClusterOptions {
             throw new IllegalArgumentException("--member-setting: " + e.getMessage());
         }
         if (noPriority && (attach() || remote())) {
-            throw new IllegalArgumentException("--no-priority applies to the members cp-bench starts (--topology local or embedded)");
+            throw new IllegalArgumentException("--no-priority applies to the members cp-bench starts (--topology local, embedded or containers)");
         }
         if (memberSettings != null && !memberSettings.isEmpty() && (attach() || remote())) {
-            throw new IllegalArgumentException("--member-setting applies to the members cp-bench starts (--topology local or embedded)");
+            throw new IllegalArgumentException("--member-setting applies to the members cp-bench starts (--topology local, embedded or containers)");
         }
         if (!attach() && !remote()) {
             try {
                 TopologyKind.parse(topology);
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("unknown topology '" + topology + "'; choose local, embedded, attach or remote");
+                throw new IllegalArgumentException("unknown topology '" + topology + "'; choose local, embedded, containers, attach or remote");
             }
             if (!network.equals("emulated") && !network.equals("direct")) {
                 throw new IllegalArgumentException("unknown network path '" + network + "'; choose emulated or direct");
@@ -187,11 +188,16 @@ public final class ClusterOptions {
                     : java.util.Optional.of("the inventory " + inventory + " needs an ssh section and one member per host"
                     + " for faults over SSH");
         }
-        if (!startsMembers() || !"local".equals(topology)) {
-            return java.util.Optional.of("faults act on member processes cp-bench starts (--topology local) or on the AWS"
-                    + " lab's hosts over SSH (--topology remote --inventory FILE); --topology " + topology + " has neither");
+        if (!startsMembers() || !("local".equals(topology) || "containers".equals(topology))) {
+            return java.util.Optional.of("faults act on member processes or containers cp-bench starts (--topology local"
+                    + " or containers) or on the AWS lab's hosts over SSH (--topology remote --inventory FILE); --topology "
+                    + topology + " has neither");
         }
         return java.util.Optional.empty();
+    }
+
+    boolean containers() {
+        return "containers".equals(topology);
     }
 
     boolean canSlowAMemberDown() {

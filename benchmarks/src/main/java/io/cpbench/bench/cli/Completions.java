@@ -22,7 +22,7 @@ final class Completions {
     static final class Topologies implements Iterable<String> {
         @Override
         public Iterator<String> iterator() {
-            return List.of("local", "embedded", "attach", "remote").iterator();
+            return List.of("local", "embedded", "containers", "attach", "remote").iterator();
         }
     }
 

@@ -8,6 +8,7 @@ import picocli.CommandLine.Command;
 
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -26,6 +27,11 @@ public final class CpBench implements Runnable {
     private static final Logger HAZELCAST_LOG = Logger.getLogger("com.hazelcast");
     /** The balancers log leader changes and exclusions at INFO; the CLI reports their conclusions in each result. */
     private static final Logger BALANCER_LOG = Logger.getLogger("io.cpbench.lb");
+    /** --topology containers: Testcontainers and its Docker client; the topology prints its own progress. */
+    private static final List<Logger> CONTAINER_LOGS = List.of(Logger.getLogger("org.testcontainers"),
+            Logger.getLogger("com.github.dockerjava"), Logger.getLogger("tc"));
+    /** Warns, in a banner, that Ryuk is off: cp-bench turns it off on purpose and removes its own containers. */
+    private static final Logger RYUK_LOG = Logger.getLogger("org.testcontainers.utility.ResourceReaper");
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -40,6 +46,8 @@ public final class CpBench implements Runnable {
         System.setProperty("hazelcast.phone.home.enabled", "false");
         HAZELCAST_LOG.setLevel(Level.SEVERE);
         BALANCER_LOG.setLevel(Level.WARNING);
+        CONTAINER_LOGS.forEach(log -> log.setLevel(Level.WARNING));
+        RYUK_LOG.setLevel(Level.SEVERE);
         CommandLine cli = commandLine();
         cli.setParameterExceptionHandler((e, a) -> {
             PrintWriter err = e.getCommandLine().getErr();

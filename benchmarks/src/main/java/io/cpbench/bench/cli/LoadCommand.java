@@ -221,7 +221,7 @@ final class LoadCommand implements Callable<Integer> {
         if (!engineOnly) {
             clusterOptions.validate(slowMember);
             if (scenarios.stream().anyMatch(Scenario::slowNetwork) && !clusterOptions.canSlowAMemberDown()) {
-                throw new IllegalArgumentException("network (b) scenarios need a local or embedded topology with --network"
+                throw new IllegalArgumentException("network (b) scenarios need a local, embedded or containers topology with --network"
                         + " emulated, or remote with an inventory that has an ssh section");
             }
         }

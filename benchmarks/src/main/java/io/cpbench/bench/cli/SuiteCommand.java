@@ -202,7 +202,7 @@ abstract class SuiteCommand implements Callable<Integer> {
         if (scenarios.stream().anyMatch(Scenario::slowNetwork) && !clusterOptions.canSlowAMemberDown()) {
             throw new IllegalArgumentException("network (b) scenarios ("
                     + scenarios.stream().filter(Scenario::slowNetwork).map(Scenario::name).toList()
-                    + ") need a local or embedded topology with --network emulated, or remote with an inventory that has an ssh section");
+                    + ") need a local, embedded or containers topology with --network emulated, or remote with an inventory that has an ssh section");
         }
         if (clusterWarmup != null && clusterWarmup < 0) {
             throw new IllegalArgumentException("--cluster-warmup must be 0 (none) or more ops, was " + clusterWarmup);

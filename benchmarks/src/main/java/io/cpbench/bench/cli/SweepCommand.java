@@ -179,7 +179,7 @@ final class SweepCommand implements Callable<Integer> {
         sloThreshold = grid.slo();
         options = clusterOptions.suiteOptions(-1, Duration.ofMillis(10), ProbeSettings.defaults());
         if (grid.clusterPerSetting() && !clusterOptions.startsMembers()) {
-            throw new IllegalArgumentException("--vary-member needs members cp-bench starts (--topology local or embedded)");
+            throw new IllegalArgumentException("--vary-member needs members cp-bench starts (--topology local, embedded or containers)");
         }
         List<SweepCell> cells = grid.cells();
         cells.forEach(c -> cellSpec(grid, c, seed)); // every cell's spec builds, before anything starts

@@ -219,7 +219,7 @@ public final class ScenarioSession implements AutoCloseable {
             return null;
         }
         NetworkControl control = network.orElseThrow(() -> new IllegalStateException("the " + topology.kind()
-                + " topology cannot slow a member down; network (b) needs the local or embedded topology, or remote with"
+                + " topology cannot slow a member down; network (b) needs the local, embedded or containers topology, or remote with"
                 + " an inventory that has an ssh section"));
         MemberRef slow = options.slowMember(topology);
         if (slow.equals(before.leader())) {

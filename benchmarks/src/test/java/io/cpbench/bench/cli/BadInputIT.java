@@ -35,7 +35,7 @@ class BadInputIT {
                         "--topology", "attach", "--connect", "127.0.0.1:99999"}),
                 Arguments.of(1, "cannot reach cluster 'dev' at [127.0.0.1:1]", new String[]{"run", "--scenario", "client-leader",
                         "--topology", "attach", "--connect", "127.0.0.1:1", "--connect-timeout", "3s"}),
-                Arguments.of(2, "need a local or embedded topology with --network emulated", new String[]{"run",
+                Arguments.of(2, "need a local, embedded or containers topology with --network emulated", new String[]{"run",
                         "--scenario", "client-leader-1follower10ms", "--network", "direct"}),
                 Arguments.of(2, "unknown network path 'lan'", new String[]{"run", "--scenario", "client-leader", "--network", "lan"}),
                 Arguments.of(2, "--lb-property: unknown key 'cpbench.lb.nope'", new String[]{"matrix", "--lb-property",

@@ -41,8 +41,17 @@ public final class NetworkEmulator implements NetworkControl, AutoCloseable {
      * @param targetPort   the member's real port, which only the proxy connects to
      * @param outboundFrom first port of the member's outbound range
      * @param outboundTo   last port of the member's outbound range
+     * @param listenHost   where the proxy listens, or null for the emulator's host (a container network's gateway,
+     *                     for members in containers)
+     * @param targetHost   where the member is reached, or null for the emulator's host
      */
-    public record Endpoint(int member, int listenPort, int targetPort, int outboundFrom, int outboundTo) {
+    public record Endpoint(int member, int listenPort, int targetPort, int outboundFrom, int outboundTo,
+                           String listenHost, String targetHost) {
+
+        public Endpoint(int member, int listenPort, int targetPort, int outboundFrom, int outboundTo) {
+            this(member, listenPort, targetPort, outboundFrom, outboundTo, null, null);
+        }
+
         boolean owns(int sourcePort) {
             return sourcePort >= outboundFrom && sourcePort <= outboundTo;
         }
@@ -84,7 +93,8 @@ public final class NetworkEmulator implements NetworkControl, AutoCloseable {
                 ServerSocketChannel listener = ServerSocketChannel.open();
                 emulator.listeners.add(listener);
                 listener.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-                listener.bind(new InetSocketAddress(InetAddress.getByName(host), endpoint.listenPort()), 128);
+                listener.bind(new InetSocketAddress(InetAddress.getByName(
+                        endpoint.listenHost() != null ? endpoint.listenHost() : host), endpoint.listenPort()), 128);
                 listener.configureBlocking(false);
                 listener.register(emulator.selector, SelectionKey.OP_ACCEPT, endpoint);
             }
@@ -176,7 +186,8 @@ public final class NetworkEmulator implements NetworkControl, AutoCloseable {
             ProxiedConnection connection = new ProxiedConnection(this, inbound, outbound, originOf(sourcePort), target.member());
             connections.add(connection);
             connection.register(selector);
-            if (outbound.connect(new InetSocketAddress(InetAddress.getByName(host), target.targetPort()))) {
+            if (outbound.connect(new InetSocketAddress(InetAddress.getByName(
+                    target.targetHost() != null ? target.targetHost() : host), target.targetPort()))) {
                 connection.connected();
             }
         } catch (IOException e) {

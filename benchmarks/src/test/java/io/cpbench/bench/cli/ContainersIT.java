@@ -1,0 +1,132 @@
+package io.cpbench.bench.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.dockerjava.api.DockerClient;
+import io.cpbench.core.result.ResultFiles;
+import io.cpbench.core.result.RunResult;
+import io.cpbench.core.result.Status;
+import io.cpbench.topology.DockerAvailable;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.testcontainers.DockerClientFactory;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The CLI on {@code --topology containers}: a quick matrix of three routings, a chaos run that kills the leader's
+ * container, and Ctrl-C in the middle of a run. Each run's containers carry the CLI's PID as a label; none may be
+ * left when it ends, whichever way it ends.
+ */
+class ContainersIT {
+
+    @TempDir
+    Path work;
+
+    static DockerClient docker;
+
+    @BeforeAll
+    static void docker() {
+        DockerAvailable.assumeOrFail();
+        docker = DockerClientFactory.instance().client();
+    }
+
+    /** Containers (running or not) that the CLI process {@code pid} created. */
+    static List<String> containersOf(long pid) {
+        return docker.listContainersCmd().withShowAll(true)
+                .withLabelFilter(Map.of("io.cpbench.pid", Long.toString(pid))).exec().stream()
+                .map(c -> c.getNames()[0]).toList();
+    }
+
+    static long networksOf(long pid) {
+        return docker.listNetworksCmd().withFilter("label", List.of("io.cpbench.pid=" + pid)).exec().size();
+    }
+
+    static Path onlyRunDir(Path runs) throws Exception {
+        try (Stream<Path> dirs = Files.list(runs)) {
+            return dirs.filter(Files::isDirectory).findFirst().orElseThrow();
+        }
+    }
+
+    @Test
+    void aQuickMatrixOfThreeRoutingsRunsOnContainers() throws Exception {
+        CliProcess cli = CliProcess.start(work, "matrix", "--topology", "containers",
+                "--scenarios", "client-leader,client-follower,client-leader-aware", "--ops", "1500", "--warmup", "300",
+                "--rounds", "1", "--settle", "2s", "--cluster-warmup", "300", "--out", "runs");
+        long pid = cli.process.pid();
+        CliProcess.Finished finished = cli.finish(600);
+
+        assertThat(finished.exitCode()).as(finished.stdout() + finished.stderr()).isZero();
+        assertThat(finished.stdout()).contains("(containers)");
+        Map<String, RunResult> results = ResultFiles.readAll(List.of(onlyRunDir(work.resolve("runs")))).stream()
+                .collect(Collectors.toMap(RunResult::scenario, Function.identity()));
+        assertThat(results.keySet()).containsExactlyInAnyOrder("client-leader", "client-follower", "client-leader-aware");
+        for (RunResult r : results.values()) {
+            assertThat(r.status()).as(r.scenario() + ": " + r.reason()).isEqualTo(Status.OK);
+            assertThat(r.ops()).isEqualTo(1500);
+            assertThat(r.errors()).isZero();
+            assertThat(r.topology()).isEqualTo("containers");
+            assertThat(r.networkPath().method()).contains("containers");
+        }
+        // The routings reached the members they name: the leader, a follower, and the leader again by its hint.
+        assertThat(results.get("client-leader").clientTarget()).contains("leader");
+        assertThat(results.get("client-follower").clientTarget()).contains("follower");
+        // Bytes from clients per member (the emulator counts them): the leader-aware client sent most to the leader.
+        Map<String, Long> served = results.get("client-leader-aware").networkPath().clientBytesToMember();
+        String leader = results.get("client-leader").leaderBefore().name();
+        assertThat(served).containsKey(leader);
+        served.forEach((member, bytes) -> {
+            if (!member.equals(leader)) {
+                assertThat(bytes).as(member + " against the leader " + leader + ": " + served).isLessThan(served.get(leader));
+            }
+        });
+        assertThat(finished.stdout()).contains("client-leader-aware");
+        assertThat(containersOf(pid)).isEmpty();
+        assertThat(networksOf(pid)).isZero();
+    }
+
+    @Test
+    void killingTheLeadersContainerIsAFaultTheChaosRunReports() throws Exception {
+        CliProcess cli = CliProcess.start(work, "chaos", "--topology", "containers", "--nemesis", "kill-leader",
+                "--duration", "30s", "--fault-for", "8s", "--interval", "6s", "--faults", "1", "--members", "3",
+                "--failover", "fast", "--settle", "2s", "--quiet", "--out", "runs");
+        long pid = cli.process.pid();
+        CliProcess.Finished finished = cli.finish(400);
+
+        assertThat(finished.exitCode()).as(finished.stdout() + finished.stderr()).isZero();
+        assertThat(finished.stdout()).contains("kill member").contains("linearizability: linearizable");
+        JsonNode chaos = new ObjectMapper().readTree(onlyRunDir(work.resolve("runs")).resolve("chaos.json").toFile());
+        assertThat(chaos.get("faults")).hasSize(1);
+        assertThat(chaos.get("faults").get(0).get("fault").asText()).isEqualTo("kill");
+        assertThat(chaos.get("linearizability").get("verdict").asText()).isEqualTo("linearizable");
+        assertThat(containersOf(pid)).isEmpty();
+        assertThat(networksOf(pid)).isZero();
+    }
+
+    @Test
+    void ctrlCInTheMiddleOfARunLeavesNoContainer() throws Exception {
+        CliProcess cli = CliProcess.start(work, "run", "--topology", "containers", "--scenario", "client-leader",
+                "--ops", "10000000", "--warmup", "0", "--settle", "2s", "--cluster-warmup", "0", "--progress", "1s",
+                "--out", "runs");
+        long pid = cli.process.pid();
+        assertThat(cli.awaitStderr("measure", 300)).as("measuring: " + cli.stderrSoFar()).isTrue();
+        assertThat(containersOf(pid)).hasSize(5);
+
+        cli.interrupt(); // Ctrl-C
+        CliProcess.Finished finished = cli.finish(120);
+
+        assertThat(finished.exitCode()).isEqualTo(ExitCodes.INTERRUPTED);
+        assertThat(finished.stderr()).contains("INCOMPLETE");
+        assertThat(containersOf(pid)).isEmpty();
+        assertThat(networksOf(pid)).isZero();
+    }
+}

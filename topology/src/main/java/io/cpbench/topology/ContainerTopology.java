@@ -1,0 +1,634 @@
+package io.cpbench.topology;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.command.ExecCreateCmdResponse;
+import com.github.dockerjava.api.command.InspectContainerResponse;
+import com.github.dockerjava.api.model.Capability;
+import com.github.dockerjava.api.model.Container;
+import com.github.dockerjava.api.model.ExposedPort;
+import com.github.dockerjava.api.model.Ports;
+import io.cpbench.topology.net.NetworkControl;
+import io.cpbench.topology.net.NetworkEmulator;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.containers.Network;
+import org.testcontainers.containers.output.OutputFrame;
+import org.testcontainers.containers.wait.strategy.Wait;
+import org.testcontainers.lifecycle.Startables;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+
+/**
+ * Each member in its own Docker container, started through Testcontainers from an image built on this machine
+ * ({@link ContainerImage}), on a Docker network of the run's own. Members run cp-bench's member launcher with the
+ * same {@link MemberCommand} as local members. Members talk to each other by network alias on port
+ * {@value #MEMBER_PORT}; clients on the host reach each member at a port published on 127.0.0.1 (Hazelcast's
+ * advanced networking announces that port to clients), so smart and unisocket clients both work.
+ * <p>
+ * Network (b): {@code tc netem} inside the slow member's container where the kernel has netem; otherwise cp-bench's
+ * network emulator on the host, in front of every member and client connection (members then announce a proxy on
+ * the network's gateway). {@link NetworkControl#method()} says which.
+ * <p>
+ * Without Ryuk (its image cannot be pulled here) cp-bench removes what it creates: on close, on Ctrl-C (shutdown
+ * hook) and on failure; everything carries the label {@value #LABEL}, and a start removes labelled containers and
+ * networks whose creating process is gone.
+ */
+final class ContainerTopology extends StartedTopology {
+
+    static final int MEMBER_PORT = 5702;
+    static final int CLIENT_PORT = 5701;
+    static final String LABEL = "io.cpbench";
+    static final String LABEL_CLUSTER = "io.cpbench.cluster";
+    static final String LABEL_PID = "io.cpbench.pid";
+    static final String LOOPBACK = "127.0.0.1";
+
+    private final TopologySpec spec;
+    private final DockerClient docker;
+    private final Network network;
+    private final ContainerImage.Built image;
+    private final Layout layout;
+    private final List<GenericContainer<?>> containers = new ArrayList<>();
+    private final List<String> ids = new ArrayList<>();
+    private final NetworkControl networkControl;
+    private final ScheduledExecutorService watchdogs = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "cpbench-container-pause-watchdog");
+        t.setDaemon(true);
+        return t;
+    });
+    private final Map<Integer, ScheduledFuture<?>> paused = new ConcurrentHashMap<>();
+
+    /**
+     * Where members and clients reach each member: plain (by alias; clients on published ports) or through the
+     * emulator's proxies (members via the gateway, clients via loopback).
+     */
+    record Layout(boolean emulated, boolean netem, String gateway, String subnetPrefix, PortPlan ports,
+                  int memberProxyFirst) {
+
+        /** The member's own address on the run's Docker network, which this host routes to. */
+        String ip(int i) {
+            return subnetPrefix + (10 + i);
+        }
+
+        String alias(String clusterName, int i) {
+            return clusterName + "-m" + i;
+        }
+
+        /** The host port published for the member's client port (for a look with a client by hand, under the emulator). */
+        int publishedClientPort(int i) {
+            return emulated ? ports.bound(i) : ports.announced(i);
+        }
+    }
+
+    private ContainerTopology(TopologySpec spec, DockerClient docker, Network network, ContainerImage.Built image,
+                              Layout layout, List<MemberSettings> settings) {
+        super(spec, layout.ports(), settings);
+        this.spec = spec;
+        this.docker = docker;
+        this.network = network;
+        this.image = image;
+        this.layout = layout;
+        this.networkControl = layout.netem() ? new Netem() : null;
+    }
+
+    static Topology start(TopologySpec spec) {
+        PrintStream log = System.err;
+        DockerClient docker = dockerClient();
+        sweepStale(docker, log);
+        ContainerImage.Built image = ContainerImage.ensure(docker, log);
+        if (image.cached()) {
+            log.println("[containers] image " + image.image() + " (cached)");
+        }
+        String clusterName = "cpbench-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+        Network network = null;
+        String subnetPrefix = null;
+        RuntimeException lastFailure = null;
+        // A /24 of the run's own, so each member's address is known before it starts: the emulator's proxies reach
+        // members there directly. Docker refuses a subnet that overlaps another network; the next is tried.
+        for (int k = 0; k < 64 && network == null; k++) {
+            String prefix = "10.213." + ((ProcessHandle.current().pid() + k) % 250) + ".";
+            Network candidate = Network.builder()
+                    .createNetworkCmdModifier(cmd -> cmd.withName(clusterName).withLabels(labels(clusterName))
+                            .withIpam(new com.github.dockerjava.api.model.Network.Ipam().withConfig(
+                                    new com.github.dockerjava.api.model.Network.Ipam.Config()
+                                            .withSubnet(prefix + "0/24").withGateway(prefix + "1"))))
+                    .build();
+            try {
+                candidate.getId();
+                network = candidate;
+                subnetPrefix = prefix;
+            } catch (RuntimeException overlaps) {
+                lastFailure = overlaps;
+            }
+        }
+        if (network == null) {
+            throw new TopologyException("cannot create a Docker network for the members: "
+                    + (lastFailure == null ? "no free subnet" : ContainerImage.rootMessage(lastFailure)), lastFailure);
+        }
+        try {
+            String gateway = subnetPrefix + "1";
+            boolean netem = spec.emulateNetwork() && netemWorks(docker, image.image());
+            boolean emulated = spec.emulateNetwork() && !netem;
+            PortPlan ports = emulated ? PortPlan.pick(spec) : PortPlan.pick(spec).direct();
+            int n = spec.memberCount();
+            int memberProxyFirst = emulated ? FreePorts.consecutive(gateway, n, ports.outboundTo(n - 1) + 100) : 0;
+            Layout layout = new Layout(emulated, netem, gateway, subnetPrefix, ports, memberProxyFirst);
+            List<MemberSettings> settings = settings(spec, clusterName, layout);
+            ContainerTopology topology = new ContainerTopology(spec, docker, network, image, layout, settings);
+            return topology.becomeReady(spec);
+        } catch (RuntimeException e) {
+            removeNetwork(docker, network);
+            throw e;
+        }
+    }
+
+    /** Every member's settings: member endpoint by alias (or gateway proxy), client endpoint on the host. */
+    static List<MemberSettings> settings(TopologySpec spec, String clusterName, Layout layout) {
+        int n = spec.memberCount();
+        List<String> memberAddresses = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            memberAddresses.add(layout.emulated() ? layout.gateway() + ":" + (layout.memberProxyFirst() + i)
+                    : layout.alias(clusterName, i) + ":" + MEMBER_PORT);
+        }
+        List<MemberSettings> settings = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            String host = layout.emulated() ? layout.gateway() : layout.alias(clusterName, i);
+            int publicPort = layout.emulated() ? layout.memberProxyFirst() + i : MEMBER_PORT;
+            settings.add(new MemberSettings(clusterName, host, MEMBER_PORT, publicPort,
+                    layout.emulated() ? layout.ports().outboundRange(i) : null, memberAddresses,
+                    i == spec.priorityIndex() ? 1 : 0, spec.rebalancePeriodSeconds(), spec.failover(), spec.tuning(),
+                    new MemberSettings.ClientEndpoint(CLIENT_PORT, LOOPBACK + ":" + layout.ports().announced(i))));
+        }
+        return settings;
+    }
+
+    @Override
+    List<NetworkEmulator.Endpoint> emulatorEndpoints() {
+        List<NetworkEmulator.Endpoint> endpoints = new ArrayList<>();
+        if (!layout.emulated()) {
+            return endpoints;
+        }
+        PortPlan ports = layout.ports();
+        for (int i = 0; i < settings().size(); i++) {
+            // Clients: a loopback proxy; members: a proxy on the gateway. Both reach the member at its own address.
+            endpoints.add(new NetworkEmulator.Endpoint(i, ports.announced(i), CLIENT_PORT, ports.outboundFrom(i),
+                    ports.outboundTo(i), LOOPBACK, layout.ip(i)));
+            endpoints.add(new NetworkEmulator.Endpoint(i, layout.memberProxyFirst() + i, MEMBER_PORT,
+                    ports.outboundFrom(i), ports.outboundTo(i), layout.gateway(), layout.ip(i)));
+        }
+        return endpoints;
+    }
+
+    @Override
+    void startMembers(long deadline) {
+        try {
+            Files.createDirectories(spec.logDir());
+        } catch (IOException e) {
+            throw new TopologyException("cannot create member log directory " + spec.logDir() + ": " + e.getMessage(), e);
+        }
+        for (int i = 0; i < settings().size(); i++) {
+            containers.add(container(i));
+        }
+        try {
+            Startables.deepStart(containers).get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            throw new TopologyException("member containers did not start within " + spec.startupTimeout().toSeconds()
+                    + " s; see " + spec.logDir() + "/member-N.log");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TopologyException("interrupted while starting member containers");
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new TopologyException("a member container did not start: " + ContainerImage.rootMessage(e)
+                    + "; see " + spec.logDir() + "/member-N.log", e);
+        }
+        for (GenericContainer<?> container : containers) {
+            ids.add(container.getContainerId());
+        }
+    }
+
+    private GenericContainer<?> container(int i) {
+        MemberSettings member = settings().get(i);
+        List<String> command = new MemberCommand("java", image.classpath(), spec.memberJvmOptions(),
+                "/tmp/member-" + i + ".gc.log", member, false).argv();
+        Path logFile = spec.logDir().resolve("member-" + i + ".log");
+        Ports bindings = new Ports();
+        bindings.bind(ExposedPort.tcp(CLIENT_PORT), Ports.Binding.bindIpAndPort(LOOPBACK, layout.publishedClientPort(i)));
+        Map<String, String> labels = new java.util.HashMap<>(labels(member.clusterName()));
+        labels.put("io.cpbench.member", Integer.toString(i));
+        @SuppressWarnings("resource")
+        GenericContainer<?> container = new GenericContainer<>(image.image())
+                .withImagePullPolicy(name -> false)
+                .withNetwork(network)
+                .withNetworkAliases(layout.alias(member.clusterName(), i))
+                .withLabels(labels)
+                .withCommand(command.toArray(String[]::new))
+                .withLogConsumer(new LogFile(logFile))
+                .waitingFor(Wait.forLogMessage(".*" + MemberLauncher.READY_LINE + ".*\\n", 1)
+                        .withStartupTimeout(spec.startupTimeout()))
+                .withCreateContainerCmdModifier(cmd -> {
+                    cmd.withName(layout.alias(member.clusterName(), i));
+                    cmd.withExposedPorts(ExposedPort.tcp(CLIENT_PORT));
+                    cmd.withIpv4Address(layout.ip(i));
+                    cmd.getHostConfig().withPortBindings(bindings).withCapAdd(Capability.NET_ADMIN);
+                });
+        return container;
+    }
+
+    /** Appends a container's output to its member log, as the local topology's member logs. */
+    private static final class LogFile implements Consumer<OutputFrame> {
+        private final Path file;
+        private OutputStream out;
+
+        LogFile(Path file) {
+            this.file = file;
+        }
+
+        @Override
+        public synchronized void accept(OutputFrame frame) {
+            byte[] bytes = frame.getBytes();
+            if (bytes == null) {
+                return;
+            }
+            try {
+                if (out == null) {
+                    out = Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+                }
+                out.write(bytes);
+                out.flush();
+            } catch (IOException ignored) {
+                // A log line lost is not a reason to stop a member.
+            }
+        }
+    }
+
+    @Override
+    public String kind() {
+        return TopologyKind.CONTAINERS.label();
+    }
+
+    @Override
+    public Optional<NetworkControl> network() {
+        if (networkControl != null) {
+            return Optional.of(networkControl);
+        }
+        return emulator().map(ProxiedContainers::new);
+    }
+
+    @Override
+    public void kill(MemberRef member) {
+        String id = idOf(member);
+        try {
+            docker.killContainerCmd(id).exec(); // SIGKILL
+        } catch (RuntimeException alreadyDead) {
+            // Not running: as killed.
+        }
+    }
+
+    @Override
+    public boolean isAlive(MemberRef member) {
+        if (member.index() >= ids.size()) {
+            return false;
+        }
+        try {
+            InspectContainerResponse.ContainerState state = docker.inspectContainerCmd(idOf(member)).exec().getState();
+            return Boolean.TRUE.equals(state.getRunning());
+        } catch (RuntimeException gone) {
+            return false;
+        }
+    }
+
+    private String idOf(MemberRef member) {
+        if (member.index() >= ids.size()) {
+            throw new IllegalArgumentException("no container for " + member);
+        }
+        return ids.get(member.index());
+    }
+
+    @Override
+    public Optional<Faults> faults() {
+        return Optional.of(faults);
+    }
+
+    private final Faults faults = new Faults() {
+        @Override
+        public void kill(MemberRef member) {
+            ContainerTopology.this.kill(member);
+        }
+
+        @Override
+        public void restart(MemberRef member, Duration timeout) {
+            throw new UnsupportedOperationException("restarting a killed member is not supported on the containers"
+                    + " topology yet; use --topology local");
+        }
+
+        @Override
+        public void pause(MemberRef member, Duration atMost) {
+            docker.pauseContainerCmd(idOf(member)).exec(); // the cgroup freezer: every thread stops, as SIGSTOP
+            ScheduledFuture<?> previous = paused.put(member.index(),
+                    watchdogs.schedule(() -> resume(member), atMost.toMillis(), TimeUnit.MILLISECONDS));
+            if (previous != null) {
+                previous.cancel(false);
+            }
+        }
+
+        @Override
+        public void resume(MemberRef member) {
+            ScheduledFuture<?> watchdog = paused.remove(member.index());
+            if (watchdog != null) {
+                watchdog.cancel(false);
+            }
+            try {
+                docker.unpauseContainerCmd(idOf(member)).exec();
+            } catch (RuntimeException notPaused) {
+                // Already running.
+            }
+        }
+
+        @Override
+        public void isolate(Collection<MemberRef> side, Cut cut) {
+            emulatorOrThrow().isolate(side.stream().map(MemberRef::index).collect(Collectors.toSet()),
+                    cut.members(), cut.clients());
+        }
+
+        @Override
+        public void heal() {
+            emulatorOrThrow().heal();
+        }
+
+        @Override
+        public void slow(MemberRef member, Duration delay) {
+            network().orElseThrow(() -> new IllegalStateException("delays need --network emulated"))
+                    .slowDown(member.index(), delay);
+        }
+
+        @Override
+        public void unslow() {
+            network().ifPresent(NetworkControl::clear);
+        }
+
+        @Override
+        public void healAll() {
+            for (Integer index : List.copyOf(paused.keySet())) {
+                resume(members().get(index));
+            }
+            network().ifPresent(n -> {
+                try {
+                    n.clear();
+                } catch (RuntimeException ignored) {
+                    // healAll never throws.
+                }
+            });
+            emulator().ifPresent(NetworkEmulator::heal);
+        }
+
+        @Override
+        public String method() {
+            return "containers: docker kill (SIGKILL), docker pause/unpause (cgroup freezer); partitions and delays "
+                    + (layout.netem() ? "with tc netem in the container (partitions need the emulator)"
+                    : "in the user-space TCP proxy in front of the containers");
+        }
+    };
+
+    private NetworkEmulator emulatorOrThrow() {
+        return emulator().orElseThrow(() -> new IllegalStateException("partitions on containers need cp-bench's"
+                + " network emulator: start with --network emulated on a kernel without netem"));
+    }
+
+    /** The emulator in front of the containers, reported as such. */
+    private record ProxiedContainers(NetworkEmulator emulator) implements NetworkControl {
+        @Override
+        public void slowDown(int memberIndex, Duration delay) {
+            emulator.slowDown(memberIndex, delay);
+        }
+
+        @Override
+        public void clear() {
+            emulator.clear();
+        }
+
+        @Override
+        public OptionalInt slowMember() {
+            return emulator.slowMember();
+        }
+
+        @Override
+        public Duration delay() {
+            return emulator.delay();
+        }
+
+        @Override
+        public Map<Integer, Long> bytesFromClients() {
+            return emulator.bytesFromClients();
+        }
+
+        @Override
+        public String method() {
+            return "containers behind " + emulator.method() + " (this kernel has no netem)";
+        }
+    }
+
+    /** Network (b) with {@code tc netem} on the slow member's eth0: all it sends, to members and clients alike. */
+    private final class Netem implements NetworkControl {
+        private volatile int slow = -1;
+        private volatile Duration delay = Duration.ZERO;
+
+        @Override
+        public synchronized void slowDown(int memberIndex, Duration newDelay) {
+            clear();
+            exec(memberIndex, "tc", "qdisc", "replace", "dev", "eth0", "root", "netem", "delay",
+                    newDelay.toNanos() / 1000 + "us");
+            slow = memberIndex;
+            delay = newDelay;
+        }
+
+        @Override
+        public synchronized void clear() {
+            if (slow >= 0) {
+                exec(slow, "tc", "qdisc", "del", "dev", "eth0", "root");
+            }
+            slow = -1;
+            delay = Duration.ZERO;
+        }
+
+        @Override
+        public OptionalInt slowMember() {
+            return slow < 0 ? OptionalInt.empty() : OptionalInt.of(slow);
+        }
+
+        @Override
+        public Duration delay() {
+            return delay;
+        }
+
+        @Override
+        public String method() {
+            return "tc netem in the slow member's container";
+        }
+
+        private void exec(int member, String... command) {
+            int code = ContainerTopology.exec(docker, ids.get(member), command);
+            if (code != 0) {
+                throw new TopologyException(String.join(" ", command) + " in member " + member + "'s container exited " + code);
+            }
+        }
+    }
+
+    /** Runs a command in a container; its exit code. */
+    static int exec(DockerClient docker, String containerId, String... command) {
+        ExecCreateCmdResponse created = docker.execCreateCmd(containerId).withCmd(command)
+                .withAttachStdout(true).withAttachStderr(true).exec();
+        try {
+            docker.execStartCmd(created.getId()).exec(new com.github.dockerjava.api.async.ResultCallback.Adapter<>())
+                    .awaitCompletion(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TopologyException("interrupted running " + String.join(" ", command));
+        }
+        Long code = docker.inspectExecCmd(created.getId()).exec().getExitCodeLong();
+        return code == null ? -1 : code.intValue();
+    }
+
+    /** Whether {@code tc netem} works in a container on this kernel: a throwaway container tries it. */
+    static boolean netemWorks(DockerClient docker, String image) {
+        String id = null;
+        try {
+            id = docker.createContainerCmd(image).withCmd("sleep", "30").withLabels(labels("netem-probe"))
+                    .withHostConfig(com.github.dockerjava.api.model.HostConfig.newHostConfig().withCapAdd(Capability.NET_ADMIN))
+                    .exec().getId();
+            docker.startContainerCmd(id).exec();
+            return exec(docker, id, "tc", "qdisc", "add", "dev", "eth0", "root", "netem", "delay", "1ms") == 0;
+        } catch (RuntimeException e) {
+            return false;
+        } finally {
+            if (id != null) {
+                try {
+                    docker.removeContainerCmd(id).withForce(true).exec();
+                } catch (RuntimeException ignored) {
+                    // Swept at the next start.
+                }
+            }
+        }
+    }
+
+    static Map<String, String> labels(String clusterName) {
+        return Map.of(LABEL, "true", LABEL_CLUSTER, clusterName, LABEL_PID, Long.toString(ProcessHandle.current().pid()));
+    }
+
+    /**
+     * A Docker client, or a clear error: Ryuk must be off (its image cannot be pulled; cp-bench removes its own
+     * containers), and a Docker engine must answer.
+     */
+    static DockerClient dockerClient() {
+        if (!"true".equalsIgnoreCase(System.getenv("TESTCONTAINERS_RYUK_DISABLED"))) {
+            throw new TopologyException("--topology containers needs TESTCONTAINERS_RYUK_DISABLED=true in the"
+                    + " environment (./cpbench sets it): Testcontainers' Ryuk image cannot be pulled without a registry,"
+                    + " and cp-bench removes its own containers");
+        }
+        if (!DockerClientFactory.instance().isDockerAvailable()) {
+            throw new TopologyException("--topology containers needs a running Docker engine, and none answered"
+                    + " (start one: dockerd, or systemctl start docker)");
+        }
+        return DockerClientFactory.instance().client();
+    }
+
+    /** Removes labelled containers and networks whose creating process is gone (a run killed outright). */
+    static int sweepStale(DockerClient docker, PrintStream log) {
+        int removed = 0;
+        for (Container c : docker.listContainersCmd().withShowAll(true).withLabelFilter(Map.of(LABEL, "true")).exec()) {
+            if (!ownerAlive(c.getLabels())) {
+                try {
+                    docker.removeContainerCmd(c.getId()).withForce(true).exec();
+                    removed++;
+                } catch (RuntimeException ignored) {
+                    // Gone meanwhile.
+                }
+            }
+        }
+        for (com.github.dockerjava.api.model.Network n : docker.listNetworksCmd().withFilter("label", List.of(LABEL + "=true")).exec()) {
+            if (!ownerAlive(n.getLabels())) {
+                try {
+                    docker.removeNetworkCmd(n.getId()).exec();
+                    removed++;
+                } catch (RuntimeException ignored) {
+                    // In use or gone.
+                }
+            }
+        }
+        if (removed > 0) {
+            log.println("[containers] removed " + removed + " container(s)/network(s) left by runs that no longer exist");
+        }
+        return removed;
+    }
+
+    private static boolean ownerAlive(Map<String, String> labels) {
+        try {
+            long pid = Long.parseLong(labels == null ? "" : labels.getOrDefault(LABEL_PID, ""));
+            return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    @Override
+    void stopMembers() {
+        watchdogs.shutdownNow();
+        for (GenericContainer<?> container : containers) {
+            String id = container.getContainerId();
+            if (id == null) {
+                continue; // never started
+            }
+            try {
+                docker.removeContainerCmd(id).withForce(true).withRemoveVolumes(true).exec();
+            } catch (RuntimeException ignored) {
+                // Gone already.
+            }
+        }
+        // Containers that were being created when a start failed: by label.
+        try {
+            for (Container c : docker.listContainersCmd().withShowAll(true)
+                    .withLabelFilter(Map.of(LABEL_CLUSTER, clusterName())).exec()) {
+                docker.removeContainerCmd(c.getId()).withForce(true).exec();
+            }
+        } catch (RuntimeException ignored) {
+            // Best effort; the next start sweeps.
+        }
+        removeNetwork(docker, network);
+    }
+
+    private static void removeNetwork(DockerClient docker, Network network) {
+        try {
+            docker.removeNetworkCmd(network.getId()).exec();
+        } catch (RuntimeException ignored) {
+            // Never created, or gone.
+        }
+    }
+
+    /** For tests: the member's log so far. */
+    String log(int i) {
+        try {
+            return Files.readString(spec.logDir().resolve("member-" + i + ".log"), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "";
+        }
+    }
+}

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Builds cp-bench's container base image, a Debian bookworm with a JRE 17 and iproute2 (for tc), from Debian's
+# packages alone: no image registry is needed (DESIGN.md, "Docker and Testcontainers here").
+#   bash build-base-image.sh [IMAGE]          default IMAGE: cpbench-jre17:local
+# cp-bench runs it (from its jar) when the image is missing. Needs root, debootstrap and a running Docker engine.
+# Took 60 s here. CPBENCH_DEBIAN_MIRROR overrides the mirror (default: the one apt uses).
+set -euo pipefail
+image="${1:-cpbench-jre17:local}"
+mirror="${CPBENCH_DEBIAN_MIRROR:-}"
+if [[ -z "$mirror" ]]; then
+  # The mirror apt already uses (deb822 or one-line sources), else Debian's own.
+  mirror="$(grep -hoE '^URIs: *[^ ]+' /etc/apt/sources.list.d/*.sources 2>/dev/null | grep -v security | head -1 | sed 's/^URIs: *//' || true)"
+  [[ -z "$mirror" ]] && mirror="$(grep -hoE '^deb +[^ ]+' /etc/apt/sources.list 2>/dev/null | grep -v security | head -1 | awk '{print $2}' || true)"
+  [[ -z "$mirror" ]] && mirror="http://deb.debian.org/debian"
+fi
+command -v debootstrap >/dev/null || { echo "build-base-image: debootstrap is not installed (apt-get install debootstrap)" >&2; exit 2; }
+command -v docker >/dev/null || { echo "build-base-image: docker is not installed" >&2; exit 2; }
+[[ $(id -u) -eq 0 ]] || { echo "build-base-image: debootstrap needs root" >&2; exit 2; }
+root="$(mktemp -d /tmp/cpbench-rootfs.XXXXXX)"
+trap 'rm -rf "$root"' EXIT
+start=$(date +%s)
+echo "build-base-image: debootstrap bookworm from $mirror into $root"
+debootstrap --variant=minbase --include=openjdk-17-jre-headless,iproute2,procps bookworm "$root" "$mirror" >"$root.log" 2>&1 \
+  || { echo "build-base-image: debootstrap failed; last lines of $root.log:" >&2; tail -5 "$root.log" >&2; exit 1; }
+rm -f "$root.log"
+rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/lib/apt/lists/* "$root"/usr/share/doc/* "$root"/usr/share/man/*
+java_home="$(dirname "$(dirname "$(chroot "$root" readlink -f /usr/bin/java)")")"
+tar -C "$root" -c . | docker import --change "ENV JAVA_HOME=$java_home" --change "ENV PATH=$java_home/bin:/usr/sbin:/usr/bin:/sbin:/bin" \
+  --change 'LABEL io.cpbench.image=base' - "$image" >/dev/null
+echo "build-base-image: $image built in $(( $(date +%s) - start )) s ($(docker image inspect -f '{{.Size}}' "$image" | awk '{printf "%d MB", $1/1e6}'))"

@@ -1,0 +1,145 @@
+package io.cpbench.topology;
+
+import com.github.dockerjava.api.DockerClient;
+import com.hazelcast.client.HazelcastClient;
+import com.hazelcast.client.config.ClientConfig;
+import com.hazelcast.client.impl.clientside.HazelcastClientInstanceImpl;
+import com.hazelcast.client.impl.clientside.HazelcastClientProxy;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.cp.IAtomicLong;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+import org.testcontainers.DockerClientFactory;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Five members in five Docker containers from the locally built image, behind the network emulator (this kernel has
+ * no netem): the cluster forms, the priority member leads, smart and unisocket clients on the host reach the members
+ * at their published ports, a killed container is seen dead and loses leadership, and close leaves no container or
+ * network behind.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ContainerTopologyIT {
+
+    @TempDir
+    static Path logs;
+
+    Topology topology;
+    DockerClient docker;
+    LeaderView initial;
+
+    @BeforeAll
+    void start() {
+        DockerAvailable.assumeOrFail();
+        docker = DockerClientFactory.instance().client();
+        topology = TopologyKind.CONTAINERS.start(TopologySpec.defaults(logs).withSettle(Duration.ofSeconds(3)));
+    }
+
+    @AfterAll
+    void stop() {
+        if (topology != null) {
+            topology.close();
+        }
+    }
+
+    private List<String> containersOfThisRun() {
+        return docker.listContainersCmd().withShowAll(true)
+                .withLabelFilter(Map.of(ContainerTopology.LABEL_CLUSTER, topology.clusterName())).exec().stream()
+                .map(c -> c.getNames()[0]).sorted().toList();
+    }
+
+    @Test
+    @Order(1)
+    void formsInFiveLabelledContainersLedByThePriorityMember() {
+        assertThat(topology.kind()).isEqualTo("containers");
+        assertThat(containersOfThisRun()).hasSize(5);
+        assertThat(topology.members()).allMatch(topology::isAlive);
+        assertThat(topology.members()).allMatch(m -> m.address().startsWith("127.0.0.1:"));
+
+        initial = topology.leadership().read();
+
+        assertThat(initial.leader()).isEqualTo(topology.priorityMember());
+        assertThat(initial.unanimous()).isTrue();
+        assertThat(initial.answered()).isEqualTo(5);
+        assertThat(topology.network()).isPresent();
+        assertThat(topology.network().get().method()).contains("containers").contains("no netem");
+    }
+
+    @Test
+    @Order(2)
+    void aSmartClientOnTheHostConnectsToEveryMemberAndAUnisocketClientToOne() {
+        ClientConfig smart = ClusterClientConfig.forCluster(topology.clusterName(),
+                List.of(topology.members().get(1).address()), Duration.ofSeconds(20));
+        HazelcastInstance client = HazelcastClient.newHazelcastClient(smart);
+        try {
+            HazelcastClientInstanceImpl impl = ((HazelcastClientProxy) client).client;
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (impl.getConnectionManager().getActiveConnections().size() < 5 && System.nanoTime() < deadline) {
+                Leadership.sleep(200);
+            }
+            assertThat(impl.getConnectionManager().getActiveConnections()).hasSize(5);
+            assertThat(client.getCluster().getMembers().stream().map(m -> LeaderQuery.addressOf(m.getAddress()))
+                    .collect(Collectors.toSet()))
+                    .isEqualTo(topology.members().stream().map(MemberRef::address).collect(Collectors.toSet()));
+            IAtomicLong counter = client.getCPSubsystem().getAtomicLong("smart");
+            assertThat(counter.incrementAndGet()).isEqualTo(1);
+        } finally {
+            client.shutdown();
+        }
+
+        ClientConfig unisocket = ClusterClientConfig.forCluster(topology.clusterName(),
+                List.of(topology.members().get(3).address()), Duration.ofSeconds(20));
+        unisocket.getNetworkConfig().setSmartRouting(false);
+        HazelcastInstance single = HazelcastClient.newHazelcastClient(unisocket);
+        try {
+            HazelcastClientInstanceImpl impl = ((HazelcastClientProxy) single).client;
+            IAtomicLong counter = single.getCPSubsystem().getAtomicLong("unisocket");
+            assertThat(counter.addAndGet(5)).isEqualTo(5);
+            assertThat(impl.getConnectionManager().getActiveConnections()).hasSize(1);
+            assertThat(impl.getConnectionManager().getActiveConnections().iterator().next().getRemoteAddress().getPort())
+                    .isEqualTo(Integer.parseInt(topology.members().get(3).address().split(":")[1]));
+        } finally {
+            single.shutdown();
+        }
+    }
+
+    @Test
+    @Order(3)
+    void killingTheLeadersContainerMovesLeadership() {
+        MemberRef old = initial.leader();
+
+        topology.kill(old);
+        LeaderView next = topology.leadership().awaitStable(v -> v.leader() != null && !old.equals(v.leader()),
+                "a new leader", Duration.ofSeconds(1), Duration.ofSeconds(90));
+
+        assertThat(topology.isAlive(old)).isFalse();
+        assertThat(next.leader()).isNotEqualTo(old);
+        assertThat(topology.isAlive(next.leader())).isTrue();
+        assertThat(next.term()).isGreaterThan(initial.term());
+    }
+
+    @Test
+    @Order(4)
+    void closeRemovesEveryContainerAndTheNetwork() {
+        String cluster = topology.clusterName();
+        topology.close();
+
+        assertThat(containersOfThisRun()).isEmpty();
+        assertThat(docker.listNetworksCmd().withNameFilter(cluster).exec()).isEmpty();
+        assertThat(topology.members()).noneMatch(topology::isAlive);
+    }
+}
