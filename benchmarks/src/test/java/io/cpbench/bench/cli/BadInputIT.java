@@ -115,6 +115,8 @@ class BadInputIT {
                 Arguments.of(2, "--cut must be members, clients or both, not 'all'", new String[]{"chaos", "--cut", "all"}),
                 Arguments.of(2, "--failover: unknown failover preset 'quick'", new String[]{"chaos", "--failover", "quick"}),
                 Arguments.of(2, "--topology embedded has neither", new String[]{"chaos", "--topology", "embedded"}),
+                Arguments.of(2, "--restart is not supported on --topology containers", new String[]{"chaos", "--topology",
+                        "containers", "--restart"}),
                 Arguments.of(2, "the inventory inventory-no-ssh.json needs an ssh section", new String[]{"chaos", "--topology",
                         "remote", "--inventory", "inventory-no-ssh.json"}),
                 Arguments.of(2, "kill-majority would end the CP group for good", new String[]{"chaos", "--nemesis", "kill-majority"}),
