@@ -209,9 +209,17 @@ final class ContainerTopology extends StartedTopology {
         for (int i = 0; i < settings().size(); i++) {
             containers.add(container(i));
         }
+        java.util.concurrent.CompletableFuture<Void> started = Startables.deepStart(containers);
         try {
-            Startables.deepStart(containers).get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            started.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
+            // Let the starting threads finish (their own wait gives up at the same deadline), so that close() finds
+            // every container they created.
+            try {
+                started.get(60, TimeUnit.SECONDS);
+            } catch (Exception ignored) {
+                // Failed or still going: close() removes what carries this cluster's label.
+            }
             throw new TopologyException("member containers did not start within " + spec.startupTimeout().toSeconds()
                     + " s; see " + spec.logDir() + "/member-N.log");
         } catch (InterruptedException e) {

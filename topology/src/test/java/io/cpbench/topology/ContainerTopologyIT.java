@@ -142,4 +142,49 @@ class ContainerTopologyIT {
         assertThat(docker.listNetworksCmd().withNameFilter(cluster).exec()).isEmpty();
         assertThat(topology.members()).noneMatch(topology::isAlive);
     }
+
+    @Test
+    @Order(5)
+    void aStartThatFailsLeavesNoContainerOrNetwork() {
+        String pid = Long.toString(ProcessHandle.current().pid());
+        TopologySpec tooShort = new TopologySpec(3, 0, "127.0.0.1", 0, 5, Duration.ofSeconds(3), Duration.ofSeconds(10),
+                logs.resolve("failed"), TopologySpec.DEFAULT_MEMBER_JVM_OPTIONS, false);
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> TopologyKind.CONTAINERS.start(tooShort))
+                .isInstanceOf(TopologyException.class);
+
+        assertThat(docker.listContainersCmd().withShowAll(true).withLabelFilter(Map.of(ContainerTopology.LABEL_PID, pid))
+                .exec()).isEmpty();
+        assertThat(docker.listNetworksCmd().withFilter("label", List.of(ContainerTopology.LABEL_PID + "=" + pid)).exec())
+                .isEmpty();
+    }
+
+    @Test
+    @Order(6)
+    void containersLeftByARunThatIsGoneAreSweptAndOthersAreKept() throws Exception {
+        Process gone = new ProcessBuilder("true").start();
+        gone.waitFor();
+        String image = ContainerImage.baseImage();
+        String stale = docker.createContainerCmd(image).withCmd("sleep", "60")
+                .withLabels(Map.of(ContainerTopology.LABEL, "true", ContainerTopology.LABEL_PID, Long.toString(gone.pid())))
+                .exec().getId();
+        String ours = docker.createContainerCmd(image).withCmd("sleep", "60")
+                .withLabels(ContainerTopology.labels("sweep-test")).exec().getId();
+        try {
+            int removed = ContainerTopology.sweepStale(docker, System.out);
+
+            assertThat(removed).isGreaterThanOrEqualTo(1);
+            List<String> left = docker.listContainersCmd().withShowAll(true).withLabelFilter(Map.of(ContainerTopology.LABEL, "true"))
+                    .exec().stream().map(com.github.dockerjava.api.model.Container::getId).toList();
+            assertThat(left).doesNotContain(stale).contains(ours);
+        } finally {
+            for (String id : List.of(stale, ours)) {
+                try {
+                    docker.removeContainerCmd(id).withForce(true).exec();
+                } catch (RuntimeException gone2) {
+                    // removed by the sweep
+                }
+            }
+        }
+    }
 }

@@ -46,6 +46,6 @@ class CompletionIT {
         assertThat(complete("cpbench", "matrix", "--str")).containsExactly("--strict");
         assertThat(complete("cpbench", "run", "--scenario", "client-smart")).containsExactlyInAnyOrder("client-smart",
                 "client-smart-10ms");
-        assertThat(complete("cpbench", "run", "--topology", "")).containsExactlyInAnyOrder("local", "embedded", "attach", "remote");
+        assertThat(complete("cpbench", "run", "--topology", "")).containsExactlyInAnyOrder("local", "embedded", "containers", "attach", "remote");
     }
 }
