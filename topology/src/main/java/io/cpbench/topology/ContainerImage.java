@@ -36,7 +36,7 @@ final class ContainerImage {
     static final long BASE_BUILD_TIMEOUT_MINUTES = 15;
 
     /** A ready member image and its classpath inside the image. */
-    record Built(String image, String classpath, boolean cached, long buildMillis) {
+    record Built(String image, String classpath, boolean cached) {
     }
 
     private ContainerImage() {
@@ -60,7 +60,7 @@ final class ContainerImage {
         }
         String classpath = String.join(":", inImage);
         if (exists(docker, tag)) {
-            return new Built(tag, classpath, true, 0);
+            return new Built(tag, classpath, true);
         }
         long start = System.nanoTime();
         log.println("[containers] building image " + tag + " from " + base + " and " + entries.size() + " classpath entries ...");
@@ -80,7 +80,7 @@ final class ContainerImage {
         long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         log.println("[containers] built " + tag + " in " + String.format("%.1f s", millis / 1000.0));
         removeOlderMemberImages(docker, tag);
-        return new Built(tag, classpath, false, millis);
+        return new Built(tag, classpath, false);
     }
 
     /** Runs build-base-image.sh from this jar; a clear error if it cannot (no debootstrap, not root). */

@@ -19,7 +19,6 @@ import org.testcontainers.lifecycle.Startables;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -37,7 +36,6 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
-import java.util.stream.Collectors;
 
 /**
  * Each member in its own Docker container, started through Testcontainers from an image built on this machine
@@ -69,7 +67,7 @@ final class ContainerTopology extends StartedTopology {
     private final ContainerImage.Built image;
     private final Layout layout;
     private final List<GenericContainer<?>> containers = new ArrayList<>();
-    private final List<String> ids = new ArrayList<>();
+    private final List<LogFile> logs = new ArrayList<>();
     private final NetworkControl networkControl;
     private final ScheduledExecutorService watchdogs = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "cpbench-container-pause-watchdog");
@@ -82,8 +80,12 @@ final class ContainerTopology extends StartedTopology {
      * Where members and clients reach each member: plain (by alias; clients on published ports) or through the
      * emulator's proxies (members via the gateway, clients via loopback).
      */
-    record Layout(boolean emulated, boolean netem, String gateway, String subnetPrefix, PortPlan ports,
-                  int memberProxyFirst) {
+    record Layout(boolean emulated, boolean netem, String subnetPrefix, PortPlan ports, int memberProxyFirst) {
+
+        /** The host's address on the run's Docker network, where the members' proxies listen. */
+        String gateway() {
+            return gatewayOf(subnetPrefix);
+        }
 
         /** The member's own address on the run's Docker network, which this host routes to. */
         String ip(int i) {
@@ -131,7 +133,7 @@ final class ContainerTopology extends StartedTopology {
                     .createNetworkCmdModifier(cmd -> cmd.withName(clusterName).withLabels(labels(clusterName))
                             .withIpam(new com.github.dockerjava.api.model.Network.Ipam().withConfig(
                                     new com.github.dockerjava.api.model.Network.Ipam.Config()
-                                            .withSubnet(prefix + "0/24").withGateway(prefix + "1"))))
+                                            .withSubnet(prefix + "0/24").withGateway(gatewayOf(prefix)))))
                     .build();
             try {
                 candidate.getId();
@@ -146,13 +148,13 @@ final class ContainerTopology extends StartedTopology {
                     + (lastFailure == null ? "no free subnet" : ContainerImage.rootMessage(lastFailure)), lastFailure);
         }
         try {
-            String gateway = subnetPrefix + "1";
             boolean netem = spec.emulateNetwork() && netemWorks(docker, image.image());
             boolean emulated = spec.emulateNetwork() && !netem;
             PortPlan ports = emulated ? PortPlan.pick(spec) : PortPlan.pick(spec).direct();
             int n = spec.memberCount();
-            int memberProxyFirst = emulated ? FreePorts.consecutive(gateway, n, ports.outboundTo(n - 1) + 100) : 0;
-            Layout layout = new Layout(emulated, netem, gateway, subnetPrefix, ports, memberProxyFirst);
+            int memberProxyFirst = emulated
+                    ? FreePorts.consecutive(gatewayOf(subnetPrefix), n, ports.outboundTo(n - 1) + 100) : 0;
+            Layout layout = new Layout(emulated, netem, subnetPrefix, ports, memberProxyFirst);
             List<MemberSettings> settings = settings(spec, clusterName, layout);
             ContainerTopology topology = new ContainerTopology(spec, docker, network, image, layout, settings);
             return topology.becomeReady(spec);
@@ -229,16 +231,14 @@ final class ContainerTopology extends StartedTopology {
             throw new TopologyException("a member container did not start: " + ContainerImage.rootMessage(e)
                     + "; see " + spec.logDir() + "/member-N.log", e);
         }
-        for (GenericContainer<?> container : containers) {
-            ids.add(container.getContainerId());
-        }
     }
 
     private GenericContainer<?> container(int i) {
         MemberSettings member = settings().get(i);
         List<String> command = new MemberCommand("java", image.classpath(), spec.memberJvmOptions(),
                 "/tmp/member-" + i + ".gc.log", member, false).argv();
-        Path logFile = spec.logDir().resolve("member-" + i + ".log");
+        LogFile logFile = new LogFile(spec.logDir().resolve("member-" + i + ".log"));
+        logs.add(logFile);
         Ports bindings = new Ports();
         bindings.bind(ExposedPort.tcp(CLIENT_PORT), Ports.Binding.bindIpAndPort(LOOPBACK, layout.publishedClientPort(i)));
         Map<String, String> labels = new java.util.HashMap<>(labels(member.clusterName()));
@@ -250,7 +250,7 @@ final class ContainerTopology extends StartedTopology {
                 .withNetworkAliases(layout.alias(member.clusterName(), i))
                 .withLabels(labels)
                 .withCommand(command.toArray(String[]::new))
-                .withLogConsumer(new LogFile(logFile))
+                .withLogConsumer(logFile)
                 .waitingFor(Wait.forLogMessage(".*" + MemberLauncher.READY_LINE + ".*\\n", 1)
                         .withStartupTimeout(spec.startupTimeout()))
                 .withCreateContainerCmdModifier(cmd -> {
@@ -263,7 +263,7 @@ final class ContainerTopology extends StartedTopology {
     }
 
     /** Appends a container's output to its member log, as the local topology's member logs. */
-    private static final class LogFile implements Consumer<OutputFrame> {
+    private static final class LogFile implements Consumer<OutputFrame>, AutoCloseable {
         private final Path file;
         private OutputStream out;
 
@@ -287,6 +287,17 @@ final class ContainerTopology extends StartedTopology {
                 // A log line lost is not a reason to stop a member.
             }
         }
+
+        @Override
+        public synchronized void close() {
+            try {
+                if (out != null) {
+                    out.close();
+                }
+            } catch (IOException ignored) {
+                // Closing a log.
+            }
+        }
     }
 
     @Override
@@ -296,10 +307,12 @@ final class ContainerTopology extends StartedTopology {
 
     @Override
     public Optional<NetworkControl> network() {
-        if (networkControl != null) {
-            return Optional.of(networkControl);
-        }
-        return emulator().map(ProxiedContainers::new);
+        return networkControl != null ? Optional.of(networkControl) : super.network();
+    }
+
+    @Override
+    String emulatorPlacement() {
+        return "in front of containers (this kernel has no netem)";
     }
 
     @Override
@@ -314,7 +327,7 @@ final class ContainerTopology extends StartedTopology {
 
     @Override
     public boolean isAlive(MemberRef member) {
-        if (member.index() >= ids.size()) {
+        if (member.index() >= containers.size() || containers.get(member.index()).getContainerId() == null) {
             return false;
         }
         try {
@@ -326,10 +339,11 @@ final class ContainerTopology extends StartedTopology {
     }
 
     private String idOf(MemberRef member) {
-        if (member.index() >= ids.size()) {
+        String id = member.index() < containers.size() ? containers.get(member.index()).getContainerId() : null;
+        if (id == null) {
             throw new IllegalArgumentException("no container for " + member);
         }
-        return ids.get(member.index());
+        return id;
     }
 
     @Override
@@ -374,8 +388,7 @@ final class ContainerTopology extends StartedTopology {
 
         @Override
         public void isolate(Collection<MemberRef> side, Cut cut) {
-            emulatorOrThrow().isolate(side.stream().map(MemberRef::index).collect(Collectors.toSet()),
-                    cut.members(), cut.clients());
+            isolateThroughEmulator(side, cut);
         }
 
         @Override
@@ -417,44 +430,6 @@ final class ContainerTopology extends StartedTopology {
         }
     };
 
-    private NetworkEmulator emulatorOrThrow() {
-        return emulator().orElseThrow(() -> new IllegalStateException("partitions on containers need cp-bench's"
-                + " network emulator: start with --network emulated on a kernel without netem"));
-    }
-
-    /** The emulator in front of the containers, reported as such. */
-    private record ProxiedContainers(NetworkEmulator emulator) implements NetworkControl {
-        @Override
-        public void slowDown(int memberIndex, Duration delay) {
-            emulator.slowDown(memberIndex, delay);
-        }
-
-        @Override
-        public void clear() {
-            emulator.clear();
-        }
-
-        @Override
-        public OptionalInt slowMember() {
-            return emulator.slowMember();
-        }
-
-        @Override
-        public Duration delay() {
-            return emulator.delay();
-        }
-
-        @Override
-        public Map<Integer, Long> bytesFromClients() {
-            return emulator.bytesFromClients();
-        }
-
-        @Override
-        public String method() {
-            return "containers behind " + emulator.method() + " (this kernel has no netem)";
-        }
-    }
-
     /** Network (b) with {@code tc netem} on the slow member's eth0: all it sends, to members and clients alike. */
     private final class Netem implements NetworkControl {
         private volatile int slow = -1;
@@ -494,7 +469,7 @@ final class ContainerTopology extends StartedTopology {
         }
 
         private void exec(int member, String... command) {
-            int code = ContainerTopology.exec(docker, ids.get(member), command);
+            int code = ContainerTopology.exec(docker, idOf(members().get(member)), command);
             if (code != 0) {
                 throw new TopologyException(String.join(" ", command) + " in member " + member + "'s container exited " + code);
             }
@@ -536,6 +511,11 @@ final class ContainerTopology extends StartedTopology {
                 }
             }
         }
+    }
+
+    /** The host's address on a network whose addresses start with {@code subnetPrefix} ("10.213.7."). */
+    static String gatewayOf(String subnetPrefix) {
+        return subnetPrefix + "1";
     }
 
     static Map<String, String> labels(String clusterName) {
@@ -600,26 +580,20 @@ final class ContainerTopology extends StartedTopology {
     @Override
     void stopMembers() {
         watchdogs.shutdownNow();
-        for (GenericContainer<?> container : containers) {
-            String id = container.getContainerId();
-            if (id == null) {
-                continue; // never started
-            }
-            try {
-                docker.removeContainerCmd(id).withForce(true).withRemoveVolumes(true).exec();
-            } catch (RuntimeException ignored) {
-                // Gone already.
-            }
-        }
-        // Containers that were being created when a start failed: by label.
+        // By label: that finds also the containers a failed start was still creating.
         try {
             for (Container c : docker.listContainersCmd().withShowAll(true)
                     .withLabelFilter(Map.of(LABEL_CLUSTER, clusterName())).exec()) {
-                docker.removeContainerCmd(c.getId()).withForce(true).exec();
+                try {
+                    docker.removeContainerCmd(c.getId()).withForce(true).withRemoveVolumes(true).exec();
+                } catch (RuntimeException ignored) {
+                    // Gone already.
+                }
             }
         } catch (RuntimeException ignored) {
             // Best effort; the next start sweeps.
         }
+        logs.forEach(LogFile::close);
         removeNetwork(docker, network);
     }
 
@@ -628,15 +602,6 @@ final class ContainerTopology extends StartedTopology {
             docker.removeNetworkCmd(network.getId()).exec();
         } catch (RuntimeException ignored) {
             // Never created, or gone.
-        }
-    }
-
-    /** For tests: the member's log so far. */
-    String log(int i) {
-        try {
-            return Files.readString(spec.logDir().resolve("member-" + i + ".log"), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            return "";
         }
     }
 }

@@ -16,7 +16,6 @@ import java.util.Set;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 
 /**
  * Each member in its own JVM, started with {@link MemberLauncher} exactly as the AWS lab starts it. Member
@@ -120,8 +119,7 @@ final class LocalProcessTopology extends StartedTopology {
 
         @Override
         public void isolate(Collection<MemberRef> side, Cut cut) {
-            emulatorOrThrow().isolate(side.stream().map(MemberRef::index).collect(Collectors.toSet()),
-                    cut.members(), cut.clients());
+            isolateThroughEmulator(side, cut);
         }
 
         @Override
@@ -153,11 +151,6 @@ final class LocalProcessTopology extends StartedTopology {
             return "local processes: kill -9, SIGSTOP/SIGCONT; partitions and delays in the per-member TCP proxy";
         }
     };
-
-    private io.cpbench.topology.net.NetworkEmulator emulatorOrThrow() {
-        return emulator().orElseThrow(() -> new IllegalStateException("partitions and delays need the network emulator,"
-                        + " which this cluster was started without"));
-    }
 
     private long readyLines(int i) {
         try {

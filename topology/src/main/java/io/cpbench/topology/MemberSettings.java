@@ -100,12 +100,6 @@ public record MemberSettings(String clusterName, String host, int port, int publ
         return host + ":" + publicPort;
     }
 
-    /** A copy with a separate endpoint for clients. */
-    public MemberSettings withClientEndpoint(ClientEndpoint endpoint) {
-        return new MemberSettings(clusterName, host, port, publicPort, outboundPorts, members, priority,
-                rebalancePeriodSeconds, failover, tuning, endpoint);
-    }
-
     public Config toConfig() {
         Config config = new Config();
         config.setClusterName(clusterName);

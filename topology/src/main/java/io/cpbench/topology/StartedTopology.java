@@ -47,8 +47,22 @@ abstract class StartedTopology implements Topology {
         return endpoints;
     }
 
-    PortPlan ports() {
-        return ports;
+    /** How the emulator's proxies are placed, added to its description in results; null for the plain case. */
+    String emulatorPlacement() {
+        return null;
+    }
+
+    /** The emulator, for partitions and delays; a clear error on a cluster started without one. */
+    NetworkEmulator emulatorOrThrow() {
+        return emulator().orElseThrow(() -> new IllegalStateException("partitions and delays need cp-bench's network"
+                + " emulator, which this cluster was started without (--network emulated; on containers, a kernel"
+                + " without netem)"));
+    }
+
+    /** Cuts {@code side} off from the rest, through the emulator. */
+    void isolateThroughEmulator(java.util.Collection<MemberRef> side, Faults.Cut cut) {
+        emulatorOrThrow().isolate(side.stream().map(MemberRef::index).collect(java.util.stream.Collectors.toSet()),
+                cut.members(), cut.clients());
     }
 
     /** Starts the members; returns once each has joined, or throws. */
@@ -63,7 +77,7 @@ abstract class StartedTopology implements Topology {
             long deadline = System.nanoTime() + spec.startupTimeout().toNanos();
             List<NetworkEmulator.Endpoint> endpoints = emulatorEndpoints();
             if (!endpoints.isEmpty()) {
-                emulator = NetworkEmulator.start(spec.host(), endpoints);
+                emulator = NetworkEmulator.start(spec.host(), endpoints, emulatorPlacement());
             }
             startMembers(deadline);
             leadership = Leadership.connect(clusterName(), members, remaining(deadline));

@@ -188,7 +188,7 @@ public final class ClusterOptions {
                     : java.util.Optional.of("the inventory " + inventory + " needs an ssh section and one member per host"
                     + " for faults over SSH");
         }
-        if (!startsMembers() || !("local".equals(topology) || "containers".equals(topology))) {
+        if (!startsMembers() || !("local".equals(topology) || containers())) {
             return java.util.Optional.of("faults act on member processes or containers cp-bench starts (--topology local"
                     + " or containers) or on the AWS lab's hosts over SSH (--topology remote --inventory FILE); --topology "
                     + topology + " has neither");

@@ -51,6 +51,11 @@ class ContainersIT {
         return docker.listNetworksCmd().withFilter("label", List.of("io.cpbench.pid=" + pid)).exec().size();
     }
 
+    static void assertNothingLeftBy(long pid) {
+        assertThat(containersOf(pid)).as("containers of " + pid).isEmpty();
+        assertThat(networksOf(pid)).as("networks of " + pid).isZero();
+    }
+
     static Path onlyRunDir(Path runs) throws Exception {
         try (Stream<Path> dirs = Files.list(runs)) {
             return dirs.filter(Files::isDirectory).findFirst().orElseThrow();
@@ -90,8 +95,7 @@ class ContainersIT {
             }
         });
         assertThat(finished.stdout()).contains("client-leader-aware");
-        assertThat(containersOf(pid)).isEmpty();
-        assertThat(networksOf(pid)).isZero();
+        assertNothingLeftBy(pid);
     }
 
     @Test
@@ -108,8 +112,7 @@ class ContainersIT {
         assertThat(chaos.get("faults")).hasSize(1);
         assertThat(chaos.get("faults").get(0).get("fault").asText()).isEqualTo("kill");
         assertThat(chaos.get("linearizability").get("verdict").asText()).isEqualTo("linearizable");
-        assertThat(containersOf(pid)).isEmpty();
-        assertThat(networksOf(pid)).isZero();
+        assertNothingLeftBy(pid);
     }
 
     @Test
@@ -126,7 +129,6 @@ class ContainersIT {
 
         assertThat(finished.exitCode()).isEqualTo(ExitCodes.INTERRUPTED);
         assertThat(finished.stderr()).contains("INCOMPLETE");
-        assertThat(containersOf(pid)).isEmpty();
-        assertThat(networksOf(pid)).isZero();
+        assertNothingLeftBy(pid);
     }
 }

@@ -58,6 +58,8 @@ public final class NetworkEmulator implements NetworkControl, AutoCloseable {
     }
 
     private final String host;
+    /** Where the proxies stand, for {@link #method()}; null for members on this host. */
+    private final String placement;
     private final List<Endpoint> endpoints;
     private final Selector selector;
     private final DelayLine delayLine;
@@ -76,8 +78,9 @@ public final class NetworkEmulator implements NetworkControl, AutoCloseable {
     private volatile long delayNanos;
     private volatile boolean closed;
 
-    private NetworkEmulator(String host, List<Endpoint> endpoints) throws IOException {
+    private NetworkEmulator(String host, List<Endpoint> endpoints, String placement) throws IOException {
         this.host = host;
+        this.placement = placement;
         this.endpoints = List.copyOf(endpoints);
         endpoints.forEach(e -> clientBytes.put(e.member(), new LongAdder()));
         this.selector = Selector.open();
@@ -86,9 +89,14 @@ public final class NetworkEmulator implements NetworkControl, AutoCloseable {
 
     /** Opens a proxy for every endpoint; network (a) to begin with. */
     public static NetworkEmulator start(String host, List<Endpoint> endpoints) {
+        return start(host, endpoints, null);
+    }
+
+    /** As {@link #start(String, List)}, with {@code placement} ("in front of containers") added to {@link #method()}. */
+    public static NetworkEmulator start(String host, List<Endpoint> endpoints, String placement) {
         NetworkEmulator emulator = null;
         try {
-            emulator = new NetworkEmulator(host, endpoints);
+            emulator = new NetworkEmulator(host, endpoints, placement);
             for (Endpoint endpoint : endpoints) {
                 ServerSocketChannel listener = ServerSocketChannel.open();
                 emulator.listeners.add(listener);
@@ -311,7 +319,7 @@ public final class NetworkEmulator implements NetworkControl, AutoCloseable {
 
     @Override
     public String method() {
-        return "user-space TCP proxy per member";
+        return "user-space TCP proxy per member" + (placement == null ? "" : ", " + placement);
     }
 
     @Override
