@@ -11,12 +11,12 @@ import java.util.Locale;
 import java.util.Map;
 
 /** Load results side by side: per scenario and op, the median over rounds of op/s and latency, with the spread. */
-final class LoadTables {
+public final class LoadTables {
 
     private LoadTables() {
     }
 
-    static String perOp(List<RunResult> results) {
+    public static String perOp(List<RunResult> results) {
         Map<String, Map<String, List<LoadResult.OpStats>>> byScenario = new LinkedHashMap<>();
         for (RunResult r : results) {
             if (r.load() == null) {

@@ -13,9 +13,15 @@ import java.util.concurrent.Callable;
 
 @Command(name = "report", mixinStandardHelpOptions = true,
         description = {"Renders the scenario table again from result files, run directories, or a directory of run"
-                + " directories (such as results/runs): directories without results are skipped and named on stderr."},
+                + " directories (such as results/runs): directories without results are skipped and named on stderr.",
+                "With --html, writes one self-contained HTML file instead (it opens offline): the tables with their"
+                        + " confidence intervals, latency percentile plots, op/s and p99 over time with load stages"
+                        + " and fault windows, sweep curves with the knee and the USL fit, availability and checker"
+                        + " verdicts, and the environment, one section per run directory (matrix, run, load, chaos,"
+                        + " sweep, jmh)."},
         footer = {"", "Examples:", "  cpbench report results/runs/20261122-181314-matrix",
-                "  cpbench report results/runs --baseline client-smart"})
+                "  cpbench report results/runs --baseline client-smart",
+                "  cpbench report results/runs/20261122-181314-matrix results/runs/20261122-190002-chaos --html report.html"})
 final class ReportCommand implements Callable<Integer> {
 
     @Parameters(paramLabel = "DIR|FILE", arity = "1..*", description = "Run directories, their parent, or result files.")
@@ -26,8 +32,33 @@ final class ReportCommand implements Callable<Integer> {
                     + " client-leader for network (a) scenarios, client-leader-1follower10ms for (b)).")
     String baseline;
 
+    @Option(names = "--html", paramLabel = "FILE", description = "Write an HTML report with charts to FILE.")
+    Path html;
+
+    @Option(names = "--title", paramLabel = "TEXT", description = "The HTML report's title (default: cp-bench report"
+            + " and the run directories' names).")
+    String title;
+
     @Override
     public Integer call() {
+        if (html != null) {
+            if (baseline != null) {
+                throw new IllegalArgumentException("--baseline applies to the text tables; the HTML report compares each"
+                        + " scenario with its network's baseline");
+            }
+            List<Path> dirs = io.cpbench.bench.report.ReportModel.runDirectories(paths);
+            String name = title != null ? title : "cp-bench report: " + String.join(", ", dirs.stream()
+                    .map(d -> String.valueOf(d.toAbsolutePath().normalize().getFileName())).toList());
+            var data = io.cpbench.bench.report.ReportModel.build(name, dirs);
+            long bytes = io.cpbench.bench.report.HtmlReport.write(data, html);
+            int charts = 0;
+            for (var run : data.withArray("runs")) {
+                charts += run.path("charts").size();
+            }
+            System.out.printf(java.util.Locale.ROOT, "wrote %s: %,d KB, %d run director%s, %d charts%n", html,
+                    (bytes + 1023) / 1024, dirs.size(), dirs.size() == 1 ? "y" : "ies", charts);
+            return ExitCodes.OK;
+        }
         ResultFiles.Collected collected = ResultFiles.collect(paths);
         // Files written before results carried the baseline mark get it from the catalogue.
         List<RunResult> results = io.cpbench.bench.scenario.Scenarios.marked(collected.results());

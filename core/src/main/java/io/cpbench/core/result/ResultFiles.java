@@ -136,6 +136,12 @@ public final class ResultFiles {
         return new Collected(results, skipped);
     }
 
+    /** Whether {@code dir} holds result files of its own (not only in directories inside it). */
+    public static boolean hasOwnResults(Path dir) {
+        return Files.isDirectory(dir) && list(dir).stream().anyMatch(file -> file.getFileName().toString().endsWith(".json")
+                && Files.isRegularFile(file) && claimsToBeAResult(file));
+    }
+
     /** The cp-bench results directly inside {@code dir}; other JSON files are not results and are left out. */
     private static List<RunResult> readDirectory(Path dir) {
         List<RunResult> results = new ArrayList<>();

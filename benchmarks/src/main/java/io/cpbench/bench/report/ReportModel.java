@@ -1,0 +1,561 @@
+package io.cpbench.bench.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cpbench.bench.cli.LoadTables;
+import io.cpbench.bench.scenario.Scenarios;
+import io.cpbench.core.history.Event;
+import io.cpbench.core.history.HistoryFiles;
+import io.cpbench.core.load.LoadSummary;
+import io.cpbench.core.result.ResultFiles;
+import io.cpbench.core.result.ResultFormatException;
+import io.cpbench.core.result.RunResult;
+import io.cpbench.core.result.ScenarioTable;
+import org.HdrHistogram.Histogram;
+import org.commonmark.ext.gfm.tables.TablesExtension;
+import org.commonmark.parser.Parser;
+import org.commonmark.renderer.html.HtmlRenderer;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+/**
+ * What an HTML report shows, as one JSON tree the page's script draws: per run directory its tables (rendered from
+ * the same Markdown the CLI prints), latency percentile distributions, op/s and p99 over time with load stages and
+ * fault windows, sweep curves with the knee and the USL fit, availability and checker verdicts, and the environment.
+ * Everything comes from the files a run wrote, so old directories render as long as they hold results; what a
+ * directory lacks (interval logs in curated results, say) is left out of its section and said so.
+ */
+public final class ReportModel {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Parser MARKDOWN = Parser.builder().extensions(List.of(TablesExtension.create())).build();
+    private static final HtmlRenderer HTML = HtmlRenderer.builder().escapeHtml(true)
+            .extensions(List.of(TablesExtension.create())).build();
+
+    private ReportModel() {
+    }
+
+    /** A directory that holds a run: result files, a chaos run's or a sweep's output, or a load's interval CSV. */
+    public static boolean isRunDirectory(Path dir) {
+        return Files.isRegularFile(dir.resolve("chaos.json")) || Files.isRegularFile(dir.resolve("sweep.json"))
+                || hasResults(dir);
+    }
+
+    /**
+     * The run directories among {@code paths}: each path that is one, else the run directories directly inside it.
+     *
+     * @throws ResultFormatException when a path does not exist or holds no run
+     */
+    public static List<Path> runDirectories(List<Path> paths) {
+        List<Path> dirs = new ArrayList<>();
+        for (Path path : paths) {
+            if (Files.isRegularFile(path)) {
+                throw new ResultFormatException(path + ": give run directories, not files, to an HTML report or a comparison");
+            }
+            if (!Files.isDirectory(path)) {
+                throw new ResultFormatException(path + ": no such directory");
+            }
+            if (isRunDirectory(path)) {
+                dirs.add(path);
+                continue;
+            }
+            List<Path> inside = list(path).stream().filter(Files::isDirectory).filter(ReportModel::isRunDirectory).toList();
+            if (inside.isEmpty()) {
+                throw new ResultFormatException(path + ": no run here (no result files, chaos.json or sweep.json), nor in"
+                        + " the directories inside it");
+            }
+            dirs.addAll(inside);
+        }
+        return dirs;
+    }
+
+    /** The whole report: a title, when it was made, and one section per run directory. */
+    public static ObjectNode build(String title, List<Path> runDirs) {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("title", title);
+        root.put("generatedAt", Instant.now().toString());
+        ArrayNode runs = root.putArray("runs");
+        for (Path dir : runDirs) {
+            runs.add(run(dir));
+        }
+        return root;
+    }
+
+    /** One run directory's section. */
+    public static ObjectNode run(Path dir) {
+        ObjectNode run = JSON.createObjectNode();
+        run.put("name", String.valueOf(dir.toAbsolutePath().normalize().getFileName()));
+        run.put("path", dir.toString());
+        ArrayNode tables = run.putArray("tables");
+        ArrayNode charts = run.putArray("charts");
+        ArrayNode notes = run.putArray("notes");
+        ArrayNode verdicts = run.putArray("verdicts");
+        ArrayNode environments = run.putArray("environments");
+
+        List<RunResult> results = hasResults(dir) ? Scenarios.marked(ResultFiles.readAll(List.of(dir))) : List.of();
+        JsonNode chaos = readJson(dir.resolve("chaos.json"));
+        JsonNode sweep = readJson(dir.resolve("sweep.json"));
+        String kind = chaos != null ? "fault" : sweep != null ? "sweep"
+                : results.stream().anyMatch(r -> r.load() != null) ? "load"
+                : results.stream().anyMatch(r -> r.harness() != null) ? "jmh" : "matrix";
+        run.put("kind", kind);
+        results.stream().map(RunResult::environment).filter(Objects::nonNull).distinct()
+                .forEach(e -> environments.add(JSON.valueToTree(e)));
+        results.stream().map(RunResult::topology).filter(Objects::nonNull).findFirst().ifPresent(t -> run.put("topology", t));
+        if (!results.isEmpty()) {
+            run.put("incomplete", results.stream().anyMatch(r -> !r.status().name().equals("OK")));
+            scenarioSections(dir, results, tables, charts, notes, verdicts);
+        }
+        if (chaos != null) {
+            faultSection(dir, chaos, tables, charts, verdicts, notes);
+        }
+        if (sweep != null) {
+            sweepSection(dir, sweep, tables, charts, notes);
+            if (sweep.hasNonNull("environment")) {
+                environments.add(sweep.get("environment"));
+            }
+            if (sweep.hasNonNull("topology")) {
+                run.put("topology", sweep.get("topology").asText());
+            }
+        }
+        return run;
+    }
+
+    /**
+     * A comparison's page: the comparison table, then per scenario the latency percentile distributions of both
+     * runs (rounds merged) overlaid, then both runs' environments.
+     */
+    public static ObjectNode comparison(String title, String verdict, String markdown, List<RunResult> base,
+                                        List<RunResult> next, String baseName, String newName) {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("title", title);
+        root.put("generatedAt", Instant.now().toString());
+        ObjectNode run = root.putArray("runs").addObject();
+        run.put("name", baseName + " → " + newName);
+        run.put("path", "compare");
+        run.put("kind", "compare");
+        run.putArray("notes");
+        ArrayNode verdicts = run.putArray("verdicts");
+        verdicts.add(verdict(verdict, verdict.contains("REGRESSION") ? "regression" : "no regression",
+                !verdict.contains("REGRESSION"), ""));
+        table(run.putArray("tables"), "New ÷ base", markdown);
+        ArrayNode charts = run.putArray("charts");
+        Map<String, Histogram[]> merged = new LinkedHashMap<>();
+        for (int side = 0; side < 2; side++) {
+            for (RunResult r : side == 0 ? base : next) {
+                Histogram h = r.decodeHistogram();
+                if (h.getTotalCount() > 0) {
+                    merged.computeIfAbsent(r.label(), k -> new Histogram[]{new Histogram(3), new Histogram(3)})[side].add(h);
+                }
+            }
+        }
+        merged.forEach((label, h) -> {
+            ObjectNode chart = chart(charts, "percentiles", label + ": latency by percentile, base and new");
+            line(chart, Series.percentiles("base " + baseName, h[0]), "lat");
+            line(chart, Series.percentiles("new " + newName, h[1]), "lat");
+        });
+        ArrayNode environments = run.putArray("environments");
+        Stream.concat(base.stream(), next.stream()).map(RunResult::environment).filter(Objects::nonNull).distinct()
+                .forEach(e -> environments.add(JSON.valueToTree(e)));
+        return root;
+    }
+
+    private static void scenarioSections(Path dir, List<RunResult> results, ArrayNode tables, ArrayNode charts,
+                                         ArrayNode notes, ArrayNode verdicts) {
+        table(tables, "Scenarios", ScenarioTable.markdown(results));
+        String ratios = ScenarioTable.ratiosWithinNetwork(results);
+        if (!ratios.isEmpty()) {
+            table(tables, "Paired ratios", ratios);
+        }
+        String perOp = LoadTables.perOp(results);
+        if (!perOp.isEmpty()) {
+            table(tables, "Per op", perOp);
+        }
+        for (RunResult r : results) {
+            if (r.load() != null && (!r.load().thresholds().isEmpty() || !r.load().invariants().isEmpty())) {
+                verdicts.add(verdict("round " + r.round() + ", " + r.label(), r.load().outcome(),
+                        r.load().thresholdsPassed() && r.load().invariantsHold(), LoadSummary.verdicts(r.load())));
+            }
+        }
+
+        // Percentile distributions: per network every scenario (rounds merged), then per scenario its rounds.
+        Map<String, Map<String, List<RunResult>>> byNetwork = new TreeMap<>();
+        for (RunResult r : results) {
+            if (r.decodeHistogram().getTotalCount() > 0) {
+                byNetwork.computeIfAbsent(Objects.toString(r.network(), "a"), k -> new LinkedHashMap<>())
+                        .computeIfAbsent(r.label(), k -> new ArrayList<>()).add(r);
+            }
+        }
+        byNetwork.forEach((network, scenarios) -> {
+            ObjectNode chart = chart(charts, "percentiles", "Latency by percentile, network (" + network + "), rounds merged");
+            scenarios.forEach((label, runs) -> {
+                Histogram merged = new Histogram(3);
+                runs.forEach(r -> merged.add(r.decodeHistogram()));
+                line(chart, Series.percentiles(label, merged), "lat");
+            });
+        });
+        Map<String, List<RunResult>> byScenario = new LinkedHashMap<>();
+        results.forEach(r -> byScenario.computeIfAbsent(r.label(), k -> new ArrayList<>()).add(r));
+        int withoutLog = 0;
+        for (var e : byScenario.entrySet()) {
+            List<RunResult> runs = e.getValue();
+            if (runs.size() > 1 && runs.get(0).decodeHistogram().getTotalCount() > 0) {
+                ObjectNode chart = chart(charts, "percentiles", e.getKey() + ": latency by percentile, per round");
+                runs.forEach(r -> line(chart, Series.percentiles("round " + r.round(), r.decodeHistogram()), "lat"));
+            }
+            ObjectNode time = chart(JSON.createArrayNode(), "time", e.getKey() + ": op/s and p99 over time");
+            for (RunResult r : runs) {
+                if (r.load() != null && loadCsv(dir, r) != null) {
+                    loadTimeline(time, loadCsv(dir, r), runs.size() > 1 ? "r" + r.round() + " " : "", runs.get(0) == r);
+                    continue;
+                }
+                Series.Intervals iv = r.hlog() == null ? null : Series.intervals(dir.resolve(r.hlog()));
+                if (iv == null || iv.isEmpty()) {
+                    withoutLog++;
+                    continue;
+                }
+                String prefix = runs.size() > 1 ? "r" + r.round() + " " : "";
+                line(time, new Series.Line(prefix + "op/s", iv.t(), iv.opsPerSecond()), "ops");
+                line(time, new Series.Line(prefix + "p99 µs", iv.t(), iv.p99()), "lat");
+            }
+            if (hasPoints(time)) {
+                charts.add(time);
+            }
+        }
+        if (withoutLog > 0) {
+            notes.add(withoutLog + " result" + (withoutLog == 1 ? " has" : "s have") + " no interval log here (.hlog),"
+                    + " so no over-time chart for " + (withoutLog == 1 ? "it" : "them") + " (curated results keep only the JSON).");
+        }
+    }
+
+    /** A load result's per-interval CSV: in the directory its hlog names, else the run directory's own. */
+    private static Path loadCsv(Path dir, RunResult r) {
+        if (r.hlog() != null) {
+            Path parent = dir.resolve(r.hlog()).getParent();
+            if (parent != null && Files.isRegularFile(parent.resolve("load.csv"))) {
+                return parent.resolve("load.csv");
+            }
+        }
+        return Files.isRegularFile(dir.resolve("load.csv")) ? dir.resolve("load.csv") : null;
+    }
+
+    /** op/s and p99 of all ops per interval from a {@code load.csv}, with its stages as bands. */
+    private static void loadTimeline(ObjectNode chart, Path csv, String prefix, boolean bands) {
+        Map<String, List<double[]>> byOp = new LinkedHashMap<>();
+        try (BufferedReader in = Files.newBufferedReader(csv, StandardCharsets.UTF_8)) {
+            String[] header = in.readLine().split(",", -1);
+            Map<String, Integer> col = new HashMap<>();
+            for (int i = 0; i < header.length; i++) {
+                col.put(header[i], i);
+            }
+            for (String line; (line = in.readLine()) != null; ) {
+                String[] f = line.split(",", -1);
+                if (f.length < header.length) {
+                    continue;
+                }
+                byOp.computeIfAbsent(f[col.get("op")], k -> new ArrayList<>()).add(new double[]{num(f[col.get("elapsed_s")]),
+                        num(f[col.get("stage")]), num(f[col.get("level")]), num(f[col.get("ops_per_s")]), num(f[col.get("p99_us")])});
+            }
+        } catch (IOException | RuntimeException e) {
+            return; // an unreadable CSV leaves the chart without this line
+        }
+        // all ops together; a mix of one op has only that op's rows
+        List<double[]> rows = byOp.containsKey("all") ? byOp.get("all") : byOp.size() == 1 ? byOp.values().iterator().next() : List.of();
+        if (rows.isEmpty()) {
+            return;
+        }
+        double[] t = rows.stream().mapToDouble(r -> r[0]).toArray();
+        line(chart, new Series.Line(prefix + "op/s", t, rows.stream().map(r -> r[3]).toArray(Double[]::new)), "ops");
+        line(chart, new Series.Line(prefix + "p99 µs", t, rows.stream().map(r -> Double.isNaN(r[4]) ? null : r[4])
+                .toArray(Double[]::new)), "lat");
+        if (bands) {
+            ArrayNode b = chart.withArray("bands");
+            double start = 0;
+            for (int i = 0; i < rows.size(); i++) {
+                boolean last = i == rows.size() - 1;
+                if (last || rows.get(i + 1)[1] != rows.get(i)[1]) {
+                    ObjectNode band = b.addObject();
+                    band.put("from", start);
+                    band.put("to", rows.get(i)[0]);
+                    band.put("kind", "stage");
+                    band.put("label", String.format(Locale.ROOT, "stage %d → %s", (int) rows.get(i)[1], trim(rows.get(i)[2])));
+                    start = rows.get(i)[0];
+                }
+            }
+        }
+    }
+
+    private static void faultSection(Path dir, JsonNode chaos, ArrayNode tables, ArrayNode charts, ArrayNode verdicts,
+                                     ArrayNode notes) {
+        JsonNode lin = chaos.path("linearizability");
+        String linVerdict = lin.path("verdict").asText("not checked");
+        verdicts.add(verdict("linearizability (" + lin.path("ops").asLong() + " register ops, " + lin.path("keys").size()
+                + " keys)", linVerdict, linVerdict.startsWith("linearizable"), ""));
+        for (JsonNode inv : chaos.path("load").path("invariants")) {
+            verdicts.add(verdict(inv.path("name").asText("invariant"), inv.path("holds").asBoolean() ? "holds" : "VIOLATED",
+                    inv.path("holds").asBoolean(), inv.path("evidence").asText("")));
+        }
+        StringBuilder md = new StringBuilder("| # | injected at | fault | target | healed after | first ok after | longest gap | ok ops | errors |\n"
+                + "|---|---|---|---|---|---|---|---|---|\n");
+        int i = 1;
+        ArrayNode bands = JSON.createArrayNode();
+        for (JsonNode f : chaos.path("faults")) {
+            double at = f.path("injectedAtS").asDouble();
+            double healed = f.path("healedAfterMs").isNumber() ? f.path("healedAfterMs").asDouble() / 1000 : Double.NaN;
+            JsonNode firstOk = f.path("firstOkMs");
+            md.append(String.format(Locale.ROOT, "| %d | %.1f s | %s | %s | %s | %s | %,.0f ms%s | %d | %s |%n", i++, at,
+                    f.path("fault").asText(), f.path("target").asText(), Double.isNaN(healed) ? "never" : String.format(Locale.ROOT, "%.1f s", healed),
+                    firstOk.isNumber() ? String.format(Locale.ROOT, "%,.0f ms", firstOk.asDouble()) : "none",
+                    f.path("longestGapMs").asDouble(), f.path("gapOpen").asBoolean() ? "+" : "", f.path("okOps").asLong(),
+                    errors(f.path("errors"))));
+            ObjectNode band = bands.addObject();
+            band.put("from", at);
+            band.put("to", Double.isNaN(healed) ? at + 1e9 : at + healed);
+            band.put("kind", "fault");
+            band.put("label", f.path("fault").asText() + " " + f.path("target").asText());
+        }
+        table(tables, "Faults: " + chaos.path("nemesis").asText() + " (" + chaos.path("faultFor").asText() + " on, "
+                + chaos.path("interval").asText() + " off)", md.toString());
+        Path history = dir.resolve("history.jsonl");
+        if (!Files.isRegularFile(history)) {
+            notes.add("no history.jsonl here, so no availability timeline");
+            return;
+        }
+        List<Event> events;
+        try {
+            events = HistoryFiles.read(history).events();
+        } catch (RuntimeException e) {
+            notes.add("history.jsonl could not be read (" + e.getMessage() + "), so no availability timeline");
+            return;
+        }
+        // Per second of the history's clock (the one faults are timed on): successful ops, failed and unknown ones,
+        // and the p99 of the successful ops' latency.
+        Map<Long, Event> open = new HashMap<>();
+        TreeMap<Integer, long[]> perSecond = new TreeMap<>();
+        TreeMap<Integer, Histogram> latency = new TreeMap<>();
+        for (Event e : events) {
+            if (e.process() < 0) {
+                continue;
+            }
+            if (e.type() == Event.Type.INVOKE) {
+                open.put(e.process(), e);
+                continue;
+            }
+            Event invoke = open.remove(e.process());
+            int second = (int) (e.time() / 1_000_000_000L);
+            long[] c = perSecond.computeIfAbsent(second, k -> new long[3]);
+            boolean ok = e.type() == Event.Type.OK || (e.type() == Event.Type.FAIL && e.error() == null);
+            c[ok ? 0 : e.type() == Event.Type.FAIL ? 1 : 2]++;
+            if (ok && invoke != null) {
+                latency.computeIfAbsent(second, k -> new Histogram(3)).recordValue(Math.max(0, (e.time() - invoke.time()) / 1000));
+            }
+        }
+        if (perSecond.isEmpty()) {
+            return;
+        }
+        int first = perSecond.firstKey();
+        int last = perSecond.lastKey();
+        int n = last - first + 1;
+        double[] t = new double[n];
+        Double[] ok = new Double[n];
+        Double[] failed = new Double[n];
+        Double[] unknown = new Double[n];
+        Double[] p99 = new Double[n];
+        for (int s = 0; s < n; s++) {
+            long[] c = perSecond.getOrDefault(first + s, new long[3]);
+            t[s] = first + s + 1;
+            ok[s] = (double) c[0];
+            failed[s] = (double) c[1];
+            unknown[s] = (double) c[2];
+            Histogram h = latency.get(first + s);
+            p99[s] = h == null ? null : (double) h.getValueAtPercentile(99);
+        }
+        ObjectNode chart = chart(charts, "time", "Availability: ops completed per second, fault windows shaded");
+        line(chart, new Series.Line("ok/s", t, ok), "ops");
+        line(chart, new Series.Line("failed/s", t, failed), "ops");
+        line(chart, new Series.Line("unknown (info)/s", t, unknown), "ops");
+        line(chart, new Series.Line("p99 µs of ok ops", t, p99), "lat");
+        chart.set("bands", bands);
+    }
+
+    private static void sweepSection(Path dir, JsonNode sweep, ArrayNode tables, ArrayNode charts, ArrayNode notes) {
+        Path md = dir.resolve("sweep.md");
+        if (Files.isRegularFile(md)) {
+            table(tables, "Sweep", Series.read(md).replaceFirst("^# cp-bench sweep\\s*", ""));
+        }
+        JsonNode analysis = sweep.path("analysis");
+        ObjectNode chart = chart(charts, "sweep", "Throughput against concurrency (95 % intervals over repeats), USL fit, knee");
+        chart.put("slo", analysis.path("slo").asText(""));
+        for (JsonNode routing : analysis.path("routings")) {
+            String name = routing.path("routing").asText();
+            List<Double> x = new ArrayList<>();
+            List<Double> y = new ArrayList<>();
+            List<Double> lo = new ArrayList<>();
+            List<Double> hi = new ArrayList<>();
+            for (JsonNode level : routing.path("levels")) {
+                JsonNode tp = level.path("throughput");
+                if (!tp.isObject()) {
+                    continue;
+                }
+                x.add(level.path("rate").isNumber() ? level.path("rate").asDouble() : level.path("workers").asDouble());
+                y.add(tp.path("median").asDouble());
+                lo.add(tp.path("low").asDouble());
+                hi.add(tp.path("high").asDouble());
+            }
+            double[] xs = x.stream().mapToDouble(Double::doubleValue).toArray();
+            ObjectNode s = line(chart, new Series.Line(name, xs, y.toArray(Double[]::new)), "ops");
+            s.set("low", JSON.valueToTree(lo));
+            s.set("high", JSON.valueToTree(hi));
+            JsonNode usl = routing.path("usl");
+            if (usl.isObject() && usl.path("lambda").isNumber() && xs.length > 0) {
+                int points = 60;
+                double max = xs[xs.length - 1] * 1.25;
+                double[] ux = new double[points];
+                Double[] uy = new Double[points];
+                for (int i = 0; i < points; i++) {
+                    double n = 1 + (max - 1) * i / (points - 1);
+                    ux[i] = n;
+                    double l = usl.path("lambda").asDouble();
+                    double sg = usl.path("sigma").asDouble();
+                    double k = usl.path("kappa").asDouble();
+                    uy[i] = l * n / (1 + sg * (n - 1) + k * n * (n - 1));
+                }
+                ObjectNode fit = line(chart, new Series.Line(name + " USL (R² " + String.format(Locale.ROOT, "%.2f",
+                        usl.path("rSquared").asDouble()) + ")", ux, uy), "ops");
+                fit.put("dash", true);
+                fit.put("of", name);
+            } else if (!routing.path("uslNote").asText("").isEmpty()) {
+                notes.add(name + ": no USL fit (" + routing.path("uslNote").asText() + ")");
+            }
+            JsonNode knee = routing.path("knee");
+            if (knee.isObject() && knee.path("throughput").isObject()) {
+                ObjectNode k = s.putObject("knee");
+                k.put("x", knee.path("rate").isNumber() ? knee.path("rate").asDouble() : knee.path("workers").asDouble());
+                k.put("y", knee.path("throughput").path("median").asDouble());
+            }
+        }
+        chart.put("xLabel", sweep.path("grid").path("rates").isEmpty() ? "workers (clients × threads)" : "offered op/s");
+        if (!sweep.path("analysis").path("complete").asBoolean(true)) {
+            notes.add("the sweep is INCOMPLETE: not every cell of every repeat was measured");
+        }
+    }
+
+    private static boolean hasPoints(ObjectNode chart) {
+        for (JsonNode series : chart.withArray("series")) {
+            for (JsonNode y : series.path("y")) {
+                if (!y.isNull()) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static String errors(JsonNode errors) {
+        List<String> parts = new ArrayList<>();
+        errors.fields().forEachRemaining(e -> parts.add(e.getValue().asLong() + " " + e.getKey().replace("|", "/")));
+        return parts.isEmpty() ? "none" : String.join(", ", parts);
+    }
+
+    private static ObjectNode verdict(String name, String verdict, boolean ok, String detail) {
+        ObjectNode v = JSON.createObjectNode();
+        v.put("name", name);
+        v.put("verdict", verdict);
+        v.put("ok", ok);
+        v.put("detail", detail);
+        return v;
+    }
+
+    private static void table(ArrayNode tables, String title, String markdown) {
+        ObjectNode t = tables.addObject();
+        t.put("title", title);
+        t.put("html", markdownToHtml(markdown));
+    }
+
+    /** Markdown (the CLI's tables, and the prose around them) as HTML. */
+    public static String markdownToHtml(String markdown) {
+        return HTML.render(MARKDOWN.parse(markdown));
+    }
+
+    private static ObjectNode chart(ArrayNode charts, String type, String title) {
+        ObjectNode c = charts.addObject();
+        c.put("type", type);
+        c.put("title", title);
+        c.putArray("series");
+        return c;
+    }
+
+    private static ObjectNode line(ObjectNode chart, Series.Line line, String axis) {
+        ObjectNode s = chart.withArray("series").addObject();
+        s.put("label", line.label());
+        s.put("axis", axis);
+        ArrayNode x = s.putArray("x");
+        for (double v : line.x()) {
+            x.add(round(v));
+        }
+        ArrayNode y = s.putArray("y");
+        for (Double v : line.y()) {
+            if (v == null || v.isNaN() || v.isInfinite()) {
+                y.addNull();
+            } else {
+                y.add(round(v));
+            }
+        }
+        return s;
+    }
+
+    /** Four significant digits: what a chart can show, at a fraction of the file size. */
+    private static double round(double v) {
+        if (v == 0 || Double.isNaN(v) || Double.isInfinite(v)) {
+            return v;
+        }
+        return new java.math.BigDecimal(v).round(new java.math.MathContext(4)).doubleValue();
+    }
+
+    private static String trim(double v) {
+        return v == Math.rint(v) ? String.valueOf((long) v) : String.format(Locale.ROOT, "%.1f", v);
+    }
+
+    private static double num(String s) {
+        return s.isEmpty() ? Double.NaN : Double.parseDouble(s);
+    }
+
+    private static JsonNode readJson(Path file) {
+        if (!Files.isRegularFile(file)) {
+            return null;
+        }
+        try {
+            return JSON.readTree(file.toFile());
+        } catch (IOException e) {
+            throw new ResultFormatException(file + ": not readable JSON (" + e.getMessage().lines().findFirst().orElse("") + ")", e);
+        }
+    }
+
+    private static boolean hasResults(Path dir) {
+        return ResultFiles.hasOwnResults(dir);
+    }
+
+    private static List<Path> list(Path dir) {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.sorted().toList();
+        } catch (IOException e) {
+            throw new ResultFormatException(dir + ": cannot list (" + e.getMessage() + ")", e);
+        }
+    }
+}

@@ -1,0 +1,276 @@
+// cp-bench report: draws the JSON in #cpbench-data (ReportModel) with uPlot. In a live view (--live) it
+// fetches /data.json once a second and draws again.
+(function () {
+  "use strict";
+  const errors = [];
+  function recordError(text) {
+    errors.push(text);
+    document.body.dataset.errors = errors.join(" | ");
+  }
+  window.addEventListener("error", e => recordError(String(e.message || e)));
+  window.addEventListener("unhandledrejection", e => recordError("unhandled rejection: " + e.reason));
+  const consoleError = console.error.bind(console);
+  console.error = (...args) => { recordError(args.join(" ")); consoleError(...args); };
+
+  const PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
+    "#7f7f7f", "#bcbd22", "#393b79", "#ad494a", "#637939"];
+  const plots = [];
+
+  function el(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === "class") e.className = v; else if (k === "html") e.innerHTML = v; else e.setAttribute(k, v);
+    }
+    for (const c of children) e.append(c);
+    return e;
+  }
+
+  function fmt(v, digits) {
+    if (v == null || !isFinite(v)) return "–";
+    const a = Math.abs(v);
+    if (a >= 1e6) return (v / 1e6).toFixed(a >= 1e7 ? 0 : 1) + "M";
+    if (a >= 1e4) return (v / 1e3).toFixed(0) + "k";
+    if (a >= 1e3) return (v / 1e3).toFixed(1) + "k";
+    return v.toFixed(digits == null ? (a >= 10 || v === 0 ? 0 : a >= 1 ? 1 : 2) : digits);
+  }
+
+  function micros(v) {
+    if (v == null || !isFinite(v)) return "–";
+    if (v >= 1e6) return (v / 1e6).toFixed(v >= 1e7 ? 0 : 1) + " s";
+    if (v >= 1e3) return (v / 1e3).toFixed(v >= 1e4 ? 0 : 1) + " ms";
+    return v.toFixed(0) + " µs";
+  }
+
+  // 1/(1-p) on the percentile axis: 1 -> 0 %, 10 -> 90 %, 100 -> 99 %, ...
+  function percentileLabel(x) {
+    const p = 100 * (1 - 1 / x);
+    if (p <= 0) return "0%";
+    const decimals = Math.max(0, Math.round(Math.log10(x)) - 2);
+    return p.toFixed(decimals) + "%";
+  }
+
+  function isPowerOf10(v) {
+    const l = Math.log10(v);
+    return Math.abs(l - Math.round(l)) < 1e-9;
+  }
+
+  // Series with their own x values, joined onto one x axis (uPlot draws aligned data; gaps are spanned).
+  function join(series, logY) {
+    const tables = series.map(s => [s.x, s.y.map(v => (v == null || (logY(s) && v <= 0)) ? null : v)]);
+    if (tables.length === 1) return tables[0];
+    return uPlot.join(tables);
+  }
+
+  function bandsHook(bands) {
+    return u => {
+      if (!bands || !bands.length) return;
+      const ctx = u.ctx;
+      ctx.save();
+      const top = u.bbox.top, height = u.bbox.height;
+      bands.forEach((b, i) => {
+        const x0 = Math.max(u.bbox.left, u.valToPos(b.from, "x", true));
+        const x1 = Math.min(u.bbox.left + u.bbox.width, u.valToPos(b.to, "x", true));
+        if (!(x1 > x0)) return;
+        ctx.fillStyle = b.kind === "fault" ? "rgba(214,39,40,0.13)" : (i % 2 ? "rgba(31,119,180,0.07)" : "rgba(31,119,180,0.02)");
+        ctx.fillRect(x0, top, x1 - x0, height);
+        ctx.fillStyle = b.kind === "fault" ? "rgba(150,20,20,0.9)" : "rgba(40,70,110,0.85)";
+        ctx.font = (11 * devicePixelRatio) + "px system-ui, sans-serif";
+        ctx.fillText(b.label, x0 + 3 * devicePixelRatio, top + 12 * devicePixelRatio * (1 + (i % 2)));
+      });
+      ctx.restore();
+    };
+  }
+
+  function errorBarsHook(chart) {
+    return u => {
+      const ctx = u.ctx;
+      ctx.save();
+      ctx.setLineDash([]);
+      chart.series.forEach((s, i) => {
+        const color = PALETTE[colorIndex(chart, i)];
+        if (s.low) {
+          ctx.strokeStyle = color;
+          ctx.lineWidth = 1.5 * devicePixelRatio;
+          s.x.forEach((x, k) => {
+            const px = u.valToPos(x, "x", true);
+            ctx.beginPath();
+            ctx.moveTo(px, u.valToPos(s.low[k], "ops", true));
+            ctx.lineTo(px, u.valToPos(s.high[k], "ops", true));
+            ctx.stroke();
+          });
+        }
+        if (s.knee) {
+          const px = u.valToPos(s.knee.x, "x", true), py = u.valToPos(s.knee.y, "ops", true);
+          ctx.fillStyle = color;
+          ctx.beginPath();
+          ctx.arc(px, py, 6 * devicePixelRatio, 0, 2 * Math.PI);
+          ctx.fill();
+          ctx.font = (11 * devicePixelRatio) + "px system-ui, sans-serif";
+          ctx.fillText("knee", px + 8 * devicePixelRatio, py - 6 * devicePixelRatio);
+        }
+      });
+      ctx.restore();
+    };
+  }
+
+  // A fit is drawn in its routing's colour.
+  function colorIndex(chart, i) {
+    const s = chart.series[i];
+    if (s.of) {
+      const j = chart.series.findIndex(o => o.label === s.of);
+      if (j >= 0) return colorIndex(chart, j);
+    }
+    let n = 0;
+    for (let k = 0; k < i; k++) if (!chart.series[k].of) n++;
+    return n % PALETTE.length;
+  }
+
+  function drawChart(container, chart) {
+    const box = el("div", {class: "chart"}, el("div", {class: "ctitle"}, chart.title));
+    container.append(box);
+    const width = Math.max(480, box.clientWidth - 18);
+    const percentiles = chart.type === "percentiles";
+    const latAxisLog = s => s.axis === "lat" && percentiles;
+    const data = join(chart.series, latAxisLog);
+    const hasLat = chart.series.some(s => s.axis === "lat");
+    const hasOps = chart.series.some(s => s.axis === "ops");
+    const scales = {x: {time: false}};
+    if (percentiles) scales.x = {time: false, distr: 3, log: 10};
+    if (hasLat) scales.lat = percentiles ? {distr: 3, log: 10} : {range: (u, min, max) => [0, max > 0 ? max * 1.05 : 1]};
+    if (hasOps) scales.ops = {range: (u, min, max) => [0, max > 0 ? max * 1.08 : 1]};
+    const axes = [{
+      label: percentiles ? "percentile (axis: 1/(1-p), log)" : chart.type === "sweep" ? (chart.xLabel || "concurrency") : "seconds",
+      values: percentiles ? (u, splits) => splits.map(v => isPowerOf10(v) ? percentileLabel(v) : "") : undefined,
+    }];
+    if (hasOps) axes.push({scale: "ops", label: chart.type === "time" && chart.title.startsWith("Availability") ? "ops per second" : "op/s",
+      values: (u, splits) => splits.map(v => fmt(v)), size: 60});
+    if (hasLat) axes.push({scale: "lat", label: "latency", side: hasOps ? 1 : 3, grid: {show: !hasOps},
+      values: (u, splits) => splits.map(v => percentiles && !isPowerOf10(v) ? "" : micros(v)), size: 64});
+    const series = [{label: percentiles ? "percentile" : chart.type === "sweep" ? "x" : "s",
+      value: (u, v) => v == null ? "–" : percentiles ? percentileLabel(v) : fmt(v, 1)}];
+    chart.series.forEach((s, i) => {
+      const color = PALETTE[colorIndex(chart, i)];
+      series.push({
+        label: s.label, scale: s.axis, stroke: color, width: s.axis === "lat" && !percentiles ? 1 : 1.6,
+        dash: s.dash || (s.axis === "lat" && !percentiles) ? [5, 4] : undefined,
+        spanGaps: true, points: {show: chart.type === "sweep" && !s.dash, size: 6, fill: color},
+        value: (u, v) => s.axis === "lat" ? micros(v) : fmt(v),
+      });
+    });
+    const hooks = {drawClear: [bandsHook(chart.bands)]};
+    if (chart.type === "sweep") hooks.draw = [errorBarsHook(chart)];
+    hooks.draw = (hooks.draw || []).concat([u => markDrawn(box, u, data)]);
+    const plot = new uPlot({width, height: 300, scales, axes, series, hooks, legend: {live: true}}, data, box);
+    plots.push(plot);
+    if (chart.type === "time" && chart.series.some(s => s.axis === "lat")) {
+      box.append(el("div", {class: "legendnote"}, "solid: throughput (left axis); dashed: latency (right axis)"));
+    }
+  }
+
+  // For the browser test and for anyone reading the DOM: how many points this chart has and whether its
+  // canvas really has ink on it.
+  function markDrawn(box, u, data) {
+    let points = 0;
+    for (let i = 1; i < data.length; i++) for (const v of data[i]) if (v != null) points++;
+    let inked = 0;
+    try {
+      const c = u.ctx.canvas, img = u.ctx.getImageData(0, 0, c.width, c.height).data;
+      for (let k = 3; k < img.length; k += 4 * 7) if (img[k] > 0) inked++;
+    } catch (e) { inked = -1; }
+    box.dataset.points = points;
+    box.dataset.inked = inked;
+  }
+
+  function environmentTable(envs) {
+    const keys = [];
+    envs.forEach(e => Object.keys(e).forEach(k => { if (!keys.includes(k)) keys.push(k); }));
+    const t = el("table", {class: "env"});
+    const head = el("tr", {}, el("th", {}, ""));
+    envs.forEach((e, i) => head.append(el("th", {}, envs.length > 1 ? "environment " + (i + 1) : "environment")));
+    t.append(head);
+    keys.forEach(k => {
+      const row = el("tr", {}, el("td", {}, k));
+      envs.forEach(e => row.append(el("td", {}, e[k] == null ? "" : String(e[k]))));
+      t.append(row);
+    });
+    return t;
+  }
+
+  function renderLive(live) {
+    const box = document.getElementById("live");
+    if (!live) { box.hidden = true; return; }
+    box.hidden = false;
+    box.innerHTML = "";
+    box.append(el("b", {}, live.state || "running"), el("b", {}, live.what || ""),
+      el("b", {}, "t " + fmt(live.elapsedSeconds, 0) + " s"), el("b", {}, "op/s " + fmt(live.opsPerSecond)),
+      el("b", {}, "p50 " + micros(live.p50Micros)), el("b", {}, "p99 " + micros(live.p99Micros)),
+      el("b", {}, "ops " + fmt(live.ops)), el("b", {}, "errors " + fmt(live.errors)));
+  }
+
+  function render(data) {
+    plots.splice(0).forEach(p => p.destroy());
+    document.title = data.title;
+    document.getElementById("title").textContent = data.title;
+    document.getElementById("generated").textContent = (window.CPBENCH_LIVE ? "live view, updated " : "generated ")
+      + data.generatedAt + " · " + data.runs.length + " run" + (data.runs.length === 1 ? "" : "s");
+    renderLive(data.live);
+    const toc = document.getElementById("toc");
+    toc.innerHTML = "";
+    const main = document.getElementById("runs");
+    main.innerHTML = "";
+    data.runs.forEach((run, r) => {
+      const id = "run-" + r;
+      if (data.runs.length > 1) toc.append(el("a", {href: "#" + id}, run.name));
+      const section = el("section", {id, "data-kind": run.kind});
+      const kind = el("span", {class: "kind" + (run.incomplete ? " incomplete" : "")}, run.kind + (run.incomplete ? " · not all OK" : ""));
+      section.append(el("h2", {}, run.name, kind));
+      section.append(el("div", {class: "muted"}, run.path + (run.topology ? " · " + run.topology : "")));
+      (run.notes || []).forEach(n => section.append(el("div", {class: "note"}, "note: " + n)));
+      if (run.verdicts && run.verdicts.length) {
+        section.append(el("h3", {}, "Checks"));
+        run.verdicts.forEach(v => {
+          const d = el("div", {class: "verdict"}, el("span", {class: v.ok ? "ok" : "bad"}, v.ok ? "✔ " : "✘ "), v.name + ": ",
+            el("span", {class: v.ok ? "ok" : "bad"}, v.verdict));
+          if (v.detail) d.append(el("pre", {}, v.detail));
+          section.append(d);
+        });
+      }
+      (run.tables || []).forEach(t => {
+        section.append(el("h3", {}, t.title));
+        section.append(el("div", {class: "tablewrap", html: t.html}));
+      });
+      if (run.charts && run.charts.length) {
+        section.append(el("h3", {}, "Charts"));
+        const grid = el("div", {class: "charts"});
+        section.append(grid);
+        main.append(section);
+        run.charts.forEach(c => drawChart(grid, c));
+      }
+      if (run.environments && run.environments.length) {
+        section.append(el("h3", {}, "Environment"));
+        section.append(environmentTable(run.environments));
+      }
+      main.append(section);
+    });
+    document.body.dataset.charts = String(plots.length);
+  }
+
+  render(JSON.parse(document.getElementById("cpbench-data").textContent));
+
+  if (window.CPBENCH_LIVE) {
+    let busy = false;
+    setInterval(() => {
+      if (busy) return;
+      busy = true;
+      fetch("data.json", {cache: "no-store"}).then(r => r.json()).then(d => {
+        const y = window.scrollY;
+        render(d);
+        window.scrollTo(0, y);
+      }).catch(e => {
+        const box = document.getElementById("live");
+        box.hidden = false;
+        box.textContent = "the run has ended or the live view stopped (" + e + "); this page keeps what it last drew";
+      }).finally(() => { busy = false; });
+    }, 1000);
+  }
+})();
