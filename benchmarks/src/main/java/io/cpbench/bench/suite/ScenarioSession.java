@@ -70,7 +70,7 @@ public final class ScenarioSession implements AutoCloseable {
         this.slow = slow;
         this.clients = List.copyOf(clients);
         this.bytesBefore = clientBytes(topology);
-        this.op = workload == null ? null : workload.create(clients.get(0).client());
+        this.op = workload == null ? null : io.cpbench.core.workload.PlantedSlowdown.wrapIfAsked(workload.create(clients.get(0).client()));
     }
 
     /**

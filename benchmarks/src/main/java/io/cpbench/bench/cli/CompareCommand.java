@@ -1,0 +1,149 @@
+package io.cpbench.bench.cli;
+
+import io.cpbench.bench.report.HtmlReport;
+import io.cpbench.bench.report.ReportModel;
+import io.cpbench.bench.scenario.Scenarios;
+import io.cpbench.core.result.Comparison;
+import io.cpbench.core.result.ResultFiles;
+import io.cpbench.core.result.RunResult;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.Callable;
+
+@Command(name = "compare", mixinStandardHelpOptions = true,
+        description = {"Compares two runs of the same scenarios, before (BASE) and after (NEW) a change: per scenario,"
+                + " and per op for load runs, new ÷ base of op/s, p50 and p99, each the ratio of the medians over"
+                + " rounds with a 95 %% bootstrap interval, and a verdict: faster, slower or no change.",
+                "A metric has changed when its interval excludes 1 and its ratio is beyond the tolerance; a row is"
+                        + " slower when a gated metric is. Exits 1 when any row is slower, so it can gate a CI"
+                        + " pipeline; 2 when the runs are not of the same scenarios and ops. More rounds give"
+                        + " narrower intervals (matrix --rounds, load --rounds)."},
+        footer = {"", "Examples:", "  cpbench compare results/runs/20261122-101500-matrix results/runs/20261123-101500-matrix",
+                "  cpbench compare BASE NEW --tolerance 3%% --gate ops,p50,p99 --markdown cmp.md --html cmp.html"})
+final class CompareCommand implements Callable<Integer> {
+
+    @Parameters(index = "0", paramLabel = "BASE", description = "The run directory before the change (or a directory"
+            + " of run directories: its newest).")
+    Path base;
+
+    @Parameters(index = "1", paramLabel = "NEW", description = "The run directory after the change (or a directory of"
+            + " run directories, such as results/runs or the bench profile's target/bench: its newest).")
+    Path next;
+
+    @Option(names = "--tolerance", paramLabel = "PCT", defaultValue = "5%",
+            description = "How much worse a metric must be, beyond its noise, to count as slower (default: ${DEFAULT-VALUE}).")
+    String tolerance;
+
+    @Option(names = "--gate", paramLabel = "METRIC[,METRIC...]", split = ",", defaultValue = "ops,p50",
+            description = "The metrics whose slowdown is a regression: ops, p50, p99 (default: ${DEFAULT-VALUE}; p99 is"
+                    + " reported either way, and on a small machine it moves more between runs than a gate should).")
+    List<String> gate;
+
+    @Option(names = "--markdown", paramLabel = "FILE", description = "Also write the comparison as Markdown to FILE.")
+    Path markdown;
+
+    @Option(names = "--html", paramLabel = "FILE", description = "Also write it as an HTML page (offline, with the"
+            + " latency percentile plots of both runs) to FILE.")
+    Path html;
+
+    @Override
+    public Integer call() {
+        double tol = tolerance(tolerance);
+        Set<Comparison.Metric> gated = EnumSet.noneOf(Comparison.Metric.class);
+        gate.forEach(g -> gated.add(Comparison.Metric.of(g)));
+        base = runDirectory(base, "BASE");
+        next = runDirectory(next, "NEW");
+        List<RunResult> b = read(base, "BASE");
+        List<RunResult> n = read(next, "NEW");
+        Comparison.Result result = Comparison.of(b, n, tol, gated);
+        String baseName = name(base);
+        String newName = name(next);
+        String md = Comparison.markdown(result, baseName, newName);
+        System.out.print(md);
+        if (markdown != null) {
+            write(markdown, "# cp-bench compare\n\n" + md);
+        }
+        if (html != null) {
+            HtmlReport.write(ReportModel.comparison("cp-bench compare: " + baseName + " → " + newName,
+                    Comparison.summary(result, baseName, newName), md, b, n, baseName, newName), html);
+            System.out.println("wrote " + html);
+        }
+        return result.regression() ? ExitCodes.FAILED : ExitCodes.OK;
+    }
+
+    /** "5%", "5" or "0.05" -> 0.05. */
+    static double tolerance(String text) {
+        String t = text.trim();
+        try {
+            double v = t.endsWith("%") ? Double.parseDouble(t.substring(0, t.length() - 1).trim()) / 100
+                    : Double.parseDouble(t);
+            if (!t.endsWith("%") && v >= 1) {
+                v = v / 100;
+            }
+            if (!(v >= 0 && v < 1)) {
+                throw new IllegalArgumentException("--tolerance must be from 0% to below 100%, was " + text);
+            }
+            return v;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--tolerance: '" + text + "' is not a percentage (like 5%)");
+        }
+    }
+
+    /** {@code dir} when it holds results; else its newest run directory (names start with the time), said on stderr. */
+    private static Path runDirectory(Path dir, String which) {
+        if (!Files.isDirectory(dir)) {
+            throw new IllegalArgumentException(which + " " + dir + ": no such run directory");
+        }
+        if (ResultFiles.hasOwnResults(dir)) {
+            return dir;
+        }
+        List<Path> runs;
+        try (java.util.stream.Stream<Path> s = Files.list(dir)) {
+            runs = s.filter(ResultFiles::hasOwnResults).sorted().toList();
+        } catch (IOException e) {
+            throw new IllegalArgumentException(which + " " + dir + ": cannot list (" + e.getMessage() + ")");
+        }
+        if (runs.isEmpty()) {
+            return dir; // read() says what is missing
+        }
+        Path newest = runs.get(runs.size() - 1);
+        System.err.printf(Locale.ROOT, "cpbench compare: %s is %s, the newest of %d run director%s in %s%n", which, newest,
+                runs.size(), runs.size() == 1 ? "y" : "ies", dir);
+        return newest;
+    }
+
+    private static List<RunResult> read(Path dir, String which) {
+        if (!ResultFiles.hasOwnResults(dir)) {
+            throw new IllegalArgumentException(which + " " + dir + ": no result files in this directory (give a run"
+                    + " directory such as results/runs/20261122-181314-matrix)");
+        }
+        return Scenarios.marked(ResultFiles.readAll(List.of(dir)));
+    }
+
+    private static String name(Path dir) {
+        return String.valueOf(dir.toAbsolutePath().normalize().getFileName());
+    }
+
+    private static void write(Path file, String text) {
+        try {
+            Path parent = file.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+            Files.writeString(file, text, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,268 @@
+package io.cpbench.core.result;
+
+import io.cpbench.core.load.LoadResult;
+import io.cpbench.core.stats.Bootstrap;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * Two runs of the same scenarios, before and after a change: per scenario (and per op of a load run) the ratio
+ * new ÷ base of op/s, p50 and p99, each the ratio of the medians over rounds with a 95 % bootstrap interval (the two
+ * runs resampled apart), and a verdict.
+ *
+ * <p>A metric is {@code slower} when its interval lies wholly on the worse side of 1 (the runs differ beyond their
+ * round-to-round noise) and its point estimate is worse than the tolerance (the difference is big enough to matter);
+ * {@code faster} the other way round; else {@code no change}. A row is slower when any gated metric is, faster when
+ * op/s is faster and nothing gated is slower. With one round on a side there is no interval, and the verdict rests on
+ * the point estimate alone; the table says so.
+ */
+public final class Comparison {
+
+    public enum Metric {
+        OPS("op/s", true), P50("p50", false), P99("p99", false);
+
+        final String label;
+        final boolean higherIsBetter;
+
+        Metric(String label, boolean higherIsBetter) {
+            this.label = label;
+            this.higherIsBetter = higherIsBetter;
+        }
+
+        public String label() {
+            return label;
+        }
+
+        /** @throws IllegalArgumentException for anything but ops, p50, p99 */
+        public static Metric of(String text) {
+            return switch (text.trim().toLowerCase(Locale.ROOT)) {
+                case "ops", "op/s", "throughput" -> OPS;
+                case "p50" -> P50;
+                case "p99" -> P99;
+                default -> throw new IllegalArgumentException("unknown metric '" + text + "' (expected ops, p50 or p99)");
+            };
+        }
+    }
+
+    public enum Verdict {
+        FASTER("faster"), SLOWER("slower"), NO_CHANGE("no change");
+
+        private final String text;
+
+        Verdict(String text) {
+            this.text = text;
+        }
+
+        public String text() {
+            return text;
+        }
+    }
+
+    /** One metric of one row: base and new medians, new ÷ base with its interval, and what that means. */
+    public record MetricChange(Metric metric, double base, double next, Bootstrap.Interval ratio, Verdict verdict) {
+    }
+
+    /** One scenario (with its op, for a load run's per-op rows; "all" otherwise). */
+    /** @param note why the row has no numbers (no usable round on a side), or null */
+    public record Row(String scenario, String op, int baseRounds, int newRounds, Map<Metric, MetricChange> metrics,
+                      Verdict verdict, String note) {
+    }
+
+    /**
+     * @param tolerance how much worse (or better) a metric's point estimate must be to count, 0.05 = 5 %
+     * @param gate      the metrics whose slowdown makes a row slower
+     */
+    public record Result(List<Row> rows, double tolerance, Set<Metric> gate) {
+        public boolean regression() {
+            return rows.stream().anyMatch(r -> r.verdict() == Verdict.SLOWER);
+        }
+
+        public long count(Verdict v) {
+            return rows.stream().filter(r -> r.verdict() == v).count();
+        }
+    }
+
+    private Comparison() {
+    }
+
+    /**
+     * @throws IllegalArgumentException when the runs are not of the same scenarios, harnesses and ops
+     */
+    public static Result of(List<RunResult> base, List<RunResult> next, double tolerance, Set<Metric> gate) {
+        if (!(tolerance >= 0 && tolerance < 1)) {
+            throw new IllegalArgumentException("the tolerance must be between 0 % and 100 %, was " + tolerance);
+        }
+        Map<String, List<RunResult>> b = usable(base);
+        Map<String, List<RunResult>> n = usable(next);
+        if (!b.keySet().equals(n.keySet())) {
+            throw new IllegalArgumentException("these runs are not of the same scenarios: BASE has " + b.keySet()
+                    + ", NEW has " + n.keySet());
+        }
+        List<Row> rows = new ArrayList<>();
+        for (String label : b.keySet()) {
+            List<RunResult> bs = b.get(label);
+            List<RunResult> ns = n.get(label);
+            if (bs.isEmpty() || ns.isEmpty()) {
+                rows.add(new Row(label, "all", bs.size(), ns.size(), Map.of(), ns.isEmpty() && !bs.isEmpty()
+                        ? Verdict.SLOWER : Verdict.NO_CHANGE, "no usable (OK, UNSTABLE or TIMEBOXED) round in "
+                        + (ns.isEmpty() && bs.isEmpty() ? "either run" : ns.isEmpty() ? "NEW" : "BASE")));
+                continue;
+            }
+            Set<String> bOps = ops(bs);
+            Set<String> nOps = ops(ns);
+            if (!bOps.equals(nOps)) {
+                throw new IllegalArgumentException("these runs are not of the same ops: " + label + " has " + bOps
+                        + " in BASE, " + nOps + " in NEW");
+            }
+            rows.add(row(label, "all", bs, ns, RunResult::opsPerSecond, r -> r.latencyMicros().p50(),
+                    r -> r.latencyMicros().p99(), tolerance, gate));
+            if (bOps.size() > 1) {
+                for (String op : bOps) {
+                    rows.add(row(label, op, bs, ns, r -> opStats(r, op).opsPerSecond(), r -> opStats(r, op).latency().p50(),
+                            r -> opStats(r, op).latency().p99(), tolerance, gate));
+                }
+            }
+        }
+        return new Result(rows, tolerance, gate.isEmpty() ? EnumSet.noneOf(Metric.class) : EnumSet.copyOf(gate));
+    }
+
+    private static Row row(String label, String op, List<RunResult> base, List<RunResult> next,
+                           ToDoubleFunction<RunResult> ops, ToDoubleFunction<RunResult> p50, ToDoubleFunction<RunResult> p99,
+                           double tolerance, Set<Metric> gate) {
+        Map<Metric, MetricChange> metrics = new LinkedHashMap<>();
+        metrics.put(Metric.OPS, change(Metric.OPS, base, next, ops, tolerance));
+        if (base.stream().allMatch(Comparison::hasLatencies) && next.stream().allMatch(Comparison::hasLatencies)) {
+            metrics.put(Metric.P50, change(Metric.P50, base, next, p50, tolerance));
+            metrics.put(Metric.P99, change(Metric.P99, base, next, p99, tolerance));
+        }
+        boolean slower = metrics.values().stream().anyMatch(m -> gate.contains(m.metric()) && m.verdict() == Verdict.SLOWER);
+        Verdict verdict = slower ? Verdict.SLOWER
+                : metrics.get(Metric.OPS).verdict() == Verdict.FASTER ? Verdict.FASTER : Verdict.NO_CHANGE;
+        return new Row(label, op, base.size(), next.size(), metrics, verdict, null);
+    }
+
+    static MetricChange change(Metric metric, List<RunResult> base, List<RunResult> next, ToDoubleFunction<RunResult> f,
+                               double tolerance) {
+        double[] b = base.stream().mapToDouble(f).toArray();
+        double[] n = next.stream().mapToDouble(f).toArray();
+        if (median(b) <= 0 || median(n) <= 0) {
+            return new MetricChange(metric, median(b), median(n), null, Verdict.NO_CHANGE);
+        }
+        Bootstrap.Interval ratio = Bootstrap.ratioOfMedians(b, n, 0.95);
+        return new MetricChange(metric, median(b), median(n), ratio, verdict(metric, ratio, tolerance));
+    }
+
+    /** Worse beyond the noise (the interval excludes 1) and beyond the tolerance (the point estimate). */
+    static Verdict verdict(Metric metric, Bootstrap.Interval ratio, double tolerance) {
+        double r = ratio.median();
+        boolean above = ratio.low() > 1 && r > 1 + tolerance;
+        boolean below = ratio.high() < 1 && r < 1 - tolerance;
+        if (ratio.n() < 2) { // no interval: the point estimate alone
+            above = r > 1 + tolerance;
+            below = r < 1 - tolerance;
+        }
+        if (above) {
+            return metric.higherIsBetter ? Verdict.FASTER : Verdict.SLOWER;
+        }
+        if (below) {
+            return metric.higherIsBetter ? Verdict.SLOWER : Verdict.FASTER;
+        }
+        return Verdict.NO_CHANGE;
+    }
+
+    /** The comparison as a Markdown table with a verdict line under it. */
+    public static String markdown(Result result, String baseName, String newName) {
+        List<String> header = List.of("scenario", "op", "rounds base/new", "op/s base", "op/s new", "op/s new÷base [95 % CI]",
+                "p50 new÷base [95 % CI]", "p99 new÷base [95 % CI]", "verdict");
+        List<List<String>> rows = new ArrayList<>();
+        boolean pointOnly = false;
+        for (Row r : result.rows()) {
+            MetricChange ops = r.metrics().get(Metric.OPS);
+            if (ops == null) {
+                rows.add(List.of(r.scenario(), r.op(), r.baseRounds() + "/" + r.newRounds(), "-", "-", r.note(), "-", "-",
+                        r.verdict() == Verdict.NO_CHANGE ? r.verdict().text() : "**" + r.verdict().text() + "**"));
+                continue;
+            }
+            pointOnly |= Math.min(r.baseRounds(), r.newRounds()) < 2;
+            rows.add(List.of(r.scenario(), r.op(), r.baseRounds() + "/" + r.newRounds(),
+                    String.format(Locale.ROOT, "%,.0f", ops.base()), String.format(Locale.ROOT, "%,.0f", ops.next()),
+                    cell(ops, result), cell(r.metrics().get(Metric.P50), result), cell(r.metrics().get(Metric.P99), result),
+                    r.verdict() == Verdict.NO_CHANGE ? r.verdict().text() : "**" + r.verdict().text() + "**"));
+        }
+        StringBuilder b = new StringBuilder(ScenarioTable.render(header, rows));
+        b.append('\n').append(summary(result, baseName, newName)).append('\n');
+        b.append(String.format(Locale.ROOT, "%nA metric counts as changed when its 95 %% interval excludes 1 and its"
+                + " ratio is beyond ±%.0f %%; a row is slower when a gated metric (%s) is. ! marks a changed metric.%s%n",
+                result.tolerance() * 100, String.join(", ", result.gate().stream().map(Metric::label).toList()),
+                pointOnly ? " Rows with 1 round on a side have no interval: their verdict rests on the ratio alone." : ""));
+        return b.toString();
+    }
+
+    /** One line: the verdict of the whole comparison. */
+    public static String summary(Result result, String baseName, String newName) {
+        long slower = result.count(Verdict.SLOWER);
+        long faster = result.count(Verdict.FASTER);
+        int total = result.rows().size();
+        String head = slower > 0 ? "REGRESSION" : faster > 0 ? "FASTER" : "NO CHANGE";
+        return String.format(Locale.ROOT, "verdict: %s: %d of %d rows slower, %d faster, %d no change (%s -> %s, tolerance %.0f %%)",
+                head, slower, total, faster, total - slower - faster, baseName, newName, result.tolerance() * 100);
+    }
+
+    private static String cell(MetricChange m, Result result) {
+        if (m == null) {
+            return "-";
+        }
+        if (m.ratio() == null) {
+            return "n/a";
+        }
+        Bootstrap.Interval i = m.ratio();
+        String text = i.n() < 2 ? String.format(Locale.ROOT, "%.3f", i.median())
+                : String.format(Locale.ROOT, "%.3f [%.3f-%.3f]", i.median(), i.low(), i.high());
+        return m.verdict() == Verdict.NO_CHANGE ? text : text + " !";
+    }
+
+    /** Per scenario label (every label the run has, so the scenario sets compare), its usable rounds. */
+    private static Map<String, List<RunResult>> usable(List<RunResult> results) {
+        Map<String, List<RunResult>> map = new LinkedHashMap<>();
+        for (RunResult r : results) {
+            List<RunResult> list = map.computeIfAbsent(r.label(), k -> new ArrayList<>());
+            if (r.status() == Status.OK || r.status() == Status.UNSTABLE || r.status() == Status.TIMEBOXED) {
+                list.add(r);
+            }
+        }
+        return map;
+    }
+
+    private static boolean hasLatencies(RunResult r) {
+        return r.latencyMicros() != null && !r.latencyMicros().isEmpty();
+    }
+
+    private static Set<String> ops(List<RunResult> runs) {
+        Set<String> ops = new TreeSet<>();
+        for (RunResult r : runs) {
+            if (r.load() != null && r.load().total() != null) {
+                r.load().total().ops().forEach(o -> ops.add(o.op()));
+            }
+        }
+        return ops;
+    }
+
+    private static LoadResult.OpStats opStats(RunResult r, String op) {
+        return r.load().total().ops().stream().filter(o -> o.op().equals(op)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException(r.label() + " round " + r.round() + " has no op " + op));
+    }
+
+    private static double median(double[] values) {
+        double[] sorted = values.clone();
+        java.util.Arrays.sort(sorted);
+        return Bootstrap.median(sorted);
+    }
+}

@@ -1,0 +1,138 @@
+package io.cpbench.core.result;
+
+import io.cpbench.core.result.Comparison.Metric;
+import io.cpbench.core.result.Comparison.Verdict;
+import io.cpbench.core.stats.Bootstrap;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ComparisonTest {
+
+    private static final Set<Metric> DEFAULT_GATE = EnumSet.of(Metric.OPS, Metric.P50);
+
+    /** Rounds of one scenario: op/s as given, latencies 1000 values around {@code p50} with a tail to {@code p99}. */
+    private static List<RunResult> rounds(String scenario, double p50, double p99, double... opsPerSecond) {
+        List<RunResult> list = new ArrayList<>();
+        for (int i = 0; i < opsPerSecond.length; i++) {
+            long[] latencies = new long[1000];
+            for (int k = 0; k < latencies.length; k++) {
+                latencies[k] = k < 980 ? Math.round(p50 * (0.8 + 0.4 * k / 980.0)) : Math.round(p99);
+            }
+            list.add(ResultFilesTest.result(scenario, i + 1, opsPerSecond[i], Status.OK, latencies));
+        }
+        return list;
+    }
+
+    private static Comparison.Row only(Comparison.Result r) {
+        assertThat(r.rows()).hasSize(1);
+        return r.rows().get(0);
+    }
+
+    @Test
+    void aTenPercentSlowdownIsARegression() {
+        List<RunResult> base = rounds("client-leader", 1000, 3000, 1000, 1030, 980);
+        List<RunResult> slower = rounds("client-leader", 1110, 3300, 905, 920, 890);
+        Comparison.Result result = Comparison.of(base, slower, 0.05, DEFAULT_GATE);
+        Comparison.Row row = only(result);
+        assertThat(row.verdict()).isEqualTo(Verdict.SLOWER);
+        assertThat(result.regression()).isTrue();
+        Bootstrap.Interval ops = row.metrics().get(Metric.OPS).ratio();
+        assertThat(ops.median()).isCloseTo(905.0 / 1000, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(ops.high()).isLessThan(1);
+        assertThat(row.metrics().get(Metric.P50).verdict()).isEqualTo(Verdict.SLOWER);
+        assertThat(Comparison.markdown(result, "base", "new")).contains("verdict: REGRESSION: 1 of 1 rows slower")
+                .contains("**slower**");
+    }
+
+    @Test
+    void aRerunWithinItsNoiseIsNoChange() {
+        List<RunResult> base = rounds("client-leader", 1000, 3000, 1000, 1030, 980);
+        List<RunResult> rerun = rounds("client-leader", 1010, 2900, 1010, 985, 1022);
+        Comparison.Result result = Comparison.of(base, rerun, 0.05, DEFAULT_GATE);
+        assertThat(only(result).verdict()).isEqualTo(Verdict.NO_CHANGE);
+        assertThat(result.regression()).isFalse();
+    }
+
+    @Test
+    void aClearChangeSmallerThanTheToleranceIsNoChangeUntilTheToleranceIsSmaller() {
+        List<RunResult> base = rounds("client-leader", 1000, 3000, 1000, 1001, 999);
+        List<RunResult> next = rounds("client-leader", 1000, 3000, 970, 971, 969); // 3 % slower, no overlap at all
+        assertThat(only(Comparison.of(base, next, 0.05, DEFAULT_GATE)).verdict()).isEqualTo(Verdict.NO_CHANGE);
+        assertThat(only(Comparison.of(base, next, 0.01, DEFAULT_GATE)).verdict()).isEqualTo(Verdict.SLOWER);
+    }
+
+    @Test
+    void fasterIsNotARegression() {
+        List<RunResult> base = rounds("client-leader", 1000, 3000, 1000, 1030, 980);
+        List<RunResult> next = rounds("client-leader", 830, 2500, 1200, 1230, 1190);
+        Comparison.Result result = Comparison.of(base, next, 0.05, DEFAULT_GATE);
+        assertThat(only(result).verdict()).isEqualTo(Verdict.FASTER);
+        assertThat(result.regression()).isFalse();
+    }
+
+    @Test
+    void p99IsReportedButGatesOnlyWhenAsked() {
+        List<RunResult> base = rounds("client-leader", 1000, 3000, 1000, 1030, 980);
+        List<RunResult> tail = rounds("client-leader", 1000, 6000, 1000, 1030, 980);
+        Comparison.Row row = only(Comparison.of(base, tail, 0.05, DEFAULT_GATE));
+        assertThat(row.metrics().get(Metric.P99).verdict()).isEqualTo(Verdict.SLOWER);
+        assertThat(row.verdict()).isEqualTo(Verdict.NO_CHANGE);
+        assertThat(only(Comparison.of(base, tail, 0.05, EnumSet.allOf(Metric.class))).verdict()).isEqualTo(Verdict.SLOWER);
+    }
+
+    @Test
+    void oneRoundASideHasNoIntervalAndTheRatioDecides() {
+        Comparison.Row row = only(Comparison.of(rounds("client-leader", 1000, 3000, 1000),
+                rounds("client-leader", 1000, 3000, 880), 0.05, DEFAULT_GATE));
+        assertThat(row.metrics().get(Metric.OPS).ratio().n()).isEqualTo(1);
+        assertThat(row.verdict()).isEqualTo(Verdict.SLOWER);
+    }
+
+    @Test
+    void runsOfDifferentScenariosAreRefused() {
+        List<RunResult> base = rounds("client-leader", 1000, 3000, 1000, 1030);
+        List<RunResult> other = rounds("client-follower", 1000, 3000, 1000, 1030);
+        assertThatThrownBy(() -> Comparison.of(base, other, 0.05, DEFAULT_GATE))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("not of the same scenarios").hasMessageContaining("client-follower");
+    }
+
+    @Test
+    void aScenarioThatFailedEveryRoundInNewIsSlower() {
+        List<RunResult> base = rounds("client-leader", 1000, 3000, 1000, 1030);
+        List<RunResult> failed = new ArrayList<>();
+        for (RunResult r : rounds("client-leader", 1000, 3000, 1000, 1030)) {
+            failed.add(ResultFilesTest.result(r.scenario(), r.round(), 1, Status.FAIL, 1));
+        }
+        Comparison.Row row = only(Comparison.of(base, failed, 0.05, DEFAULT_GATE));
+        assertThat(row.verdict()).isEqualTo(Verdict.SLOWER);
+        assertThat(row.note()).contains("NEW");
+    }
+
+    @Test
+    void theRatioIntervalIsReproducibleAndHoldsThePoint() {
+        double[] before = {1000, 1030, 980, 1010};
+        double[] after = {905, 920, 890};
+        Bootstrap.Interval a = Bootstrap.ratioOfMedians(before, after, 0.95);
+        Bootstrap.Interval b = Bootstrap.ratioOfMedians(before, after, 0.95);
+        assertThat(a).isEqualTo(b);
+        assertThat(a.median()).isBetween(a.low(), a.high());
+        assertThat(a.low()).isGreaterThanOrEqualTo(890.0 / 1030);
+        assertThat(a.high()).isLessThanOrEqualTo(920.0 / 980);
+    }
+
+    @Test
+    void metricsAndTolerancesAreParsedOrRefused() {
+        assertThat(Metric.of("ops")).isEqualTo(Metric.OPS);
+        assertThat(Metric.of(" P99 ")).isEqualTo(Metric.P99);
+        assertThatThrownBy(() -> Metric.of("p95")).hasMessageContaining("unknown metric 'p95'");
+        assertThatThrownBy(() -> Comparison.of(List.of(), List.of(), 1.5, DEFAULT_GATE)).hasMessageContaining("tolerance");
+    }
+}
