@@ -124,6 +124,11 @@ final class LoadCommand implements Callable<Integer> {
     @Mixin
     ClusterOptions clusterOptions;
 
+    @Mixin
+    LiveOptions liveOptions;
+
+    private io.cpbench.bench.report.LiveView liveView;
+
     @Option(names = "--out", paramLabel = "DIR", defaultValue = "results/runs", description = "Where run directories are created (default: ${DEFAULT-VALUE}).")
     Path out;
 
@@ -245,12 +250,16 @@ final class LoadCommand implements Callable<Integer> {
                 scenarios.size() == 1 ? "" : "s", rounds, rounds == 1 ? "" : "s", ConsoleProgress.human(perRun),
                 String.join(", ", scenarios.stream().map(Scenario::name).toList()));
         console.println("results -> " + runDir);
+        liveView = liveOptions.start(console, runDir, "cp-bench load (live)");
         console.println((clusterOptions.startsMembers() ? "starting " : "attaching to ") + clusterOptions.describe() + " ...");
         long startNanos = System.nanoTime();
         Topology topology;
         try (StartProgress ignored = new StartProgress(System.err, Duration.ofSeconds(5), startNanos,
                 clusterOptions.startsMembers() ? runDir.resolve("members") : null)) {
             topology = clusterOptions.start(runDir.resolve("members"));
+        } catch (RuntimeException | Error e) {
+            closeLive();
+            throw e;
         } finally {
             RunDirectory.removeIfEmpty(runDir);
         }
@@ -287,6 +296,7 @@ final class LoadCommand implements Callable<Integer> {
             }
         } finally {
             topology.close();
+            closeLive();
             try {
                 if (!results.isEmpty()) {
                     RunDirectory.writeSummary(console, runDir, "load", results, List.of());
@@ -356,16 +366,33 @@ final class LoadCommand implements Callable<Integer> {
     }
 
     private LoadEngine.Listener listener(PrintStream console) {
-        return listener(console, quiet);
+        return listener(console, quiet, liveView, "load");
+    }
+
+    private void closeLive() {
+        if (liveView != null) {
+            liveView.state("finished");
+            liveView.close();
+        }
     }
 
     /** Prints the engine's messages on {@code console} and, unless {@code quiet}, a live line each interval on stderr. */
     static LoadEngine.Listener listener(PrintStream console, boolean quiet) {
+        return listener(console, quiet, null, null);
+    }
+
+    /** As {@link #listener(PrintStream, boolean)}, also handing each interval's numbers to the live view, if any. */
+    static LoadEngine.Listener listener(PrintStream console, boolean quiet, io.cpbench.bench.report.LiveView live, String what) {
         return new LoadEngine.Listener() {
             @Override
             public void interval(LoadEngine.IntervalReport report) {
                 if (!quiet) {
                     System.err.println(report.line());
+                }
+                if (live != null) {
+                    live.sample(String.format(java.util.Locale.ROOT, "%s, stage %d/%d", what, report.stage(), report.stages()),
+                            report.opsPerSecond(), report.latency().p50(), report.latency().p99(), report.latency().count(),
+                            report.errors());
                 }
             }
 

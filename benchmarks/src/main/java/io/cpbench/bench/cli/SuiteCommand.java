@@ -36,6 +36,9 @@ abstract class SuiteCommand implements Callable<Integer> {
     @Mixin
     ClusterOptions clusterOptions;
 
+    @Mixin
+    LiveOptions liveOptions;
+
     @Option(names = "--out", paramLabel = "DIR", defaultValue = "results/runs",
             description = "Where run directories are created (default: ${DEFAULT-VALUE}).")
     Path out;
@@ -120,20 +123,35 @@ abstract class SuiteCommand implements Callable<Integer> {
             console.println(untilCi.describe());
         }
         console.println("results -> " + runDir);
+        String planted = io.cpbench.core.workload.PlantedSlowdown.banner();
+        if (planted != null) {
+            console.println(planted);
+        }
         console.println((clusterOptions.startsMembers() ? "starting " : "attaching to ") + clusterOptions.describe() + " ...");
         long startNanos = System.nanoTime();
+        io.cpbench.bench.report.LiveView live = liveOptions.start(console, runDir, "cp-bench " + commandName() + " (live)");
         Topology topology;
         try (StartProgress ignored = new StartProgress(System.err, progressEvery, startNanos,
                 clusterOptions.startsMembers() ? runDir.resolve("members") : null)) {
             topology = clusterOptions.start(runDir.resolve("members"));
+        } catch (RuntimeException | Error e) {
+            if (live != null) {
+                live.close();
+            }
+            throw e;
         } finally {
             RunDirectory.removeIfEmpty(runDir);
         }
         topology.takeOverShutdown(); // the hook below writes what was measured first, then stops the members
         ConsoleProgress progress = new ConsoleProgress(System.err, progressEvery, rounds, plan.duration(),
                 scenario -> plans.apply(scenario).timebox());
+        ScenarioRunner.ProgressSink sink = live == null ? progress : (scenario, round, p) -> {
+            progress.report(scenario, round, p);
+            live.sample((round == 0 ? "cluster warm-up" : "round " + round + " " + scenario.name()) + (p.measuring() ? "" : " (warm-up)"),
+                    p.intervalOpsPerSecond(), p.intervalP50Micros(), null, p.done(), p.errors());
+        };
         ScenarioRunner runner = new ScenarioRunner(topology, plans, runDir, clusterOptions.suiteOptions(slowMember, delay,
-                probeSettings), progress);
+                probeSettings), sink);
         // a no-op when the main thread closed the topology first
         Interruption interruption = new Interruption(runner::stop, topology::close);
         List<RunResult> results = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -172,6 +190,10 @@ abstract class SuiteCommand implements Callable<Integer> {
                             console));
         } finally {
             topology.close();
+            if (live != null) {
+                live.state("finished");
+                live.close();
+            }
             try {
                 RunDirectory.writeSummary(console, runDir, commandName(), results,
                         untilCi == null || results.isEmpty() ? List.of() : untilCi.verdicts(results));

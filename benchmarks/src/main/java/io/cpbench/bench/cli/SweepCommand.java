@@ -131,8 +131,13 @@ final class SweepCommand implements Callable<Integer> {
     @Option(names = "--dry-run", description = "Print the cells and the estimate, and start nothing.")
     boolean dryRun;
 
-    @Option(names = "--live", description = "Also print each cell's per-second line.")
-    boolean live;
+    @Option(names = "--cell-lines", description = "Also print each cell's per-second line.")
+    boolean cellLines;
+
+    @Mixin
+    LiveOptions liveOptions;
+
+    private io.cpbench.bench.report.LiveView liveView;
 
     @Mixin
     ClusterOptions clusterOptions;
@@ -197,6 +202,7 @@ final class SweepCommand implements Callable<Integer> {
         RunDirectory.checkWritable(out);
         Path runDir = RunDirectory.choose(out, "sweep");
         console.println("results -> " + runDir);
+        liveView = liveOptions.start(console, runDir, "cp-bench sweep (live)");
         List<CellRun> runs = new CopyOnWriteArrayList<>();
         AtomicReference<Topology> live = new AtomicReference<>();
         Interruption interruption = new Interruption(this::stop, () -> {
@@ -255,6 +261,10 @@ final class SweepCommand implements Callable<Integer> {
             Topology t = live.getAndSet(null);
             if (t != null) {
                 t.close();
+            }
+            if (liveView != null) {
+                liveView.state("finished");
+                liveView.close();
             }
             try {
                 if (csv != null) {
@@ -421,7 +431,8 @@ final class SweepCommand implements Callable<Integer> {
         LoadResult load;
         ScenarioSession.Report report;
         try {
-            LoadEngine engine = new LoadEngine(spec, session.clients(), dir, live ? LoadCommand.listener(console, false) : null);
+            LoadEngine engine = new LoadEngine(spec, session.clients(), dir, cellLines || liveView != null
+                    ? LoadCommand.listener(console, !cellLines, liveView, "cell " + dir.getFileName()) : null);
             current = engine;
             if (interrupted) {
                 engine.stop();

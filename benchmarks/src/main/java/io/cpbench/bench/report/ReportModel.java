@@ -232,7 +232,7 @@ public final class ReportModel {
                 }
                 String prefix = runs.size() > 1 ? "r" + r.round() + " " : "";
                 line(time, new Series.Line(prefix + "op/s", iv.t(), iv.opsPerSecond()), "ops");
-                line(time, new Series.Line(prefix + "p99 µs", iv.t(), iv.p99()), "lat");
+                line(time, new Series.Line(prefix + "p99 µs", iv.t(), iv.p99()), "lat").put("of", prefix + "op/s");
             }
             if (hasPoints(time)) {
                 charts.add(time);
@@ -283,7 +283,7 @@ public final class ReportModel {
         double[] t = rows.stream().mapToDouble(r -> r[0]).toArray();
         line(chart, new Series.Line(prefix + "op/s", t, rows.stream().map(r -> r[3]).toArray(Double[]::new)), "ops");
         line(chart, new Series.Line(prefix + "p99 µs", t, rows.stream().map(r -> Double.isNaN(r[4]) ? null : r[4])
-                .toArray(Double[]::new)), "lat");
+                .toArray(Double[]::new)), "lat").put("of", prefix + "op/s"); // a round's two lines in one colour
         if (bands) {
             ArrayNode b = chart.withArray("bands");
             double start = 0;

@@ -94,6 +94,20 @@ class BadInputIT {
                         "--baseline", "nope"}),
                 Arguments.of(2, "empty-parent: no result files in this directory or the 1 directories inside it",
                         new String[]{"report", "empty-parent"}),
+                Arguments.of(2, "empty-parent: no run here (no result files, chaos.json or sweep.json), nor in the directories inside it",
+                        new String[]{"report", "empty-parent", "--html", "r.html"}),
+                Arguments.of(2, "garbage.json: give run directories, not files, to an HTML report or a comparison",
+                        new String[]{"report", "garbage.json", "--html", "r.html"}),
+                Arguments.of(2, "BASE no-such-run: no such run directory", new String[]{"compare", "no-such-run", "run-dir"}),
+                Arguments.of(2, "NEW empty-parent: no result files in this directory", new String[]{"compare", "run-dir", "empty-parent"}),
+                Arguments.of(2, "these runs are not of the same scenarios: BASE has [client-leader, client-follower, client-lb,"
+                        + " client-smart], NEW has [client-leader, client-follower]", new String[]{"compare", "run-dir", "run-dir-2"}),
+                Arguments.of(2, "--tolerance: 'lots' is not a percentage (like 5%)", new String[]{"compare", "run-dir", "run-dir",
+                        "--tolerance", "lots"}),
+                Arguments.of(2, "unknown metric 'p95' (expected ops, p50 or p99)", new String[]{"compare", "run-dir", "run-dir",
+                        "--gate", "ops,p95"}),
+                Arguments.of(2, "--live: port must be 0-65535 (0 picks a free one), was 70000", new String[]{"run",
+                        "--scenario", "client-leader", "--live", "70000"}),
                 Arguments.of(2, "Missing required option: '--outputs=FILE' (see 'cpbench lab hosts --help')",
                         new String[]{"lab", "hosts"}),
                 // The stock-cluster commands: refused before any member JVM starts.
@@ -174,9 +188,14 @@ class BadInputIT {
                 + " {\"host\": \"10.0.0.3\", \"port\": 5701, \"priority\": false, \"slow\": false}]}");
         Files.createDirectories(work.resolve("empty-parent/20261122-120000-run/members"));
         Files.createDirectories(work.resolve("run-dir"));
+        Files.createDirectories(work.resolve("run-dir-2"));
         try (Stream<Path> reference = Files.list(Path.of("../results/reference/local-2core-quick-a"))) {
             for (Path file : reference.filter(p -> p.toString().endsWith(".json")).toList()) {
                 Files.copy(file, work.resolve("run-dir").resolve(file.getFileName()));
+                String name = file.getFileName().toString();
+                if (name.endsWith("client-leader.json") || name.endsWith("client-follower.json")) {
+                    Files.copy(file, work.resolve("run-dir-2").resolve(name));
+                }
             }
         }
     }

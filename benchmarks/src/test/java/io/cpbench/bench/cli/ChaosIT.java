@@ -47,5 +47,16 @@ class ChaosIT {
         }
         assertThat(ProcessHandle.allProcesses().filter(p -> p.info().commandLine().orElse("")
                 .contains(runDir.getFileName().toString())).toList()).isEmpty();
+
+        // the report: the availability timeline with the fault shaded where chaos.json says it was, and the verdicts
+        io.cpbench.bench.report.Browser.Rendered report = io.cpbench.bench.report.Browser.renderAndCheck(runDir, "chaos-it");
+        JsonNode availability = report.charts("time").get(0);
+        assertThat(availability.path("title").asText()).startsWith("Availability");
+        JsonNode band = availability.path("bands").get(0);
+        assertThat(band.path("kind").asText()).isEqualTo("fault");
+        assertThat(band.path("from").asDouble()).isEqualTo(chaos.get("faults").get(0).get("injectedAtS").asDouble());
+        assertThat(band.path("to").asDouble() - band.path("from").asDouble())
+                .isCloseTo(chaos.get("faults").get(0).get("healedAfterMs").asDouble() / 1000, org.assertj.core.data.Offset.offset(0.01));
+        assertThat(report.page().dom()).contains("linearizability").contains("linearizable").contains("Faults: kill-leader");
     }
 }

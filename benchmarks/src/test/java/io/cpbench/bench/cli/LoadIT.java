@@ -105,6 +105,20 @@ class LoadIT {
     }
 
     @Test
+    void theHtmlReportDrawsTheStagesInChromium() throws Exception {
+        io.cpbench.bench.report.Browser.Rendered report = io.cpbench.bench.report.Browser.renderAndCheck(runDir, "load-it");
+        var time = report.charts("time");
+        assertThat(time).as("an op/s and p99 chart per scenario").hasSize(2);
+        for (var chart : time) {
+            assertThat(chart.path("bands")).as(chart.path("title").asText()).hasSize(2)
+                    .allSatisfy(b -> assertThat(b.path("kind").asText()).isEqualTo("stage"));
+            assertThat(chart.path("series").get(0).path("y").size()).isGreaterThanOrEqualTo(3);
+        }
+        assertThat(report.charts("percentiles")).isNotEmpty();
+        assertThat(report.page().dom()).contains("cas:p50&lt;1us").contains("Per op");
+    }
+
+    @Test
     void noMemberIsLeftRunning() {
         String clusterName = results.get(0).clusterName();
         assertThat(ProcessHandle.allProcesses().filter(p -> p.info().commandLine().orElse("")

@@ -194,6 +194,32 @@ class MatrixIT {
     }
 
     @Test
+    void theHtmlReportDrawsEveryScenarioInChromium() throws Exception {
+        Path html = work.resolve("matrix.html");
+        CliProcess.Finished report = CliProcess.run(work, 60, "report", runDir.toString(), "--html", html.toString());
+        assertThat(report.exitCode()).as(report.stderr()).isZero();
+        assertThat(report.stdout()).startsWith("wrote " + html).contains("1 run directory");
+        assertThat(Files.size(html)).isLessThan(2L * 1024 * 1024);
+
+        io.cpbench.bench.report.Browser.Rendered rendered = io.cpbench.bench.report.Browser.renderAndCheck(runDir, "matrix-it");
+        assertThat(rendered.charts("time")).as("op/s and p99 over time from each scenario's .hlog").hasSize(13);
+        assertThat(rendered.charts("percentiles")).as("one percentile chart per network (1 round: none per round)").hasSize(2);
+        assertThat(rendered.charts("percentiles").get(0).path("series")).as("network (a)").hasSize(5);
+        assertThat(rendered.charts("percentiles").get(1).path("series")).as("network (b)").hasSize(8);
+        assertThat(rendered.page().dom()).contains("client-leader-aware-from-slow-10ms").contains("Paired ratios")
+                .contains("hazelcastVersion");
+    }
+
+    @Test
+    void compareCallsARunTheSameAsItselfNoChange() throws Exception {
+        CliProcess.Finished compare = CliProcess.run(work, 60, "compare", runDir.toString(), runDir.toString(),
+                "--markdown", work.resolve("cmp.md").toString());
+        assertThat(compare.exitCode()).as(compare.stderr()).isZero();
+        assertThat(compare.stdout()).contains("verdict: NO CHANGE: 0 of 13 rows slower, 0 faster, 13 no change");
+        assertThat(Files.readString(work.resolve("cmp.md"))).contains("| client-leader ").contains("1.000");
+    }
+
+    @Test
     void csvSummaryHasOneLinePerResult() throws IOException {
         List<String> lines = Files.readAllLines(runDir.resolve("summary.csv"));
         assertThat(lines).hasSize(1 + 13);

@@ -122,4 +122,22 @@ class SweepIT {
         String kneeLine = finished.stdout().lines().filter(l -> l.contains("<- knee")).findFirst().orElseThrow();
         assertThat(same.stdout()).contains(kneeLine); // the same numbers, the same knee
     }
+
+    @Test
+    void theHtmlReportDrawsTheCurvesWithTheirFitInChromium() throws Exception {
+        io.cpbench.bench.report.Browser.Rendered report = io.cpbench.bench.report.Browser.renderAndCheck(runDir, "sweep-it");
+        var sweep = report.charts("sweep");
+        assertThat(sweep).hasSize(1);
+        var series = sweep.get(0).path("series");
+        // per routing its measured points (with 95 % intervals) and, where the fit converged, its USL curve
+        assertThat(series.get(0).path("label").asText()).isEqualTo("client-leader");
+        assertThat(series.get(0).path("x")).hasSize(3);
+        assertThat(series.get(0).path("low")).hasSize(3);
+        long fits = java.util.stream.StreamSupport.stream(series.spliterator(), false)
+                .filter(s -> s.path("label").asText().contains("USL")).count();
+        long noFit = java.util.stream.StreamSupport.stream(report.data().withArray("runs").get(0).path("notes").spliterator(), false)
+                .filter(n -> n.asText().contains("no USL fit")).count();
+        assertThat(fits + noFit).as("each routing has its fit or says why not").isEqualTo(2);
+        assertThat(report.page().dom()).contains("Optimal configuration");
+    }
 }

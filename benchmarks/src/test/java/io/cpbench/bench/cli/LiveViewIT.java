@@ -1,0 +1,86 @@
+package io.cpbench.bench.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.cpbench.bench.report.Browser;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * {@code run --live} on 3 local members: the live view answers on 127.0.0.1 while the run goes, its numbers move
+ * with the run, Prometheus can scrape it, the page draws in Chromium without a console message, and when the run
+ * ends the port is closed.
+ */
+class LiveViewIT {
+
+    @TempDir
+    Path work;
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    private static HttpResponse<String> get(String url) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void servesTheRunWhileItGoesAndStopsWithIt() throws Exception {
+        CliProcess cli = CliProcess.start(work, "run", "--scenario", "client-leader", "--duration", "25s", "--warmup", "200",
+                "--members", "3", "--settle", "2s", "--cluster-warmup", "500", "--live", "--out", "runs");
+        try {
+            assertThat(cli.awaitStdout("live view: http://127.0.0.1:", 30)).as(cli.stderrSoFar()).isTrue();
+            Matcher m = Pattern.compile("live view: (http://127\\.0\\.0\\.1:(\\d+)/)").matcher(cli.stdoutSoFar());
+            assertThat(m.find()).isTrue();
+            String url = m.group(1);
+
+            // the page is there before the cluster is (it says what it is doing)
+            assertThat(get(url).statusCode()).isEqualTo(200);
+            assertThat(cli.awaitStderr("measure", 150)).as(cli.stderrSoFar()).isTrue();
+            Thread.sleep(3000);
+            JsonNode first = new ObjectMapper().readTree(get(url + "data.json").body());
+            assertThat(first.path("live").path("what").asText()).contains("client-leader");
+            assertThat(first.path("live").path("opsPerSecond").asDouble()).isGreaterThan(10);
+            Thread.sleep(2500);
+            JsonNode later = new ObjectMapper().readTree(get(url + "data.json").body());
+            assertThat(later.path("live").path("elapsedSeconds").asDouble())
+                    .isGreaterThan(first.path("live").path("elapsedSeconds").asDouble() + 1);
+            JsonNode liveSection = later.path("runs").get(0);
+            assertThat(liveSection.path("kind").asText()).isEqualTo("live");
+            assertThat(liveSection.path("charts").get(0).path("series").get(0).path("y").size()).isGreaterThan(3);
+
+            String metrics = get(url + "metrics").body();
+            assertThat(metrics).contains("# TYPE cpbench_ops_per_second gauge")
+                    .containsPattern("cpbench_ops_per_second\\{what=\"round 1 client-leader\"\\} [0-9.]+");
+            assertThat(get(url + "nope").statusCode()).isEqualTo(404);
+
+            Browser.Page page = Browser.open(url, work.resolve("live.png"), 1280, 1400);
+            // the page fetches again each second; in the DOM it drew from the data it was served with
+            assertThat(page.console()).isEmpty();
+            assertThat(page.errors()).isEmpty();
+            assertThat(page.charts()).isGreaterThanOrEqualTo(1);
+            assertThat(page.inked()).allSatisfy(i -> assertThat(i).isGreaterThan(300));
+            assertThat(page.dom()).contains("op/s").contains("round 1 client-leader");
+
+            CliProcess.Finished finished = cli.finish(120);
+            assertThat(finished.exitCode()).as(finished.stderr()).isZero();
+            assertThatThrownBy(() -> get(url)).as("the port is closed when the run ends").isInstanceOf(ConnectException.class);
+        } finally {
+            if (cli.process.isAlive()) {
+                cli.process.destroyForcibly();
+            }
+        }
+    }
+}
