@@ -142,14 +142,6 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
     @Mixin
     LiveOptions liveOptions;
 
-    private io.cpbench.bench.report.LiveView liveView;
-
-    private void closeLive() {
-        if (liveView != null) {
-            liveView.state("finished");
-            liveView.close();
-        }
-    }
 
     @Option(names = "--out", paramLabel = "DIR", defaultValue = "results/runs", description = "Where run directories are created (default: ${DEFAULT-VALUE}).")
     Path out;
@@ -210,21 +202,21 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
         console.println("load: " + spec.summary() + "; clients: " + scenario.name());
         console.println("failover: " + clusterOptions.failoverPreset().describe());
         console.println("results -> " + runDir);
-        liveView = liveOptions.start(console, runDir, "cp-bench chaos (live)");
+        liveOptions.start(console, runDir, "cp-bench chaos (live)");
         console.println("starting " + clusterOptions.describe() + " ...");
         long startNanos = System.nanoTime();
         Topology topology;
         try (StartProgress ignored = new StartProgress(System.err, Duration.ofSeconds(5), startNanos, runDir.resolve("members"))) {
             topology = clusterOptions.start(runDir.resolve("members"));
         } catch (RuntimeException | Error e) {
-            closeLive();
+            liveOptions.close();
             throw e;
         }
         topology.takeOverShutdown();
         Faults faults = topology.faults().orElse(null);
         if (faults == null) {
             topology.close();
-            closeLive();
+            liveOptions.close();
             throw new IllegalStateException("the " + topology.kind() + " topology cannot inject faults");
         }
         Interruption interruption = new Interruption(this::stop, () -> {
@@ -241,7 +233,7 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
         } finally {
             faults.healAll();
             topology.close();
-            closeLive();
+            liveOptions.close();
             interruption.written();
         }
         boolean wasInterrupted = !interruption.disarm() || interrupted;
@@ -264,7 +256,7 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
         LoadResult load;
         HistoryRecorder recorder;
         try (ScenarioSession session = ScenarioSession.open(scenario, topology, options, null, spec.clients())) {
-            LoadEngine e = new LoadEngine(spec, session.clients(), runDir, LoadCommand.listener(console, quiet, liveView, "chaos " + plan.text())).recordHistory();
+            LoadEngine e = new LoadEngine(spec, session.clients(), runDir, LoadCommand.listener(console, quiet, liveOptions.view(), "chaos " + plan.text())).recordHistory();
             recorder = e.historyRecorder();
             engine.set(e);
             if (interrupted) {

@@ -70,8 +70,8 @@ final class CompareCommand implements Callable<Integer> {
         List<RunResult> b = read(base, "BASE");
         List<RunResult> n = read(next, "NEW");
         Comparison.Result result = Comparison.of(b, n, tol, gated);
-        String baseName = name(base);
-        String newName = name(next);
+        String baseName = ReportModel.name(base);
+        String newName = ReportModel.name(next);
         String md = Comparison.markdown(result, baseName, newName);
         System.out.print(md);
         if (markdown != null) {
@@ -82,25 +82,21 @@ final class CompareCommand implements Callable<Integer> {
                     Comparison.summary(result, baseName, newName), md, b, n, baseName, newName), html);
             System.out.println("wrote " + html);
         }
-        return result.regression() ? ExitCodes.FAILED : ExitCodes.OK;
+        if (result.regression()) {
+            // as every command ends a run that is not OK: one line on stderr, for a script's log
+            System.err.println("cpbench: " + Comparison.summary(result, baseName, newName));
+            return ExitCodes.FAILED;
+        }
+        return ExitCodes.OK;
     }
 
-    /** "5%", "5" or "0.05" -> 0.05. */
+    /** "5%" or "0.05" -> 0.05, from 0 to below 100 %. */
     static double tolerance(String text) {
-        String t = text.trim();
-        try {
-            double v = t.endsWith("%") ? Double.parseDouble(t.substring(0, t.length() - 1).trim()) / 100
-                    : Double.parseDouble(t);
-            if (!t.endsWith("%") && v >= 1) {
-                v = v / 100;
-            }
-            if (!(v >= 0 && v < 1)) {
-                throw new IllegalArgumentException("--tolerance must be from 0% to below 100%, was " + text);
-            }
-            return v;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("--tolerance: '" + text + "' is not a percentage (like 5%)");
+        double v = io.cpbench.core.stats.Percent.parse(text, "--tolerance");
+        if (!(v >= 0 && v < 1)) {
+            throw new IllegalArgumentException("--tolerance must be from 0% to below 100%, was " + text);
         }
+        return v;
     }
 
     /** {@code dir} when it holds results; else its newest run directory (names start with the time), said on stderr. */
@@ -132,10 +128,6 @@ final class CompareCommand implements Callable<Integer> {
                     + " directory such as results/runs/20261122-181314-matrix)");
         }
         return Scenarios.marked(ResultFiles.readAll(List.of(dir)));
-    }
-
-    private static String name(Path dir) {
-        return String.valueOf(dir.toAbsolutePath().normalize().getFileName());
     }
 
     private static void write(Path file, String text) {

@@ -15,13 +15,26 @@ final class LiveOptions {
                     + " PORT 0 or none picks a free port; the address is printed.")
     Integer port;
 
-    /** The live view, started and announced, or null without --live. */
-    LiveView start(PrintStream console, Path runDir, String title) {
-        if (port == null) {
-            return null;
+    private LiveView view;
+
+    /** Starts and announces the live view (nothing without --live); {@link #close} stops it. */
+    void start(PrintStream console, Path runDir, String title) {
+        if (port != null) {
+            view = LiveView.start(port, runDir, title);
+            console.println("live view: " + view.url() + "  (metrics: " + view.url() + "metrics; 127.0.0.1 only)");
         }
-        LiveView view = LiveView.start(port, runDir, title);
-        console.println("live view: " + view.url() + "  (metrics: " + view.url() + "metrics; 127.0.0.1 only)");
+    }
+
+    /** The running live view, or null. */
+    LiveView view() {
         return view;
+    }
+
+    /** Stops the live view, if one runs; safe to call more than once. */
+    void close() {
+        if (view != null) {
+            view.close();
+            view = null;
+        }
     }
 }

@@ -127,8 +127,6 @@ final class LoadCommand implements Callable<Integer> {
     @Mixin
     LiveOptions liveOptions;
 
-    private io.cpbench.bench.report.LiveView liveView;
-
     @Option(names = "--out", paramLabel = "DIR", defaultValue = "results/runs", description = "Where run directories are created (default: ${DEFAULT-VALUE}).")
     Path out;
 
@@ -250,7 +248,7 @@ final class LoadCommand implements Callable<Integer> {
                 scenarios.size() == 1 ? "" : "s", rounds, rounds == 1 ? "" : "s", ConsoleProgress.human(perRun),
                 String.join(", ", scenarios.stream().map(Scenario::name).toList()));
         console.println("results -> " + runDir);
-        liveView = liveOptions.start(console, runDir, "cp-bench load (live)");
+        liveOptions.start(console, runDir, "cp-bench load (live)");
         console.println((clusterOptions.startsMembers() ? "starting " : "attaching to ") + clusterOptions.describe() + " ...");
         long startNanos = System.nanoTime();
         Topology topology;
@@ -258,7 +256,7 @@ final class LoadCommand implements Callable<Integer> {
                 clusterOptions.startsMembers() ? runDir.resolve("members") : null)) {
             topology = clusterOptions.start(runDir.resolve("members"));
         } catch (RuntimeException | Error e) {
-            closeLive();
+            liveOptions.close();
             throw e;
         } finally {
             RunDirectory.removeIfEmpty(runDir);
@@ -296,7 +294,7 @@ final class LoadCommand implements Callable<Integer> {
             }
         } finally {
             topology.close();
-            closeLive();
+            liveOptions.close();
             try {
                 if (!results.isEmpty()) {
                     RunDirectory.writeSummary(console, runDir, "load", results, List.of());
@@ -366,22 +364,14 @@ final class LoadCommand implements Callable<Integer> {
     }
 
     private LoadEngine.Listener listener(PrintStream console) {
-        return listener(console, quiet, liveView, "load");
+        return listener(console, quiet, liveOptions.view(), "load");
     }
 
-    private void closeLive() {
-        if (liveView != null) {
-            liveView.state("finished");
-            liveView.close();
-        }
-    }
 
-    /** Prints the engine's messages on {@code console} and, unless {@code quiet}, a live line each interval on stderr. */
-    static LoadEngine.Listener listener(PrintStream console, boolean quiet) {
-        return listener(console, quiet, null, null);
-    }
-
-    /** As {@link #listener(PrintStream, boolean)}, also handing each interval's numbers to the live view, if any. */
+    /**
+     * Prints the engine's messages on {@code console} and, unless {@code quiet}, a live line each interval on stderr;
+     * hands each interval's numbers to the live view, if there is one.
+     */
     static LoadEngine.Listener listener(PrintStream console, boolean quiet, io.cpbench.bench.report.LiveView live, String what) {
         return new LoadEngine.Listener() {
             @Override

@@ -47,16 +47,13 @@ final class ReportCommand implements Callable<Integer> {
                         + " scenario with its network's baseline");
             }
             List<Path> dirs = io.cpbench.bench.report.ReportModel.runDirectories(paths);
-            String name = title != null ? title : "cp-bench report: " + String.join(", ", dirs.stream()
-                    .map(d -> String.valueOf(d.toAbsolutePath().normalize().getFileName())).toList());
+            String name = title != null ? title : "cp-bench report: " + String.join(", ",
+                    dirs.stream().map(io.cpbench.bench.report.ReportModel::name).toList());
             var data = io.cpbench.bench.report.ReportModel.build(name, dirs);
             long bytes = io.cpbench.bench.report.HtmlReport.write(data, html);
-            int charts = 0;
-            for (var run : data.withArray("runs")) {
-                charts += run.path("charts").size();
-            }
             System.out.printf(java.util.Locale.ROOT, "wrote %s: %,d KB, %d run director%s, %d charts%n", html,
-                    (bytes + 1023) / 1024, dirs.size(), dirs.size() == 1 ? "y" : "ies", charts);
+                    (bytes + 1023) / 1024, dirs.size(), dirs.size() == 1 ? "y" : "ies",
+                    io.cpbench.bench.report.ReportModel.chartCount(data));
             return ExitCodes.OK;
         }
         ResultFiles.Collected collected = ResultFiles.collect(paths);

@@ -129,15 +129,14 @@ abstract class SuiteCommand implements Callable<Integer> {
         }
         console.println((clusterOptions.startsMembers() ? "starting " : "attaching to ") + clusterOptions.describe() + " ...");
         long startNanos = System.nanoTime();
-        io.cpbench.bench.report.LiveView live = liveOptions.start(console, runDir, "cp-bench " + commandName() + " (live)");
+        liveOptions.start(console, runDir, "cp-bench " + commandName() + " (live)");
+        io.cpbench.bench.report.LiveView live = liveOptions.view();
         Topology topology;
         try (StartProgress ignored = new StartProgress(System.err, progressEvery, startNanos,
                 clusterOptions.startsMembers() ? runDir.resolve("members") : null)) {
             topology = clusterOptions.start(runDir.resolve("members"));
         } catch (RuntimeException | Error e) {
-            if (live != null) {
-                live.close();
-            }
+            liveOptions.close();
             throw e;
         } finally {
             RunDirectory.removeIfEmpty(runDir);
@@ -190,10 +189,7 @@ abstract class SuiteCommand implements Callable<Integer> {
                             console));
         } finally {
             topology.close();
-            if (live != null) {
-                live.state("finished");
-                live.close();
-            }
+            liveOptions.close();
             try {
                 RunDirectory.writeSummary(console, runDir, commandName(), results,
                         untilCi == null || results.isEmpty() ? List.of() : untilCi.verdicts(results));

@@ -137,8 +137,6 @@ final class SweepCommand implements Callable<Integer> {
     @Mixin
     LiveOptions liveOptions;
 
-    private io.cpbench.bench.report.LiveView liveView;
-
     @Mixin
     ClusterOptions clusterOptions;
 
@@ -202,7 +200,7 @@ final class SweepCommand implements Callable<Integer> {
         RunDirectory.checkWritable(out);
         Path runDir = RunDirectory.choose(out, "sweep");
         console.println("results -> " + runDir);
-        liveView = liveOptions.start(console, runDir, "cp-bench sweep (live)");
+        liveOptions.start(console, runDir, "cp-bench sweep (live)");
         List<CellRun> runs = new CopyOnWriteArrayList<>();
         AtomicReference<Topology> live = new AtomicReference<>();
         Interruption interruption = new Interruption(this::stop, () -> {
@@ -262,10 +260,7 @@ final class SweepCommand implements Callable<Integer> {
             if (t != null) {
                 t.close();
             }
-            if (liveView != null) {
-                liveView.state("finished");
-                liveView.close();
-            }
+            liveOptions.close();
             try {
                 if (csv != null) {
                     csv.close();
@@ -431,8 +426,8 @@ final class SweepCommand implements Callable<Integer> {
         LoadResult load;
         ScenarioSession.Report report;
         try {
-            LoadEngine engine = new LoadEngine(spec, session.clients(), dir, cellLines || liveView != null
-                    ? LoadCommand.listener(console, !cellLines, liveView, "cell " + dir.getFileName()) : null);
+            LoadEngine engine = new LoadEngine(spec, session.clients(), dir, cellLines || liveOptions.view() != null
+                    ? LoadCommand.listener(console, !cellLines, liveOptions.view(), "cell " + dir.getFileName()) : null);
             current = engine;
             if (interrupted) {
                 engine.stop();

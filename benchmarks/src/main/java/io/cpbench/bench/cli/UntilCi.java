@@ -37,12 +37,7 @@ record UntilCi(double target, int minRounds, int maxRounds, Duration maxTime) {
 
     /** "5%", "2.5%" or "0.05". */
     static double parseTarget(String text) {
-        String t = text.trim();
-        try {
-            return t.endsWith("%") ? Double.parseDouble(t.substring(0, t.length() - 1)) / 100 : Double.parseDouble(t);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("--until-ci: '" + text + "' is not a percentage; write it like 5%");
-        }
+        return io.cpbench.core.stats.Percent.parse(text, "--until-ci");
     }
 
     String describe() {

@@ -103,10 +103,6 @@ public final class LiveView implements AutoCloseable {
         }
     }
 
-    public void state(String text) {
-        state = text;
-    }
-
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
             String path = exchange.getRequestURI().getPath();
@@ -114,14 +110,24 @@ public final class LiveView implements AutoCloseable {
                 send(exchange, 405, "text/plain", "GET only\n");
                 return;
             }
-            switch (path) {
-                case "/", "/index.html" -> send(exchange, 200, "text/html; charset=utf-8", HtmlReport.html(data(), true));
-                case "/data.json" -> send(exchange, 200, "application/json", JSON.writeValueAsString(data()));
-                case "/metrics" -> send(exchange, 200, "text/plain; version=0.0.4; charset=utf-8", metrics());
-                default -> send(exchange, 404, "text/plain", "not found: " + path + " (try /, /data.json, /metrics)\n");
+            String type;
+            String body;
+            try {
+                switch (path) {
+                    case "/", "/index.html" -> { type = "text/html; charset=utf-8"; body = HtmlReport.html(data(), true); }
+                    case "/data.json" -> { type = "application/json"; body = JSON.writeValueAsString(data()); }
+                    case "/metrics" -> { type = "text/plain; version=0.0.4; charset=utf-8"; body = metrics(); }
+                    default -> {
+                        send(exchange, 404, "text/plain", "not found: " + path + " (try /, /data.json, /metrics)\n");
+                        return;
+                    }
+                }
+            } catch (RuntimeException e) {
+                // a report that cannot be built just now (a file half-written) is not the run's problem
+                send(exchange, 500, "text/plain", "cannot build the report just now: " + e.getMessage() + "\n");
+                return;
             }
-        } catch (RuntimeException e) {
-            // a report that cannot be built right now (a file half-written) is not the run's problem
+            send(exchange, 200, type, body);
         }
     }
 

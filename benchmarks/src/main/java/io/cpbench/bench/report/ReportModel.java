@@ -13,6 +13,7 @@ import io.cpbench.core.result.ResultFiles;
 import io.cpbench.core.result.ResultFormatException;
 import io.cpbench.core.result.RunResult;
 import io.cpbench.core.result.ScenarioTable;
+import io.cpbench.core.stats.Usl;
 import org.HdrHistogram.Histogram;
 import org.commonmark.ext.gfm.tables.TablesExtension;
 import org.commonmark.parser.Parser;
@@ -54,7 +55,7 @@ public final class ReportModel {
     /** A directory that holds a run: result files, a chaos run's or a sweep's output, or a load's interval CSV. */
     public static boolean isRunDirectory(Path dir) {
         return Files.isRegularFile(dir.resolve("chaos.json")) || Files.isRegularFile(dir.resolve("sweep.json"))
-                || hasResults(dir);
+                || ResultFiles.hasOwnResults(dir);
     }
 
     /**
@@ -85,6 +86,20 @@ public final class ReportModel {
         return dirs;
     }
 
+    /** What a run directory is called in reports: its own name (20261122-181314-matrix). */
+    public static String name(Path dir) {
+        return String.valueOf(dir.toAbsolutePath().normalize().getFileName());
+    }
+
+    /** How many charts a report ({@link #build}) holds, over all its sections. */
+    public static int chartCount(JsonNode report) {
+        int n = 0;
+        for (JsonNode run : report.path("runs")) {
+            n += run.path("charts").size();
+        }
+        return n;
+    }
+
     /** The whole report: a title, when it was made, and one section per run directory. */
     public static ObjectNode build(String title, List<Path> runDirs) {
         ObjectNode root = JSON.createObjectNode();
@@ -100,7 +115,7 @@ public final class ReportModel {
     /** One run directory's section. */
     public static ObjectNode run(Path dir) {
         ObjectNode run = JSON.createObjectNode();
-        run.put("name", String.valueOf(dir.toAbsolutePath().normalize().getFileName()));
+        run.put("name", name(dir));
         run.put("path", dir.toString());
         ArrayNode tables = run.putArray("tables");
         ArrayNode charts = run.putArray("charts");
@@ -108,7 +123,7 @@ public final class ReportModel {
         ArrayNode verdicts = run.putArray("verdicts");
         ArrayNode environments = run.putArray("environments");
 
-        List<RunResult> results = hasResults(dir) ? Scenarios.marked(ResultFiles.readAll(List.of(dir))) : List.of();
+        List<RunResult> results = ResultFiles.hasOwnResults(dir) ? Scenarios.marked(ResultFiles.readAll(List.of(dir))) : List.of();
         JsonNode chaos = readJson(dir.resolve("chaos.json"));
         JsonNode sweep = readJson(dir.resolve("sweep.json"));
         String kind = chaos != null ? "fault" : sweep != null ? "sweep"
@@ -428,18 +443,16 @@ public final class ReportModel {
                 double max = xs[xs.length - 1] * 1.25;
                 double[] ux = new double[points];
                 Double[] uy = new Double[points];
+                Usl fit = new Usl(usl.path("lambda").asDouble(), usl.path("sigma").asDouble(), usl.path("kappa").asDouble(),
+                        usl.path("rSquared").asDouble(), usl.path("points").asInt());
                 for (int i = 0; i < points; i++) {
-                    double n = 1 + (max - 1) * i / (points - 1);
-                    ux[i] = n;
-                    double l = usl.path("lambda").asDouble();
-                    double sg = usl.path("sigma").asDouble();
-                    double k = usl.path("kappa").asDouble();
-                    uy[i] = l * n / (1 + sg * (n - 1) + k * n * (n - 1));
+                    ux[i] = 1 + (max - 1) * i / (points - 1);
+                    uy[i] = fit.throughput(ux[i]);
                 }
-                ObjectNode fit = line(chart, new Series.Line(name + " USL (R² " + String.format(Locale.ROOT, "%.2f",
-                        usl.path("rSquared").asDouble()) + ")", ux, uy), "ops");
-                fit.put("dash", true);
-                fit.put("of", name);
+                ObjectNode curve = line(chart, new Series.Line(name + " USL (R² " + String.format(Locale.ROOT, "%.2f",
+                        fit.rSquared()) + ")", ux, uy), "ops");
+                curve.put("dash", true);
+                curve.put("of", name);
             } else if (!routing.path("uslNote").asText("").isEmpty()) {
                 notes.add(name + ": no USL fit (" + routing.path("uslNote").asText() + ")");
             }
@@ -545,10 +558,6 @@ public final class ReportModel {
         } catch (IOException e) {
             throw new ResultFormatException(file + ": not readable JSON (" + e.getMessage().lines().findFirst().orElse("") + ")", e);
         }
-    }
-
-    private static boolean hasResults(Path dir) {
-        return ResultFiles.hasOwnResults(dir);
     }
 
     private static List<Path> list(Path dir) {

@@ -102,7 +102,9 @@ class BadInputIT {
                 Arguments.of(2, "NEW empty-parent: no result files in this directory", new String[]{"compare", "run-dir", "empty-parent"}),
                 Arguments.of(2, "these runs are not of the same scenarios: BASE has [client-leader, client-follower, client-lb,"
                         + " client-smart], NEW has [client-leader, client-follower]", new String[]{"compare", "run-dir", "run-dir-2"}),
-                Arguments.of(2, "--tolerance: 'lots' is not a percentage (like 5%)", new String[]{"compare", "run-dir", "run-dir",
+                // Not bad input, but the same one-line contract: a regression exits 1 and says so last on stderr.
+                Arguments.of(1, "verdict: REGRESSION: 4 of 4 rows slower", new String[]{"compare", "run-dir", "run-dir-half"}),
+                Arguments.of(2, "--tolerance: 'lots' is not a percentage; write it like 5%", new String[]{"compare", "run-dir", "run-dir",
                         "--tolerance", "lots"}),
                 Arguments.of(2, "unknown metric 'p95' (expected ops, p50 or p99)", new String[]{"compare", "run-dir", "run-dir",
                         "--gate", "ops,p95"}),
@@ -189,9 +191,15 @@ class BadInputIT {
         Files.createDirectories(work.resolve("empty-parent/20261122-120000-run/members"));
         Files.createDirectories(work.resolve("run-dir"));
         Files.createDirectories(work.resolve("run-dir-2"));
+        Files.createDirectories(work.resolve("run-dir-half"));
         try (Stream<Path> reference = Files.list(Path.of("../results/reference/local-2core-quick-a"))) {
             for (Path file : reference.filter(p -> p.toString().endsWith(".json")).toList()) {
                 Files.copy(file, work.resolve("run-dir").resolve(file.getFileName()));
+                // the same results at half the op/s: a regression by any tolerance
+                var json = (com.fasterxml.jackson.databind.node.ObjectNode) new com.fasterxml.jackson.databind.ObjectMapper()
+                        .readTree(file.toFile());
+                json.put("opsPerSecond", json.get("opsPerSecond").asDouble() / 2);
+                Files.writeString(work.resolve("run-dir-half").resolve(file.getFileName()), json.toString());
                 String name = file.getFileName().toString();
                 if (name.endsWith("client-leader.json") || name.endsWith("client-follower.json")) {
                     Files.copy(file, work.resolve("run-dir-2").resolve(name));

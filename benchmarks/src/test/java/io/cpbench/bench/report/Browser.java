@@ -138,12 +138,8 @@ public final class Browser {
         Files.createDirectories(out);
         Path html = out.resolve(name + ".html");
         HtmlReport.write(data, html);
-        int charts = 0;
-        for (JsonNode run : data.withArray("runs")) {
-            charts += run.path("charts").size();
-        }
         Page page = open(html.toUri().toString(), out.resolve(name + ".png"), 1280, 2000);
-        page.assertDrewCleanly(charts);
+        page.assertDrewCleanly(ReportModel.chartCount(data));
         return new Rendered(data, page);
     }
 

@@ -30,11 +30,7 @@ class HtmlReportIT {
     }
 
     static int charts(ObjectNode data) {
-        int n = 0;
-        for (JsonNode run : data.withArray("runs")) {
-            n += run.path("charts").size();
-        }
-        return n;
+        return ReportModel.chartCount(data);
     }
 
     @Test

@@ -34,16 +34,11 @@ public final class PlantedSlowdown implements Workload {
         if (text == null || text.isBlank()) {
             return 0;
         }
-        String t = text.trim();
-        try {
-            double v = t.endsWith("%") ? Double.parseDouble(t.substring(0, t.length() - 1)) / 100 : Double.parseDouble(t);
-            if (!(v >= 0 && v <= 10)) {
-                throw new IllegalArgumentException(PROPERTY + " must be between 0% and 1000%, was " + text);
-            }
-            return v;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(PROPERTY + ": '" + text + "' is not a percentage (like 10%)");
+        double v = io.cpbench.core.stats.Percent.parse(text, PROPERTY);
+        if (!(v >= 0 && v <= 10)) {
+            throw new IllegalArgumentException(PROPERTY + " must be between 0% and 1000%, was " + text);
         }
+        return v;
     }
 
     /** What a run prints when the slowdown is on, or null. */
