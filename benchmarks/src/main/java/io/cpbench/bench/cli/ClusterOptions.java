@@ -212,6 +212,11 @@ public final class ClusterOptions {
         return !remote() && !attach();
     }
 
+    /** --topology attach: members someone else started. */
+    boolean attachTopology() {
+        return attach();
+    }
+
     private boolean attach() {
         return "attach".equalsIgnoreCase(topology.trim());
     }

@@ -15,7 +15,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -31,7 +30,8 @@ import java.util.concurrent.Callable;
                 "The intervals see the rounds of each run, not how much a whole run on a fresh cluster varies: on a"
                         + " busy 2-core machine two runs of one build differed by up to 19 %% over 4 scenarios, more"
                         + " than their rounds showed (README, Reports). Gate on a quiet machine, with a tolerance"
-                        + " above the spread of your own reruns."},
+                        + " above the spread of your own reruns; or gate with 'cpbench ab', which runs both builds"
+                        + " side by side and sees that noise."},
         footer = {"", "Examples:", "  cpbench compare results/runs/20261122-101500-matrix results/runs/20261123-101500-matrix",
                 "  cpbench compare BASE NEW --tolerance 3%% --gate ops,p50,p99 --markdown cmp.md --html cmp.html"})
 final class CompareCommand implements Callable<Integer> {
@@ -44,14 +44,8 @@ final class CompareCommand implements Callable<Integer> {
             + " run directories, such as results/runs or the bench profile's target/bench: its newest).")
     Path next;
 
-    @Option(names = "--tolerance", paramLabel = "PCT", defaultValue = "5%",
-            description = "How much worse a metric must be, beyond its noise, to count as slower (default: ${DEFAULT-VALUE}).")
-    String tolerance;
-
-    @Option(names = "--gate", paramLabel = "METRIC", split = ",", defaultValue = "ops,p50",
-            description = "The metrics whose slowdown is a regression: ops, p50, p99 (default: ${DEFAULT-VALUE}; p99 is"
-                    + " reported either way, and on a small machine it moves more between runs than a gate should).")
-    List<String> gate;
+    @picocli.CommandLine.Mixin
+    GateOptions gateOptions;
 
     @Option(names = "--markdown", paramLabel = "FILE", description = "Also write the comparison as Markdown to FILE.")
     Path markdown;
@@ -62,9 +56,8 @@ final class CompareCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        double tol = tolerance(tolerance);
-        Set<Comparison.Metric> gated = EnumSet.noneOf(Comparison.Metric.class);
-        gate.forEach(g -> gated.add(Comparison.Metric.of(g)));
+        double tol = gateOptions.tolerance();
+        Set<Comparison.Metric> gated = gateOptions.gated();
         base = runDirectory(base, "BASE");
         next = runDirectory(next, "NEW");
         List<RunResult> b = read(base, "BASE");
@@ -88,15 +81,6 @@ final class CompareCommand implements Callable<Integer> {
             return ExitCodes.FAILED;
         }
         return ExitCodes.OK;
-    }
-
-    /** "5%" or "0.05" -> 0.05, from 0 to below 100 %. */
-    static double tolerance(String text) {
-        double v = io.cpbench.core.stats.Percent.parse(text, "--tolerance");
-        if (!(v >= 0 && v < 1)) {
-            throw new IllegalArgumentException("--tolerance must be from 0% to below 100%, was " + text);
-        }
-        return v;
     }
 
     /** {@code dir} when it holds results; else its newest run directory (names start with the time), said on stderr. */

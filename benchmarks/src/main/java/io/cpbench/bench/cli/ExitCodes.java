@@ -36,7 +36,7 @@ final class ExitCodes {
     private static Map<String, String> help() {
         Map<String, String> codes = new LinkedHashMap<>();
         codes.put(" " + OK, "done; every result OK (UNSTABLE and TIMEBOXED too, unless --strict)");
-        codes.put(" " + FAILED, "a run FAILed or a check failed (compare: a regression), or the cluster could not be"
+        codes.put(" " + FAILED, "a run FAILed or a check failed (compare, ab: a regression), or the cluster could not be"
                 + " started or reached");
         codes.put(" " + BAD_INPUT, "bad input (options, files, addresses); nothing was started");
         codes.put(" " + NOT_CLEAN, "with --strict: some results are UNSTABLE or TIMEBOXED");

@@ -94,6 +94,28 @@ class InterruptIT {
     }
 
     @Test
+    void anInterruptedAbKeepsThePairsItMeasuredAndStopsItsClientsAndMembers() throws Exception {
+        CliProcess cli = CliProcess.start(work, "ab", "--members", "3", "--network", "direct", "--settle", "2s",
+                "--warmup", "1s", "--slice", "200ms", "--until-ci", "0", "--max-pairs", "5000", "--out", "ab");
+        assertThat(cli.awaitStdout("warm-up:", 300)).as("pairs begin: " + cli.stdoutSoFar()).isTrue();
+        Thread.sleep(3000);
+        List<ProcessHandle> started = cli.process.descendants().toList();
+        assertThat(started.stream().filter(p -> p.info().commandLine().orElse("").contains("ab-worker"))).hasSize(2);
+
+        cli.interrupt();
+        CliProcess.Finished finished = cli.finish(120);
+
+        assertThat(finished.exitCode()).as(finished.stderr()).isEqualTo(ExitCodes.INTERRUPTED);
+        assertAllEnded(started);
+        Path table;
+        try (Stream<Path> files = Files.walk(work.resolve("ab"))) {
+            table = files.filter(p -> p.getFileName().toString().equals("table.md")).findFirst().orElseThrow();
+        }
+        assertThat(Files.readString(table)).contains("INCOMPLETE: interrupted after").contains("| ab ");
+        assertThat(Files.readAllLines(table.resolveSibling("slices.csv")).size()).isGreaterThan(4);
+    }
+
+    @Test
     void anInterruptedSweepAnalysesTheCellsItMeasuredMarksThemIncompleteAndStopsTheMembers() throws Exception {
         CliProcess cli = CliProcess.start(work, "sweep", "--scenarios", "client-leader", "--threads", "1,2,4",
                 "--duration", "2s", "--warmup", "0s", "--repeats", "5", "--cluster-warmup", "0s", "--members", "3",

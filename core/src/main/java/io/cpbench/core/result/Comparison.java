@@ -143,10 +143,57 @@ public final class Comparison {
             metrics.put(Metric.P50, change(Metric.P50, base, next, p50, tolerance));
             metrics.put(Metric.P99, change(Metric.P99, base, next, p99, tolerance));
         }
+        return new Row(label, op, base.size(), next.size(), metrics, rowVerdict(metrics, gate), null);
+    }
+
+    /** Slower when a gated metric is; else faster when op/s is; else no change. */
+    private static Verdict rowVerdict(Map<Metric, MetricChange> metrics, Set<Metric> gate) {
         boolean slower = metrics.values().stream().anyMatch(m -> gate.contains(m.metric()) && m.verdict() == Verdict.SLOWER);
-        Verdict verdict = slower ? Verdict.SLOWER
+        return slower ? Verdict.SLOWER
                 : metrics.get(Metric.OPS).verdict() == Verdict.FASTER ? Verdict.FASTER : Verdict.NO_CHANGE;
-        return new Row(label, op, base.size(), next.size(), metrics, verdict, null);
+    }
+
+    /**
+     * A row from paired samples (BASE and NEW measured side by side, pair by pair, as {@code cpbench ab} does): per
+     * metric, new ÷ base of each pair, the median of those ratios with a 95 % bootstrap interval over the pairs, and
+     * the medians of each side. The pairing takes out what both sides of a pair shared (the machine's slow drift),
+     * which separate runs cannot.
+     *
+     * @param pairs per metric (op/s at least), {base values, new values}, the same length, index i being pair i
+     */
+    public static Result paired(String scenario, Map<Metric, double[][]> pairs, double tolerance, Set<Metric> gate) {
+        if (!(tolerance >= 0 && tolerance < 1)) {
+            throw new IllegalArgumentException("the tolerance must be between 0 % and 100 %, was " + tolerance);
+        }
+        Map<Metric, MetricChange> metrics = new LinkedHashMap<>();
+        int n = pairs.get(Metric.OPS)[0].length;
+        for (Metric metric : Metric.values()) {
+            double[][] sides = pairs.get(metric);
+            if (sides == null) {
+                continue;
+            }
+            double[] b = sides[0];
+            double[] x = sides[1];
+            if (b.length != n || x.length != n || n == 0) {
+                throw new IllegalArgumentException(metric.label() + ": " + b.length + " base and " + x.length
+                        + " new values for " + n + " pairs");
+            }
+            double[] ratios = new double[n];
+            boolean usable = true;
+            for (int i = 0; i < n; i++) {
+                usable &= b[i] > 0 && x[i] > 0;
+                ratios[i] = b[i] > 0 ? x[i] / b[i] : 0;
+            }
+            if (!usable) {
+                metrics.put(metric, new MetricChange(metric, median(b), median(x), null, Verdict.NO_CHANGE));
+                continue;
+            }
+            Bootstrap.Interval ratio = Bootstrap.median95(ratios);
+            metrics.put(metric, new MetricChange(metric, median(b), median(x), ratio, verdict(metric, ratio, tolerance)));
+        }
+        Set<Metric> gated = gate.isEmpty() ? EnumSet.noneOf(Metric.class) : EnumSet.copyOf(gate);
+        Row row = new Row(scenario, "all", n, n, metrics, rowVerdict(metrics, gated), null);
+        return new Result(List.of(row), tolerance, gated);
     }
 
     static MetricChange change(Metric metric, List<RunResult> base, List<RunResult> next, ToDoubleFunction<RunResult> f,
@@ -180,7 +227,12 @@ public final class Comparison {
 
     /** The comparison as a Markdown table with a verdict line under it. */
     public static String markdown(Result result, String baseName, String newName) {
-        List<String> header = List.of("scenario", "op", "rounds base/new", "op/s base", "op/s new", "op/s new÷base [95 % CI]",
+        return markdown(result, baseName, newName, "rounds");
+    }
+
+    /** As {@link #markdown(Result, String, String)}, counting samples in {@code unit} (rounds, pairs). */
+    public static String markdown(Result result, String baseName, String newName, String unit) {
+        List<String> header = List.of("scenario", "op", unit + " base/new", "op/s base", "op/s new", "op/s new÷base [95 % CI]",
                 "p50 new÷base [95 % CI]", "p99 new÷base [95 % CI]", "verdict");
         List<List<String>> rows = new ArrayList<>();
         boolean pointOnly = false;
@@ -202,7 +254,7 @@ public final class Comparison {
         b.append(String.format(Locale.ROOT, "%nA metric counts as changed when its 95 %% interval excludes 1 and its"
                 + " ratio is beyond ±%.0f %%; a row is slower when a gated metric (%s) is. ! marks a changed metric.%s%n",
                 result.tolerance() * 100, String.join(", ", result.gate().stream().map(Metric::label).toList()),
-                pointOnly ? " Rows with 1 round on a side have no interval: their verdict rests on the ratio alone." : ""));
+                pointOnly ? " Rows with 1 " + unit.replaceAll("s$", "") + " on a side have no interval: their verdict rests on the ratio alone." : ""));
         return b.toString();
     }
 

@@ -135,4 +135,51 @@ class ComparisonTest {
         assertThatThrownBy(() -> Metric.of("p95")).hasMessageContaining("unknown metric 'p95'");
         assertThatThrownBy(() -> Comparison.of(List.of(), List.of(), 1.5, DEFAULT_GATE)).hasMessageContaining("tolerance");
     }
+
+    @Test
+    void pairedSamplesTakeOutADriftBothSidesShare() {
+        // both sides drift from 600 to 1,000 op/s; NEW is 8 % slower in every pair: separate medians barely see it,
+        // the pairs do
+        int n = 40;
+        double[] base = new double[n];
+        double[] next = new double[n];
+        double[] p50Base = new double[n];
+        double[] p50Next = new double[n];
+        for (int i = 0; i < n; i++) {
+            base[i] = 600 + 10 * i + (i % 3) * 7;
+            next[i] = base[i] * 0.92 * (1 + ((i % 5) - 2) * 0.004);
+            p50Base[i] = 1e6 / base[i];
+            p50Next[i] = 1e6 / next[i];
+        }
+        Comparison.Result r = Comparison.paired("ab", java.util.Map.of(Metric.OPS, new double[][]{base, next},
+                Metric.P50, new double[][]{p50Base, p50Next}), 0.05, DEFAULT_GATE);
+        Comparison.Row row = only(r);
+        assertThat(row.verdict()).isEqualTo(Verdict.SLOWER);
+        assertThat(row.baseRounds()).isEqualTo(n);
+        assertThat(row.metrics().get(Metric.OPS).ratio().median()).isCloseTo(0.92, org.assertj.core.data.Offset.offset(0.01));
+        assertThat(row.metrics().get(Metric.OPS).ratio().high()).isLessThan(0.95);
+        assertThat(row.metrics().get(Metric.P50).verdict()).isEqualTo(Verdict.SLOWER);
+        assertThat(row.metrics()).doesNotContainKey(Metric.P99);
+        // the same numbers unpaired: the drift swamps the 8 %
+        List<RunResult> b = new ArrayList<>();
+        List<RunResult> x = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            b.addAll(rounds("client-leader", p50Base[i], 3 * p50Base[i], base[i]));
+            x.addAll(rounds("client-leader", p50Next[i], 3 * p50Next[i], next[i]));
+        }
+        assertThat(only(Comparison.of(b, x, 0.05, DEFAULT_GATE)).metrics().get(Metric.OPS).ratio().high()).isGreaterThan(1);
+        // a pair with itself: no change, exactly 1
+        Comparison.Row same = only(Comparison.paired("ab", java.util.Map.of(Metric.OPS, new double[][]{base, base}), 0.05,
+                DEFAULT_GATE));
+        assertThat(same.verdict()).isEqualTo(Verdict.NO_CHANGE);
+        assertThat(same.metrics().get(Metric.OPS).ratio().median()).isEqualTo(1.0);
+    }
+
+    @Test
+    void pairedSamplesMustPair() {
+        assertThatThrownBy(() -> Comparison.paired("ab", java.util.Map.of(Metric.OPS, new double[][]{{1, 2, 3}, {1, 2}}),
+                0.05, DEFAULT_GATE)).hasMessageContaining("3 base and 2 new values for 3 pairs");
+        assertThatThrownBy(() -> Comparison.paired("ab", java.util.Map.of(Metric.OPS, new double[][]{{1}, {1}}),
+                2, DEFAULT_GATE)).hasMessageContaining("tolerance");
+    }
 }
