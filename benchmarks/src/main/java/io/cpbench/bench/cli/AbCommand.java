@@ -65,6 +65,8 @@ import java.util.stream.Collectors;
 final class AbCommand implements Callable<Integer> {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Untimed turns per side after a restart of the client processes (the cluster is warm by then). */
+    private static final Duration REWARM = Duration.ofSeconds(5);
 
     @Option(names = "--base", paramLabel = "JAR", description = "BASE: a cp-bench jar (cpbench.jar of that build)"
             + " (default: this cp-bench).")
@@ -102,6 +104,13 @@ final class AbCommand implements Callable<Integer> {
                     + " --min-pairs; 0 to run --max-pairs (default: ${DEFAULT-VALUE}).")
     String untilCi;
 
+    @Option(names = "--restart-every", paramLabel = "N", defaultValue = "50",
+            description = "Start both client processes anew after every N pairs (warmed up again for up to 5s a"
+                    + " side), so that a lasting difference between two JVMs of one build varies as pairs do and the"
+                    + " interval holds it (it resamples the process pairs, then the pairs in them); --until-ci then"
+                    + " stops only after 2 or more whole process pairs. 0 for never (default: ${DEFAULT-VALUE}).")
+    int restartEvery;
+
     @Option(names = "--min-pairs", paramLabel = "N", defaultValue = "30",
             description = "Pairs before --until-ci may stop, 5 or more (default: ${DEFAULT-VALUE}).")
     int minPairs;
@@ -127,7 +136,7 @@ final class AbCommand implements Callable<Integer> {
     private volatile boolean interrupted;
 
     /** One pair of slices: BASE's and NEW's, and which ran first. */
-    record Pair(int index, boolean baseFirst, Slice base, Slice next) {
+    record Pair(int index, int fork, boolean baseFirst, Slice base, Slice next) {
     }
 
     /** What a worker measured in one slice. */
@@ -165,6 +174,9 @@ final class AbCommand implements Callable<Integer> {
         if (warmup.isNegative() || maxTime.toMillis() < 1000) {
             throw new IllegalArgumentException("--warmup must be 0 or more and --max-time at least 1s");
         }
+        if (restartEvery < 0) {
+            throw new IllegalArgumentException("--restart-every must be 0 (never) or more, was " + restartEvery);
+        }
         if (minPairs < 5 || maxPairs < minPairs || maxPairs > 100_000) {
             throw new IllegalArgumentException("--min-pairs must be 5 or more and --max-pairs from --min-pairs to"
                     + " 100,000; were " + minPairs + " and " + maxPairs);
@@ -178,10 +190,12 @@ final class AbCommand implements Callable<Integer> {
         RunDirectory.checkWritable(out);
         Path runDir = RunDirectory.choose(out, "ab");
 
-        console.printf(Locale.ROOT, "cp-bench ab: %s, %d thread%s per side, turns of %s, BASE-NEW then NEW-BASE;"
-                        + " until the 95%% interval of %s new÷base is within ±%s (at least %d, at most %d pairs and %s),"
-                        + " after %s warm-up per side%n",
+        console.printf(Locale.ROOT, "cp-bench ab: %s, %d thread%s per side, turns of %s, BASE-NEW then NEW-BASE,"
+                        + " %s; until the 95%% interval of %s new÷base is within ±%s (at least %d, at most %d pairs and"
+                        + " %s), after %s warm-up per side%n",
                 scenario, threads, threads == 1 ? "" : "s", ConsoleProgress.human(slice),
+                restartEvery == 0 ? "the same two client processes throughout"
+                        : "both client processes anew every " + restartEvery + " pairs",
                 gated.stream().map(Comparison.Metric::label).collect(Collectors.joining(" and ")),
                 target == 0 ? "- (off: every pair)" : String.format(Locale.ROOT, "%.1f%%", target * 100), minPairs,
                 maxPairs, ConsoleProgress.human(maxTime), ConsoleProgress.human(warmup));
@@ -192,7 +206,7 @@ final class AbCommand implements Callable<Integer> {
         console.println((clusterOptions.attachTopology() ? "attaching to " : "starting ") + clusterOptions.describe() + " ...");
         Topology topology = clusterOptions.start(runDir.resolve("members"));
         topology.takeOverShutdown();
-        List<Worker> workers = new ArrayList<>();
+        List<Worker> workers = new java.util.concurrent.CopyOnWriteArrayList<>();
         Interruption interruption = new Interruption(() -> interrupted = true, () -> {
             workers.forEach(Worker::close);
             topology.close();
@@ -204,30 +218,9 @@ final class AbCommand implements Callable<Integer> {
         try {
             List<String> attach = new ArrayList<>(attachArgs(topology));
             attach.addAll(List.of("--scenario", scenario, "--threads", Integer.toString(threads)));
-            workers.add(Worker.start("BASE", baseCommand, attach, runDir.resolve("base-worker.log")));
-            workers.add(Worker.start("NEW", newCommand, attach, runDir.resolve("new-worker.log")));
-            long readyBy = System.nanoTime() + clusterOptions.startupTimeout.toNanos();
-            for (Worker w : workers) {
-                JsonNode ready = w.await("ready", readyBy);
-                if (ready.path("protocol").asInt() != AbWorkerCommand.PROTOCOL) {
-                    throw new IllegalStateException(w.side + "'s cp-bench speaks ab protocol " + ready.path("protocol").asInt()
-                            + ", this one " + AbWorkerCommand.PROTOCOL);
-                }
-                console.printf(Locale.ROOT, "  %s ready: %s, pid %d%s%n", w.side, ready.path("version").asText(),
-                        ready.path("pid").asLong(), ready.path("planted").asDouble() > 0 ? String.format(Locale.ROOT,
-                                ", PLANTED SLOWDOWN %.0f %%", ready.path("planted").asDouble() * 100) : "");
-            }
-            Worker base = workers.get(0);
-            Worker next = workers.get(1);
-            if (!warmup.isZero()) {
-                long turns = Math.max(1, warmup.toMillis() / slice.toMillis());
-                double[] rates = new double[2];
-                for (long i = 0; i < turns && !interrupted; i++) {
-                    rates[0] = base.slice(slice).opsPerSecond();
-                    rates[1] = next.slice(slice).opsPerSecond();
-                }
-                console.printf(Locale.ROOT, "warm-up: %d turns each; last: BASE %,.0f op/s, NEW %,.0f op/s%n", turns, rates[0], rates[1]);
-            }
+            int fork = 1;
+            startWorkers(workers, baseCommand, newCommand, attach, runDir, fork, console);
+            warm(workers, warmup, console);
             long start = System.nanoTime();
             long deadline = start + maxTime.toNanos();
             long lastProgress = start;
@@ -241,19 +234,32 @@ final class AbCommand implements Callable<Integer> {
                     break;
                 }
                 int index = pairs.size() + 1;
+                if (restartEvery > 0 && index > 1 && (index - 1) % restartEvery == 0) {
+                    workers.forEach(Worker::close);
+                    workers.clear();
+                    fork++;
+                    console.printf(Locale.ROOT, "  after %d pairs: both client processes anew (process pair %d)%n",
+                            index - 1, fork);
+                    startWorkers(workers, baseCommand, newCommand, attach, runDir, fork, console);
+                    warm(workers, warmup.compareTo(REWARM) < 0 ? warmup : REWARM, console);
+                    if (interrupted) {
+                        break;
+                    }
+                }
+                Worker base = workers.get(0);
+                Worker next = workers.get(1);
                 pairsStarted = index;
                 boolean baseFirst = index % 2 == 1;
                 Slice first = (baseFirst ? base : next).slice(slice);
                 Slice second = (baseFirst ? next : base).slice(slice);
-                Pair pair = new Pair(index, baseFirst, baseFirst ? first : second, baseFirst ? second : first);
+                Pair pair = new Pair(index, fork, baseFirst, baseFirst ? first : second, baseFirst ? second : first);
                 pairs.add(pair);
                 if (pair.base.errors() + pair.next.errors() > 0) {
                     failure = "ops failed in pair " + index + ": " + (pair.base.error() != null ? "BASE " + pair.base.error()
                             : "NEW " + pair.next.error());
                     break;
                 }
-                boolean enough = pairs.size() >= minPairs && target > 0 && (pairs.size() % 5 == 0 || pairs.size() == minPairs)
-                        && widest(analyse(pairs, tol, gated), gated) <= target;
+                boolean enough = mayStop(pairs.size()) && widest(analyse(pairs, tol, gated), gated) <= target;
                 if (enough || System.nanoTime() - lastProgress > TimeUnit.SECONDS.toNanos(10)) {
                     lastProgress = System.nanoTime();
                     console.println("  " + progress(analyse(pairs, tol, gated), gated, pairs.size(),
@@ -308,12 +314,66 @@ final class AbCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
+    /**
+     * Whether --until-ci may end the run after {@code n} pairs: at least --min-pairs, every 5th pair; with restarts,
+     * at the end of a process pair and after 2 or more of them, so the interval has seen the processes vary.
+     */
+    boolean mayStop(int n) {
+        if (untilCiTarget() == 0 || n < minPairs) {
+            return false;
+        }
+        if (restartEvery > 0) {
+            return n % restartEvery == 0 && n >= 2 * restartEvery;
+        }
+        return n % 5 == 0 || n == minPairs;
+    }
+
+    private double untilCiTarget() {
+        return Percent.parse(untilCi, "--until-ci");
+    }
+
+    /** Starts BASE's and NEW's client processes (the {@code fork}-th pair of them) and waits until both are ready. */
+    private void startWorkers(List<Worker> workers, List<String> baseCommand, List<String> newCommand, List<String> attach,
+                              Path runDir, int fork, PrintStream console) {
+        String suffix = fork == 1 ? "" : "-" + fork;
+        workers.add(Worker.start("BASE", baseCommand, attach, runDir.resolve("base-worker" + suffix + ".log")));
+        workers.add(Worker.start("NEW", newCommand, attach, runDir.resolve("new-worker" + suffix + ".log")));
+        long readyBy = System.nanoTime() + clusterOptions.startupTimeout.toNanos();
+        for (Worker w : workers) {
+            JsonNode ready = w.await("ready", readyBy);
+            if (ready.path("protocol").asInt() != AbWorkerCommand.PROTOCOL) {
+                throw new IllegalStateException(w.side + "'s cp-bench speaks ab protocol " + ready.path("protocol").asInt()
+                        + ", this one " + AbWorkerCommand.PROTOCOL);
+            }
+            if (fork == 1) {
+                console.printf(Locale.ROOT, "  %s ready: %s, pid %d%s%n", w.side, ready.path("version").asText(),
+                        ready.path("pid").asLong(), ready.path("planted").asDouble() > 0 ? String.format(Locale.ROOT,
+                                ", PLANTED SLOWDOWN %.0f %%", ready.path("planted").asDouble() * 100) : "");
+            }
+        }
+    }
+
+    /** Untimed turns, alternately, for {@code time} per side. */
+    private void warm(List<Worker> workers, Duration time, PrintStream console) {
+        if (time.isZero()) {
+            return;
+        }
+        long turns = Math.max(1, time.toMillis() / slice.toMillis());
+        double[] rates = new double[2];
+        for (long i = 0; i < turns && !interrupted; i++) {
+            rates[0] = workers.get(0).slice(slice).opsPerSecond();
+            rates[1] = workers.get(1).slice(slice).opsPerSecond();
+        }
+        console.printf(Locale.ROOT, "  warm-up: %d turns each; last: BASE %,.0f op/s, NEW %,.0f op/s%n", turns, rates[0], rates[1]);
+    }
+
     static Comparison.Result analyse(List<Pair> pairs, double tolerance, Set<Comparison.Metric> gate) {
         Map<Comparison.Metric, double[][]> values = new EnumMap<>(Comparison.Metric.class);
         values.put(Comparison.Metric.OPS, sides(pairs, Slice::opsPerSecond));
         values.put(Comparison.Metric.P50, sides(pairs, Slice::p50));
         values.put(Comparison.Metric.P99, sides(pairs, Slice::p99));
-        return Comparison.paired(pairs.isEmpty() ? "-" : "ab", values, tolerance, gate);
+        return Comparison.paired(pairs.isEmpty() ? "-" : "ab", values, pairs.stream().mapToInt(p -> p.fork - 1).toArray(),
+                tolerance, gate);
     }
 
     private static double[][] sides(List<Pair> pairs, java.util.function.ToDoubleFunction<Slice> f) {
@@ -356,18 +416,21 @@ final class AbCommand implements Callable<Integer> {
         }
         b.append(Comparison.markdown(result, "BASE", "NEW", "pairs"));
         long baseFirst = pairs.stream().filter(Pair::baseFirst).count();
+        long forks = pairs.stream().mapToInt(Pair::fork).distinct().count();
         b.append(String.format(Locale.ROOT, "%nEach pair: a turn of each side on the same cluster, BASE first in %d"
-                + " pairs, NEW first in %d; a ratio is the median over pairs of new ÷ base in the pair, its interval a"
-                + " bootstrap over pairs. op/s base and new are the medians of the turns.%n", baseFirst, pairs.size() - baseFirst));
+                + " pairs, NEW first in %d, from %d pair%s of client processes; a ratio is the median over pairs of"
+                + " new ÷ base in the pair, its interval a bootstrap over %s. op/s base and new are the medians of the"
+                + " turns.%n", baseFirst, pairs.size() - baseFirst, forks, forks == 1 ? "" : "s",
+                forks == 1 ? "pairs" : "process pairs, then the pairs in them"));
         return b.toString();
     }
 
     static String csv(List<Pair> pairs) {
-        StringBuilder b = new StringBuilder("pair,first,side,ops,errors,seconds,ops_per_s,p50_us,p99_us\n");
+        StringBuilder b = new StringBuilder("pair,processes,first,side,ops,errors,seconds,ops_per_s,p50_us,p99_us\n");
         for (Pair p : pairs) {
             for (int s = 0; s < 2; s++) {
                 Slice x = s == 0 ? p.base : p.next;
-                b.append(String.format(Locale.ROOT, "%d,%s,%s,%d,%d,%.4f,%.1f,%.0f,%.0f%n", p.index,
+                b.append(String.format(Locale.ROOT, "%d,%d,%s,%s,%d,%d,%.4f,%.1f,%.0f,%.0f%n", p.index, p.fork,
                         p.baseFirst ? "BASE" : "NEW", s == 0 ? "BASE" : "NEW", x.ops(), x.errors(), x.seconds(),
                         x.opsPerSecond(), x.p50(), x.p99()));
             }

@@ -55,7 +55,7 @@ class AbIT {
 
     private CliProcess.Finished ab(String... extra) throws Exception {
         List<String> args = new java.util.ArrayList<>(List.of("ab", "--members", "3", "--network", "direct", "--settle", "2s",
-                "--warmup", "2s", "--slice", "200ms", "--until-ci", "0", "--min-pairs", "5", "--max-pairs", "20", "--out", "runs"));
+                "--warmup", "2s", "--slice", "200ms", "--until-ci", "0", "--min-pairs", "5", "--max-pairs", "20", "--restart-every", "10", "--out", "runs"));
         args.addAll(List.of(extra));
         return CliProcess.run(work, 420, args.toArray(String[]::new));
     }
@@ -75,18 +75,21 @@ class AbIT {
 
     private static void checkPairsAndLeftovers(Path runDir, int pairs) throws Exception {
         List<String> csv = Files.readAllLines(runDir.resolve("slices.csv"));
-        assertThat(csv.get(0)).isEqualTo("pair,first,side,ops,errors,seconds,ops_per_s,p50_us,p99_us");
+        assertThat(csv.get(0)).isEqualTo("pair,processes,first,side,ops,errors,seconds,ops_per_s,p50_us,p99_us");
         assertThat(csv).hasSize(1 + 2 * pairs);
         for (int i = 1; i < csv.size(); i++) {
             String[] f = csv.get(i).split(",");
             int pair = Integer.parseInt(f[0]);
-            assertThat(f[1]).as(csv.get(i)).isEqualTo(pair % 2 == 1 ? "BASE" : "NEW");
-            assertThat(f[2]).isEqualTo(i % 2 == 1 ? "BASE" : "NEW");
-            assertThat(Long.parseLong(f[3])).as(csv.get(i)).isGreaterThan(0);
-            assertThat(Long.parseLong(f[4])).isZero();
-            assertThat(Double.parseDouble(f[5])).as(csv.get(i)).isBetween(0.2, 5.0);
+            // --restart-every 10: pairs 1-10 from the first pair of client processes, 11-20 from the second
+            assertThat(Integer.parseInt(f[1])).as(csv.get(i)).isEqualTo(pair <= 10 ? 1 : 2);
+            assertThat(f[2]).as(csv.get(i)).isEqualTo(pair % 2 == 1 ? "BASE" : "NEW");
+            assertThat(f[3]).isEqualTo(i % 2 == 1 ? "BASE" : "NEW");
+            assertThat(Long.parseLong(f[4])).as(csv.get(i)).isGreaterThan(0);
+            assertThat(Long.parseLong(f[5])).isZero();
+            assertThat(Double.parseDouble(f[6])).as(csv.get(i)).isBetween(0.2, 5.0);
         }
         // the workers' command line names the cluster; the members' names the run directory
+        assertThat(runDir.resolve("new-worker-2.log")).exists();
         String workerCommand = Files.readAllLines(runDir.resolve("base-worker.log")).get(0);
         Matcher name = Pattern.compile("--cluster-name (\\S+)").matcher(workerCommand);
         assertThat(name.find()).as(workerCommand).isTrue();

@@ -162,6 +162,18 @@ public final class Comparison {
      * @param pairs per metric (op/s at least), {base values, new values}, the same length, index i being pair i
      */
     public static Result paired(String scenario, Map<Metric, double[][]> pairs, double tolerance, Set<Metric> gate) {
+        return paired(scenario, pairs, null, tolerance, gate);
+    }
+
+    /**
+     * As {@link #paired(String, Map, double, Set)}, the pairs falling into groups that may differ as wholes (each
+     * pair of client processes of {@code cpbench ab}); the interval is then a two-stage bootstrap, groups then pairs
+     * ({@link Bootstrap#clusteredMedian95}).
+     *
+     * @param groupOf the group of each pair, 0 upwards; null for one group
+     */
+    public static Result paired(String scenario, Map<Metric, double[][]> pairs, int[] groupOf, double tolerance,
+                                Set<Metric> gate) {
         if (!(tolerance >= 0 && tolerance < 1)) {
             throw new IllegalArgumentException("the tolerance must be between 0 % and 100 %, was " + tolerance);
         }
@@ -188,7 +200,7 @@ public final class Comparison {
                 metrics.put(metric, new MetricChange(metric, median(b), median(x), null, Verdict.NO_CHANGE));
                 continue;
             }
-            Bootstrap.Interval ratio = Bootstrap.median95(ratios);
+            Bootstrap.Interval ratio = Bootstrap.clusteredMedian95(groups(ratios, groupOf));
             metrics.put(metric, new MetricChange(metric, median(b), median(x), ratio, verdict(metric, ratio, tolerance)));
         }
         Set<Metric> gated = gate.isEmpty() ? EnumSet.noneOf(Metric.class) : EnumSet.copyOf(gate);
@@ -310,6 +322,20 @@ public final class Comparison {
     private static LoadResult.OpStats opStats(RunResult r, String op) {
         return r.load().total().ops().stream().filter(o -> o.op().equals(op)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException(r.label() + " round " + r.round() + " has no op " + op));
+    }
+
+    private static double[][] groups(double[] values, int[] groupOf) {
+        if (groupOf == null) {
+            return new double[][]{values};
+        }
+        if (groupOf.length != values.length) {
+            throw new IllegalArgumentException(groupOf.length + " groups given for " + values.length + " pairs");
+        }
+        Map<Integer, List<Double>> by = new java.util.TreeMap<>();
+        for (int i = 0; i < values.length; i++) {
+            by.computeIfAbsent(groupOf[i], k -> new ArrayList<>()).add(values[i]);
+        }
+        return by.values().stream().map(l -> l.stream().mapToDouble(Double::doubleValue).toArray()).toArray(double[][]::new);
     }
 
     private static double median(double[] values) {

@@ -68,6 +68,59 @@ public final class Bootstrap {
         return new Interval(median, quantile(medians, tail), quantile(medians, 1 - tail), sorted.length);
     }
 
+    /**
+     * The median of all values of {@code groups} with a 95 % two-stage bootstrap interval: each resample draws as
+     * many groups as there are, with replacement, then as many values from each drawn group as it has. Values of one
+     * group share something the others do not (the pairs of one pair of client processes in {@code ab}), so the
+     * interval must spread with the groups, not only with the values; with one group it is {@link #median95}'s.
+     * Seeded from the data.
+     */
+    public static Interval clusteredMedian95(double[][] groups) {
+        int total = 0;
+        for (double[] g : groups) {
+            if (g.length == 0) {
+                throw new IllegalArgumentException("an empty group");
+            }
+            total += g.length;
+        }
+        if (groups.length == 0) {
+            throw new IllegalArgumentException("no values");
+        }
+        if (groups.length == 1) {
+            return median95(groups[0]);
+        }
+        double[] all = new double[total];
+        int at = 0;
+        long seed = 17;
+        for (double[] g : groups) {
+            System.arraycopy(g, 0, all, at, g.length);
+            at += g.length;
+            seed = 31 * seed + Arrays.hashCode(g);
+        }
+        Arrays.sort(all);
+        double median = median(all);
+        SplittableRandom random = new SplittableRandom(seed);
+        double[] medians = new double[RESAMPLES];
+        double[] resample = new double[total * 2];
+        for (int i = 0; i < RESAMPLES; i++) {
+            int n = 0;
+            for (int k = 0; k < groups.length; k++) {
+                double[] g = groups[random.nextInt(groups.length)];
+                if (n + g.length > resample.length) {
+                    resample = Arrays.copyOf(resample, (n + g.length) * 2);
+                }
+                for (int j = 0; j < g.length; j++) {
+                    resample[n++] = g[random.nextInt(g.length)];
+                }
+            }
+            double[] drawn = Arrays.copyOf(resample, n);
+            Arrays.sort(drawn);
+            medians[i] = median(drawn);
+        }
+        Arrays.sort(medians);
+        return new Interval(median, quantile(medians, 0.025), quantile(medians, 0.975), total);
+    }
+
     public static double median(double[] sorted) {
         int n = sorted.length;
         return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;

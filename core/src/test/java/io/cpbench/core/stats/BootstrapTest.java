@@ -59,6 +59,31 @@ class BootstrapTest {
         assertThat(covered / (double) samples).isBetween(0.90, 0.99);
     }
 
+    @Test
+    void groupsThatDifferAsWholesWidenTheInterval() {
+        // 4 groups of 40 values, each group shifted as a whole by -3 %, -1 %, +1 %, +3 %, the values within ±1 %
+        SplittableRandom random = new SplittableRandom(7);
+        double[][] groups = new double[4][40];
+        double[] pooled = new double[160];
+        for (int g = 0; g < 4; g++) {
+            for (int i = 0; i < 40; i++) {
+                groups[g][i] = 1 + (g * 2 - 3) * 0.01 + gaussian(random) * 0.005;
+                pooled[g * 40 + i] = groups[g][i];
+            }
+        }
+        Bootstrap.Interval flat = Bootstrap.median95(pooled);
+        Bootstrap.Interval clustered = Bootstrap.clusteredMedian95(groups);
+        assertThat(clustered.median()).isEqualTo(flat.median());
+        assertThat(clustered.n()).isEqualTo(160);
+        // the pooled interval sees 160 independent values; the groups say there are, in effect, about 4
+        assertThat(clustered.high() - clustered.low()).isGreaterThan(2 * (flat.high() - flat.low()));
+        assertThat(clustered.low()).isLessThanOrEqualTo(clustered.median());
+        assertThat(clustered.high()).isGreaterThanOrEqualTo(clustered.median());
+        // one group is the plain bootstrap
+        assertThat(Bootstrap.clusteredMedian95(new double[][]{pooled})).isEqualTo(flat);
+        assertThat(Bootstrap.clusteredMedian95(groups)).isEqualTo(clustered);
+    }
+
     private static double gaussian(SplittableRandom random) {
         return Math.sqrt(-2 * Math.log(1 - random.nextDouble())) * Math.cos(2 * Math.PI * random.nextDouble());
     }
