@@ -59,7 +59,7 @@ import java.util.stream.Collectors;
                 "Separate runs cannot do this on a shared machine: one client's op/s wanders by several percent"
                         + " from minute to minute, more than a regression worth catching."},
         footer = {"", "Examples:",
-                "  cpbench ab --new target/cpbench.jar --base baseline/cpbench.jar",
+                "  cpbench ab --new benchmarks/target/cpbench.jar --base baseline/cpbench.jar",
                 "  cpbench ab --new-jvm-arg=-Dcpbench.plant.slowdown=10%%        (this build against itself, slowed)",
                 "  cpbench ab --topology attach --cluster-name prod --connect 10.0.0.1:5701 --scenario client-leader-aware"})
 final class AbCommand implements Callable<Integer> {

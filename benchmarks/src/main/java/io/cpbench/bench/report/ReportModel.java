@@ -52,10 +52,15 @@ public final class ReportModel {
     private ReportModel() {
     }
 
-    /** A directory that holds a run: result files, a chaos run's or a sweep's output, or a load's interval CSV. */
+    /** A directory that holds a run: result files, a chaos run's, a sweep's or an A/B run's output. */
     public static boolean isRunDirectory(Path dir) {
         return Files.isRegularFile(dir.resolve("chaos.json")) || Files.isRegularFile(dir.resolve("sweep.json"))
-                || ResultFiles.hasOwnResults(dir);
+                || isAbDirectory(dir) || ResultFiles.hasOwnResults(dir);
+    }
+
+    /** An {@code ab} run's directory: its table and its turns. */
+    public static boolean isAbDirectory(Path dir) {
+        return Files.isRegularFile(dir.resolve("slices.csv")) && Files.isRegularFile(dir.resolve("table.md"));
     }
 
     /**
@@ -78,7 +83,8 @@ public final class ReportModel {
             }
             List<Path> inside = list(path).stream().filter(Files::isDirectory).filter(ReportModel::isRunDirectory).toList();
             if (inside.isEmpty()) {
-                throw new ResultFormatException(path + ": no run here (no result files, chaos.json or sweep.json), nor in"
+                throw new ResultFormatException(path + ": no run here (no result files, chaos.json, sweep.json or an ab"
+                        + " run's slices.csv), nor in"
                         + " the directories inside it");
             }
             dirs.addAll(inside);
@@ -126,6 +132,11 @@ public final class ReportModel {
         List<RunResult> results = ResultFiles.hasOwnResults(dir) ? Scenarios.marked(ResultFiles.readAll(List.of(dir))) : List.of();
         JsonNode chaos = readJson(dir.resolve("chaos.json"));
         JsonNode sweep = readJson(dir.resolve("sweep.json"));
+        if (results.isEmpty() && chaos == null && sweep == null && isAbDirectory(dir)) {
+            run.put("kind", "ab");
+            abSection(dir, run, tables, charts, verdicts, notes);
+            return run;
+        }
         String kind = chaos != null ? "fault" : sweep != null ? "sweep"
                 : results.stream().anyMatch(r -> r.load() != null) ? "load"
                 : results.stream().anyMatch(r -> r.harness() != null) ? "jmh" : "matrix";
@@ -407,6 +418,71 @@ public final class ReportModel {
         line(chart, new Series.Line("unknown (info)/s", t, unknown), "ops");
         line(chart, new Series.Line("p99 µs of ok ops", t, p99), "lat");
         chart.set("bands", bands);
+    }
+
+    /**
+     * An {@code ab} run: its table (jars, JVM arguments, cluster, environment, the ratios and the verdict), each
+     * side's op/s turn by turn with the process pairs marked, and each pair's new ÷ base op/s with the running
+     * median, from {@code slices.csv}.
+     */
+    private static void abSection(Path dir, ObjectNode run, ArrayNode tables, ArrayNode charts, ArrayNode verdicts,
+                                  ArrayNode notes) {
+        String md = Series.read(dir.resolve("table.md"));
+        java.util.regex.Matcher verdict = java.util.regex.Pattern.compile("(?m)^verdict: (.*)$").matcher(md);
+        if (verdict.find()) {
+            String v = verdict.group(1);
+            boolean regression = v.startsWith("REGRESSION");
+            verdicts.add(verdict("new ÷ base", regression ? "regression" : "no regression", !regression, v));
+        }
+        boolean incomplete = md.contains("INCOMPLETE");
+        run.put("incomplete", incomplete);
+        // the verdict line is shown as the section's check above
+        table(tables, "A/B", md.replaceFirst("^# cp-bench ab: ", "Scenario: ").replaceFirst("(?m)^verdict: .*\\R", ""));
+        Series.AbTurns turns = Series.abTurns(dir.resolve("slices.csv"));
+        if (turns.pairs().length == 0) {
+            notes.add("slices.csv holds no whole pair of turns");
+            return;
+        }
+        ObjectNode time = chart(charts, "time", "op/s per turn, base and new (process pairs shaded)");
+        time.put("xLabel", "seconds of turns");
+        line(time, new Series.Line("base op/s", turns.baseT(), turns.baseOps()), "ops");
+        line(time, new Series.Line("new op/s", turns.newT(), turns.newOps()), "ops");
+        ArrayNode bands = time.putArray("bands");
+        int[] group = turns.processPair();
+        double from = 0;
+        for (int i = 0; i < group.length; i++) {
+            if (i == group.length - 1 || group[i + 1] != group[i]) {
+                double to = Math.max(turns.baseT()[i], turns.newT()[i]);
+                if (group[i] % 2 == 0) { // every other process pair, so that neighbours stand apart
+                    ObjectNode band = bands.addObject();
+                    band.put("from", from);
+                    band.put("to", to);
+                    band.put("kind", "stage");
+                    band.put("label", "process pair " + group[i]);
+                }
+                from = to;
+            }
+        }
+        ObjectNode pairs = chart(charts, "pairs", "new ÷ base op/s per pair, and its running median");
+        pairs.put("xLabel", "pair");
+        double[] x = new double[turns.pairs().length];
+        Double[] running = new Double[x.length];
+        List<Double> sorted = new ArrayList<>();
+        for (int i = 0; i < x.length; i++) {
+            x[i] = i + 1;
+            Double ratio = turns.pairs()[i];
+            if (ratio != null) { // a turn of base with no op has no ratio
+                int at = java.util.Collections.binarySearch(sorted, ratio);
+                sorted.add(at < 0 ? -at - 1 : at, ratio);
+            }
+            int n = sorted.size();
+            running[i] = n == 0 ? null : n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+        }
+        line(pairs, new Series.Line("per pair", x, turns.pairs()), "ratio").put("points", true);
+        line(pairs, new Series.Line("running median", x, running), "ratio");
+        if (incomplete) {
+            notes.add("the run is INCOMPLETE: it was interrupted before its interval was known to --until-ci");
+        }
     }
 
     private static void sweepSection(Path dir, JsonNode sweep, ArrayNode tables, ArrayNode charts, ArrayNode notes) {

@@ -99,6 +99,73 @@ final class Series {
         return rows.stream().map(r -> Double.isNaN(r[i]) ? null : r[i]).toArray(Double[]::new);
     }
 
+    /**
+     * An {@code ab} run's turns, from its {@code slices.csv}, per whole pair (a pair with only one turn, as an
+     * interrupted run may leave, is left out): when each side's turn ended (seconds of turns from the first), each
+     * side's op/s, new ÷ base op/s, and the pair of client processes the pair ran on.
+     */
+    record AbTurns(double[] baseT, Double[] baseOps, double[] newT, Double[] newOps, Double[] pairs, int[] processPair) {
+    }
+
+    /** @throws io.cpbench.core.result.ResultFormatException naming the file and line when it is not an ab slices file */
+    static AbTurns abTurns(Path csv) {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(csv);
+        } catch (IOException e) {
+            throw new io.cpbench.core.result.ResultFormatException(csv + ": cannot read: " + e.getMessage());
+        }
+        if (lines.isEmpty()) {
+            throw new io.cpbench.core.result.ResultFormatException(csv + ": empty; an ab run writes a header line first");
+        }
+        List<String> header = List.of(lines.get(0).split(",", -1));
+        int pair = header.indexOf("pair");
+        int processes = header.indexOf("processes");
+        int side = header.indexOf("side");
+        int seconds = header.indexOf("seconds");
+        int ops = header.indexOf("ops_per_s");
+        if (pair < 0 || processes < 0 || side < 0 || seconds < 0 || ops < 0) {
+            throw new io.cpbench.core.result.ResultFormatException(csv + ": not an ab slices file (its header needs"
+                    + " pair, processes, side, seconds and ops_per_s)");
+        }
+        java.util.Map<Integer, double[]> byPair = new java.util.TreeMap<>(); // base end, base op/s, new end, new op/s, process pair
+        double clock = 0;
+        for (int n = 1; n < lines.size(); n++) {
+            String[] f = lines.get(n).split(",", -1);
+            if (f.length < header.size()) {
+                continue; // a line cut short by an interruption
+            }
+            try {
+                int p = Integer.parseInt(f[pair]);
+                clock += Double.parseDouble(f[seconds]);
+                double[] row = byPair.computeIfAbsent(p, k -> new double[]{Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0});
+                int at = switch (f[side]) {
+                    case "BASE" -> 0;
+                    case "NEW" -> 2;
+                    default -> throw new NumberFormatException("side '" + f[side] + "' is neither BASE nor NEW");
+                };
+                row[at] = clock;
+                row[at + 1] = Double.parseDouble(f[ops]);
+                row[4] = Integer.parseInt(f[processes]);
+            } catch (NumberFormatException e) {
+                throw new io.cpbench.core.result.ResultFormatException(csv + ", line " + (n + 1) + ": " + e.getMessage());
+            }
+        }
+        List<double[]> whole = byPair.values().stream().filter(r -> !Double.isNaN(r[0]) && !Double.isNaN(r[2])).toList();
+        int k = whole.size();
+        AbTurns turns = new AbTurns(new double[k], new Double[k], new double[k], new Double[k], new Double[k], new int[k]);
+        for (int i = 0; i < k; i++) {
+            double[] r = whole.get(i);
+            turns.baseT()[i] = r[0];
+            turns.baseOps()[i] = r[1];
+            turns.newT()[i] = r[2];
+            turns.newOps()[i] = r[3];
+            turns.pairs()[i] = r[1] > 0 ? r[3] / r[1] : null;
+            turns.processPair()[i] = (int) r[4];
+        }
+        return turns;
+    }
+
     static String read(Path file) {
         try {
             return Files.readString(file);

@@ -134,27 +134,32 @@
     const data = join(chart.series, latAxisLog);
     const hasLat = chart.series.some(s => s.axis === "lat");
     const hasOps = chart.series.some(s => s.axis === "ops");
+    const hasRatio = chart.series.some(s => s.axis === "ratio");
     const scales = {x: {time: false}};
     if (percentiles) scales.x = {time: false, distr: 3, log: 10};
     if (hasLat) scales.lat = percentiles ? {distr: 3, log: 10} : {range: (u, min, max) => [0, max > 0 ? max * 1.05 : 1]};
     if (hasOps) scales.ops = {range: (u, min, max) => [0, max > 0 ? max * 1.08 : 1]};
+    // a ratio's axis always shows 1 (no change), with room around the data
+    if (hasRatio) scales.ratio = {range: (u, min, max) => [Math.min(min, 1) * 0.97, Math.max(max, 1) * 1.03]};
     const axes = [{
-      label: percentiles ? "percentile (axis: 1/(1-p), log)" : chart.type === "sweep" ? (chart.xLabel || "concurrency") : "seconds",
+      label: percentiles ? "percentile (axis: 1/(1-p), log)" : chart.xLabel || (chart.type === "sweep" ? "concurrency" : "seconds"),
       values: percentiles ? (u, splits) => splits.map(v => isPowerOf10(v) ? percentileLabel(v) : "") : undefined,
     }];
     if (hasOps) axes.push({scale: "ops", label: chart.type === "time" && chart.title.startsWith("Availability") ? "ops per second" : "op/s",
       values: (u, splits) => splits.map(v => fmt(v)), size: 60});
+    if (hasRatio) axes.push({scale: "ratio", label: "new ÷ base", values: (u, splits) => splits.map(v => v.toFixed(2)), size: 60});
     if (hasLat) axes.push({scale: "lat", label: "latency", side: hasOps ? 1 : 3, grid: {show: !hasOps},
       values: (u, splits) => splits.map(v => percentiles && !isPowerOf10(v) ? "" : micros(v)), size: 64});
-    const series = [{label: percentiles ? "percentile" : chart.type === "sweep" ? "x" : "s",
+    const series = [{label: percentiles ? "percentile" : chart.type === "sweep" ? "x" : chart.type === "pairs" ? "pair" : "s",
       value: (u, v) => v == null ? "–" : percentiles ? percentileLabel(v) : fmt(v, 1)}];
     chart.series.forEach((s, i) => {
       const color = PALETTE[colorIndex(chart, i)];
       series.push({
         label: s.label, scale: s.axis, stroke: color, width: s.axis === "lat" && !percentiles ? 1 : 1.6,
         dash: s.dash || (s.axis === "lat" && !percentiles) ? [5, 4] : undefined,
-        spanGaps: true, points: {show: chart.type === "sweep" && !s.dash, size: 6, fill: color},
-        value: (u, v) => s.axis === "lat" ? micros(v) : fmt(v),
+        spanGaps: true, points: {show: (chart.type === "sweep" && !s.dash) || !!s.points, size: s.points ? 4 : 6, fill: color},
+        paths: s.points ? () => null : undefined, // a scatter: points only
+        value: (u, v) => s.axis === "lat" ? micros(v) : s.axis === "ratio" ? (v == null ? "–" : v.toFixed(3)) : fmt(v),
       });
     });
     const hooks = {drawClear: [bandsHook(chart.bands)]};

@@ -38,6 +38,25 @@ class AbIT {
         // client also takes CPU from the members on the same 2 cores; 0.43 was seen), far beyond the 5 % tolerance
         assertThat(ratio).isBetween(0.2, 0.8);
         checkPairsAndLeftovers(runDir, 20);
+
+        // the HTML report of the run: its verdict, and charts that draw what the table says
+        io.cpbench.bench.report.Browser.Rendered report = io.cpbench.bench.report.Browser.renderAndCheck(runDir, "ab-it");
+        var section = report.data().withArray("runs").get(0);
+        assertThat(section.path("kind").asText()).isEqualTo("ab");
+        assertThat(section.path("verdicts").get(0).path("ok").asBoolean(true)).isFalse();
+        assertThat(section.path("verdicts").get(0).path("detail").asText()).startsWith("REGRESSION: 1 of 1 rows slower");
+        var pairs = report.charts("pairs");
+        assertThat(pairs).hasSize(1);
+        var perPair = pairs.get(0).path("series").get(0).path("y");
+        var runningMedian = pairs.get(0).path("series").get(1).path("y");
+        assertThat(perPair).hasSize(20);
+        // the last running median is the median over all pairs: the table's ratio (from the turns' op/s, which
+        // slices.csv rounds to 0.1 op/s)
+        assertThat(runningMedian.get(19).asDouble()).isCloseTo(ratio, org.assertj.core.api.Assertions.within(0.01));
+        var time = report.charts("time");
+        assertThat(time).hasSize(1);
+        assertThat(time.get(0).path("series").get(0).path("x")).hasSize(20);
+        assertThat(time.get(0).path("bands")).hasSize(1); // the second of two process pairs
     }
 
     @Test

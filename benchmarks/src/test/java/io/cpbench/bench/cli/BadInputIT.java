@@ -94,8 +94,10 @@ class BadInputIT {
                         "--baseline", "nope"}),
                 Arguments.of(2, "empty-parent: no result files in this directory or the 1 directories inside it",
                         new String[]{"report", "empty-parent"}),
-                Arguments.of(2, "empty-parent: no run here (no result files, chaos.json or sweep.json), nor in the directories inside it",
-                        new String[]{"report", "empty-parent", "--html", "r.html"}),
+                Arguments.of(2, "empty-parent: no run here (no result files, chaos.json, sweep.json or an ab run's slices.csv),"
+                        + " nor in the directories inside it", new String[]{"report", "empty-parent", "--html", "r.html"}),
+                Arguments.of(2, "slices.csv, line 2: For input string: \"two\"",
+                        new String[]{"report", "ab-corrupt", "--html", "r.html"}),
                 Arguments.of(2, "garbage.json: give run directories, not files, to an HTML report or a comparison",
                         new String[]{"report", "garbage.json", "--html", "r.html"}),
                 Arguments.of(2, "BASE no-such-run: no such run directory", new String[]{"compare", "no-such-run", "run-dir"}),
@@ -200,6 +202,10 @@ class BadInputIT {
                 + " {\"host\": \"10.0.0.3\", \"port\": 5701, \"priority\": false, \"slow\": false}]}");
         Files.createDirectories(work.resolve("empty-parent/20261122-120000-run/members"));
         Files.createDirectories(work.resolve("run-dir"));
+        Files.createDirectories(work.resolve("ab-corrupt"));
+        Files.writeString(work.resolve("ab-corrupt/table.md"), "# cp-bench ab: client-leader\n");
+        Files.writeString(work.resolve("ab-corrupt/slices.csv"), "pair,processes,first,side,ops,errors,seconds,ops_per_s,p50_us,p99_us\n"
+                + "two,1,BASE,BASE,500,0,1.0,500.0,1900,9000\n");
         Files.createDirectories(work.resolve("run-dir-2"));
         Files.createDirectories(work.resolve("run-dir-half"));
         try (Stream<Path> reference = Files.list(Path.of("../results/reference/local-2core-quick-a"))) {

@@ -82,4 +82,36 @@ class SeriesTest {
         assertThat(page).contains("\\u003c/script>");
         assertThat(page).contains("<title>&lt;/script&gt;");
     }
+
+    @Test
+    void anAbRunsTurnsAreReadPerWholePairOnTheirOwnClock() throws Exception {
+        Path csv = dir.resolve("slices.csv");
+        Files.writeString(csv, """
+                pair,processes,first,side,ops,errors,seconds,ops_per_s,p50_us,p99_us
+                1,1,BASE,BASE,500,0,1.0,500.0,1900,9000
+                1,1,BASE,NEW,450,0,1.0,450.0,2000,9500
+                2,1,NEW,NEW,480,0,1.0,480.0,2000,9500
+                2,1,NEW,BASE,400,0,2.0,200.0,1900,9000
+                3,2,BASE,BASE,500,0,1.0,500.0,1900,9000
+                """);
+        Series.AbTurns turns = Series.abTurns(csv);
+        // pair 3 has no NEW turn (an interrupted run): left out
+        assertThat(turns.pairs()).containsExactly(0.9, 2.4);
+        assertThat(turns.baseT()).containsExactly(1.0, 5.0); // each turn ends after the turns before it: 1+1+1+2
+        assertThat(turns.newT()).containsExactly(2.0, 3.0);
+        assertThat(turns.processPair()).containsExactly(1, 1);
+    }
+
+    @Test
+    void aCorruptAbFileIsNamedWithItsLine() throws Exception {
+        Path csv = dir.resolve("slices.csv");
+        Files.writeString(csv, "pair,processes,first,side,ops,errors,seconds,ops_per_s,p50_us,p99_us\n"
+                + "1,1,BASE,BASE,500,0,1.0,500.0,1900,9000\n1,1,BASE,NEW,450,0,x,450.0,2000,9500\n");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Series.abTurns(csv))
+                .isInstanceOf(io.cpbench.core.result.ResultFormatException.class)
+                .hasMessage(csv + ", line 3: For input string: \"x\"");
+        Files.writeString(csv, "a,b\n1,2\n");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Series.abTurns(csv))
+                .hasMessageContaining("not an ab slices file");
+    }
 }
