@@ -42,7 +42,7 @@ public final class LoadTables {
         byScenario.forEach((scenario, ops) -> ops.forEach((op, list) -> {
             double[] rates = list.stream().mapToDouble(LoadResult.OpStats::opsPerSecond).toArray();
             out.append(String.format(Locale.ROOT, "| %-34s | %-9s | %6d | %,10.1f | %-19s | %9s | %9s | %9s | %9s | %,8d |%n",
-                    scenario, op, list.size(), sortedMedian(rates),
+                    scenario, op, list.size(), Bootstrap.medianOf(rates),
                     String.format(Locale.ROOT, "%,.0f-%,.0f", min(rates), max(rates)),
                     ms(median(list, l -> l.latency().p50())), ms(median(list, l -> l.latency().p95())),
                     ms(median(list, l -> l.latency().p99())), ms(median(list, l -> l.latency().p999())),
@@ -52,13 +52,7 @@ public final class LoadTables {
     }
 
     private static double median(List<LoadResult.OpStats> list, java.util.function.ToDoubleFunction<LoadResult.OpStats> f) {
-        return sortedMedian(list.stream().mapToDouble(f).toArray());
-    }
-
-    private static double sortedMedian(double[] values) {
-        double[] sorted = values.clone();
-        java.util.Arrays.sort(sorted);
-        return Bootstrap.median(sorted);
+        return Bootstrap.medianOf(list.stream().mapToDouble(f).toArray());
     }
 
     private static double min(double[] v) {

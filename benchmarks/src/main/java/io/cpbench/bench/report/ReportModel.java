@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cpbench.bench.cli.LoadTables;
 import io.cpbench.bench.scenario.Scenarios;
+import io.cpbench.core.check.Availability;
 import io.cpbench.core.history.Event;
 import io.cpbench.core.history.HistoryFiles;
 import io.cpbench.core.load.LoadSummary;
@@ -354,7 +355,12 @@ public final class ReportModel {
             band.put("from", at);
             band.put("to", Double.isNaN(healed) ? at + 1e9 : at + healed);
             band.put("kind", "fault");
-            band.put("label", f.path("fault").asText() + " " + f.path("target").asText());
+            band.put("label", "#" + (i - 1) + " " + f.path("fault").asText() + " " + f.path("target").asText());
+        }
+        if (bands.size() > 3) { // labels this long would run into each other: the number alone names the table's row
+            for (JsonNode band : bands) {
+                ((ObjectNode) band).put("label", band.path("label").asText().split(" ")[0]);
+            }
         }
         table(tables, "Faults: " + chaos.path("nemesis").asText() + " (" + chaos.path("faultFor").asText() + " on, "
                 + chaos.path("interval").asText() + " off)", md.toString());
@@ -372,24 +378,16 @@ public final class ReportModel {
         }
         // Per second of the history's clock (the one faults are timed on): successful ops, failed and unknown ones,
         // and the p99 of the successful ops' latency.
-        Map<Long, Event> open = new HashMap<>();
         TreeMap<Integer, long[]> perSecond = new TreeMap<>();
         TreeMap<Integer, Histogram> latency = new TreeMap<>();
-        for (Event e : events) {
-            if (e.process() < 0) {
-                continue;
-            }
-            if (e.type() == Event.Type.INVOKE) {
-                open.put(e.process(), e);
-                continue;
-            }
-            Event invoke = open.remove(e.process());
+        for (Availability.Completion completion : Availability.completions(events)) {
+            Event e = completion.end();
             int second = (int) (e.time() / 1_000_000_000L);
             long[] c = perSecond.computeIfAbsent(second, k -> new long[3]);
-            boolean ok = e.type() == Event.Type.OK || (e.type() == Event.Type.FAIL && e.error() == null);
-            c[ok ? 0 : e.type() == Event.Type.FAIL ? 1 : 2]++;
-            if (ok && invoke != null) {
-                latency.computeIfAbsent(second, k -> new Histogram(3)).recordValue(Math.max(0, (e.time() - invoke.time()) / 1000));
+            c[completion.ok() ? 0 : e.type() == Event.Type.FAIL ? 1 : 2]++;
+            if (completion.ok() && completion.invoke() != null) {
+                latency.computeIfAbsent(second, k -> new Histogram(3))
+                        .recordValue(Math.max(0, (e.time() - completion.invoke().time()) / 1000));
             }
         }
         if (perSecond.isEmpty()) {

@@ -59,7 +59,7 @@ public final class Availability {
 
         private static Double median(double[] sorted) {
             int n = sorted.length;
-            return n == 0 ? null : n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+            return n == 0 ? null : io.cpbench.core.stats.Bootstrap.median(sorted);
         }
 
         private static Double max(double[] sorted) {
@@ -70,24 +70,40 @@ public final class Availability {
     private Availability() {
     }
 
-    public static List<Result> of(List<Event> events, List<Window> windows) {
-        List<long[]> ops = new ArrayList<>(); // invoke time, completion time
-        List<Event> failures = new ArrayList<>();
+    /**
+     * An op's completion with its invoke (null when the history lacks it).
+     *
+     * @param ok whether the call succeeded: ok, or a failed cas that found another value (a successful call)
+     */
+    public record Completion(Event invoke, Event end, boolean ok) {
+    }
+
+    /** Every completion of the workload's ops (the run's setup, process below 0, left out), in history order. */
+    public static List<Completion> completions(List<Event> events) {
+        List<Completion> completions = new ArrayList<>();
         Map<Long, Event> open = new HashMap<>();
         for (Event e : events) {
             if (e.process() < 0) {
-                continue; // the run's setup
+                continue;
             }
             if (e.type() == Event.Type.INVOKE) {
                 open.put(e.process(), e);
                 continue;
             }
-            Event invoke = open.remove(e.process());
-            if (e.type() == Event.Type.OK || (e.type() == Event.Type.FAIL && e.error() == null)) {
-                // a cas that found another value is a successful call
-                ops.add(new long[]{invoke == null ? e.time() : invoke.time(), e.time()});
+            completions.add(new Completion(open.remove(e.process()), e,
+                    e.type() == Event.Type.OK || (e.type() == Event.Type.FAIL && e.error() == null)));
+        }
+        return completions;
+    }
+
+    public static List<Result> of(List<Event> events, List<Window> windows) {
+        List<long[]> ops = new ArrayList<>(); // invoke time, completion time
+        List<Event> failures = new ArrayList<>();
+        for (Completion c : completions(events)) {
+            if (c.ok()) {
+                ops.add(new long[]{c.invoke() == null ? c.end().time() : c.invoke().time(), c.end().time()});
             } else {
-                failures.add(e);
+                failures.add(c.end());
             }
         }
         long[] completions = ops.stream().mapToLong(o -> o[1]).sorted().toArray();

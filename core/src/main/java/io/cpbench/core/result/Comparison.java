@@ -197,11 +197,11 @@ public final class Comparison {
                 ratios[i] = b[i] > 0 ? x[i] / b[i] : 0;
             }
             if (!usable) {
-                metrics.put(metric, new MetricChange(metric, median(b), median(x), null, Verdict.NO_CHANGE));
+                metrics.put(metric, new MetricChange(metric, Bootstrap.medianOf(b), Bootstrap.medianOf(x), null, Verdict.NO_CHANGE));
                 continue;
             }
             Bootstrap.Interval ratio = Bootstrap.clusteredMedian95(groups(ratios, groupOf));
-            metrics.put(metric, new MetricChange(metric, median(b), median(x), ratio, verdict(metric, ratio, tolerance)));
+            metrics.put(metric, new MetricChange(metric, Bootstrap.medianOf(b), Bootstrap.medianOf(x), ratio, verdict(metric, ratio, tolerance)));
         }
         Set<Metric> gated = gate.isEmpty() ? EnumSet.noneOf(Metric.class) : EnumSet.copyOf(gate);
         Row row = new Row(scenario, "all", n, n, metrics, rowVerdict(metrics, gated), null);
@@ -212,11 +212,11 @@ public final class Comparison {
                                double tolerance) {
         double[] b = base.stream().mapToDouble(f).toArray();
         double[] n = next.stream().mapToDouble(f).toArray();
-        if (median(b) <= 0 || median(n) <= 0) {
-            return new MetricChange(metric, median(b), median(n), null, Verdict.NO_CHANGE);
+        if (Bootstrap.medianOf(b) <= 0 || Bootstrap.medianOf(n) <= 0) {
+            return new MetricChange(metric, Bootstrap.medianOf(b), Bootstrap.medianOf(n), null, Verdict.NO_CHANGE);
         }
         Bootstrap.Interval ratio = Bootstrap.ratioOfMedians(b, n, 0.95);
-        return new MetricChange(metric, median(b), median(n), ratio, verdict(metric, ratio, tolerance));
+        return new MetricChange(metric, Bootstrap.medianOf(b), Bootstrap.medianOf(n), ratio, verdict(metric, ratio, tolerance));
     }
 
     /** Worse beyond the noise (the interval excludes 1) and beyond the tolerance (the point estimate). */
@@ -336,11 +336,5 @@ public final class Comparison {
             by.computeIfAbsent(groupOf[i], k -> new ArrayList<>()).add(values[i]);
         }
         return by.values().stream().map(l -> l.stream().mapToDouble(Double::doubleValue).toArray()).toArray(double[][]::new);
-    }
-
-    private static double median(double[] values) {
-        double[] sorted = values.clone();
-        java.util.Arrays.sort(sorted);
-        return Bootstrap.median(sorted);
     }
 }

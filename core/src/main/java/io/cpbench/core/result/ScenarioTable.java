@@ -57,13 +57,8 @@ public final class ScenarioTable {
             merged.add(run.decodeHistogram());
             errors += run.errors();
         }
-        return new Row(scenario, runs.get(0).network(), runs.size(), median(durations), median(ops), ops[0],
+        return new Row(scenario, runs.get(0).network(), runs.size(), Bootstrap.median(durations), Bootstrap.median(ops), ops[0],
                 ops[ops.length - 1], RunResult.Latency.of(merged), errors, leader(runs), status(runs), Bootstrap.median95(ops));
-    }
-
-    static double median(double[] sorted) {
-        int n = sorted.length;
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
 
     private static String leader(List<RunResult> runs) {

@@ -121,6 +121,14 @@ public final class Bootstrap {
         return new Interval(median, quantile(medians, 0.025), quantile(medians, 0.975), total);
     }
 
+    /** The median of values in any order (the array is left as it is). */
+    public static double medianOf(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        return median(sorted);
+    }
+
+    /** The median of values sorted ascending. */
     public static double median(double[] sorted) {
         int n = sorted.length;
         return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;

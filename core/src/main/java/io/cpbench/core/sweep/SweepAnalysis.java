@@ -157,9 +157,9 @@ public record SweepAnalysis(String slo, List<RoutingStats> routings, List<LevelW
                     failed, new Bootstrap.Interval(0, 0, 0, 0), Double.NaN, Double.NaN, Double.NaN, false, errors);
         }
         Bootstrap.Interval x = Bootstrap.median95(ok.stream().mapToDouble(CellRun::opsPerSecond).toArray());
-        double p50 = medianOf(ok.stream().mapToDouble(CellRun::p50Us).toArray());
-        double p99 = medianOf(ok.stream().mapToDouble(CellRun::p99Us).toArray());
-        double actual = medianOf(ok.stream().mapToDouble(CellRun::sloActual).toArray());
+        double p50 = Bootstrap.medianOf(ok.stream().mapToDouble(CellRun::p50Us).toArray());
+        double p99 = Bootstrap.medianOf(ok.stream().mapToDouble(CellRun::p99Us).toArray());
+        double actual = Bootstrap.medianOf(ok.stream().mapToDouble(CellRun::sloActual).toArray());
         return new LevelStats(level.level(), level.clients(), level.threads(), level.workers(), level.rate(), ok.size(),
                 failed, x, p50, p99, actual, slo.holds(actual), errors);
     }
@@ -195,12 +195,6 @@ public record SweepAnalysis(String slo, List<RoutingStats> routings, List<LevelW
         }
         Bootstrap.Interval ratio = Bootstrap.median95(ratios.stream().mapToDouble(Double::doubleValue).toArray());
         return new LevelWinner(level, best, second, ratio, ratio.n() > 1 && ratio.low() > 1);
-    }
-
-    static double medianOf(double[] values) {
-        double[] sorted = values.clone();
-        java.util.Arrays.sort(sorted);
-        return Bootstrap.median(sorted);
     }
 
     /** {@code 12,345 [12,001-12,700]}. */
