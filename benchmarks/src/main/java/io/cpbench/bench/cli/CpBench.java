@@ -70,7 +70,15 @@ public final class CpBench implements Runnable {
             e.printStackTrace(err);
             return ExitCodes.FAILED;
         });
-        return cli.execute(args);
+        try {
+            return cli.execute(args);
+        } catch (OutOfMemoryError e) {
+            // what was held is unreachable once the command has unwound, so there is room to say so
+            System.err.printf(java.util.Locale.ROOT, "cpbench: out of memory: the JVM's heap (at most %,d MB) is too small"
+                    + " for this; give it more, e.g. CPBENCH_JAVA_OPTS=-Xmx8g ./cpbench ...%n",
+                    Runtime.getRuntime().maxMemory() / (1024 * 1024));
+            return ExitCodes.FAILED;
+        }
     }
 
     /** The command tree, every command's help ending with the exit codes. */

@@ -58,51 +58,82 @@ public final class HistoryFiles {
      * @throws HistoryFormatException naming the file and line, for anything it cannot read
      */
     public static History read(Path file) {
-        List<String> lines;
-        try {
-            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        // JSON lines are parsed as they are read, with their repeated strings (op, key, error) shared: a 138 MB
+        // history of 1.3 M events is held as events only, not also as its lines. Jepsen logs are read whole.
+        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            String first = null;
+            int lineNo = 0;
+            for (String line; (line = in.readLine()) != null; ) {
+                lineNo++;
+                if (!line.isBlank()) {
+                    first = line;
+                    break;
+                }
+            }
+            if (first == null) {
+                throw new HistoryFormatException(file + ": empty; a history has at least one event");
+            }
+            boolean json = first.strip().startsWith("{");
+            List<Event> events;
+            if (json) {
+                events = readJson(file, first, lineNo, in);
+            } else {
+                List<String> lines = new ArrayList<>();
+                for (int i = 1; i < lineNo; i++) {
+                    lines.add(""); // keep line numbers in messages
+                }
+                lines.add(first);
+                for (String line; (line = in.readLine()) != null; ) {
+                    lines.add(line);
+                }
+                events = readJepsen(file, lines);
+            }
+            checkProcesses(file, events);
+            return new History(events, !json);
         } catch (java.nio.charset.MalformedInputException e) {
             throw new HistoryFormatException(file + ": not a text file (not UTF-8)");
         } catch (IOException e) {
             throw new HistoryFormatException(file + ": cannot read: " + e.getMessage());
         }
-        String first = lines.stream().map(String::strip).filter(l -> !l.isEmpty()).findFirst().orElse(null);
-        if (first == null) {
-            throw new HistoryFormatException(file + ": empty; a history has at least one event");
-        }
-        boolean json = first.startsWith("{");
-        List<Event> events = json ? readJson(file, lines) : readJepsen(file, lines);
-        checkProcesses(file, events);
-        return new History(events, !json);
     }
 
-    private static List<Event> readJson(Path file, List<String> lines) {
-        List<Event> events = new ArrayList<>(lines.size());
-        for (int i = 0; i < lines.size(); i++) {
-            String line = lines.get(i).strip();
+    private static List<Event> readJson(Path file, String first, int firstLineNo, BufferedReader in) throws IOException {
+        List<Event> events = new ArrayList<>();
+        Map<String, String> shared = new HashMap<>();
+        int i = firstLineNo;
+        long previous = Long.MIN_VALUE;
+        for (String raw = first; raw != null; raw = in.readLine(), i++) {
+            String line = raw.strip();
             if (line.isEmpty()) {
                 continue;
             }
+            Event event;
             try {
                 JsonNode n = JSON.readTree(line);
                 if (!(n instanceof ObjectNode)) {
                     throw new IllegalArgumentException("not a JSON object");
                 }
-                events.add(new Event(number(n, "process"), Event.Type.of(text(n, "type", true)), text(n, "f", true),
-                        text(n, "key", false), value(n.get("value")), number(n, "time"), text(n, "error", false)));
+                event = new Event(number(n, "process"), Event.Type.of(text(n, "type", true)),
+                        share(shared, text(n, "f", true)), share(shared, text(n, "key", false)), value(n.get("value")),
+                        number(n, "time"), share(shared, text(n, "error", false)));
             } catch (JsonProcessingException e) {
-                throw new HistoryFormatException(file + ":" + (i + 1) + ": not JSON: " + e.getOriginalMessage());
+                throw new HistoryFormatException(file + ":" + i + ": not JSON: " + e.getOriginalMessage());
             } catch (IllegalArgumentException e) {
-                throw new HistoryFormatException(file + ":" + (i + 1) + ": " + e.getMessage());
+                throw new HistoryFormatException(file + ":" + i + ": " + e.getMessage());
             }
-        }
-        for (int i = 1; i < events.size(); i++) {
-            if (events.get(i).time() < events.get(i - 1).time()) {
-                throw new HistoryFormatException(file + ": events are not in time order (event " + (i + 1) + " has time "
-                        + events.get(i).time() + ", before " + events.get(i - 1).time() + ")");
+            if (event.time() < previous) {
+                throw new HistoryFormatException(file + ": events are not in time order (event " + (events.size() + 1)
+                        + " has time " + event.time() + ", before " + previous + ")");
             }
+            previous = event.time();
+            events.add(event);
         }
         return events;
+    }
+
+    /** One copy of each distinct string (a history repeats a handful of ops, keys and errors a million times). */
+    private static String share(Map<String, String> shared, String s) {
+        return s == null ? null : shared.computeIfAbsent(s, k -> k);
     }
 
     private static long number(JsonNode n, String field) {

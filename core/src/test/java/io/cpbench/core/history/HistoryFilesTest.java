@@ -35,6 +35,21 @@ class HistoryFilesTest {
     }
 
     @Test
+    void aJsonHistoryKeepsOneCopyOfEachRepeatedString() throws Exception {
+        Path file = dir.resolve("h.jsonl");
+        HistoryFiles.writeJson(file, EVENTS);
+        List<Event> read = HistoryFiles.read(file).events();
+        // each line is parsed on its own, so without sharing every event would hold strings of its own
+        org.junit.jupiter.api.Assertions.assertSame(read.get(0).f(), read.get(2).f()); // "write"
+        org.junit.jupiter.api.Assertions.assertSame(read.get(0).key(), read.get(5).key()); // "r"
+    }
+
+    @Test
+    void blankLinesBeforeTheFirstEventKeepLineNumbers() throws Exception {
+        assertError("\n\n{\"process\":0,\"type\":\"invoke\",\"f\":\"read\",\"time\":1}\n{oops", "h.jsonl:4: not JSON");
+    }
+
+    @Test
     void jepsenLogsRoundTripWithoutKeysAndWithLineTimes() throws Exception {
         Path file = dir.resolve("h.log");
         HistoryFiles.writeJepsen(file, EVENTS);
