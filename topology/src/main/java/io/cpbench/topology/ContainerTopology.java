@@ -579,6 +579,18 @@ final class ContainerTopology extends StartedTopology {
 
     @Override
     void stopMembers() {
+        // Cleanup runs also on an interrupted thread (Ctrl-C); Docker calls and the retry waits need it uninterrupted.
+        boolean interrupted = Thread.interrupted();
+        try {
+            removeEverything();
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void removeEverything() {
         watchdogs.shutdownNow();
         // By label: that finds also the containers a failed start was still creating.
         try {
@@ -597,11 +609,56 @@ final class ContainerTopology extends StartedTopology {
         removeNetwork(docker, network);
     }
 
+    /**
+     * Removes the run's network. Right after its containers are force-removed, Docker can still count their
+     * endpoints ("has active endpoints"), so it disconnects what remains and tries again, for at most 10 s.
+     */
     private static void removeNetwork(DockerClient docker, Network network) {
+        String id;
         try {
-            docker.removeNetworkCmd(network.getId()).exec();
+            id = network.getId();
+        } catch (RuntimeException neverCreated) {
+            return;
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        for (int attempt = 0; attempt < 40; attempt++) {
+            try {
+                docker.removeNetworkCmd(id).exec();
+                return;
+            } catch (com.github.dockerjava.api.exception.NotFoundException gone) {
+                return;
+            } catch (RuntimeException inUse) {
+                if (System.nanoTime() > deadline) {
+                    System.err.println("[containers] could not remove network " + id + ": "
+                            + ContainerImage.rootMessage(inUse) + " (the next start removes it)");
+                    return;
+                }
+                disconnectAll(docker, id);
+                try {
+                    Thread.sleep(250);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+
+    private static void disconnectAll(DockerClient docker, String networkId) {
+        try {
+            var containers = docker.inspectNetworkCmd().withNetworkId(networkId).exec().getContainers();
+            if (containers != null) {
+                for (String container : containers.keySet()) {
+                    try {
+                        docker.disconnectFromNetworkCmd().withNetworkId(networkId).withContainerId(container)
+                                .withForce(true).exec();
+                    } catch (RuntimeException ignored) {
+                        // Gone meanwhile.
+                    }
+                }
+            }
         } catch (RuntimeException ignored) {
-            // Never created, or gone.
+            // The next attempt says.
         }
     }
 }

@@ -51,9 +51,10 @@ class ContainersIT {
         return docker.listNetworksCmd().withFilter("label", List.of("io.cpbench.pid=" + pid)).exec().size();
     }
 
-    static void assertNothingLeftBy(long pid) {
-        assertThat(containersOf(pid)).as("containers of " + pid).isEmpty();
-        assertThat(networksOf(pid)).as("networks of " + pid).isZero();
+    /** {@code stderr}: the CLI's, which says why a removal failed. */
+    static void assertNothingLeftBy(long pid, String stderr) {
+        assertThat(containersOf(pid)).as("containers of " + pid + "; stderr:\n" + stderr).isEmpty();
+        assertThat(networksOf(pid)).as("networks of " + pid + "; stderr:\n" + stderr).isZero();
     }
 
     static Path onlyRunDir(Path runs) throws Exception {
@@ -95,7 +96,7 @@ class ContainersIT {
             }
         });
         assertThat(finished.stdout()).contains("client-leader-aware");
-        assertNothingLeftBy(pid);
+        assertNothingLeftBy(pid, finished.stderr());
     }
 
     @Test
@@ -112,7 +113,7 @@ class ContainersIT {
         assertThat(chaos.get("faults")).hasSize(1);
         assertThat(chaos.get("faults").get(0).get("fault").asText()).isEqualTo("kill");
         assertThat(chaos.get("linearizability").get("verdict").asText()).isEqualTo("linearizable");
-        assertNothingLeftBy(pid);
+        assertNothingLeftBy(pid, finished.stderr());
     }
 
     @Test
@@ -129,6 +130,6 @@ class ContainersIT {
 
         assertThat(finished.exitCode()).isEqualTo(ExitCodes.INTERRUPTED);
         assertThat(finished.stderr()).contains("INCOMPLETE");
-        assertNothingLeftBy(pid);
+        assertNothingLeftBy(pid, finished.stderr());
     }
 }
