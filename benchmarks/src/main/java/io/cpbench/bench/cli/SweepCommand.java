@@ -71,12 +71,14 @@ import java.util.concurrent.atomic.AtomicReference;
                 "  repeats: 3",
                 "  slo: p99<10ms",
                 "  members: {operation-threads: [2, 4]}   # member settings; each on a fresh cluster",
+                "  fresh-clusters: false   # true: a fresh cluster per repeat",
                 "", "Examples:",
                 "  cpbench sweep --dry-run",
                 "  cpbench sweep",
                 "  cpbench sweep --scenarios client-leader-aware,client-smart --clients 1,4 --threads 1,4,16 --slo 'p99<5ms'",
                 "  cpbench sweep --threads 16 --rates 1000,2000,4000,8000 --slo 'p99.9<20ms'",
                 "  cpbench sweep --scenarios client-leader-aware --threads 4,16 --vary-member operation-threads=1,2,4",
+                "  cpbench sweep --fresh-clusters --repeats 5",
                 "  cpbench sweep --grid sweep.yaml --failover fast"})
 final class SweepCommand implements Callable<Integer> {
 
@@ -118,6 +120,11 @@ final class SweepCommand implements Callable<Integer> {
     @Option(names = "--cluster-warmup", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "20s",
             description = "Untimed ops through a smart client before the first cell (default: ${DEFAULT-VALUE}; 0 for none).")
     Duration clusterWarmup;
+
+    @Option(names = "--fresh-clusters", negatable = true, description = "Start a fresh cluster for every repeat, so that"
+            + " the 95 % intervals hold the spread between clusters, not only between cells on one (default: one cluster"
+            + " for the whole sweep; always on with --vary-member).")
+    Boolean freshClusters;
 
     @Option(names = "--vary-member", paramLabel = "KNOB=V1,V2", description = "A member setting to sweep, repeatable (settings"
             + " multiply): operation-threads, generic-threads, io-threads, raft-uncommitted-entries, raft-append-batch."
@@ -164,7 +171,8 @@ final class SweepCommand implements Callable<Integer> {
                 pick(duration, file.duration(), Duration.ofSeconds(10)), pick(warmup, file.warmup(), Duration.ofSeconds(3)),
                 pick(repeats, file.repeats(), 3), threshold,
                 SweepGrid.memberGrid(vary != null && !vary.isEmpty() ? SweepGrid.parseVary(vary)
-                        : file.members() != null ? file.members() : java.util.Map.of()));
+                        : file.members() != null ? file.members() : java.util.Map.of()),
+                pick(freshClusters, file.freshClusters(), false));
     }
 
     private static <T> T pick(T flag, T file, T fallback) {
@@ -181,8 +189,9 @@ final class SweepCommand implements Callable<Integer> {
         clusterOptions.validate(-1);
         sloThreshold = grid.slo();
         options = clusterOptions.suiteOptions(-1, Duration.ofMillis(10), ProbeSettings.defaults());
-        if (grid.clusterPerSetting() && !clusterOptions.startsMembers()) {
-            throw new IllegalArgumentException("--vary-member needs members cp-bench starts (--topology local, embedded or containers)");
+        if (grid.clusterPerRepeat() && !clusterOptions.startsMembers()) {
+            throw new IllegalArgumentException((grid.clusterPerSetting() ? "--vary-member" : "--fresh-clusters")
+                    + " needs members cp-bench starts (--topology local, embedded or containers)");
         }
         List<SweepCell> cells = grid.cells();
         cells.forEach(c -> cellSpec(grid, c, seed)); // every cell's spec builds, before anything starts
@@ -190,7 +199,8 @@ final class SweepCommand implements Callable<Integer> {
         console.println("cp-bench sweep: " + grid.describe());
         console.printf(Locale.ROOT, "estimate: %s for the cells%s, plus the cluster's start and %s warm-up%n",
                 ConsoleProgress.human(grid.estimate(clusterWarmup)),
-                grid.clusterPerSetting() ? " and the clusters of the other settings" : "", ConsoleProgress.human(clusterWarmup));
+                grid.clusterPerSetting() ? " and the clusters of the other settings"
+                        : grid.clusterPerRepeat() ? " and the other repeats' clusters" : "", ConsoleProgress.human(clusterWarmup));
         if (dryRun) {
             for (SweepCell c : cells) {
                 console.println("  " + c);
@@ -218,7 +228,7 @@ final class SweepCommand implements Callable<Integer> {
             csv.newLine();
             csv.flush();
             Progress progress = new Progress(console, cells.size() * grid.repeats(), csv, runs);
-            if (!grid.clusterPerSetting()) {
+            if (!grid.clusterPerRepeat()) {
                 Topology topology = startCluster(console, grid.memberSettings().get(0), runDir.resolve("members"), live);
                 warmCluster(console, grid, topology);
                 progress.restartClock(); // one cluster: the time left is the cells' alone
@@ -234,7 +244,7 @@ final class SweepCommand implements Callable<Integer> {
                             break outer;
                         }
                         MemberTuning tuning = order.get(i);
-                        console.printf(Locale.ROOT, "[repeat %d/%d] members with %s%n", repeat, grid.repeats(), tuning.describe());
+                        console.printf(Locale.ROOT, "[repeat %d/%d] a fresh cluster, members with %s%n", repeat, grid.repeats(), tuning.describe());
                         Topology topology = startCluster(console, tuning,
                                 runDir.resolve("members").resolve(String.format(Locale.ROOT, "r%d-%d", repeat, i + 1)), live);
                         try {
@@ -509,6 +519,7 @@ final class SweepCommand implements Callable<Integer> {
         g.put("durationSeconds", grid.duration().toMillis() / 1000.0);
         g.put("warmupSeconds", grid.warmup().toMillis() / 1000.0);
         g.put("repeats", grid.repeats());
+        g.put("freshClusters", grid.clusterPerRepeat());
         g.put("slo", grid.slo().text());
         json.put("grid", g);
         json.put("environment", Environment.current());

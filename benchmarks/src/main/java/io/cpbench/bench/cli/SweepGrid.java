@@ -23,13 +23,14 @@ import java.util.Set;
  * length, repeats and SLO. Read from a YAML file and then from flags, each validated with a one-line error.
  */
 record SweepGrid(List<String> scenarios, List<Integer> clients, List<Integer> threads, List<Double> rates, String mix,
-                 Duration duration, Duration warmup, int repeats, Threshold slo, List<MemberTuning> memberSettings) {
+                 Duration duration, Duration warmup, int repeats, Threshold slo, List<MemberTuning> memberSettings,
+                 boolean freshClusters) {
 
     static final List<String> DEFAULT_SCENARIOS = List.of("client-leader-aware", "client-smart", "client-follower");
     static final List<Integer> DEFAULT_CLIENTS = List.of(1);
     static final List<Integer> DEFAULT_THREADS = List.of(1, 4, 16, 32, 64, 128);
     static final Set<String> KEYS = Set.of("scenarios", "clients", "threads", "rates", "mix", "duration", "warmup",
-            "repeats", "slo", "members");
+            "repeats", "slo", "members", "fresh-clusters");
     /** Starting a fresh cluster for another member setting, and settling its leadership: ~25 s here. */
     static final Duration CLUSTER_START = Duration.ofSeconds(30);
     /** Setting a session up, clients included, and reading leadership back: measured at 1-3 s a cell here. */
@@ -144,11 +145,19 @@ record SweepGrid(List<String> scenarios, List<Integer> clients, List<Integer> th
         return memberSettings.size() > 1;
     }
 
+    /**
+     * Whether every repeat starts its own cluster(s): with several member settings, or when asked
+     * ({@code --fresh-clusters}), so that the intervals over repeats hold the cluster-to-cluster spread too.
+     */
+    boolean clusterPerRepeat() {
+        return clusterPerSetting() || freshClusters;
+    }
+
     /** How long the cells take, overhead included, and the extra clusters' starts (not the first one's). */
     Duration estimate(Duration clusterWarmup) {
         Duration perCell = duration.plus(warmup).plus(CELL_OVERHEAD);
         Duration cellsTime = perCell.multipliedBy((long) cells().size() * repeats);
-        if (!clusterPerSetting()) {
+        if (!clusterPerRepeat()) {
             return cellsTime;
         }
         long extraClusters = (long) memberSettings.size() * repeats - 1;
@@ -209,6 +218,9 @@ record SweepGrid(List<String> scenarios, List<Integer> clients, List<Integer> th
             levels = levels + " x " + memberSettings.size() + " member settings (" + String.join("; ",
                     memberSettings.stream().map(MemberTuning::describe).toList()) + ", a cluster each)";
         }
+        if (freshClusters && !clusterPerSetting()) {
+            levels = levels + " (a fresh cluster per repeat)";
+        }
         return String.format(Locale.ROOT, "%d routing%s (%s) x %s = %d cells, x %d repeat%s; each cell %s warm-up + %s measured;"
                         + " mix %s; SLO %s", scenarios.size(), scenarios.size() == 1 ? "" : "s", String.join(", ", scenarios),
                 levels, cells().size(), repeats, repeats == 1 ? "" : "s", ConsoleProgress.human(warmup),
@@ -222,9 +234,9 @@ record SweepGrid(List<String> scenarios, List<Integer> clients, List<Integer> th
     /** The values a YAML grid file gives; absent keys are null. */
     record FileValues(List<String> scenarios, List<Integer> clients, List<Integer> threads, List<Double> rates,
                       String mix, Duration duration, Duration warmup, Integer repeats, String slo,
-                      java.util.Map<String, List<Integer>> members) {
+                      java.util.Map<String, List<Integer>> members, Boolean freshClusters) {
 
-        static final FileValues NONE = new FileValues(null, null, null, null, null, null, null, null, null, null);
+        static final FileValues NONE = new FileValues(null, null, null, null, null, null, null, null, null, null, null);
     }
 
     /** @throws IllegalArgumentException naming the file and what is wrong, in one line */
@@ -260,7 +272,7 @@ record SweepGrid(List<String> scenarios, List<Integer> clients, List<Integer> th
             return new FileValues(strings(tree, "scenarios"), ints(tree, "clients"), ints(tree, "threads"),
                     doubles(tree, "rates"), scalar(tree, "mix"), duration(tree, "duration"), duration(tree, "warmup"),
                     tree.has("repeats") ? wholeNumber(tree.get("repeats"), "repeats") : null, scalar(tree, "slo"),
-                    members(tree));
+                    members(tree), bool(tree, "fresh-clusters"));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(file + ": " + e.getMessage());
         }
@@ -281,6 +293,21 @@ record SweepGrid(List<String> scenarios, List<Integer> clients, List<Integer> th
             knobs.put(knob, ints(node, knob));
         }
         return knobs;
+    }
+
+    private static Boolean bool(JsonNode tree, String key) {
+        if (!tree.has(key)) {
+            return null;
+        }
+        JsonNode node = tree.get(key);
+        if (node.isBoolean()) {
+            return node.booleanValue();
+        }
+        String text = node.asText().trim().toLowerCase(Locale.ROOT);
+        if (text.equals("true") || text.equals("false")) {
+            return Boolean.parseBoolean(text);
+        }
+        throw new IllegalArgumentException(key + " must be true or false, was '" + node.asText() + "'");
     }
 
     private static List<JsonNode> list(JsonNode tree, String key) {

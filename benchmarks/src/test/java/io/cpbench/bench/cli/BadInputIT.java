@@ -179,6 +179,8 @@ class BadInputIT {
                 Arguments.of(2, "--from: a-file is not a cp-bench sweep", new String[]{"sweep", "--from", "a-file"}),
                 Arguments.of(2, "--from: cannot read garbage.json", new String[]{"sweep", "--from", "garbage.json"}),
                 Arguments.of(2, "unknown member setting 'op-threads'", new String[]{"sweep", "--vary-member", "op-threads=1,2"}),
+                Arguments.of(2, "--fresh-clusters needs members cp-bench starts", new String[]{"sweep", "--fresh-clusters",
+                        "--topology", "attach", "--connect", "127.0.0.1:5701"}),
                 Arguments.of(2, "--member-setting: member setting io-threads must be 1-64, was 0", new String[]{"load",
                         "--member-setting", "io-threads=0"}),
                 Arguments.of(2, "--no-priority applies to the members cp-bench starts", new String[]{"load", "--no-priority",

@@ -22,8 +22,13 @@ class SweepGridTest {
 
     static SweepGrid grid(List<String> scenarios, List<Integer> clients, List<Integer> threads, List<Double> rates,
                           List<MemberTuning> members) {
+        return grid(scenarios, clients, threads, rates, members, false);
+    }
+
+    static SweepGrid grid(List<String> scenarios, List<Integer> clients, List<Integer> threads, List<Double> rates,
+                          List<MemberTuning> members, boolean freshClusters) {
         return new SweepGrid(scenarios, clients, threads, rates, "cas", Duration.ofSeconds(10), Duration.ofSeconds(3), 3,
-                Threshold.parse("p99<10ms"), members);
+                Threshold.parse("p99<10ms"), members, freshClusters);
     }
 
     @Test
@@ -35,6 +40,22 @@ class SweepGridTest {
         // 8 cells x 3 repeats x (10 s + 3 s + 3 s of set-up)
         assertThat(g.estimate(Duration.ofSeconds(20))).isEqualTo(Duration.ofSeconds(8 * 3 * 16));
         assertThat(g.clusterPerSetting()).isFalse();
+        assertThat(g.clusterPerRepeat()).isFalse();
+    }
+
+    @Test
+    void freshClustersStartOnePerRepeatAndTheEstimateCountsThem() {
+        SweepGrid g = grid(List.of("client-leader-aware", "client-smart"), List.of(1), List.of(1, 4), List.of(), null, true);
+        assertThat(g.clusterPerSetting()).isFalse();
+        assertThat(g.clusterPerRepeat()).isTrue();
+        // 4 cells x 3 repeats x 16 s, and 2 more clusters (repeats 2 and 3) at 30 s start + 20 s warm-up
+        assertThat(g.estimate(Duration.ofSeconds(20))).isEqualTo(Duration.ofSeconds(4 * 3 * 16 + 2 * 50));
+        assertThat(g.describe()).contains("(a fresh cluster per repeat)");
+        // several member settings start a cluster per repeat anyway
+        SweepGrid settings = grid(List.of("client-smart"), List.of(1), List.of(1), List.of(),
+                SweepGrid.memberGrid(SweepGrid.parseVary(List.of("io-threads=1,3"))), false);
+        assertThat(settings.clusterPerRepeat()).isTrue();
+        assertThat(settings.describe()).doesNotContain("fresh cluster per repeat");
     }
 
     @Test
@@ -78,6 +99,7 @@ class SweepGridTest {
                 repeats: 2
                 slo: p99.9<20ms
                 members: {operation-threads: [2, 4]}
+                fresh-clusters: true
                 """);
         SweepGrid.FileValues v = SweepGrid.readFile(file);
         assertThat(v.scenarios()).containsExactly("client-leader", "client-follower");
@@ -86,6 +108,9 @@ class SweepGridTest {
         assertThat(v.duration()).isEqualTo(Duration.ofSeconds(2));
         assertThat(v.clients()).isNull();
         assertThat(v.members()).containsEntry("operation-threads", List.of(2, 4));
+        assertThat(v.freshClusters()).isTrue();
+        Files.writeString(file, "fresh-clusters: sometimes\n");
+        assertThatThrownBy(() -> SweepGrid.readFile(file)).hasMessage(file + ": fresh-clusters must be true or false, was 'sometimes'");
 
         Files.writeString(file, "threads: [1, two]\n");
         assertThatThrownBy(() -> SweepGrid.readFile(file)).hasMessage(file + ": threads: 'two' is not a whole number");
@@ -111,9 +136,9 @@ class SweepGridTest {
         assertThatThrownBy(() -> grid(List.of("client-smart"), List.of(1), List.of(1), List.of(-5.0), null))
                 .hasMessageContaining("rates must be above 0");
         assertThatThrownBy(() -> new SweepGrid(List.of("client-smart"), List.of(1), List.of(1), List.of(), "cas",
-                Duration.ofSeconds(10), Duration.ZERO, 3, Threshold.parse("rate>100"), null)).hasMessageContaining("latency bound");
+                Duration.ofSeconds(10), Duration.ZERO, 3, Threshold.parse("rate>100"), null, false)).hasMessageContaining("latency bound");
         assertThatThrownBy(() -> new SweepGrid(List.of("client-smart"), List.of(1), List.of(1), List.of(), "cas",
-                Duration.ofSeconds(10), Duration.ZERO, 3, Threshold.parse("lock:p99<1ms"), null)).hasMessageContaining("not in the mix");
+                Duration.ofSeconds(10), Duration.ZERO, 3, Threshold.parse("lock:p99<1ms"), null, false)).hasMessageContaining("not in the mix");
         assertThatThrownBy(() -> SweepGrid.memberGrid(SweepGrid.parseVary(List.of("operation-thread=1,2"))))
                 .hasMessageContaining("unknown member setting 'operation-thread'; known: operation-threads,");
         assertThatThrownBy(() -> SweepGrid.memberGrid(SweepGrid.parseVary(List.of("io-threads=0"))))

@@ -40,6 +40,7 @@ class SweepIT {
                 duration: 2s
                 warmup: 1s
                 repeats: 2
+                fresh-clusters: true
                 """);
         finished = CliProcess.run(work, 400, "sweep", "--grid", "grid.yaml", "--slo", "p99<5s", "--cluster-warmup", "2s",
                 "--members", "3", "--settle", "2s", "--out", "runs");
@@ -55,8 +56,9 @@ class SweepIT {
     @Test
     void everyCellRanOnceARepeatInARotatedOrderAndItsRateIsItsOpsOverItsTime() {
         assertThat(finished.exitCode()).as(finished.stderr()).isEqualTo(ExitCodes.OK);
-        assertThat(finished.stdout()).contains("2 routings (client-leader, client-follower) x clients 1 x threads 1,2,4 = 6 cells, x 2 repeats")
-                .contains("[12/12 repeat 2");
+        assertThat(finished.stdout()).contains("2 routings (client-leader, client-follower) x clients 1 x threads 1,2,4"
+                        + " (a fresh cluster per repeat) = 6 cells, x 2 repeats")
+                .contains("[repeat 1/2] a fresh cluster").contains("[repeat 2/2] a fresh cluster").contains("[12/12 repeat 2");
         assertThat(rows).hasSize(12);
         List<String> first = rows.subList(0, 6).stream().map(r -> r[1] + " " + r[3]).toList();
         List<String> second = rows.subList(6, 12).stream().map(r -> r[1] + " " + r[3]).toList();
@@ -87,6 +89,11 @@ class SweepIT {
         assertThat(sweep.get("format").asText()).isEqualTo("cpbench-sweep/1");
         assertThat(sweep.get("status").asText()).isEqualTo("COMPLETE");
         assertThat(sweep.get("cells")).hasSize(12);
+        assertThat(sweep.get("grid").get("freshClusters").asBoolean()).isTrue();
+        // one cluster per repeat, each with its own member logs
+        try (Stream<Path> clusters = Files.list(runDir.resolve("members"))) {
+            assertThat(clusters.map(p -> p.getFileName().toString()).sorted().toList()).containsExactly("r1-1", "r2-1");
+        }
         JsonNode analysis = sweep.get("analysis");
         JsonNode knee = analysis.get("knee");
         assertThat(knee.get("routing").asText() + " " + knee.get("level").get("level").asText()).isEqualTo(best);
