@@ -122,7 +122,7 @@ final class SweepCommand implements Callable<Integer> {
     Duration clusterWarmup;
 
     @Option(names = "--fresh-clusters", negatable = true, description = "Start a fresh cluster for every repeat, so that"
-            + " the 95 % intervals hold the spread between clusters, not only between cells on one (default: one cluster"
+            + " the 95 %% intervals hold the spread between clusters, not only between cells on one (default: one cluster"
             + " for the whole sweep; always on with --vary-member).")
     Boolean freshClusters;
 
