@@ -44,7 +44,7 @@ public final class ClusterOptions {
 
     @Option(names = "--failover", paramLabel = "PRESET", defaultValue = "default",
             description = "How fast members and clients detect a failed member: default (Hazelcast's: a paused leader"
-                    + " lasts ~25 s) or fast (Raft heartbeat 100 ms x 3, election 200 ms, members dead after 5 s silence,"
+                    + " lasts ~25 s) or fast (Raft heartbeat 50 ms x 3, election 50 ms, members dead after 5 s silence,"
                     + " clients retry every 50 ms; started members only) (default: ${DEFAULT-VALUE}).")
     String failover;
 

@@ -1,0 +1,85 @@
+package io.cpbench.topology;
+
+import com.hazelcast.client.config.ClientConfig;
+import com.hazelcast.config.Config;
+import com.hazelcast.config.cp.RaftAlgorithmConfig;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class FailoverPresetTest {
+
+    private static MemberSettings member(FailoverPreset preset) {
+        return new MemberSettings("c", "127.0.0.1", 5702, 5702, null,
+                List.of("127.0.0.1:5701", "127.0.0.1:5702", "127.0.0.1:5703"), 0, 5, preset, MemberTuning.NONE);
+    }
+
+    @Test
+    void defaultIsHazelcastsOwnRaftTimingAndSetsNoProperty() {
+        RaftAlgorithmConfig hazelcasts = new RaftAlgorithmConfig();
+        Config config = member(FailoverPreset.DEFAULTS).toConfig();
+        RaftAlgorithmConfig raft = config.getCPSubsystemConfig().getRaftAlgorithmConfig();
+        assertThat(raft.getLeaderHeartbeatPeriodInMillis()).isEqualTo(hazelcasts.getLeaderHeartbeatPeriodInMillis());
+        assertThat(raft.getMaxMissedLeaderHeartbeatCount()).isEqualTo(hazelcasts.getMaxMissedLeaderHeartbeatCount());
+        assertThat(raft.getLeaderElectionTimeoutInMillis()).isEqualTo(hazelcasts.getLeaderElectionTimeoutInMillis());
+        assertThat(config.getCPSubsystemConfig().isFailOnIndeterminateOperationState()).isFalse();
+        assertThat(config.getProperty("hazelcast.max.no.heartbeat.seconds")).isNull();
+        ClientConfig client = new ClientConfig();
+        FailoverPreset.DEFAULTS.apply(client);
+        assertThat(client.getProperties()).isEmpty();
+    }
+
+    @Test
+    void fastReachesTheMembersThroughTheLaunchersArguments() {
+        FailoverPreset fast = FailoverPreset.FAST;
+        MemberSettings settings = member(fast);
+        MemberLauncher launcher = new MemberLauncher();
+        new picocli.CommandLine(launcher).parseArgs(settings.toArgs().toArray(String[]::new));
+        assertThat(launcher.settings()).isEqualTo(settings);
+
+        Config config = launcher.settings().toConfig();
+        RaftAlgorithmConfig raft = config.getCPSubsystemConfig().getRaftAlgorithmConfig();
+        assertThat(raft.getLeaderHeartbeatPeriodInMillis()).isEqualTo(50);
+        assertThat(raft.getMaxMissedLeaderHeartbeatCount()).isEqualTo(3);
+        assertThat(raft.getLeaderElectionTimeoutInMillis()).isEqualTo(50);
+        assertThat(config.getCPSubsystemConfig().isFailOnIndeterminateOperationState()).isTrue();
+        assertThat(config.getProperty("hazelcast.max.no.heartbeat.seconds")).isEqualTo("5");
+        assertThat(config.getProperty("hazelcast.heartbeat.interval.seconds")).isEqualTo("1");
+        assertThat(config.getProperty("hazelcast.invocation.retry.pause.millis")).isEqualTo("50");
+        assertThat(config.getProperty("hazelcast.merge.first.run.delay.seconds")).isEqualTo("5");
+    }
+
+    @Test
+    void fastDetectsAFailedLeaderSoonerThanTheDefaultsOnEveryDetector() {
+        FailoverPreset d = FailoverPreset.DEFAULTS;
+        FailoverPreset f = FailoverPreset.FAST;
+        // a follower gives up on the leader after missed x period, and its check runs every [election timeout, +1 s]
+        assertThat(f.leaderHeartbeatMillis() * f.maxMissedHeartbeats())
+                .isLessThan(d.leaderHeartbeatMillis() * d.maxMissedHeartbeats() / 10);
+        assertThat(f.electionTimeoutMillis()).isLessThan(d.electionTimeoutMillis());
+        // the heartbeat timeout must still span several beats, or one late beat starts an election
+        assertThat(f.maxMissedHeartbeats()).isGreaterThanOrEqualTo(3);
+    }
+
+    @Test
+    void fastSetsTheClientsAndSaysWhatItSets() {
+        ClientConfig client = new ClientConfig();
+        FailoverPreset.FAST.apply(client);
+        assertThat(client.getProperty("hazelcast.client.heartbeat.timeout")).isEqualTo("2000");
+        assertThat(client.getProperty("hazelcast.client.heartbeat.interval")).isEqualTo("400");
+        assertThat(client.getProperty("hazelcast.client.invocation.retry.pause.millis")).isEqualTo("50");
+        assertThat(client.getProperty("hazelcast.client.fail.on.indeterminate.operation.state")).isEqualTo("true");
+        assertThat(FailoverPreset.FAST.describe()).startsWith("fast (Raft heartbeat 50 ms x 3, election 50 ms; members:");
+    }
+
+    @Test
+    void anUnknownPresetIsNamedWithTheKnownOnes() {
+        assertThat(FailoverPreset.of(" FAST ")).isSameAs(FailoverPreset.FAST);
+        assertThatThrownBy(() -> FailoverPreset.of("quick"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("unknown failover preset 'quick'; known: default, fast");
+    }
+}
