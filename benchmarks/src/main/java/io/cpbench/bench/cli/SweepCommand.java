@@ -41,6 +41,8 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * {@code cpbench sweep}: the load engine over a grid of routings x client instances x threads (or open-loop
@@ -227,13 +229,14 @@ final class SweepCommand implements Callable<Integer> {
             csv.write(CellRun.CSV_HEADER);
             csv.newLine();
             csv.flush();
-            Progress progress = new Progress(console, cells.size() * grid.repeats(), csv, runs);
+            Progress progress = new Progress(console, cells.size() * grid.repeats(),
+                    grid.clusterPerRepeat() ? grid.repeats() * grid.memberSettings().size() : 1, csv, runs);
             if (!grid.clusterPerRepeat()) {
+                progress.clusterStarting();
                 Topology topology = startCluster(console, grid.memberSettings().get(0), runDir.resolve("members"), live);
                 warmCluster(console, grid, topology);
-                progress.restartClock(); // one cluster: the time left is the cells' alone
                 Matrix.rounds(cells, grid.repeats(), () -> interrupted, done -> true,
-                        (repeat, cell) -> progress.add(runCell(grid, cell, repeat, topology, runDir)));
+                        (repeat, cell) -> progress.run(() -> runCell(grid, cell, repeat, topology, runDir)));
             } else {
                 // A cluster per member setting and repeat, settings in an order rotated per repeat, as the cells are.
                 outer:
@@ -245,6 +248,7 @@ final class SweepCommand implements Callable<Integer> {
                         }
                         MemberTuning tuning = order.get(i);
                         console.printf(Locale.ROOT, "[repeat %d/%d] a fresh cluster, members with %s%n", repeat, grid.repeats(), tuning.describe());
+                        progress.clusterStarting();
                         Topology topology = startCluster(console, tuning,
                                 runDir.resolve("members").resolve(String.format(Locale.ROOT, "r%d-%d", repeat, i + 1)), live);
                         try {
@@ -254,7 +258,7 @@ final class SweepCommand implements Callable<Integer> {
                                 if (interrupted) {
                                     break;
                                 }
-                                progress.add(runCell(grid, cell, r, topology, runDir));
+                                progress.run(() -> runCell(grid, cell, r, topology, runDir));
                             }
                         } finally {
                             live.set(null);
@@ -369,36 +373,74 @@ final class SweepCommand implements Callable<Integer> {
         return topology;
     }
 
-    /** Each cell run as it ends: a CSV row (flushed, so a crash keeps it) and a progress line with the time left. */
-    private static final class Progress {
+    /**
+     * Each cell run as it ends: a CSV row (flushed, so a crash keeps it) and a progress line with the time left. The
+     * time left is the cells still to run at the cells' own mean time, plus the clusters still to start at the mean
+     * time spent outside cells so far (start, warm-up, stop): a first cell that came after a cluster's start must not
+     * be extrapolated as if every cell cost that much.
+     */
+    static final class Progress {
         private final PrintStream console;
         private final int total;
+        private final int clusters;
         private final BufferedWriter csv;
         private final List<CellRun> runs;
-        private long startNanos = System.nanoTime();
+        private final LongSupplier clock;
+        private final long startNanos;
+        private long cellNanos;
+        private int clustersStarted;
 
-        Progress(PrintStream console, int total, BufferedWriter csv, List<CellRun> runs) {
+        Progress(PrintStream console, int total, int clusters, BufferedWriter csv, List<CellRun> runs) {
+            this(console, total, clusters, csv, runs, System::nanoTime);
+        }
+
+        Progress(PrintStream console, int total, int clusters, BufferedWriter csv, List<CellRun> runs, LongSupplier clock) {
             this.console = console;
             this.total = total;
+            this.clusters = clusters;
             this.csv = csv;
             this.runs = runs;
+            this.clock = clock;
+            this.startNanos = clock.getAsLong();
         }
 
-        /** Counts elapsed time from now: after the only cluster started and warmed up. */
-        void restartClock() {
-            startNanos = System.nanoTime();
+        void clusterStarting() {
+            clustersStarted++;
         }
 
-        void add(CellRun run) {
+        void run(Supplier<CellRun> cell) {
+            long t0 = clock.getAsLong();
+            CellRun run = cell.get();
+            cellNanos += clock.getAsLong() - t0;
+            add(run);
+        }
+
+        private void add(CellRun run) {
             runs.add(run);
             try {
-                csv.write(run.csvLine());
-                csv.newLine();
-                csv.flush();
+                if (csv != null) {
+                    csv.write(run.csvLine());
+                    csv.newLine();
+                    csv.flush();
+                }
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            printCell(console, run, runs.size(), total, startNanos);
+            printCell(console, run, runs.size(), total, elapsedSeconds(), secondsLeft());
+        }
+
+        double elapsedSeconds() {
+            return (clock.getAsLong() - startNanos) / 1e9;
+        }
+
+        long secondsLeft() {
+            int done = runs.size();
+            if (done == 0) {
+                return 0;
+            }
+            double perCell = cellNanos / 1e9 / done;
+            double perCluster = clustersStarted == 0 ? 0 : Math.max(0, elapsedSeconds() - cellNanos / 1e9) / clustersStarted;
+            return Math.round(perCell * (total - done) + perCluster * Math.max(0, clusters - clustersStarted));
         }
     }
 
@@ -487,9 +529,7 @@ final class SweepCommand implements Callable<Integer> {
         return new CellRun(repeat, cell, Status.FAIL.name(), reason, 0, 0, 0, 0, 0, 0, 0, 0, 0, Double.NaN);
     }
 
-    private static void printCell(PrintStream console, CellRun run, int done, int total, long startNanos) {
-        double elapsed = (System.nanoTime() - startNanos) / 1e9;
-        long left = Math.round(elapsed / done * (total - done));
+    private static void printCell(PrintStream console, CellRun run, int done, int total, double elapsed, long left) {
         String numbers = run.ops() == 0 ? "" : String.format(Locale.ROOT, "%,10.0f op/s  p50 %-9s p99 %-9s%s", run.opsPerSecond(),
                 SweepAnalysis.micros(run.p50Us()), SweepAnalysis.micros(run.p99Us()),
                 run.errors() > 0 ? String.format(Locale.ROOT, " %,d errors", run.errors()) : "");

@@ -24,9 +24,16 @@ import java.util.Set;
  * @param knee      the best knee over all routings, or null when no level met the SLO
  * @param optimal   the recommended configuration, one row per component
  * @param complete  every cell of every repeat was measured
+ * @param repeatSpeed per repeat, in order: the median over cells of the run's op/s ÷ that cell's median op/s over
+ *                  the repeats (cells with two or more usable runs); 1.0 everywhere when every cell ran alike in every
+ *                  repeat. All cells moving together is the machine or the cluster, not a routing: absolute figures
+ *                  such as the knee move with it, ratios paired by repeat much less. Empty with fewer than two repeats.
  */
 public record SweepAnalysis(String slo, List<RoutingStats> routings, List<LevelWinner> winners, Knee knee,
-                            List<ConfigRow> optimal, boolean complete) {
+                            List<ConfigRow> optimal, boolean complete, List<Double> repeatSpeed) {
+
+    /** Above this spread between the fastest and the slowest repeat the report says the machine's speed moved. */
+    public static final double SPEED_SPREAD_WARNING = 0.10;
 
     /**
      * @param runs       usable runs
@@ -144,8 +151,38 @@ public record SweepAnalysis(String slo, List<RoutingStats> routings, List<LevelW
                 .map(r -> new Knee(r.routing(), r.knee())).orElse(null);
         long planned = (long) cells.size() * repeats;
         boolean complete = runs.size() >= planned && runs.stream().noneMatch(r -> "INCOMPLETE".equals(r.status()));
-        SweepAnalysis partial = new SweepAnalysis(slo.text(), routingStats, winners, best, List.of(), complete);
-        return new SweepAnalysis(slo.text(), routingStats, winners, best, OptimalConfiguration.rows(partial, slo), complete);
+        List<Double> speed = repeatSpeed(runs);
+        SweepAnalysis partial = new SweepAnalysis(slo.text(), routingStats, winners, best, List.of(), complete, speed);
+        return new SweepAnalysis(slo.text(), routingStats, winners, best, OptimalConfiguration.rows(partial, slo), complete,
+                speed);
+    }
+
+    /** The fastest repeat's speed ÷ the slowest's, minus 1; 0 with fewer than two repeats. */
+    public double speedSpread() {
+        if (repeatSpeed.size() < 2) {
+            return 0;
+        }
+        double min = repeatSpeed.stream().mapToDouble(Double::doubleValue).min().orElse(1);
+        double max = repeatSpeed.stream().mapToDouble(Double::doubleValue).max().orElse(1);
+        return min > 0 ? max / min - 1 : Double.POSITIVE_INFINITY;
+    }
+
+    private static List<Double> repeatSpeed(List<CellRun> runs) {
+        Map<String, List<CellRun>> byCell = new LinkedHashMap<>();
+        runs.stream().filter(r -> r.usable() && r.opsPerSecond() > 0)
+                .forEach(r -> byCell.computeIfAbsent(r.cell().series() + " " + r.cell().level(), k -> new ArrayList<>()).add(r));
+        Map<Integer, List<Double>> relative = new java.util.TreeMap<>();
+        for (List<CellRun> same : byCell.values()) {
+            if (same.size() < 2) {
+                continue;
+            }
+            double median = Bootstrap.medianOf(same.stream().mapToDouble(CellRun::opsPerSecond).toArray());
+            same.forEach(r -> relative.computeIfAbsent(r.repeat(), k -> new ArrayList<>()).add(r.opsPerSecond() / median));
+        }
+        if (relative.size() < 2) {
+            return List.of();
+        }
+        return relative.values().stream().map(v -> Bootstrap.medianOf(v.stream().mapToDouble(Double::doubleValue).toArray())).toList();
     }
 
     private static LevelStats levelStats(SweepCell level, List<CellRun> here, Threshold slo) {

@@ -54,6 +54,16 @@ public final class SweepReport {
         }
         out.append(table(header, rows));
         out.append("! over the SLO (").append(a.slo()).append("); knee: the highest throughput within it\n\n");
+        if (!a.repeatSpeed().isEmpty()) {
+            out.append("Speed by repeat (median over cells of op/s ÷ the cell's median over repeats): ")
+                    .append(String.join(", ", a.repeatSpeed().stream().map(v -> String.format(Locale.ROOT, "%.2f", v)).toList()));
+            if (a.speedSpread() > SweepAnalysis.SPEED_SPREAD_WARNING) {
+                out.append(String.format(Locale.ROOT, "%nevery cell moved together by %.0f %% between repeats: the machine's"
+                        + " (or the cluster's) speed, not a routing; the knee's throughput moves with it, paired ratios much"
+                        + " less; run again when the machine is quiet, or read the ratios", 100 * a.speedSpread()));
+            }
+            out.append("\n\n");
+        }
         List<List<String>> knees = new ArrayList<>();
         for (RoutingStats r : a.routings()) {
             if (r.knee() == null) {

@@ -116,4 +116,31 @@ class SweepAnalysisTest {
         assertThat(a.routings().get(0).uslNote()).contains("open-loop");
         assertThat(a.optimal().get(2).reason()).contains("1x16@4000/s").contains("over the SLO");
     }
+
+    @Test
+    void aRepeatWhereEveryCellRanSlowerShowsAsTheMachinesSpeedAndIsReported() {
+        List<SweepCell> cells = grid("fast", "slow");
+        double[] machine = {1.0, 0.8, 0.6};
+        List<CellRun> runs = new ArrayList<>();
+        for (CellRun r : runs(cells, 3)) {
+            double f = machine[r.repeat() - 1];
+            runs.add(new CellRun(r.repeat(), r.cell(), r.status(), null, r.seconds(), (long) (r.ops() * f), 0,
+                    r.opsPerSecond() * f, r.p50Us(), r.p90Us(), r.p99Us(), r.p999Us(), r.maxUs(), r.sloActual()));
+        }
+        SweepAnalysis drifted = SweepAnalysis.of(cells, runs, Threshold.parse("p99<5ms"), 3);
+        // each cell's median is its repeat-2 run: 1.0/0.8, 0.8/0.8, 0.6/0.8, within the ±2 % noise
+        assertThat(drifted.repeatSpeed()).hasSize(3);
+        assertThat(drifted.repeatSpeed().get(0)).isCloseTo(1.25, within(0.03));
+        assertThat(drifted.repeatSpeed().get(1)).isCloseTo(1.0, within(0.03));
+        assertThat(drifted.repeatSpeed().get(2)).isCloseTo(0.75, within(0.03));
+        assertThat(drifted.speedSpread()).isCloseTo(1.25 / 0.75 - 1, within(0.06));
+        assertThat(SweepReport.render(drifted)).contains("Speed by repeat").contains("every cell moved together by 6");
+
+        SweepAnalysis steady = SweepAnalysis.of(cells, runs(cells, 3), Threshold.parse("p99<5ms"), 3);
+        assertThat(steady.repeatSpeed()).allSatisfy(v -> assertThat(v).isCloseTo(1.0, within(0.02)));
+        assertThat(steady.speedSpread()).isLessThan(SweepAnalysis.SPEED_SPREAD_WARNING);
+        assertThat(SweepReport.render(steady)).contains("Speed by repeat").doesNotContain("moved together");
+
+        assertThat(SweepAnalysis.of(cells, runs(cells, 1), Threshold.parse("p99<5ms"), 1).repeatSpeed()).isEmpty();
+    }
 }
