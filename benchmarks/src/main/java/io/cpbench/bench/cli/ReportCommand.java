@@ -51,9 +51,9 @@ final class ReportCommand implements Callable<Integer> {
                     dirs.stream().map(io.cpbench.bench.report.ReportModel::name).toList());
             var data = io.cpbench.bench.report.ReportModel.build(name, dirs);
             long bytes = io.cpbench.bench.report.HtmlReport.write(data, html);
-            System.out.printf(java.util.Locale.ROOT, "wrote %s: %,d KB, %d run director%s, %d charts%n", html,
-                    (bytes + 1023) / 1024, dirs.size(), dirs.size() == 1 ? "y" : "ies",
-                    io.cpbench.bench.report.ReportModel.chartCount(data));
+            int charts = io.cpbench.bench.report.ReportModel.chartCount(data);
+            System.out.printf(java.util.Locale.ROOT, "wrote %s: %,d KB, %d run director%s, %d chart%s%n", html,
+                    (bytes + 1023) / 1024, dirs.size(), dirs.size() == 1 ? "y" : "ies", charts, charts == 1 ? "" : "s");
             return ExitCodes.OK;
         }
         ResultFiles.Collected collected = ResultFiles.collect(paths);
