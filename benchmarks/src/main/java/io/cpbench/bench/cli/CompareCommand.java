@@ -6,6 +6,9 @@ import io.cpbench.bench.scenario.Scenarios;
 import io.cpbench.core.result.Comparison;
 import io.cpbench.core.result.ResultFiles;
 import io.cpbench.core.result.RunResult;
+import io.cpbench.core.load.Threshold;
+import io.cpbench.core.sweep.SweepComparison;
+import io.cpbench.core.sweep.SweepFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -31,9 +34,13 @@ import java.util.concurrent.Callable;
                         + " busy 2-core machine two runs of one build differed by up to 19 %% over 4 scenarios, more"
                         + " than their rounds showed (README, Reports). Gate on a quiet machine, with a tolerance"
                         + " above the spread of your own reruns; or gate with 'cpbench ab', which runs both builds"
-                        + " side by side and sees that noise."},
+                        + " side by side and sees that noise.",
+                "Two sweeps (run directories with a sweep.json): per cell (routing and level) new ÷ base over the"
+                        + " repeats by the same rule, how far each routing's knee moved (held: the same level, within"
+                        + " ±10 %%), and whether every cell moved together, which is the machine's speed, not a change."},
         footer = {"", "Examples:", "  cpbench compare results/runs/20261122-101500-matrix results/runs/20261123-101500-matrix",
-                "  cpbench compare BASE NEW --tolerance 3%% --gate ops,p50,p99 --markdown cmp.md --html cmp.html"})
+                "  cpbench compare BASE NEW --tolerance 3%% --gate ops,p50,p99 --markdown cmp.md --html cmp.html",
+                "  cpbench compare results/runs/20261124-175112-sweep results/runs/20261124-180746-sweep"})
 final class CompareCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "BASE", description = "The run directory before the change (or a directory"
@@ -58,6 +65,15 @@ final class CompareCommand implements Callable<Integer> {
     public Integer call() {
         double tol = gateOptions.tolerance();
         Set<Comparison.Metric> gated = gateOptions.gated();
+        Path baseSweep = sweepDirectory(base, "BASE");
+        Path nextSweep = sweepDirectory(next, "NEW");
+        if (baseSweep != null || nextSweep != null) {
+            if (baseSweep == null || nextSweep == null) {
+                throw new IllegalArgumentException("BASE " + base + (baseSweep == null ? " is not" : " is") + " a sweep, NEW "
+                        + next + (nextSweep == null ? " is not" : " is") + ": compare two sweeps, or two runs of the same scenarios");
+            }
+            return compareSweeps(baseSweep, nextSweep, tol, gated);
+        }
         base = runDirectory(base, "BASE");
         next = runDirectory(next, "NEW");
         List<RunResult> b = read(base, "BASE");
@@ -81,6 +97,63 @@ final class CompareCommand implements Callable<Integer> {
             return ExitCodes.FAILED;
         }
         return ExitCodes.OK;
+    }
+
+    /** Two sweeps: per cell new ÷ base over the repeats, how far each routing's knee moved, and whether every cell moved together. */
+    private int compareSweeps(Path baseDir, Path nextDir, double tol, Set<Comparison.Metric> gated) {
+        if (html != null) {
+            throw new IllegalArgumentException("--html: a comparison of sweeps is Markdown only (--markdown FILE); render"
+                    + " each sweep with 'cpbench report DIR --html FILE'");
+        }
+        SweepFile b = SweepFile.read(baseDir);
+        SweepFile n = SweepFile.read(nextDir);
+        Threshold slo = b.threshold(null);
+        if (!b.slo().equals(n.slo())) {
+            System.err.println("cpbench compare: the sweeps ran under different SLOs (BASE " + b.slo() + ", NEW " + n.slo()
+                    + "); both are judged by BASE's");
+        }
+        SweepComparison result = SweepComparison.of(b.analyse(slo), b.runs(), n.analyse(slo), n.runs(), tol, gated);
+        String baseName = ReportModel.name(baseDir);
+        String newName = ReportModel.name(nextDir);
+        String md = result.markdown(baseName, newName);
+        System.out.print(md);
+        if (markdown != null) {
+            write(markdown, "# cp-bench compare: sweeps\n\n" + md);
+        }
+        if (result.cells().regression()) {
+            System.err.println("cpbench: " + Comparison.summary(result.cells(), baseName, newName));
+            return ExitCodes.FAILED;
+        }
+        return ExitCodes.OK;
+    }
+
+    /** {@code dir} when it is a sweep; else its newest sweep directory when it holds sweeps and no other runs; else null. */
+    private static Path sweepDirectory(Path dir, String which) {
+        if (!Files.isDirectory(dir)) {
+            return null; // runDirectory() says what is missing
+        }
+        if (SweepFile.isSweep(dir)) {
+            return dir;
+        }
+        if (ResultFiles.hasOwnResults(dir)) {
+            return null;
+        }
+        List<Path> sweeps; // and other runs
+        try (java.util.stream.Stream<Path> s = Files.list(dir)) {
+            sweeps = s.filter(Files::isDirectory).filter(d -> SweepFile.isSweep(d) || ResultFiles.hasOwnResults(d)).sorted().toList();
+        } catch (IOException e) {
+            return null;
+        }
+        if (sweeps.isEmpty()) {
+            return null;
+        }
+        Path newest = sweeps.get(sweeps.size() - 1); // run directories' names start with the time
+        if (!SweepFile.isSweep(newest)) {
+            return null; // the newest run is not a sweep: runDirectory() takes it
+        }
+        System.err.printf(Locale.ROOT, "cpbench compare: %s is %s, the newest of %d run director%s in %s%n", which, newest,
+                sweeps.size(), sweeps.size() == 1 ? "y" : "ies", dir);
+        return newest;
     }
 
     /** {@code dir} when it holds results; else its newest run directory (names start with the time), said on stderr. */

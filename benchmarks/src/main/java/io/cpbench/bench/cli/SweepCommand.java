@@ -16,6 +16,7 @@ import io.cpbench.core.result.Status;
 import io.cpbench.core.sweep.CellRun;
 import io.cpbench.core.sweep.SweepAnalysis;
 import io.cpbench.core.sweep.SweepCell;
+import io.cpbench.core.sweep.SweepFile;
 import io.cpbench.core.sweep.SweepReport;
 import io.cpbench.lb.ProbeSettings;
 import io.cpbench.topology.LeaderView;
@@ -298,62 +299,21 @@ final class SweepCommand implements Callable<Integer> {
 
     /** {@code --from}: the analysis of a finished (or interrupted) sweep, again, under this --slo or its own. */
     private int reanalyse(PrintStream console, Path dir) {
-        Path file = Files.isDirectory(dir) ? dir.resolve("sweep.json") : dir;
-        if (!Files.isReadable(file)) {
-            throw new IllegalArgumentException("--from: no sweep.json in " + dir);
-        }
-        com.fasterxml.jackson.databind.JsonNode tree;
-        List<CellRun> runs;
-        try {
-            ObjectMapper json = new ObjectMapper()
-                    .configure(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
-            tree = json.readTree(file.toFile());
-            if (tree == null || !"cpbench-sweep/1".equals(tree.path("format").asText())) {
-                throw new IllegalArgumentException("--from: " + file + " is not a cp-bench sweep (format cpbench-sweep/1)");
-            }
-            runs = List.of(json.treeToValue(tree.get("cells"), CellRun[].class));
-        } catch (IOException e) {
-            throw new IllegalArgumentException("--from: cannot read " + file + ": " + e.getMessage().lines().findFirst().orElse(""));
-        }
-        com.fasterxml.jackson.databind.JsonNode g = tree.path("grid");
-        String sloText = slo != null ? slo : g.path("slo").asText("p99<10ms");
+        SweepFile sweep;
         Threshold threshold;
+        SweepAnalysis analysis;
         try {
-            threshold = Threshold.parse(sloText);
+            sweep = SweepFile.read(dir);
+            threshold = sweep.threshold(slo);
+            analysis = sweep.analyse(threshold);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("--slo: " + e.getMessage());
+            throw new IllegalArgumentException(e.getMessage().startsWith("--slo") ? e.getMessage() : "--from: " + e.getMessage());
         }
-        if (!threshold.isLatency()) {
-            throw new IllegalArgumentException("--slo '" + sloText + "': an SLO is a latency bound, like p99<10ms or p99.9<50ms");
-        }
-        // each run's SLO metric, for this SLO: read back from the percentiles the run kept
-        List<CellRun> judged = runs.stream().map(r -> new CellRun(r.repeat(), r.cell(), r.status(), r.reason(), r.seconds(),
-                r.ops(), r.errors(), r.opsPerSecond(), r.p50Us(), r.p90Us(), r.p99Us(), r.p999Us(), r.maxUs(),
-                sloOf(threshold, r))).toList();
-        List<SweepCell> cells = new java.util.ArrayList<>(new java.util.LinkedHashSet<>(runs.stream().map(CellRun::cell).toList()));
-        int planned = g.path("repeats").asInt(1);
-        console.println("cp-bench sweep, analysed again: " + file + " (" + runs.size() + " cell runs, status "
-                + tree.path("status").asText("?") + "), SLO " + threshold.text());
+        console.println("cp-bench sweep, analysed again: " + sweep.file() + " (" + sweep.runs().size() + " cell runs, status "
+                + sweep.status() + "), SLO " + threshold.text());
         console.println();
-        console.print(SweepReport.render(SweepAnalysis.of(cells, judged, threshold, planned)));
+        console.print(SweepReport.render(analysis));
         return ExitCodes.OK;
-    }
-
-    /** The SLO's metric from a run's kept percentiles; the op-specific and mean ones need the run's own histograms. */
-    private static double sloOf(Threshold threshold, CellRun run) {
-        if (threshold.op() != null) {
-            throw new IllegalArgumentException("--from: an op's SLO (" + threshold.text() + ") needs the run's per-op numbers;"
-                    + " give one over all ops, like p99<10ms");
-        }
-        return switch (threshold.metricKey()) {
-            case "p50" -> run.p50Us();
-            case "p90" -> run.p90Us();
-            case "p99" -> run.p99Us();
-            case "p99.9" -> run.p999Us();
-            case "max" -> run.maxUs();
-            default -> throw new IllegalArgumentException("--from: cells.csv keeps p50, p90, p99, p99.9 and max; "
-                    + threshold.metricKey() + " needs a new sweep");
-        };
     }
 
     private Topology startCluster(PrintStream console, MemberTuning tuning, Path logDir, AtomicReference<Topology> live) {
@@ -546,7 +506,7 @@ final class SweepCommand implements Callable<Integer> {
         console.print(text);
         Files.writeString(runDir.resolve("sweep.md"), "# cp-bench sweep\n\n" + grid.describe() + "\n\n" + text);
         Map<String, Object> json = new LinkedHashMap<>();
-        json.put("format", "cpbench-sweep/1");
+        json.put("format", SweepFile.FORMAT);
         json.put("status", analysis.complete() ? "COMPLETE" : "INCOMPLETE");
         json.put("startedAt", started.toString());
         json.put("topology", clusterOptions.describe());

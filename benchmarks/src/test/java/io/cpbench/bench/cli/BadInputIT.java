@@ -104,6 +104,12 @@ class BadInputIT {
                 Arguments.of(2, "NEW empty-parent: no result files in this directory", new String[]{"compare", "run-dir", "empty-parent"}),
                 Arguments.of(2, "these runs are not of the same scenarios: BASE has [client-leader, client-follower, client-lb,"
                         + " client-smart], NEW has [client-leader, client-follower]", new String[]{"compare", "run-dir", "run-dir-2"}),
+                Arguments.of(2, "BASE sweep-dir is a sweep, NEW run-dir is not: compare two sweeps, or two runs of the same"
+                        + " scenarios", new String[]{"compare", "sweep-dir", "run-dir"}),
+                Arguments.of(2, "these sweeps share no cell: BASE has [], NEW has []", new String[]{"compare", "sweep-dir", "sweep-dir"}),
+                Arguments.of(2, "cannot read sweep-corrupt/sweep.json", new String[]{"compare", "sweep-corrupt", "sweep-dir"}),
+                Arguments.of(2, "--html: a comparison of sweeps is Markdown only", new String[]{"compare", "sweep-dir", "sweep-dir",
+                        "--html", "c.html"}),
                 // Not bad input, but the same one-line contract: a regression exits 1 and says so last on stderr.
                 Arguments.of(1, "verdict: REGRESSION: 4 of 4 rows slower", new String[]{"compare", "run-dir", "run-dir-half"}),
                 Arguments.of(2, "--tolerance: 'lots' is not a percentage; write it like 5%", new String[]{"compare", "run-dir", "run-dir",
@@ -204,6 +210,11 @@ class BadInputIT {
                 + " {\"host\": \"10.0.0.3\", \"port\": 5701, \"priority\": false, \"slow\": false}]}");
         Files.createDirectories(work.resolve("empty-parent/20261122-120000-run/members"));
         Files.createDirectories(work.resolve("run-dir"));
+        Files.createDirectories(work.resolve("sweep-dir"));
+        Files.writeString(work.resolve("sweep-dir/sweep.json"), "{\"format\": \"cpbench-sweep/1\", \"status\": \"INCOMPLETE\","
+                + " \"grid\": {\"slo\": \"p99<10ms\", \"repeats\": 3}, \"cells\": []}");
+        Files.createDirectories(work.resolve("sweep-corrupt"));
+        Files.writeString(work.resolve("sweep-corrupt/sweep.json"), "{\"format\": \"cpbench-sweep/1\", \"cells\": [");
         Files.createDirectories(work.resolve("ab-corrupt"));
         Files.writeString(work.resolve("ab-corrupt/table.md"), "# cp-bench ab: client-leader\n");
         Files.writeString(work.resolve("ab-corrupt/slices.csv"), "pair,processes,first,side,ops,errors,seconds,ops_per_s,p50_us,p99_us\n"

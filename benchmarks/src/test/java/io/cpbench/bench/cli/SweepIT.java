@@ -131,6 +131,34 @@ class SweepIT {
     }
 
     @Test
+    void compareTellsASweepFromItsCopyAtAQuarterOfItsSpeedAndSaysTheWholeMachineMoved() throws Exception {
+        CliProcess.Finished self = CliProcess.run(work, 60, "compare", runDir.toString(), runDir.toString());
+        assertThat(self.exitCode()).as(self.stderr()).isEqualTo(ExitCodes.OK);
+        assertThat(self.stdout()).contains("Knees (SLO p99<").contains("+0.0 %").contains("0 of 6 cells slower, 0 faster")
+                .contains("0 of 6 rows slower, 0 faster, 6 no change")
+                .doesNotContain("moved together");
+        // the same sweep, every cell at a quarter of its op/s: every cell moved together by -75 %; the rows are
+        // slower where the two repeats' spread (up to 2x in 2 s cells here) leaves the interval clear of 1
+        Path half = work.resolve("sweep-quarter");
+        Files.createDirectories(half);
+        var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+        var tree = (com.fasterxml.jackson.databind.node.ObjectNode) mapper.readTree(runDir.resolve("sweep.json").toFile());
+        for (var cell : tree.withArray("cells")) {
+            var c = (com.fasterxml.jackson.databind.node.ObjectNode) cell;
+            c.put("opsPerSecond", c.get("opsPerSecond").asDouble() / 4);
+        }
+        Files.writeString(half.resolve("sweep.json"), tree.toString());
+        CliProcess.Finished slower = CliProcess.run(work, 60, "compare", runDir.toString(), half.toString(),
+                "--markdown", "sweeps.md");
+        assertThat(slower.exitCode()).as(slower.stderr()).isEqualTo(ExitCodes.FAILED);
+        assertThat(slower.stdout()).contains("6 of 6 cells slower").contains("every cell moved together by -75 %")
+                .contains("-75.0 %").contains("verdict: REGRESSION");
+        List<String> stderr = slower.stderr().strip().lines().toList();
+        assertThat(stderr.get(stderr.size() - 1)).startsWith("cpbench: verdict: REGRESSION: ");
+        assertThat(work.resolve("sweeps.md")).content().startsWith("# cp-bench compare: sweeps");
+    }
+
+    @Test
     void theHtmlReportDrawsTheCurvesWithTheirFitInChromium() throws Exception {
         io.cpbench.bench.report.Browser.Rendered report = io.cpbench.bench.report.Browser.renderAndCheck(runDir, "sweep-it");
         var sweep = report.charts("sweep");

@@ -208,10 +208,52 @@ public final class Comparison {
         return new Result(List.of(row), tolerance, gated);
     }
 
+    /**
+     * One row of unpaired samples: per metric, BASE's values and NEW's (a sweep cell's repeats, say). A metric
+     * missing from either map is left out of the row; op/s is required.
+     */
+    public record Samples(String scenario, String op, Map<Metric, double[]> base, Map<Metric, double[]> next) {
+    }
+
+    /**
+     * Rows from unpaired samples, by the same rule as {@link #of}: per metric the ratio of the medians with a two-sample
+     * 95 % bootstrap interval, and the verdict.
+     */
+    public static Result ofSamples(List<Samples> samples, double tolerance, Set<Metric> gate) {
+        if (!(tolerance >= 0 && tolerance < 1)) {
+            throw new IllegalArgumentException("the tolerance must be between 0 % and 100 %, was " + tolerance);
+        }
+        Set<Metric> gated = gate.isEmpty() ? EnumSet.noneOf(Metric.class) : EnumSet.copyOf(gate);
+        List<Row> rows = new ArrayList<>();
+        for (Samples s : samples) {
+            double[] bo = s.base().get(Metric.OPS);
+            double[] no = s.next().get(Metric.OPS);
+            if (bo == null || no == null || bo.length == 0 || no.length == 0) {
+                int nb = bo == null ? 0 : bo.length;
+                int nn = no == null ? 0 : no.length;
+                rows.add(new Row(s.scenario(), s.op(), nb, nn, Map.of(), nn == 0 && nb > 0 ? Verdict.SLOWER : Verdict.NO_CHANGE,
+                        "no usable sample in " + (nb == 0 && nn == 0 ? "either" : nn == 0 ? "NEW" : "BASE")));
+                continue;
+            }
+            Map<Metric, MetricChange> metrics = new LinkedHashMap<>();
+            for (Metric m : Metric.values()) {
+                double[] b = s.base().get(m);
+                double[] n = s.next().get(m);
+                if (b != null && n != null && b.length > 0 && n.length > 0) {
+                    metrics.put(m, change(m, b, n, tolerance));
+                }
+            }
+            rows.add(new Row(s.scenario(), s.op(), bo.length, no.length, metrics, rowVerdict(metrics, gated), null));
+        }
+        return new Result(rows, tolerance, gated);
+    }
+
     static MetricChange change(Metric metric, List<RunResult> base, List<RunResult> next, ToDoubleFunction<RunResult> f,
                                double tolerance) {
-        double[] b = base.stream().mapToDouble(f).toArray();
-        double[] n = next.stream().mapToDouble(f).toArray();
+        return change(metric, base.stream().mapToDouble(f).toArray(), next.stream().mapToDouble(f).toArray(), tolerance);
+    }
+
+    private static MetricChange change(Metric metric, double[] b, double[] n, double tolerance) {
         if (Bootstrap.medianOf(b) <= 0 || Bootstrap.medianOf(n) <= 0) {
             return new MetricChange(metric, Bootstrap.medianOf(b), Bootstrap.medianOf(n), null, Verdict.NO_CHANGE);
         }
@@ -244,7 +286,12 @@ public final class Comparison {
 
     /** As {@link #markdown(Result, String, String)}, counting samples in {@code unit} (rounds, pairs). */
     public static String markdown(Result result, String baseName, String newName, String unit) {
-        List<String> header = List.of("scenario", "op", unit + " base/new", "op/s base", "op/s new", "op/s new÷base [95 % CI]",
+        return markdown(result, baseName, newName, unit, "scenario", "op");
+    }
+
+    /** As {@link #markdown(Result, String, String, String)}, with the two key columns named (a sweep: routing, level). */
+    public static String markdown(Result result, String baseName, String newName, String unit, String key, String subKey) {
+        List<String> header = List.of(key, subKey, unit + " base/new", "op/s base", "op/s new", "op/s new÷base [95 % CI]",
                 "p50 new÷base [95 % CI]", "p99 new÷base [95 % CI]", "verdict");
         List<List<String>> rows = new ArrayList<>();
         boolean pointOnly = false;

@@ -1,0 +1,98 @@
+package io.cpbench.core.sweep;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.cpbench.core.load.Threshold;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+
+/**
+ * A finished (or interrupted) sweep read back from its {@code sweep.json}: the grid's SLO and repeats, its status and
+ * every cell run; {@link #analyse} runs the analysis again under an SLO (its own unless another is given).
+ *
+ * @param file    the sweep.json read
+ * @param slo     the SLO the sweep ran with
+ * @param repeats the repeats it planned
+ * @param status  what the file says of the run (COMPLETED, INCOMPLETE, ...)
+ */
+public record SweepFile(Path file, String slo, int repeats, String status, List<CellRun> runs) {
+
+    public static final String FORMAT = "cpbench-sweep/1";
+
+    /** Whether {@code dir} is a sweep's run directory (it has a sweep.json). */
+    public static boolean isSweep(Path dir) {
+        return Files.isRegularFile(dir.resolve("sweep.json"));
+    }
+
+    /**
+     * @param dirOrFile a sweep's run directory or its sweep.json
+     * @throws IllegalArgumentException with one line when it is missing, unreadable or not a cp-bench sweep
+     */
+    public static SweepFile read(Path dirOrFile) {
+        Path file = Files.isDirectory(dirOrFile) ? dirOrFile.resolve("sweep.json") : dirOrFile;
+        if (!Files.isReadable(file)) {
+            throw new IllegalArgumentException("no sweep.json in " + dirOrFile);
+        }
+        try {
+            ObjectMapper json = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+            JsonNode tree = json.readTree(file.toFile());
+            if (tree == null || !FORMAT.equals(tree.path("format").asText())) {
+                throw new IllegalArgumentException(file + " is not a cp-bench sweep (format " + FORMAT + ")");
+            }
+            JsonNode cells = tree.get("cells");
+            List<CellRun> runs = cells == null || cells.isNull() ? List.of() : List.of(json.treeToValue(cells, CellRun[].class));
+            JsonNode grid = tree.path("grid");
+            return new SweepFile(file, grid.path("slo").asText("p99<10ms"), grid.path("repeats").asInt(1),
+                    tree.path("status").asText("?"), runs);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read " + file + ": " + e.getMessage().lines().findFirst().orElse(""));
+        }
+    }
+
+    /** The SLO to analyse under: {@code text}, or the sweep's own when null; one-line errors for anything but a latency bound. */
+    public Threshold threshold(String text) {
+        String sloText = text != null ? text : slo;
+        Threshold threshold;
+        try {
+            threshold = Threshold.parse(sloText);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--slo: " + e.getMessage());
+        }
+        if (!threshold.isLatency()) {
+            throw new IllegalArgumentException("--slo '" + sloText + "': an SLO is a latency bound, like p99<10ms or p99.9<50ms");
+        }
+        return threshold;
+    }
+
+    /** The analysis again, each run's SLO metric read back (for this SLO) from the percentiles the run kept. */
+    public SweepAnalysis analyse(Threshold threshold) {
+        List<CellRun> judged = runs.stream().map(r -> new CellRun(r.repeat(), r.cell(), r.status(), r.reason(), r.seconds(),
+                r.ops(), r.errors(), r.opsPerSecond(), r.p50Us(), r.p90Us(), r.p99Us(), r.p999Us(), r.maxUs(),
+                sloOf(threshold, r))).toList();
+        List<SweepCell> cells = new ArrayList<>(new LinkedHashSet<>(runs.stream().map(CellRun::cell).toList()));
+        return SweepAnalysis.of(cells, judged, threshold, repeats);
+    }
+
+    /** The SLO's metric from a run's kept percentiles; the op-specific and mean ones need the run's own histograms. */
+    private static double sloOf(Threshold threshold, CellRun run) {
+        if (threshold.op() != null) {
+            throw new IllegalArgumentException("an op's SLO (" + threshold.text() + ") needs the run's per-op numbers;"
+                    + " give one over all ops, like p99<10ms");
+        }
+        return switch (threshold.metricKey()) {
+            case "p50" -> run.p50Us();
+            case "p90" -> run.p90Us();
+            case "p99" -> run.p99Us();
+            case "p99.9" -> run.p999Us();
+            case "max" -> run.maxUs();
+            default -> throw new IllegalArgumentException("cells.csv keeps p50, p90, p99, p99.9 and max; "
+                    + threshold.metricKey() + " needs a new sweep");
+        };
+    }
+}
