@@ -65,17 +65,17 @@ final class CompareCommand implements Callable<Integer> {
     public Integer call() {
         double tol = gateOptions.tolerance();
         Set<Comparison.Metric> gated = gateOptions.gated();
-        Path baseSweep = sweepDirectory(base, "BASE");
-        Path nextSweep = sweepDirectory(next, "NEW");
-        if (baseSweep != null || nextSweep != null) {
-            if (baseSweep == null || nextSweep == null) {
-                throw new IllegalArgumentException("BASE " + base + (baseSweep == null ? " is not" : " is") + " a sweep, NEW "
-                        + next + (nextSweep == null ? " is not" : " is") + ": compare two sweeps, or two runs of the same scenarios");
-            }
-            return compareSweeps(baseSweep, nextSweep, tol, gated);
-        }
         base = runDirectory(base, "BASE");
         next = runDirectory(next, "NEW");
+        boolean baseSweep = SweepFile.isSweep(base);
+        boolean nextSweep = SweepFile.isSweep(next);
+        if (baseSweep != nextSweep) {
+            throw new IllegalArgumentException("BASE " + base + (baseSweep ? " is" : " is not") + " a sweep, NEW " + next
+                    + (nextSweep ? " is" : " is not") + ": compare two sweeps, or two runs of the same scenarios");
+        }
+        if (baseSweep) {
+            return compareSweeps(base, next, tol, gated);
+        }
         List<RunResult> b = read(base, "BASE");
         List<RunResult> n = read(next, "NEW");
         Comparison.Result result = Comparison.of(b, n, tol, gated);
@@ -127,46 +127,22 @@ final class CompareCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
-    /** {@code dir} when it is a sweep; else its newest sweep directory when it holds sweeps and no other runs; else null. */
-    private static Path sweepDirectory(Path dir, String which) {
-        if (!Files.isDirectory(dir)) {
-            return null; // runDirectory() says what is missing
-        }
-        if (SweepFile.isSweep(dir)) {
-            return dir;
-        }
-        if (ResultFiles.hasOwnResults(dir)) {
-            return null;
-        }
-        List<Path> sweeps; // and other runs
-        try (java.util.stream.Stream<Path> s = Files.list(dir)) {
-            sweeps = s.filter(Files::isDirectory).filter(d -> SweepFile.isSweep(d) || ResultFiles.hasOwnResults(d)).sorted().toList();
-        } catch (IOException e) {
-            return null;
-        }
-        if (sweeps.isEmpty()) {
-            return null;
-        }
-        Path newest = sweeps.get(sweeps.size() - 1); // run directories' names start with the time
-        if (!SweepFile.isSweep(newest)) {
-            return null; // the newest run is not a sweep: runDirectory() takes it
-        }
-        System.err.printf(Locale.ROOT, "cpbench compare: %s is %s, the newest of %d run director%s in %s%n", which, newest,
-                sweeps.size(), sweeps.size() == 1 ? "y" : "ies", dir);
-        return newest;
+    /** A run's directory: it holds result files, or it is a sweep's. */
+    private static boolean isRun(Path dir) {
+        return ResultFiles.hasOwnResults(dir) || SweepFile.isSweep(dir);
     }
 
-    /** {@code dir} when it holds results; else its newest run directory (names start with the time), said on stderr. */
+    /** {@code dir} when it is a run; else its newest run directory (names start with the time), said on stderr. */
     private static Path runDirectory(Path dir, String which) {
         if (!Files.isDirectory(dir)) {
             throw new IllegalArgumentException(which + " " + dir + ": no such run directory");
         }
-        if (ResultFiles.hasOwnResults(dir)) {
+        if (isRun(dir)) {
             return dir;
         }
         List<Path> runs;
         try (java.util.stream.Stream<Path> s = Files.list(dir)) {
-            runs = s.filter(ResultFiles::hasOwnResults).sorted().toList();
+            runs = s.filter(CompareCommand::isRun).sorted().toList();
         } catch (IOException e) {
             throw new IllegalArgumentException(which + " " + dir + ": cannot list (" + e.getMessage() + ")");
         }

@@ -161,13 +161,7 @@ final class SweepCommand implements Callable<Integer> {
 
     SweepGrid grid() {
         SweepGrid.FileValues file = gridFile == null ? SweepGrid.FileValues.NONE : SweepGrid.readFile(gridFile);
-        String sloText = pick(slo, file.slo(), "p99<10ms");
-        Threshold threshold;
-        try {
-            threshold = Threshold.parse(sloText);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("--slo: " + e.getMessage());
-        }
+        Threshold threshold = SweepAnalysis.slo(pick(slo, file.slo(), "p99<10ms"));
         return new SweepGrid(pick(scenarios, file.scenarios(), SweepGrid.DEFAULT_SCENARIOS).stream().map(String::trim).toList(),
                 pick(clients, file.clients(), SweepGrid.DEFAULT_CLIENTS), pick(threads, file.threads(), SweepGrid.DEFAULT_THREADS),
                 pick(rates, file.rates(), List.of()), pick(mix, file.mix(), "cas"),
@@ -300,14 +294,17 @@ final class SweepCommand implements Callable<Integer> {
     /** {@code --from}: the analysis of a finished (or interrupted) sweep, again, under this --slo or its own. */
     private int reanalyse(PrintStream console, Path dir) {
         SweepFile sweep;
-        Threshold threshold;
-        SweepAnalysis analysis;
         try {
             sweep = SweepFile.read(dir);
-            threshold = sweep.threshold(slo);
-            analysis = sweep.analyse(threshold);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(e.getMessage().startsWith("--slo") ? e.getMessage() : "--from: " + e.getMessage());
+            throw new IllegalArgumentException("--from: " + e.getMessage());
+        }
+        Threshold threshold = sweep.threshold(slo);
+        SweepAnalysis analysis;
+        try {
+            analysis = sweep.analyse(threshold);
+        } catch (IllegalArgumentException e) { // an SLO the kept percentiles cannot answer
+            throw new IllegalArgumentException("--from: " + e.getMessage());
         }
         console.println("cp-bench sweep, analysed again: " + sweep.file() + " (" + sweep.runs().size() + " cell runs, status "
                 + sweep.status() + "), SLO " + threshold.text());

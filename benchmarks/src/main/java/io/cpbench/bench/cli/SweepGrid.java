@@ -82,12 +82,7 @@ record SweepGrid(List<String> scenarios, List<Integer> clients, List<Integer> th
         if (repeats < 1 || repeats > 50) {
             throw new IllegalArgumentException("repeats must be 1-50, was " + repeats);
         }
-        if (!slo.isLatency()) {
-            throw new IllegalArgumentException("--slo '" + slo.text() + "': an SLO is a latency bound, like p99<10ms or p99.9<50ms");
-        }
-        if (slo.comparison() == Threshold.Comparison.GT || slo.comparison() == Threshold.Comparison.GE) {
-            throw new IllegalArgumentException("--slo '" + slo.text() + "': an SLO is an upper bound, like p99<10ms");
-        }
+        io.cpbench.core.sweep.SweepAnalysis.checkSlo(slo);
         if (slo.stage() != 0) {
             throw new IllegalArgumentException("--slo '" + slo.text() + "': a sweep's cells have one stage; leave out the stage");
         }

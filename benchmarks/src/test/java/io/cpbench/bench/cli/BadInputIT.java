@@ -108,6 +108,8 @@ class BadInputIT {
                         + " scenarios", new String[]{"compare", "sweep-dir", "run-dir"}),
                 Arguments.of(2, "these sweeps share no cell: BASE has [], NEW has []", new String[]{"compare", "sweep-dir", "sweep-dir"}),
                 Arguments.of(2, "cannot read sweep-corrupt/sweep.json", new String[]{"compare", "sweep-corrupt", "sweep-dir"}),
+                Arguments.of(2, "--slo 'p99>5ms': an SLO is an upper bound", new String[]{"sweep", "--from", "sweep-dir",
+                        "--slo", "p99>5ms"}),
                 Arguments.of(2, "--html: a comparison of sweeps is Markdown only", new String[]{"compare", "sweep-dir", "sweep-dir",
                         "--html", "c.html"}),
                 // Not bad input, but the same one-line contract: a regression exits 1 and says so last on stderr.

@@ -26,12 +26,18 @@ class SweepProgressTest {
         return new CellRun(1, new SweepCell("client-smart", 1, 4, null), "OK", null, 10, 1000, 0, 100, 1, 1, 1, 1, 1, 1);
     }
 
+    /** A sweep of {@code cells} cell runs on {@code clusters} clusters, the first of which took {@code startSeconds}. */
+    private SweepCommand.Progress started(int cells, int clusters, long startSeconds) {
+        SweepCommand.Progress p = new SweepCommand.Progress(console, cells, clusters, null, new ArrayList<>(), now::get);
+        p.clusterStarting();
+        now.addAndGet(startSeconds * S);
+        return p;
+    }
+
     @Test
     void aFreshClusterPerRepeatCountsTheClustersStillToStartNotTheFirstCellsShareOfOne() {
         // 3 repeats of 18 cells, a cluster per repeat; a cluster costs 60 s (start + warm-up), a cell 13 s
-        SweepCommand.Progress p = new SweepCommand.Progress(console, 54, 3, null, new ArrayList<>(), now::get);
-        p.clusterStarting();
-        now.addAndGet(60 * S);
+        SweepCommand.Progress p = started(54, 3, 60);
         p.run(() -> cell(13));
         assertThat(p.secondsLeft()).isEqualTo(53 * 13 + 2 * 60);
         assertThat(out.toString(StandardCharsets.UTF_8)).startsWith("[1/54 repeat 1, 1m13s elapsed, ~13m29s left] client-smart");
@@ -47,9 +53,7 @@ class SweepProgressTest {
 
     @Test
     void oneClusterForTheWholeSweepLeavesOnlyCells() {
-        SweepCommand.Progress p = new SweepCommand.Progress(console, 10, 1, null, new ArrayList<>(), now::get);
-        p.clusterStarting();
-        now.addAndGet(45 * S);
+        SweepCommand.Progress p = started(10, 1, 45);
         p.run(() -> cell(12));
         p.run(() -> cell(14));
         assertThat(p.secondsLeft()).isEqualTo(8 * 13);

@@ -97,9 +97,7 @@ public final class Comparison {
      * @throws IllegalArgumentException when the runs are not of the same scenarios, harnesses and ops
      */
     public static Result of(List<RunResult> base, List<RunResult> next, double tolerance, Set<Metric> gate) {
-        if (!(tolerance >= 0 && tolerance < 1)) {
-            throw new IllegalArgumentException("the tolerance must be between 0 % and 100 %, was " + tolerance);
-        }
+        checkTolerance(tolerance);
         Map<String, List<RunResult>> b = usable(base);
         Map<String, List<RunResult>> n = usable(next);
         if (!b.keySet().equals(n.keySet())) {
@@ -131,7 +129,7 @@ public final class Comparison {
                 }
             }
         }
-        return new Result(rows, tolerance, gate.isEmpty() ? EnumSet.noneOf(Metric.class) : EnumSet.copyOf(gate));
+        return new Result(rows, tolerance, gated(gate));
     }
 
     private static Row row(String label, String op, List<RunResult> base, List<RunResult> next,
@@ -174,9 +172,7 @@ public final class Comparison {
      */
     public static Result paired(String scenario, Map<Metric, double[][]> pairs, int[] groupOf, double tolerance,
                                 Set<Metric> gate) {
-        if (!(tolerance >= 0 && tolerance < 1)) {
-            throw new IllegalArgumentException("the tolerance must be between 0 % and 100 %, was " + tolerance);
-        }
+        checkTolerance(tolerance);
         Map<Metric, MetricChange> metrics = new LinkedHashMap<>();
         int n = pairs.get(Metric.OPS)[0].length;
         for (Metric metric : Metric.values()) {
@@ -203,7 +199,7 @@ public final class Comparison {
             Bootstrap.Interval ratio = Bootstrap.clusteredMedian95(groups(ratios, groupOf));
             metrics.put(metric, new MetricChange(metric, Bootstrap.medianOf(b), Bootstrap.medianOf(x), ratio, verdict(metric, ratio, tolerance)));
         }
-        Set<Metric> gated = gate.isEmpty() ? EnumSet.noneOf(Metric.class) : EnumSet.copyOf(gate);
+        Set<Metric> gated = gated(gate);
         Row row = new Row(scenario, "all", n, n, metrics, rowVerdict(metrics, gated), null);
         return new Result(List.of(row), tolerance, gated);
     }
@@ -220,10 +216,8 @@ public final class Comparison {
      * 95 % bootstrap interval, and the verdict.
      */
     public static Result ofSamples(List<Samples> samples, double tolerance, Set<Metric> gate) {
-        if (!(tolerance >= 0 && tolerance < 1)) {
-            throw new IllegalArgumentException("the tolerance must be between 0 % and 100 %, was " + tolerance);
-        }
-        Set<Metric> gated = gate.isEmpty() ? EnumSet.noneOf(Metric.class) : EnumSet.copyOf(gate);
+        checkTolerance(tolerance);
+        Set<Metric> gated = gated(gate);
         List<Row> rows = new ArrayList<>();
         for (Samples s : samples) {
             double[] bo = s.base().get(Metric.OPS);
@@ -246,6 +240,16 @@ public final class Comparison {
             rows.add(new Row(s.scenario(), s.op(), bo.length, no.length, metrics, rowVerdict(metrics, gated), null));
         }
         return new Result(rows, tolerance, gated);
+    }
+
+    private static void checkTolerance(double tolerance) {
+        if (!(tolerance >= 0 && tolerance < 1)) {
+            throw new IllegalArgumentException("the tolerance must be between 0 % and 100 %, was " + tolerance);
+        }
+    }
+
+    private static Set<Metric> gated(Set<Metric> gate) {
+        return gate.isEmpty() ? EnumSet.noneOf(Metric.class) : EnumSet.copyOf(gate);
     }
 
     static MetricChange change(Metric metric, List<RunResult> base, List<RunResult> next, ToDoubleFunction<RunResult> f,

@@ -35,6 +35,28 @@ public record SweepAnalysis(String slo, List<RoutingStats> routings, List<LevelW
     /** Above this spread between the fastest and the slowest repeat the report says the machine's speed moved. */
     public static final double SPEED_SPREAD_WARNING = 0.10;
 
+    /** A sweep's SLO from its text: {@link #checkSlo} on what {@link Threshold#parse} reads; one-line errors naming --slo. */
+    public static Threshold slo(String text) {
+        Threshold slo;
+        try {
+            slo = Threshold.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--slo: " + e.getMessage());
+        }
+        checkSlo(slo);
+        return slo;
+    }
+
+    /** @throws IllegalArgumentException unless {@code slo} is a latency upper bound, like p99<10ms */
+    public static void checkSlo(Threshold slo) {
+        if (!slo.isLatency()) {
+            throw new IllegalArgumentException("--slo '" + slo.text() + "': an SLO is a latency bound, like p99<10ms or p99.9<50ms");
+        }
+        if (slo.comparison() == Threshold.Comparison.GT || slo.comparison() == Threshold.Comparison.GE) {
+            throw new IllegalArgumentException("--slo '" + slo.text() + "': an SLO is an upper bound, like p99<10ms");
+        }
+    }
+
     /**
      * @param runs       usable runs
      * @param failed     runs that were not usable (FAIL, INCOMPLETE)

@@ -5,6 +5,7 @@ import io.cpbench.core.result.ScenarioTable;
 import io.cpbench.core.stats.Bootstrap;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,17 +19,14 @@ import java.util.Set;
  * moved together. A knee is an absolute throughput: when every cell of NEW ran slower alike, the machine (or the
  * cluster) was slower, and the knee moves with it whatever else changed, so this says so beside the knees.
  *
- * @param cells      one row per cell both sweeps measured, in BASE's order
+ * @param cells      one row per cell both sweeps measured, in BASE's order (routing, level)
  * @param knees      one per routing both sweeps have
- * @param cellSpeed  the median over cells of new ÷ base op/s (the cells' medians over repeats); NaN with no cell
- * @param slowerCells how many cells' op/s ratio was below 1
- * @param fasterCells how many cells' op/s ratio was above 1
  * @param onlyBase   cells only BASE measured
  * @param onlyNew    cells only NEW measured
  * @param slo        the SLO both were analysed under
  */
-public record SweepComparison(Comparison.Result cells, List<KneeChange> knees, double cellSpeed, int slowerCells,
-                              int fasterCells, List<String> onlyBase, List<String> onlyNew, String slo) {
+public record SweepComparison(Comparison.Result cells, List<KneeChange> knees, List<String> onlyBase,
+                              List<String> onlyNew, String slo) {
 
     /** Within this of BASE's, a knee counts as held (issue 16's goal: ±10 % across two sweeps). */
     public static final double KNEE_HOLDS = 0.10;
@@ -59,46 +57,41 @@ public record SweepComparison(Comparison.Result cells, List<KneeChange> knees, d
      */
     public static SweepComparison of(SweepAnalysis base, List<CellRun> baseRuns, SweepAnalysis next, List<CellRun> nextRuns,
                                      double tolerance, Set<Comparison.Metric> gate) {
-        Map<String, List<CellRun>> b = byCell(baseRuns);
-        Map<String, List<CellRun>> n = byCell(nextRuns);
-        List<String> shared = b.keySet().stream().filter(n::containsKey).toList();
+        Map<Cell, List<CellRun>> b = byCell(baseRuns);
+        Map<Cell, List<CellRun>> n = byCell(nextRuns);
+        List<Cell> shared = b.keySet().stream().filter(n::containsKey).toList();
         if (shared.isEmpty()) {
             throw new IllegalArgumentException("these sweeps share no cell: BASE has " + b.keySet() + ", NEW has " + n.keySet());
         }
-        List<Comparison.Samples> samples = new ArrayList<>();
-        List<Double> speeds = new ArrayList<>();
-        int slower = 0;
-        int faster = 0;
-        for (String key : shared) {
-            List<CellRun> bs = b.get(key).stream().filter(CellRun::usable).toList();
-            List<CellRun> ns = n.get(key).stream().filter(CellRun::usable).toList();
-            int space = key.lastIndexOf(' ');
-            samples.add(new Comparison.Samples(key.substring(0, space), key.substring(space + 1), metrics(bs), metrics(ns)));
-            if (!bs.isEmpty() && !ns.isEmpty()) {
-                double ratio = Bootstrap.medianOf(ns.stream().mapToDouble(CellRun::opsPerSecond).toArray())
-                        / Bootstrap.medianOf(bs.stream().mapToDouble(CellRun::opsPerSecond).toArray());
-                speeds.add(ratio);
-                slower += ratio < 1 ? 1 : 0;
-                faster += ratio > 1 ? 1 : 0;
-            }
-        }
-        Comparison.Result rows = Comparison.ofSamples(samples, tolerance, gate);
+        List<Comparison.Samples> samples = shared.stream().map(c -> new Comparison.Samples(c.series(), c.level(),
+                metrics(b.get(c)), metrics(n.get(c)))).toList();
         List<KneeChange> knees = new ArrayList<>();
         for (SweepAnalysis.RoutingStats r : base.routings()) {
             next.routings().stream().filter(x -> x.routing().equals(r.routing())).findFirst()
                     .ifPresent(x -> knees.add(new KneeChange(r.routing(), r.knee(), x.knee(), r.kneeEstimate(), x.kneeEstimate())));
         }
-        double speed = speeds.isEmpty() ? Double.NaN : Bootstrap.medianOf(speeds.stream().mapToDouble(Double::doubleValue).toArray());
-        return new SweepComparison(rows, knees, speed, slower, faster,
-                b.keySet().stream().filter(k -> !n.containsKey(k)).toList(),
-                n.keySet().stream().filter(k -> !b.containsKey(k)).toList(), base.slo());
+        return new SweepComparison(Comparison.ofSamples(samples, tolerance, gate), knees,
+                b.keySet().stream().filter(k -> !n.containsKey(k)).map(Cell::toString).toList(),
+                n.keySet().stream().filter(k -> !b.containsKey(k)).map(Cell::toString).toList(), base.slo());
+    }
+
+    /** Per cell both sweeps measured, new ÷ base of the medians of op/s over the repeats. */
+    public double[] cellRatios() {
+        return cells.rows().stream().map(r -> r.metrics().get(Comparison.Metric.OPS)).filter(m -> m != null && m.base() > 0)
+                .mapToDouble(m -> m.next() / m.base()).toArray();
+    }
+
+    /** The median over cells of {@link #cellRatios}; NaN with no cell. */
+    public double cellSpeed() {
+        double[] r = cellRatios();
+        return r.length == 0 ? Double.NaN : Bootstrap.medianOf(r);
     }
 
     /** Every measured cell moved the same way, by more than {@link SweepAnalysis#SPEED_SPREAD_WARNING} at the median. */
     public boolean machineMoved() {
-        int measured = (int) cells.rows().stream().filter(r -> !r.metrics().isEmpty()).count();
-        boolean together = slowerCells == measured || fasterCells == measured;
-        return measured >= 3 && together && Math.abs(cellSpeed - 1) > SweepAnalysis.SPEED_SPREAD_WARNING;
+        double[] r = cellRatios();
+        boolean together = Arrays.stream(r).allMatch(x -> x < 1) || Arrays.stream(r).allMatch(x -> x > 1);
+        return r.length >= 3 && together && Math.abs(cellSpeed() - 1) > SweepAnalysis.SPEED_SPREAD_WARNING;
     }
 
     public String markdown(String baseName, String newName) {
@@ -113,15 +106,16 @@ public record SweepComparison(Comparison.Result cells, List<KneeChange> knees, d
         out.append(ScenarioTable.render(List.of("routing", "knee BASE", "knee NEW", "change", "SLO reached at",
                 String.format(Locale.ROOT, "held (same level, ±%.0f %%)", KNEE_HOLDS * 100)), rows));
         out.append('\n');
-        if (!Double.isNaN(cellSpeed)) {
-            int measured = (int) cells.rows().stream().filter(r -> !r.metrics().isEmpty()).count();
+        double[] ratios = cellRatios();
+        if (ratios.length > 0) {
             out.append(String.format(Locale.ROOT, "Every cell, new ÷ base op/s: median %.3f; %d of %d cells slower, %d faster%n",
-                    cellSpeed, slowerCells, measured, fasterCells));
+                    cellSpeed(), Arrays.stream(ratios).filter(x -> x < 1).count(), ratios.length,
+                    Arrays.stream(ratios).filter(x -> x > 1).count()));
             if (machineMoved()) {
                 out.append(String.format(Locale.ROOT, "every cell moved together by %+.0f %%: that is the machine's (or the"
                         + " cluster's) speed between the sweeps, unless what changed slows every routing and level alike;"
                         + " the knees move with it. Compare routings within one sweep (its paired ratios), or A/B two"
-                        + " builds side by side with 'cpbench ab'%n", (cellSpeed - 1) * 100));
+                        + " builds side by side with 'cpbench ab'%n", (cellSpeed() - 1) * 100));
             }
             out.append('\n');
         }
@@ -135,10 +129,22 @@ public record SweepComparison(Comparison.Result cells, List<KneeChange> knees, d
         return out.toString();
     }
 
-    private static Map<String, List<CellRun>> byCell(List<CellRun> runs) {
-        Map<String, List<CellRun>> map = new LinkedHashMap<>();
+    /** A cell of the grid as both sweeps name it: the series (routing, with member settings) and the level. */
+    private record Cell(String series, String level) {
+        @Override
+        public String toString() {
+            return series + " " + level;
+        }
+    }
+
+    /** Each cell's usable runs. */
+    private static Map<Cell, List<CellRun>> byCell(List<CellRun> runs) {
+        Map<Cell, List<CellRun>> map = new LinkedHashMap<>();
         for (CellRun r : runs) {
-            map.computeIfAbsent(r.cell().series() + " " + r.cell().level(), k -> new ArrayList<>()).add(r);
+            List<CellRun> here = map.computeIfAbsent(new Cell(r.cell().series(), r.cell().level()), k -> new ArrayList<>());
+            if (r.usable()) {
+                here.add(r);
+            }
         }
         return map;
     }

@@ -55,19 +55,9 @@ public record SweepFile(Path file, String slo, int repeats, String status, List<
         }
     }
 
-    /** The SLO to analyse under: {@code text}, or the sweep's own when null; one-line errors for anything but a latency bound. */
+    /** The SLO to analyse under: {@code text}, or the sweep's own when null ({@link SweepAnalysis#slo}). */
     public Threshold threshold(String text) {
-        String sloText = text != null ? text : slo;
-        Threshold threshold;
-        try {
-            threshold = Threshold.parse(sloText);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("--slo: " + e.getMessage());
-        }
-        if (!threshold.isLatency()) {
-            throw new IllegalArgumentException("--slo '" + sloText + "': an SLO is a latency bound, like p99<10ms or p99.9<50ms");
-        }
-        return threshold;
+        return SweepAnalysis.slo(text != null ? text : slo);
     }
 
     /** The analysis again, each run's SLO metric read back (for this SLO) from the percentiles the run kept. */
