@@ -8,12 +8,14 @@ import com.hazelcast.client.impl.clientside.HazelcastClientProxy;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.cp.IAtomicReference;
 import io.cpbench.topology.ClusterClientConfig;
+import io.cpbench.topology.FailoverPreset;
 import io.cpbench.topology.LeaderView;
 import io.cpbench.topology.MemberRef;
 import io.cpbench.topology.Topology;
 import io.cpbench.topology.TopologyKind;
 import io.cpbench.topology.TopologySpec;
 import io.cpbench.topology.net.NetworkControl;
+import io.cpbench.topology.net.NetworkEmulator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -46,6 +48,12 @@ class BalancersIT {
 
     static final Duration CONNECT = Duration.ofSeconds(20);
     static final int OPS = 1000;
+    /**
+     * Raft that elects a new leader about a second after the leader falls silent (Hazelcast's default takes 25 s),
+     * while members and clients keep Hazelcast's 60 s before they give up on a silent peer: so that in the silent-leader
+     * test only the balancer can end the calls waiting on the old leader within its 30 s.
+     */
+    static final FailoverPreset RAFT_ONLY = new FailoverPreset("raft-only", 200, 5, 1000, 0, 0, 0, 0, 0, 0, true);
     /** Fast probing, so the tests need not wait long for a judgement. */
     static final ProbeSettings FAST = ProbeSettings.defaults().withPeriod(Duration.ofMillis(250), Duration.ofSeconds(3));
 
@@ -60,7 +68,7 @@ class BalancersIT {
 
     @BeforeAll
     void start() {
-        topology = TopologyKind.EMBEDDED.start(TopologySpec.defaults(logs).withSettle(Duration.ofSeconds(2)));
+        topology = TopologyKind.EMBEDDED.start(TopologySpec.defaults(logs).withSettle(Duration.ofSeconds(2)).withFailover(RAFT_ONLY));
         network = topology.network().orElseThrow();
         leader = topology.leadership().read();
         slow = topology.members().get(4);
@@ -259,10 +267,64 @@ class BalancersIT {
         assertThat(fromXml.settings().period()).isEqualTo(Duration.ofSeconds(1));
     }
 
-    /** Last: it kills the leader. The members have the LeaderHint class here (the same JVM). */
+    /**
+     * The leader falls silent without closing its connections, as a stopped process does: the emulator holds every
+     * byte to and from it. The calls waiting on it would wait 60 s (the client's heartbeat timeout, and the members'
+     * before they remove it); the balancer pings it, hears nothing for 500 ms, asks the other members, and once they
+     * name the new leader closes the silent connection, so the calls end and the next ones go to the new leader.
+     */
     @Test
     @Order(7)
+    void leaderAwareDropsASilentLeaderOnceTheMembersNameAnother() throws Exception {
+        LeaderView before = topology.leadership().awaitStable(v -> v.leader() != null, "a leader", Duration.ofSeconds(2),
+                Duration.ofSeconds(60));
+        LeaderAwareLoadBalancer balancer = new LeaderAwareLoadBalancer(FAST);
+        HazelcastInstance client = client(balancer, all());
+        await("the first leader", Duration.ofSeconds(20),
+                () -> balancer.leader().map(MemberFilter::address).orElse("").equals(before.leader().address()));
+        var counter = client.getCPSubsystem().getAtomicLong("balancers-it-silent");
+        java.util.concurrent.atomic.AtomicLong lastOk = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.atomic.AtomicLong failed = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        long giveUp = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        Thread worker = new Thread(() -> {
+            while (!stop.get() && System.nanoTime() < giveUp) {
+                try {
+                    counter.incrementAndGet();
+                    lastOk.set(System.nanoTime());
+                } catch (RuntimeException e) {
+                    failed.incrementAndGet(); // the calls on the closed connection end indeterminate
+                }
+            }
+        }, "balancers-it-silent-worker");
+        worker.setDaemon(true);
+        worker.start();
+        await("calls to succeed", Duration.ofSeconds(10), () -> lastOk.get() != 0);
+
+        NetworkEmulator emulator = (NetworkEmulator) network;
+        long cut = System.nanoTime();
+        emulator.isolate(java.util.Set.of(before.leader().index()), true, true);
+        try {
+            await("a call to succeed after the leader fell silent", Duration.ofSeconds(30), () -> lastOk.get() > cut);
+            System.out.printf("leader-aware: first call after the leader fell silent succeeded %.2f s later; %d ended"
+                    + " in an error; connections closed %d%n", (lastOk.get() - cut) / 1e9, failed.get(),
+                    balancer.connectionsClosed());
+            assertThat(balancer.connectionsClosed()).as("the balancer closed the silent leader's connection").isEqualTo(1);
+            assertThat(balancer.leader().map(MemberFilter::address).orElse(""))
+                    .as("the balancer's leader").isNotEqualTo(before.leader().address());
+        } finally {
+            emulator.heal();
+            stop.set(true);
+        }
+    }
+
+    /** Last: it kills the leader. The members have the LeaderHint class here (the same JVM). */
+    @Test
+    @Order(8)
     void leaderAwareFollowsALeadershipChange() throws InterruptedException {
+        // The test before moved leadership away for a while: start once the priority member leads again, and holds.
+        LeaderView leader = topology.leadership().awaitStable(v -> topology.priorityMember().equals(v.leader()),
+                "the priority member leading again", Duration.ofSeconds(3), Duration.ofSeconds(90));
         LeaderAwareLoadBalancer balancer = new LeaderAwareLoadBalancer(FAST);
         HazelcastInstance client = client(balancer, all());
         await("the first leader", Duration.ofSeconds(20),

@@ -139,6 +139,16 @@ public abstract class CpLoadBalancer implements LoadBalancer, InitialMembershipL
         return List.of(passing());
     }
 
+    /** The class through which a call (an invocation on a random target) asks the balancer. */
+    static final String INVOCATION_SERVICE = "com.hazelcast.client.impl.spi.impl.ClientInvocationServiceImpl";
+
+    /**
+     * Whether the current {@link #next()} chooses a call's target, asked only when no member can be chosen: Hazelcast
+     * asks a balancer both for calls and for its own tasks, through the same method. Replaceable for unit tests.
+     */
+    java.util.function.BooleanSupplier callerIsACall = () -> StackWalker.getInstance()
+            .walk(frames -> frames.limit(16).anyMatch(f -> f.getClassName().equals(INVOCATION_SERVICE)));
+
     @Override
     public final Member next() {
         Member[] candidates = passing();
@@ -155,9 +165,11 @@ public abstract class CpLoadBalancer implements LoadBalancer, InitialMembershipL
             throw new NoConnectedMemberException(this + " has not found its client yet");
         }
         Member chosen = choose(candidates, connected);
-        if (chosen == null && binding.stopped()) {
-            // The client is shutting down and has closed its connections; its own background tasks (statistics)
-            // still ask. Null lets Hazelcast skip them quietly instead of logging this balancer's error as SEVERE.
+        if (chosen == null && (binding.stopped() || !callerIsACall.getAsBoolean())) {
+            // Not a call's target: the client shutting down, or one of its own background tasks (statistics, the
+            // cluster view listener's re-registration) that asks for "a random connection". For those Hazelcast
+            // takes any connection when the balancer says null, which is harmless; an exception would only be logged
+            // as SEVERE with its stack trace, and the task would not run.
             return null;
         }
         if (chosen == null) {

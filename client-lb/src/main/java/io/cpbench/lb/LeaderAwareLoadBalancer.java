@@ -1,5 +1,6 @@
 package io.cpbench.lb;
 
+import com.hazelcast.client.impl.connection.ClientConnection;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.logging.ILogger;
 import com.hazelcast.logging.Logger;
@@ -72,6 +73,7 @@ public class LeaderAwareLoadBalancer extends ProbingLoadBalancer {
 
     @Override
     protected void judge(LatencyStats<UUID> latencies, Member[] candidates) {
+        watchLeaders();
         if (settings().leaderHint() && hint != Hint.UNAVAILABLE) {
             askForHint(candidates);
             Member hinted = hintedLeader(candidates);
@@ -84,6 +86,10 @@ public class LeaderAwareLoadBalancer extends ProbingLoadBalancer {
                     changes.incrementAndGet();
                     LOG.info("leader-aware balancer: leader is now " + MemberFilter.address(hinted) + " (was "
                             + (previous == null ? "none" : MemberFilter.address(previous)) + "), as the members say");
+                    if (previous != null && !settings().leaderSilence().isZero()) {
+                        refreshOn(hinted);
+                    }
+                    deposed(previous);
                 }
                 return;
             }
@@ -100,41 +106,61 @@ public class LeaderAwareLoadBalancer extends ProbingLoadBalancer {
     private volatile String hintedAddress;
     private volatile long hintedAt;
     private volatile long hintAskedAt;
-    private volatile boolean hintInFlight;
+    private final java.util.concurrent.atomic.AtomicInteger hintsInFlight = new java.util.concurrent.atomic.AtomicInteger();
+    /** Questions are numbered; an answer older than the newest one taken is dropped (guarded by {@code this}). */
+    private long hintsAsked;
+    private long hintAnswerTaken;
     private int hintRotation;
 
-    /** Asks one connected member, in turn, who leads; at most one question at a time, once a probe period. */
+    /**
+     * Asks one connected member, in turn, who leads, once a probe period (a burst period while the leader is
+     * suspect). A member that does not answer pings is skipped, and a question still unanswered does not hold up the
+     * next one, which goes to another member: a stopped member would otherwise keep the balancer from learning that
+     * another member was elected.
+     */
     private void askForHint(Member[] candidates) {
         long now = System.nanoTime();
         long every = (inBurst() ? settings().burstPeriod() : settings().period()).toNanos();
-        if (hintInFlight && now - hintAskedAt < settings().timeout().toNanos() || now - hintAskedAt < every) {
+        if (now - hintAskedAt < every || hintsInFlight.get() >= candidates.length) {
             return;
         }
         Member target = null;
         for (int i = 0; i < candidates.length && target == null; i++) {
             Member member = candidates[Math.floorMod(hintRotation++, candidates.length)];
-            if (isConnected(member)) {
+            if (isConnected(member) && !isSilent(member)) {
                 target = member;
             }
         }
         if (target == null) {
             return;
         }
-        hintInFlight = true;
+        long question;
+        synchronized (this) {
+            question = ++hintsAsked;
+        }
+        hintsInFlight.incrementAndGet();
         hintAskedAt = now;
-        client().getExecutorService(HINT_EXECUTOR).submitToMember(new LeaderHint(settings().cpGroup()), target,
+        // While the leader is in doubt, members are also asked to forward calls to the leader their Raft node follows.
+        boolean refresh = inBurst() && settings().leaderSilence().toNanos() > 0;
+        client().getExecutorService(HINT_EXECUTOR).submitToMember(new LeaderHint(settings().cpGroup(), refresh), target,
                 new com.hazelcast.core.ExecutionCallback<String>() {
                     @Override
                     public void onResponse(String address) {
-                        hint = Hint.AVAILABLE;
-                        hintedAddress = address;
-                        hintedAt = System.nanoTime();
-                        hintInFlight = false;
+                        hintsInFlight.decrementAndGet();
+                        synchronized (LeaderAwareLoadBalancer.this) {
+                            if (question < hintAnswerTaken) {
+                                return; // A newer question was answered first.
+                            }
+                            hintAnswerTaken = question;
+                            hint = Hint.AVAILABLE;
+                            hintedAddress = address;
+                            hintedAt = System.nanoTime();
+                        }
                     }
 
                     @Override
                     public void onFailure(Throwable t) {
-                        hintInFlight = false;
+                        hintsInFlight.decrementAndGet();
                         if (hint == Hint.UNKNOWN && missingClass(t)) {
                             hint = Hint.UNAVAILABLE;
                             LOG.info("leader-aware balancer: the members do not have " + LeaderHint.class.getName()
@@ -144,6 +170,173 @@ public class LeaderAwareLoadBalancer extends ProbingLoadBalancer {
                     }
                 });
     }
+
+    /**
+     * A ping the balancer sent down a watched member's connection (the leader's, or a deposed leader's), when the
+     * connection had been quiet; {@code answered} is set on a response thread.
+     */
+    private static final class Watch {
+        final Member member;
+        long pingedAt;
+        volatile boolean pingOut;
+        boolean suspected;
+
+        Watch(Member member) {
+            this.member = member;
+        }
+    }
+
+    /** The leader's watch, and the last deposed leader's (prober thread only). */
+    private Watch leaderWatch;
+    private Watch deposedWatch;
+    private long deposedAt;
+    private final AtomicLong connectionsClosed = new AtomicLong();
+
+    /**
+     * Watches the leader's connection, and for a window the connection of the leader before it, through {@link
+     * ProbeSettings#leaderSilence()}: a connection that has been quiet for half of it gets a ping; one whose ping has
+     * gone unanswered for all of it is silent. A silent leader starts a burst, so the other members are asked who
+     * leads every burst period; a silent deposed leader's connection is closed (see {@link #deposed}). Its dropping
+     * does the same as silence.
+     */
+    private void watchLeaders() {
+        long silence = settings().leaderSilence().toNanos();
+        if (silence == 0) {
+            return;
+        }
+        Member current = leader;
+        if (current == null) {
+            leaderWatch = null;
+        } else {
+            if (leaderWatch == null || !leaderWatch.member.equals(current)) {
+                leaderWatch = new Watch(current);
+            }
+            watch(leaderWatch, silence);
+            if (isSilent(current) && !leaderWatch.suspected) {
+                leaderWatch.suspected = true;
+                burst();
+                ClientConnection connection = connectionTo(current);
+                LOG.info("leader-aware balancer: leader " + MemberFilter.address(current) + (connection == null
+                        ? "'s connection dropped" : " has not answered a ping for " + settings().leaderSilence().toMillis()
+                        + " ms") + "; asking the other members who leads every " + settings().burstPeriod().toMillis() + " ms");
+            }
+        }
+        Watch old = deposedWatch;
+        if (old != null) {
+            if (System.nanoTime() - deposedAt > settings().window().toNanos() || connectionTo(old.member) == null) {
+                deposedWatch = null;
+            } else {
+                watch(old, silence);
+                closeIfSilent(old.member);
+            }
+        }
+    }
+
+    private void watch(Watch w, long silenceNanos) {
+        ClientConnection connection = connectionTo(w.member);
+        if (connection == null) {
+            return;
+        }
+        long now = System.nanoTime();
+        long quietNanos = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(
+                Math.max(0, System.currentTimeMillis() - connection.lastReadTimeMillis()));
+        if (!w.pingOut && quietNanos >= silenceNanos / 2) {
+            w.pingOut = true;
+            w.pingedAt = now;
+            ping(connection).whenComplete((response, error) -> w.pingOut = false);
+        }
+        if (!w.pingOut && w.suspected && quietNanos < silenceNanos / 2) {
+            w.suspected = false;
+        }
+    }
+
+    /** Whether {@code member}'s connection dropped, or a ping to it has gone unanswered for the silence setting. */
+    private boolean isSilent(Member member) {
+        long silence = settings().leaderSilence().toNanos();
+        if (silence == 0) {
+            return false;
+        }
+        if (connectionTo(member) == null) {
+            return true;
+        }
+        for (Watch w : new Watch[]{leaderWatch, deposedWatch}) {
+            if (w != null && w.member.equals(member) && w.pingOut && System.nanoTime() - w.pingedAt >= silence) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * {@code previous} was the leader until now. If it is silent, its connection is closed at once: the calls waiting
+     * on it (a stopped process answers none) end with {@code TargetDisconnectedException}, which Hazelcast retries
+     * where that is safe and otherwise reports, so the application's next calls go to the new leader instead of
+     * waiting for the client's heartbeat timeout (60 s by default). If it still answers (leadership was handed over),
+     * it is watched for a window, and closed if it falls silent in that time.
+     */
+    private void deposed(Member previous) {
+        if (previous == null || settings().leaderSilence().isZero()) {
+            return;
+        }
+        Watch w = leaderWatch != null && leaderWatch.member.equals(previous) ? leaderWatch : new Watch(previous);
+        w.suspected = false;
+        deposedWatch = w;
+        deposedAt = System.nanoTime();
+        closeIfSilent(previous);
+    }
+
+    private void closeIfSilent(Member member) {
+        ClientConnection connection = connectionTo(member);
+        if (connection == null || !isSilent(member) || System.nanoTime() < refreshPendingUntil) {
+            return;
+        }
+        connectionsClosed.incrementAndGet();
+        Member now = leader;
+        String reason = "cp-bench leader-aware balancer: " + MemberFilter.address(member) + " has not answered a ping for "
+                + settings().leaderSilence().toMillis() + " ms and the members name "
+                + (now == null ? "another member" : MemberFilter.address(now)) + " as leader";
+        LOG.info("leader-aware balancer: closing the connection to " + MemberFilter.address(member)
+                + ", so the calls waiting on it end now (" + reason + ")");
+        deposedWatch = null;
+        connection.close(reason, null);
+    }
+
+    /** How many connections the balancer closed because a deposed leader had fallen silent. */
+    public long connectionsClosed() {
+        return connectionsClosed.get();
+    }
+
+    /**
+     * Asks {@code member} (the new leader) who leads, with {@code refresh}: its forwarding of calls then points at
+     * itself before the calls that follow arrive, instead of at the leader before it (see {@link LeaderHint}).
+     */
+    private void refreshOn(Member member) {
+        refreshPendingUntil = System.nanoTime() + REFRESH_WAIT.toNanos();
+        try {
+            client().getExecutorService(HINT_EXECUTOR).submitToMember(new LeaderHint(settings().cpGroup(), true), member,
+                    new com.hazelcast.core.ExecutionCallback<String>() {
+                        @Override
+                        public void onResponse(String address) {
+                            refreshPendingUntil = 0;
+                        }
+
+                        @Override
+                        public void onFailure(Throwable t) {
+                            refreshPendingUntil = 0;
+                        }
+                    });
+        } catch (RuntimeException e) {
+            refreshPendingUntil = 0; // The refresh is a help, not a condition: calls go to the new leader anyway.
+        }
+    }
+
+    /** How long a silent deposed leader's connection stays open for the new leader's refresh to be answered. */
+    private static final java.time.Duration REFRESH_WAIT = java.time.Duration.ofSeconds(1);
+    /**
+     * Until when a refresh of the new leader is on its way: the calls that closing the old connection sets free should
+     * find the new leader forwarding to itself, so the close waits for it (prober thread reads, response thread clears).
+     */
+    private volatile long refreshPendingUntil;
 
     private static boolean missingClass(Throwable t) {
         for (Throwable c = t; c != null; c = c.getCause()) {
@@ -265,6 +458,7 @@ public class LeaderAwareLoadBalancer extends ProbingLoadBalancer {
         challenger = null;
         leader = best;
         changes.incrementAndGet();
+        deposed(current);
         Member named = metricsLeader(candidates);
         source = "forwarding probes" + (named == null ? "" : named.equals(best) ? ", metrics agree" : ", metrics named "
                 + MemberFilter.address(named) + " (they can be a publication period old)");

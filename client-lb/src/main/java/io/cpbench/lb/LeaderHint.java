@@ -3,6 +3,7 @@ package io.cpbench.lb;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastInstanceAware;
 import com.hazelcast.cp.CPGroup;
+import com.hazelcast.cp.CPGroupId;
 import com.hazelcast.cp.CPMember;
 import com.hazelcast.cp.internal.RaftService;
 import com.hazelcast.cp.internal.raft.impl.RaftEndpoint;
@@ -26,10 +27,17 @@ public final class LeaderHint implements Callable<String>, HazelcastInstanceAwar
     private static final long serialVersionUID = 1L;
 
     private final String group;
+    /** Also point this member's forwarding at the leader its Raft node knows (see {@link #refreshForwarding}). */
+    private final boolean refresh;
     private transient HazelcastInstance instance;
 
     public LeaderHint(String group) {
+        this(group, false);
+    }
+
+    public LeaderHint(String group, boolean refresh) {
         this.group = group;
+        this.refresh = refresh;
     }
 
     @Override
@@ -42,7 +50,13 @@ public final class LeaderHint implements Callable<String>, HazelcastInstanceAwar
         NodeEngine engine = instance instanceof HazelcastInstanceProxy proxy ? proxy.getOriginal().node.getNodeEngine()
                 : ((HazelcastInstanceImpl) instance).node.getNodeEngine();
         RaftService raft = engine.getService(RaftService.SERVICE_NAME);
-        CPGroup cpGroup = raft.getCPGroup(group).get(5, TimeUnit.SECONDS);
+        // The group as this member's copy of the CP metadata has it; asking the metadata group instead is a Raft query
+        // to its leader, which waits out a stopped leader (the priority member leads every group): the hint would
+        // then not come while it is needed most.
+        CPGroup cpGroup = raft.getMetadataGroupManager().getActiveGroup(group);
+        if (cpGroup == null) {
+            cpGroup = raft.getCPGroup(group).get(5, TimeUnit.SECONDS);
+        }
         if (cpGroup == null) {
             return null;
         }
@@ -53,10 +67,55 @@ public final class LeaderHint implements Callable<String>, HazelcastInstanceAwar
         }
         for (CPMember member : cpGroup.members()) {
             if (member.getUuid().equals(leader.getUuid())) {
+                if (refresh) {
+                    refreshForwarding(raft, cpGroup.id(), member);
+                }
                 return clientAddress(engine, member.getUuid(), member.getAddress());
             }
         }
         return null;
+    }
+
+    private static volatile java.lang.invoke.MethodHandle knownLeader;
+    private static volatile java.lang.invoke.MethodHandle setKnownLeader;
+    private static volatile boolean forwardingUnreachable;
+
+    /**
+     * Points this member's forwarding of the group's calls at {@code leader} when it still points at another member.
+     * A member hands a client's CP call to the leader it last heard of from a call ({@code RaftInvocationContext}'s
+     * known leader), not to the one its Raft node follows; an election does not update it (Hazelcast 5.4). So after a
+     * leader stops without closing its connections (a paused process), every member, the new leader included, keeps
+     * sending calls to the stopped one until it is declared dead: the calls a leader-aware client sends to the new
+     * leader would wait as well. The balancer asks with {@code refresh} only while it looks for a new leader.
+     *
+     * @return whether the member's forwarding was changed
+     */
+    static boolean refreshForwarding(RaftService raft, CPGroupId groupId, CPMember leader) {
+        if (forwardingUnreachable) {
+            return false;
+        }
+        try {
+            Object context = raft.getInvocationManager().getRaftInvocationContext();
+            if (knownLeader == null) {
+                var lookup = java.lang.invoke.MethodHandles.lookup();
+                Class<?> type = context.getClass();
+                var get = type.getDeclaredMethod("getKnownLeader", CPGroupId.class);
+                var set = type.getDeclaredMethod("setKnownLeader", CPGroupId.class, CPMember.class);
+                get.setAccessible(true);
+                set.setAccessible(true);
+                setKnownLeader = lookup.unreflect(set);
+                knownLeader = lookup.unreflect(get);
+            }
+            Object known = knownLeader.invoke(context, groupId);
+            if (known instanceof CPMember member && member.getUuid().equals(leader.getUuid())) {
+                return false;
+            }
+            setKnownLeader.invoke(context, groupId, leader);
+            return true;
+        } catch (Throwable e) {
+            forwardingUnreachable = true; // Another Hazelcast version: the hint still names the leader.
+            return false;
+        }
     }
 
     /**

@@ -25,10 +25,16 @@ import java.util.function.Function;
  *                     same probing, for comparison
  * @param leaderHint   leader-aware: ask the members who leads ({@link LeaderHint}) when they have the class, once a
  *                     probe period; false finds the leader by latency alone
+ * @param leaderSilence leader-aware: when the leader's connection has brought nothing for this long (the balancer
+ *                     pings it when it is idle), ask the other members who leads every burst period; and when they
+ *                     name another leader while it is still silent, close its connection, so that the calls
+ *                     waiting on it end at once (indeterminate) instead of after the client's heartbeat timeout.
+ *                     Zero turns this off.
  */
 public record ProbeSettings(String cpGroup, Duration period, Duration burstPeriod, Duration burstLength, Duration timeout,
                             Duration window, int minSamples, double excludeRatio, double readmitRatio,
-                            double excludeQuantile, double switchMargin, boolean sticky, boolean leaderHint) {
+                            double excludeQuantile, double switchMargin, boolean sticky, boolean leaderHint,
+                            Duration leaderSilence) {
 
     public static final String PREFIX = "cpbench.lb.";
     public static final String CP_GROUP = PREFIX + "cp-group";
@@ -42,6 +48,7 @@ public record ProbeSettings(String cpGroup, Duration period, Duration burstPerio
     public static final String SWITCH_MARGIN = PREFIX + "leader.switch-margin";
     public static final String STICKY = PREFIX + "leader.sticky";
     public static final String LEADER_HINT = PREFIX + "leader.hint";
+    public static final String LEADER_SILENCE_MS = PREFIX + "leader.silence-ms";
 
     public ProbeSettings {
         Objects.requireNonNull(cpGroup, "cpGroup");
@@ -67,6 +74,10 @@ public record ProbeSettings(String cpGroup, Duration period, Duration burstPerio
         if (!(excludeQuantile >= 0.0 && excludeQuantile <= 1.0)) {
             throw new IllegalArgumentException(EXCLUDE_QUANTILE + " must be in [0, 1], got " + excludeQuantile);
         }
+        if (leaderSilence == null || leaderSilence.isNegative()) {
+            throw new IllegalArgumentException(LEADER_SILENCE_MS + " must be 0 (off) or more, got "
+                    + (leaderSilence == null ? "none" : leaderSilence.toMillis() + " ms"));
+        }
         if (!(switchMargin >= 0.0 && switchMargin < 1.0)) {
             throw new IllegalArgumentException(SWITCH_MARGIN + " must be in [0, 1), got " + switchMargin);
         }
@@ -77,7 +88,7 @@ public record ProbeSettings(String cpGroup, Duration period, Duration burstPerio
      * and membership changes; judge on the last 10 s, from 5 samples up. Latency-aware: compare members by their
      * fastest tenth of probes (the fixed cost of their path, not the noise of a busy machine), exclude above 1.15× the
      * best, readmit at 1.05×. Leader-aware: change leader at a 25 % lower fastest tenth, sticky, ask members for the
-     * leader.
+     * leader; a leader whose connection brings nothing for 500 ms is suspected (see {@code leaderSilence}).
      *
      * <p>For CP calls the leader is the fastest member (no forwarding hop: a follower's fastest tenth was 1.3-1.6× the
      * leader's on loopback), so the latency-aware defaults keep the leader and followers within 15 % of it, and drop
@@ -88,23 +99,23 @@ public record ProbeSettings(String cpGroup, Duration period, Duration burstPerio
      */
     public static ProbeSettings defaults() {
         return new ProbeSettings("default", Duration.ofSeconds(1), Duration.ofMillis(100), Duration.ofSeconds(3),
-                Duration.ofSeconds(2), Duration.ofSeconds(10), 5, 1.15, 1.05, 0.1, 0.25, true, true);
+                Duration.ofSeconds(2), Duration.ofSeconds(10), 5, 1.15, 1.05, 0.1, 0.25, true, true, Duration.ofMillis(500));
     }
 
     public ProbeSettings withCpGroup(String group) {
         return new ProbeSettings(group, period, burstPeriod, burstLength, timeout, window, minSamples, excludeRatio,
-                readmitRatio, excludeQuantile, switchMargin, sticky, leaderHint);
+                readmitRatio, excludeQuantile, switchMargin, sticky, leaderHint, leaderSilence);
     }
 
     public ProbeSettings withPeriod(Duration newPeriod, Duration newWindow) {
         return new ProbeSettings(cpGroup, newPeriod, burstPeriod, burstLength, timeout, newWindow, minSamples, excludeRatio,
-                readmitRatio, excludeQuantile, switchMargin, sticky, leaderHint);
+                readmitRatio, excludeQuantile, switchMargin, sticky, leaderHint, leaderSilence);
     }
 
     /** Latency-aware exclusion: above {@code exclude} × the best, readmitted at {@code readmit} ×, by quantile {@code q}. */
     public ProbeSettings withExclusion(double exclude, double readmit, double q) {
         return new ProbeSettings(cpGroup, period, burstPeriod, burstLength, timeout, window, minSamples, exclude, readmit,
-                q, switchMargin, sticky, leaderHint);
+                q, switchMargin, sticky, leaderHint, leaderSilence);
     }
 
     /** Latency-aware exclusion of sick members only: above 3× the best median, readmitted at 1.5×. */
@@ -114,18 +125,24 @@ public record ProbeSettings(String cpGroup, Duration period, Duration burstPerio
 
     public ProbeSettings withSticky(boolean isSticky) {
         return new ProbeSettings(cpGroup, period, burstPeriod, burstLength, timeout, window, minSamples, excludeRatio,
-                readmitRatio, excludeQuantile, switchMargin, isSticky, leaderHint);
+                readmitRatio, excludeQuantile, switchMargin, isSticky, leaderHint, leaderSilence);
+    }
+
+    public ProbeSettings withLeaderSilence(Duration silence) {
+        return new ProbeSettings(cpGroup, period, burstPeriod, burstLength, timeout, window, minSamples, excludeRatio,
+                readmitRatio, excludeQuantile, switchMargin, sticky, leaderHint, silence);
     }
 
     public ProbeSettings withLeaderHint(boolean hint) {
         return new ProbeSettings(cpGroup, period, burstPeriod, burstLength, timeout, window, minSamples, excludeRatio,
-                readmitRatio, excludeQuantile, switchMargin, sticky, hint);
+                readmitRatio, excludeQuantile, switchMargin, sticky, hint, leaderSilence);
     }
 
     /**
      * The defaults, overridden by whichever of these properties are set: {@value #CP_GROUP}, {@value #PERIOD_MS},
      * {@value #TIMEOUT_MS}, {@value #WINDOW_MS}, {@value #MIN_SAMPLES}, {@value #EXCLUDE_RATIO},
-     * {@value #READMIT_RATIO}, {@value #EXCLUDE_QUANTILE}, {@value #SWITCH_MARGIN}, {@value #STICKY}, {@value #LEADER_HINT}.
+     * {@value #READMIT_RATIO}, {@value #EXCLUDE_QUANTILE}, {@value #SWITCH_MARGIN}, {@value #STICKY}, {@value #LEADER_HINT},
+     * {@value #LEADER_SILENCE_MS}.
      *
      * @throws IllegalArgumentException naming the property, when a value is malformed or out of range
      */
@@ -140,7 +157,8 @@ public record ProbeSettings(String cpGroup, Duration period, Duration burstPerio
                 number(properties, READMIT_RATIO, d.readmitRatio, false),
                 number(properties, EXCLUDE_QUANTILE, d.excludeQuantile, false),
                 number(properties, SWITCH_MARGIN, d.switchMargin, false),
-                bool(properties, STICKY, d.sticky), bool(properties, LEADER_HINT, d.leaderHint));
+                bool(properties, STICKY, d.sticky), bool(properties, LEADER_HINT, d.leaderHint),
+                millis(properties, LEADER_SILENCE_MS, d.leaderSilence));
     }
 
     /** The settings as the client properties that give them (burst timing has no property and is left out). */
@@ -157,6 +175,7 @@ public record ProbeSettings(String cpGroup, Duration period, Duration burstPerio
         p.put(SWITCH_MARGIN, Double.toString(switchMargin));
         p.put(STICKY, Boolean.toString(sticky));
         p.put(LEADER_HINT, Boolean.toString(leaderHint));
+        p.put(LEADER_SILENCE_MS, Long.toString(leaderSilence.toMillis()));
         return p;
     }
 

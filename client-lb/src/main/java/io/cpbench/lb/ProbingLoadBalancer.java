@@ -228,6 +228,18 @@ public abstract class ProbingLoadBalancer extends CpLoadBalancer {
         return false;
     }
 
+    /** The client's live connection to {@code member}, or null. */
+    protected final ClientConnection connectionTo(Member member) {
+        HazelcastClientInstanceImpl c = client;
+        ClientConnection connection = c == null ? null : c.getConnectionManager().getConnection(member.getUuid());
+        return connection != null && connection.isAlive() ? connection : null;
+    }
+
+    /** Sends a ping down {@code connection}; the future completes when the member answers or the connection drops. */
+    protected final java.util.concurrent.CompletableFuture<ClientMessage> ping(ClientConnection connection) {
+        return new ClientInvocation(client, ClientPingCodec.encodeRequest(), PROBE_OBJECT, connection).invoke();
+    }
+
     /** The probe times (forwarding probes: the forwarded request's) per member. */
     protected final LatencyStats<UUID> latencies() {
         return stats;

@@ -127,17 +127,26 @@ class FilteringLoadBalancerTest {
     }
 
     @Test
-    void whenNoAllowedMemberIsConnectedTheCallIsRetriedNotRedirected() throws Exception {
+    void whenNoAllowedMemberIsConnectedTheCallIsRetriedNotRedirectedAndTheClientsOwnTasksGetNull() throws Exception {
         member(5701, null);
         Member allowed = member(5702, null);
         disconnected.add(allowed);
         FilteringLoadBalancer balancer = started(FilteringLoadBalancer.allowing(List.of("127.0.0.1:5702")));
 
+        // This test is no Hazelcast invocation service, so the stack says it is no call.
+        assertThat(balancer.callerIsACall.getAsBoolean()).isFalse();
+        balancer.callerIsACall = () -> true;
         // Hazelcast retries a call whose target selection throws a RetryableException, until its invocation timeout.
         assertThatThrownBy(balancer::next)
                 .isInstanceOf(NoConnectedMemberException.class)
                 .isInstanceOf(com.hazelcast.spi.exception.RetryableException.class)
                 .hasMessageContaining("127.0.0.1:5702");
+
+        // Statistics and the cluster view listener ask for "a random connection" through the balancer too; they get
+        // null, and Hazelcast takes any connection for them, where an exception would be logged as SEVERE with a stack
+        // trace and the task skipped.
+        balancer.callerIsACall = () -> false;
+        assertThat(balancer.next()).isNull();
     }
 
     @Test

@@ -289,7 +289,7 @@ abstract class SuiteCommand implements Callable<Integer> {
     static final List<String> PROBE_KEYS = List.of(ProbeSettings.CP_GROUP, ProbeSettings.PERIOD_MS, ProbeSettings.TIMEOUT_MS,
             ProbeSettings.WINDOW_MS, ProbeSettings.MIN_SAMPLES, ProbeSettings.EXCLUDE_RATIO, ProbeSettings.READMIT_RATIO,
             ProbeSettings.EXCLUDE_QUANTILE,
-            ProbeSettings.SWITCH_MARGIN, ProbeSettings.STICKY, ProbeSettings.LEADER_HINT);
+            ProbeSettings.SWITCH_MARGIN, ProbeSettings.STICKY, ProbeSettings.LEADER_HINT, ProbeSettings.LEADER_SILENCE_MS);
 
     static String oneLine(RunResult r) {
         RunResult.Latency l = r.latencyMicros();
