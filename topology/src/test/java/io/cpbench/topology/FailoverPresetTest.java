@@ -80,6 +80,29 @@ class FailoverPresetTest {
         assertThat(FailoverPreset.of(" FAST ")).isSameAs(FailoverPreset.FAST);
         assertThatThrownBy(() -> FailoverPreset.of("quick"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("unknown failover preset 'quick'; known: default, fast");
+                .hasMessage("unknown failover preset 'quick'; known: default, fast, fast-raft");
+    }
+
+    @Test
+    void fastRaftIsFastsRaftAndClientsWithHazelcastsMemberFailureDetection() {
+        FailoverPreset fast = FailoverPreset.FAST;
+        FailoverPreset raft = FailoverPreset.of("fast-raft");
+        Config config = member(raft).toConfig();
+        RaftAlgorithmConfig algorithm = config.getCPSubsystemConfig().getRaftAlgorithmConfig();
+        assertThat(algorithm.getLeaderHeartbeatPeriodInMillis()).isEqualTo(fast.leaderHeartbeatMillis());
+        assertThat(algorithm.getMaxMissedLeaderHeartbeatCount()).isEqualTo(fast.maxMissedHeartbeats());
+        assertThat(algorithm.getLeaderElectionTimeoutInMillis()).isEqualTo(fast.electionTimeoutMillis());
+        assertThat(config.getCPSubsystemConfig().isFailOnIndeterminateOperationState()).isTrue();
+        // no member is declared dead sooner than Hazelcast's 60 s, so none merges back after a pause
+        assertThat(config.getProperty("hazelcast.max.no.heartbeat.seconds")).isNull();
+        assertThat(config.getProperty("hazelcast.heartbeat.interval.seconds")).isNull();
+        assertThat(config.getProperty("hazelcast.merge.first.run.delay.seconds")).isNull();
+        assertThat(config.getProperty("hazelcast.invocation.retry.pause.millis")).isEqualTo("50");
+        ClientConfig fastClient = new ClientConfig();
+        fast.apply(fastClient);
+        ClientConfig raftClient = new ClientConfig();
+        raft.apply(raftClient);
+        assertThat(raftClient.getProperties()).isEqualTo(fastClient.getProperties());
+        assertThat(raft.describe()).contains("members: dead after Hazelcast's 60 s of silence, retry every 50 ms");
     }
 }

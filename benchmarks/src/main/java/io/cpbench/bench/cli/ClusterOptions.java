@@ -44,8 +44,9 @@ public final class ClusterOptions {
 
     @Option(names = "--failover", paramLabel = "PRESET", defaultValue = "default",
             description = "How fast members and clients detect a failed member: default (Hazelcast's: a paused leader"
-                    + " lasts ~25 s) or fast (Raft heartbeat 50 ms x 3, election 50 ms, members dead after 5 s silence,"
-                    + " clients retry every 50 ms; started members only) (default: ${DEFAULT-VALUE}).")
+                    + " lasts ~25 s), fast (Raft heartbeat 50 ms x 3, election 50 ms, members dead after 5 s silence,"
+                    + " clients retry every 50 ms) or fast-raft (as fast, but members keep Hazelcast's 60 s before"
+                    + " declaring a member dead: for leader-aware clients); started members only (default: ${DEFAULT-VALUE}).")
     String failover;
 
     @Option(names = "--no-priority",
