@@ -172,8 +172,8 @@ public class LeaderAwareLoadBalancer extends ProbingLoadBalancer {
     }
 
     /**
-     * A ping the balancer sent down a watched member's connection (the leader's, or a deposed leader's), when the
-     * connection had been quiet; {@code answered} is set on a response thread.
+     * A watched member (the leader, or a deposed leader) and the ping the balancer sent down its connection once it
+     * had been quiet: {@code pingOut} is cleared on a response thread when the member answers or the connection drops.
      */
     private static final class Watch {
         final Member member;

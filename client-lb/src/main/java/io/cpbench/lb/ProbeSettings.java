@@ -25,11 +25,11 @@ import java.util.function.Function;
  *                     same probing, for comparison
  * @param leaderHint   leader-aware: ask the members who leads ({@link LeaderHint}) when they have the class, once a
  *                     probe period; false finds the leader by latency alone
- * @param leaderSilence leader-aware: when the leader's connection has brought nothing for this long (the balancer
- *                     pings it when it is idle), ask the other members who leads every burst period; and when they
- *                     name another leader while it is still silent, close its connection, so that the calls
- *                     waiting on it end at once (indeterminate) instead of after the client's heartbeat timeout.
- *                     Zero turns this off.
+ * @param leaderSilence leader-aware: the leader's connection gets a ping once it has been quiet for half of this;
+ *                     when the ping has gone unanswered this long, the other members are asked who leads every burst
+ *                     period, and when they name another leader while it is still silent, its connection is closed,
+ *                     so that the calls waiting on it end at once (indeterminate) instead of after the client's
+ *                     heartbeat timeout. Zero turns this off.
  */
 public record ProbeSettings(String cpGroup, Duration period, Duration burstPeriod, Duration burstLength, Duration timeout,
                             Duration window, int minSamples, double excludeRatio, double readmitRatio,
@@ -88,7 +88,7 @@ public record ProbeSettings(String cpGroup, Duration period, Duration burstPerio
      * and membership changes; judge on the last 10 s, from 5 samples up. Latency-aware: compare members by their
      * fastest tenth of probes (the fixed cost of their path, not the noise of a busy machine), exclude above 1.15× the
      * best, readmit at 1.05×. Leader-aware: change leader at a 25 % lower fastest tenth, sticky, ask members for the
-     * leader; a leader whose connection brings nothing for 500 ms is suspected (see {@code leaderSilence}).
+     * leader; a leader that leaves a ping unanswered for 500 ms is suspected (see {@code leaderSilence}).
      *
      * <p>For CP calls the leader is the fastest member (no forwarding hop: a follower's fastest tenth was 1.3-1.6× the
      * leader's on loopback), so the latency-aware defaults keep the leader and followers within 15 % of it, and drop

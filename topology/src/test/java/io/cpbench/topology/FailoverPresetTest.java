@@ -17,14 +17,19 @@ class FailoverPresetTest {
                 List.of("127.0.0.1:5701", "127.0.0.1:5702", "127.0.0.1:5703"), 0, 5, preset, MemberTuning.NONE);
     }
 
+    private static void assertRaft(Config config, long heartbeatMillis, int missedBeats, long electionTimeoutMillis) {
+        RaftAlgorithmConfig raft = config.getCPSubsystemConfig().getRaftAlgorithmConfig();
+        assertThat(raft.getLeaderHeartbeatPeriodInMillis()).isEqualTo(heartbeatMillis);
+        assertThat(raft.getMaxMissedLeaderHeartbeatCount()).isEqualTo(missedBeats);
+        assertThat(raft.getLeaderElectionTimeoutInMillis()).isEqualTo(electionTimeoutMillis);
+    }
+
     @Test
     void defaultIsHazelcastsOwnRaftTimingAndSetsNoProperty() {
         RaftAlgorithmConfig hazelcasts = new RaftAlgorithmConfig();
         Config config = member(FailoverPreset.DEFAULTS).toConfig();
-        RaftAlgorithmConfig raft = config.getCPSubsystemConfig().getRaftAlgorithmConfig();
-        assertThat(raft.getLeaderHeartbeatPeriodInMillis()).isEqualTo(hazelcasts.getLeaderHeartbeatPeriodInMillis());
-        assertThat(raft.getMaxMissedLeaderHeartbeatCount()).isEqualTo(hazelcasts.getMaxMissedLeaderHeartbeatCount());
-        assertThat(raft.getLeaderElectionTimeoutInMillis()).isEqualTo(hazelcasts.getLeaderElectionTimeoutInMillis());
+        assertRaft(config, hazelcasts.getLeaderHeartbeatPeriodInMillis(), hazelcasts.getMaxMissedLeaderHeartbeatCount(),
+                hazelcasts.getLeaderElectionTimeoutInMillis());
         assertThat(config.getCPSubsystemConfig().isFailOnIndeterminateOperationState()).isFalse();
         assertThat(config.getProperty("hazelcast.max.no.heartbeat.seconds")).isNull();
         ClientConfig client = new ClientConfig();
@@ -88,10 +93,7 @@ class FailoverPresetTest {
         FailoverPreset fast = FailoverPreset.FAST;
         FailoverPreset raft = FailoverPreset.of("fast-raft");
         Config config = member(raft).toConfig();
-        RaftAlgorithmConfig algorithm = config.getCPSubsystemConfig().getRaftAlgorithmConfig();
-        assertThat(algorithm.getLeaderHeartbeatPeriodInMillis()).isEqualTo(fast.leaderHeartbeatMillis());
-        assertThat(algorithm.getMaxMissedLeaderHeartbeatCount()).isEqualTo(fast.maxMissedHeartbeats());
-        assertThat(algorithm.getLeaderElectionTimeoutInMillis()).isEqualTo(fast.electionTimeoutMillis());
+        assertRaft(config, fast.leaderHeartbeatMillis(), fast.maxMissedHeartbeats(), fast.electionTimeoutMillis());
         assertThat(config.getCPSubsystemConfig().isFailOnIndeterminateOperationState()).isTrue();
         // no member is declared dead sooner than Hazelcast's 60 s, so none merges back after a pause
         assertThat(config.getProperty("hazelcast.max.no.heartbeat.seconds")).isNull();
