@@ -140,9 +140,7 @@ public class LeaderAwareLoadBalancer extends ProbingLoadBalancer {
         }
         hintsInFlight.incrementAndGet();
         hintAskedAt = now;
-        // While the leader is in doubt, members are also asked to forward calls to the leader their Raft node follows.
-        boolean refresh = inBurst() && settings().leaderSilence().toNanos() > 0;
-        client().getExecutorService(HINT_EXECUTOR).submitToMember(new LeaderHint(settings().cpGroup(), refresh), target,
+        client().getExecutorService(HINT_EXECUTOR).submitToMember(new LeaderHint(settings().cpGroup()), target,
                 new com.hazelcast.core.ExecutionCallback<String>() {
                     @Override
                     public void onResponse(String address) {
@@ -223,7 +221,7 @@ public class LeaderAwareLoadBalancer extends ProbingLoadBalancer {
         }
         Watch old = deposedWatch;
         if (old != null) {
-            if (System.nanoTime() - deposedAt > settings().window().toNanos() || connectionTo(old.member) == null) {
+            if (System.nanoTime() - deposedAt > settings().window().toNanos() || !isConnected(old.member)) {
                 deposedWatch = null;
             } else {
                 watch(old, silence);
@@ -256,15 +254,14 @@ public class LeaderAwareLoadBalancer extends ProbingLoadBalancer {
         if (silence == 0) {
             return false;
         }
-        if (connectionTo(member) == null) {
+        if (!isConnected(member)) {
             return true;
         }
-        for (Watch w : new Watch[]{leaderWatch, deposedWatch}) {
-            if (w != null && w.member.equals(member) && w.pingOut && System.nanoTime() - w.pingedAt >= silence) {
-                return true;
-            }
-        }
-        return false;
+        return unanswered(leaderWatch, member, silence) || unanswered(deposedWatch, member, silence);
+    }
+
+    private static boolean unanswered(Watch w, Member member, long silenceNanos) {
+        return w != null && w.member.equals(member) && w.pingOut && System.nanoTime() - w.pingedAt >= silenceNanos;
     }
 
     /**

@@ -86,13 +86,12 @@ public final class LeaderHint implements Callable<String>, HazelcastInstanceAwar
      * known leader), not to the one its Raft node follows; an election does not update it (Hazelcast 5.4). So after a
      * leader stops without closing its connections (a paused process), every member, the new leader included, keeps
      * sending calls to the stopped one until it is declared dead: the calls a leader-aware client sends to the new
-     * leader would wait as well. The balancer asks with {@code refresh} only while it looks for a new leader.
-     *
-     * @return whether the member's forwarding was changed
+     * leader would wait as well. The balancer asks the new leader alone, with {@code refresh}, right after it has
+     * found it.
      */
-    static boolean refreshForwarding(RaftService raft, CPGroupId groupId, CPMember leader) {
+    static void refreshForwarding(RaftService raft, CPGroupId groupId, CPMember leader) {
         if (forwardingUnreachable) {
-            return false;
+            return;
         }
         try {
             Object context = raft.getInvocationManager().getRaftInvocationContext();
@@ -107,14 +106,11 @@ public final class LeaderHint implements Callable<String>, HazelcastInstanceAwar
                 knownLeader = lookup.unreflect(get);
             }
             Object known = knownLeader.invoke(context, groupId);
-            if (known instanceof CPMember member && member.getUuid().equals(leader.getUuid())) {
-                return false;
+            if (!(known instanceof CPMember member && member.getUuid().equals(leader.getUuid()))) {
+                setKnownLeader.invoke(context, groupId, leader);
             }
-            setKnownLeader.invoke(context, groupId, leader);
-            return true;
         } catch (Throwable e) {
             forwardingUnreachable = true; // Another Hazelcast version: the hint still names the leader.
-            return false;
         }
     }
 

@@ -128,11 +128,6 @@ public record ProbeSettings(String cpGroup, Duration period, Duration burstPerio
                 readmitRatio, excludeQuantile, switchMargin, isSticky, leaderHint, leaderSilence);
     }
 
-    public ProbeSettings withLeaderSilence(Duration silence) {
-        return new ProbeSettings(cpGroup, period, burstPeriod, burstLength, timeout, window, minSamples, excludeRatio,
-                readmitRatio, excludeQuantile, switchMargin, sticky, leaderHint, silence);
-    }
-
     public ProbeSettings withLeaderHint(boolean hint) {
         return new ProbeSettings(cpGroup, period, burstPeriod, burstLength, timeout, window, minSamples, excludeRatio,
                 readmitRatio, excludeQuantile, switchMargin, sticky, hint, leaderSilence);

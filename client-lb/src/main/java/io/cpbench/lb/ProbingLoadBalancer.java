@@ -178,8 +178,8 @@ public abstract class ProbingLoadBalancer extends CpLoadBalancer {
             }
             return;
         }
-        ClientConnection connection = client.getConnectionManager().getConnection(id);
-        if (connection == null || !connection.isAlive()) {
+        ClientConnection connection = connectionTo(member);
+        if (connection == null) {
             return;
         }
         RaftGroupId group = groupId();
@@ -204,7 +204,7 @@ public abstract class ProbingLoadBalancer extends CpLoadBalancer {
     /** Sends one request down {@code connection}, records its round trip in {@code into} if it succeeds, then runs {@code then}. */
     private void timed(ClientConnection connection, ClientMessage request, Member member, LatencyStats<UUID> into, Runnable then) {
         long sent = System.nanoTime();
-        new ClientInvocation(client, request, PROBE_OBJECT, connection).invoke().whenComplete((response, error) -> {
+        send(connection, request).whenComplete((response, error) -> {
             long latency = System.nanoTime() - sent;
             if (error == null) {
                 into.record(member.getUuid(), latency);
@@ -237,7 +237,12 @@ public abstract class ProbingLoadBalancer extends CpLoadBalancer {
 
     /** Sends a ping down {@code connection}; the future completes when the member answers or the connection drops. */
     protected final java.util.concurrent.CompletableFuture<ClientMessage> ping(ClientConnection connection) {
-        return new ClientInvocation(client, ClientPingCodec.encodeRequest(), PROBE_OBJECT, connection).invoke();
+        return send(connection, ClientPingCodec.encodeRequest());
+    }
+
+    /** Sends {@code request} down {@code connection} alone (no retry on another member). */
+    private java.util.concurrent.CompletableFuture<ClientMessage> send(ClientConnection connection, ClientMessage request) {
+        return new ClientInvocation(client, request, PROBE_OBJECT, connection).invoke();
     }
 
     /** The probe times (forwarding probes: the forwarded request's) per member. */

@@ -65,7 +65,7 @@ public record FailoverPreset(String name, int leaderHeartbeatMillis, int maxMiss
      * {@link #FAST}'s Raft and client timing, with Hazelcast's own member failure detection (a member is declared dead
      * after 60 s of silence): for leader-aware clients, which no longer need a paused member removed to move on (their
      * balancer drops the silent leader itself), while a member removed after 5 s merges back when it resumes, and the
-     * merges split the cluster under load (seen in every pause run with {@code fast}). Calls that a follower forwards
+     * merges split the cluster under load (seen in all four pause runs with {@code fast} on 2026-11-25). Calls that a follower forwards
      * still wait out a pause, so smart routing is slower with it than with {@code fast}.
      */
     public static final FailoverPreset FAST_RAFT = new FailoverPreset("fast-raft", 50, 3, 50, 0, 0, 50, 2000, 50, 30, true);
