@@ -34,7 +34,9 @@ public final class ScenarioSession implements AutoCloseable {
     private final LeaderView before;
     private final MemberRef slow;
     private final List<ScenarioClient> clients;
-    private final Map<Integer, Long> bytesBefore;
+    /** Each client's byte counter (null where its connections cannot be read) and what it had sent at the start. */
+    private final List<SentBytes> sentBytes;
+    private final Map<String, Long> bytesBefore;
     private final Workload op;
     private final Instant startedAt = Instant.now();
 
@@ -69,7 +71,8 @@ public final class ScenarioSession implements AutoCloseable {
         this.before = before;
         this.slow = slow;
         this.clients = List.copyOf(clients);
-        this.bytesBefore = clientBytes(topology);
+        this.sentBytes = clients.stream().map(c -> SentBytes.attach(c.client())).toList();
+        this.bytesBefore = sentSoFar(sentBytes);
         this.op = workload == null ? null : io.cpbench.core.workload.PlantedSlowdown.wrapIfAsked(workload.create(clients.get(0).client()));
     }
 
@@ -152,7 +155,7 @@ public final class ScenarioSession implements AutoCloseable {
         }
         Map<String, Long> servedBy = Map.of();
         try {
-            servedBy = bytesByMemberName(topology, bytesBefore, clientBytes(topology));
+            servedBy = bytesByMemberName(topology, bytesBefore, sentSoFar(sentBytes));
             for (ScenarioClient c : clients) {
                 c.verifyPinned();
             }
@@ -245,13 +248,34 @@ public final class ScenarioSession implements AutoCloseable {
                 : new RunResult.NetworkPath(method, slow.name(), options.slowDelay().toNanos() / 1e6, servedBy);
     }
 
-    static Map<Integer, Long> clientBytes(Topology topology) {
-        return topology.network().map(NetworkControl::bytesFromClients).orElse(Map.of());
+    /** What the clients have sent so far, by member address, summed over clients; empty if any cannot be read. */
+    static Map<String, Long> sentSoFar(List<SentBytes> counters) {
+        Map<String, Long> total = new java.util.TreeMap<>();
+        for (SentBytes counter : counters) {
+            if (counter == null) {
+                return Map.of();
+            }
+            counter.byAddress().forEach((address, bytes) -> total.merge(address, bytes, Long::sum));
+        }
+        return total;
     }
 
-    static Map<String, Long> bytesByMemberName(Topology topology, Map<Integer, Long> before, Map<Integer, Long> after) {
+    /**
+     * What was sent between {@code before} and {@code after}, by member name: every member of the topology (0 for
+     * those sent nothing), and, by address, any other member the clients reached.
+     */
+    static Map<String, Long> bytesByMemberName(Topology topology, Map<String, Long> before, Map<String, Long> after) {
         Map<String, Long> delta = new java.util.TreeMap<>();
-        after.forEach((index, bytes) -> delta.put(topology.members().get(index).name(), bytes - before.getOrDefault(index, 0L)));
+        if (after.isEmpty()) {
+            return delta;
+        }
+        Map<String, String> names = new java.util.HashMap<>();
+        topology.members().forEach(m -> {
+            names.put(m.address(), m.name());
+            delta.put(m.name(), 0L);
+        });
+        after.forEach((address, bytes) -> delta.merge(names.getOrDefault(address, address),
+                bytes - before.getOrDefault(address, 0L), Long::sum));
         return delta;
     }
 
