@@ -150,10 +150,10 @@ final class ContainerTopology extends StartedTopology {
         try {
             boolean netem = spec.emulateNetwork() && netemWorks(docker, image.image());
             boolean emulated = spec.emulateNetwork() && !netem;
-            PortPlan ports = emulated ? PortPlan.pick(spec) : PortPlan.pick(spec).direct();
+            PortPlan ports = emulated ? PortPlan.pick(spec, false) : PortPlan.pick(spec, false).direct();
             int n = spec.memberCount();
             int memberProxyFirst = emulated
-                    ? FreePorts.consecutive(gatewayOf(subnetPrefix), n, ports.outboundTo(n - 1) + 100) : 0;
+                    ? FreePorts.consecutive(List.of(gatewayOf(subnetPrefix)), n, ports.outboundTo(n - 1) + 100) : 0;
             Layout layout = new Layout(emulated, netem, subnetPrefix, ports, memberProxyFirst);
             List<MemberSettings> settings = settings(spec, clusterName, layout);
             ContainerTopology topology = new ContainerTopology(spec, docker, network, image, layout, settings);

@@ -20,7 +20,7 @@ final class EmbeddedTopology extends StartedTopology {
     private final List<HazelcastInstance> instances = new ArrayList<>();
 
     private EmbeddedTopology(TopologySpec spec) {
-        super(spec);
+        super(spec, false); // one JVM resolves names one way for all its members: every link proxied
         this.spec = spec;
     }
 

@@ -10,13 +10,15 @@ final class FreePorts {
     private FreePorts() {
     }
 
-    static int consecutive(String host, int count, int from) {
+    /** The first run of {@code count} ports from {@code from} that are free on every one of {@code hosts}. */
+    static int consecutive(java.util.List<String> hosts, int count, int from) {
         for (int start = from; start + count < 65535; start += count) {
-            if (allFree(host, start, count)) {
+            int first = start;
+            if (hosts.stream().allMatch(host -> allFree(host, first, count))) {
                 return start;
             }
         }
-        throw new TopologyException("no " + count + " consecutive free ports on " + host + " from " + from);
+        throw new TopologyException("no " + count + " consecutive free ports on " + String.join(" and ", hosts) + " from " + from);
     }
 
     static boolean allFree(String host, int start, int count) {

@@ -1,5 +1,7 @@
 package io.cpbench.topology;
 
+import io.cpbench.topology.net.EmulatedLinks;
+
 import com.hazelcast.core.HazelcastInstance;
 import picocli.CommandLine;
 
@@ -29,7 +31,7 @@ final class LocalProcessTopology extends StartedTopology {
     private final List<Process> processes = new ArrayList<>();
 
     private LocalProcessTopology(TopologySpec spec) {
-        super(spec);
+        super(spec, true);
         this.spec = spec;
     }
 
@@ -56,8 +58,12 @@ final class LocalProcessTopology extends StartedTopology {
 
     /** Starts member {@code i}'s process; a restart appends to its log. */
     private Process launch(int i, boolean again) {
+        List<String> jvmOptions = new ArrayList<>(spec.memberJvmOptions());
+        if (ports().lean()) {
+            jvmOptions.add("-Djdk.net.hosts.file=" + hostsFile(i));
+        }
         List<String> command = new MemberCommand(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                memberClasspath(), spec.memberJvmOptions(), spec.logDir().resolve("member-" + i + ".gc.log").toString(),
+                memberClasspath(), jvmOptions, spec.logDir().resolve("member-" + i + ".gc.log").toString(),
                 settings().get(i), true).argv();
         ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectErrorStream(true)
@@ -68,6 +74,17 @@ final class LocalProcessTopology extends StartedTopology {
         } catch (IOException e) {
             throw new TopologyException("cannot start member process " + i + ": " + e.getMessage(), e);
         }
+    }
+
+    /** Writes member {@code i}'s hosts file ({@link EmulatedLinks#hostsFile}) next to its log; returns its path. */
+    private Path hostsFile(int i) {
+        Path file = spec.logDir().resolve("member-" + i + ".hosts");
+        try {
+            Files.writeString(file, ports().links().hostsFile(i, settings().size(), spec.host()), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new TopologyException("cannot write member " + i + "'s hosts file " + file + ": " + e.getMessage(), e);
+        }
+        return file.toAbsolutePath();
     }
 
     /** Signals this topology's member processes (pause, resume). */

@@ -63,6 +63,10 @@ public final class MemberLauncher implements Callable<Integer> {
             description = "With --client-port: the address clients are told to use (a container's published port).")
     String clientPublicAddress;
 
+    @Option(names = "--bind-address", paramLabel = "ADDRESS",
+            description = "With --client-port: bind both endpoints to this address alone and announce --host, a name, to members.")
+    String bindAddress;
+
     @Option(names = "--exit-with-parent",
             description = "Exit when standard input closes, so the member dies with the process that started it, "
                     + "and leave Ctrl-C (SIGINT) to that process.")
@@ -109,7 +113,7 @@ public final class MemberLauncher implements Callable<Integer> {
         }
         return new MemberSettings(clusterName, host, port, publicPort == null ? port : publicPort, outboundPorts, members,
                 priority, rebalancePeriodSeconds, FailoverPreset.of(failover), MemberTuning.parse(tune),
-                clientPort == null ? null : new MemberSettings.ClientEndpoint(clientPort, clientPublicAddress));
+                clientPort == null ? null : new MemberSettings.ClientEndpoint(clientPort, clientPublicAddress), bindAddress);
     }
 
     private static void awaitEndOfInput(InputStream in) {

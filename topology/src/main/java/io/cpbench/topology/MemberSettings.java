@@ -30,10 +30,13 @@ import java.util.Objects;
  * @param clientEndpoint         a separate endpoint for clients (Hazelcast's advanced networking), or null for one
  *                               endpoint for all: a member in a container announces its network alias to members
  *                               and its published port on the host to clients, which cannot resolve the alias
+ * @param bindAddress            with a client endpoint: the one address both endpoints bind, when {@code host} is a
+ *                               name to announce rather than an address to bind (the lean network emulation's member
+ *                               names, {@link io.cpbench.topology.net.EmulatedLinks}); null binds every interface
  */
 public record MemberSettings(String clusterName, String host, int port, int publicPort, String outboundPorts,
                              List<String> members, int priority, int rebalancePeriodSeconds, FailoverPreset failover,
-                             MemberTuning tuning, ClientEndpoint clientEndpoint) {
+                             MemberTuning tuning, ClientEndpoint clientEndpoint, String bindAddress) {
 
     /**
      * Where clients reach a member that members reach elsewhere.
@@ -49,6 +52,13 @@ public record MemberSettings(String clusterName, String host, int port, int publ
             }
             AttachedTopology.validateAddress(publicAddress);
         }
+    }
+
+    public MemberSettings(String clusterName, String host, int port, int publicPort, String outboundPorts,
+                          List<String> members, int priority, int rebalancePeriodSeconds, FailoverPreset failover,
+                          MemberTuning tuning, ClientEndpoint clientEndpoint) {
+        this(clusterName, host, port, publicPort, outboundPorts, members, priority, rebalancePeriodSeconds, failover,
+                tuning, clientEndpoint, null);
     }
 
     public MemberSettings(String clusterName, String host, int port, int publicPort, String outboundPorts,
@@ -88,6 +98,9 @@ public record MemberSettings(String clusterName, String host, int port, int publ
         if (rebalancePeriodSeconds < 1) {
             throw new IllegalArgumentException("leadership rebalance period must be at least 1 s");
         }
+        if (bindAddress != null && clientEndpoint == null) {
+            throw new IllegalArgumentException("a bind address apart from the announced host needs a client endpoint");
+        }
     }
 
     /** What clients connect to: the client endpoint's public address, else what the member announces. */
@@ -107,7 +120,7 @@ public record MemberSettings(String clusterName, String host, int port, int publ
         config.setProperty("hazelcast.raft.leadership.rebalance.period", Integer.toString(rebalancePeriodSeconds));
         // cp-bench owns the shutdown order (result first, then members); Hazelcast's own hook would race it.
         config.setProperty("hazelcast.shutdownhook.enabled", "false");
-        config.setProperty("hazelcast.socket.bind.any", "false"); // advancedNetwork() binds all
+        config.setProperty("hazelcast.socket.bind.any", "false"); // advancedNetwork() decides for itself
 
         if (clientEndpoint != null) {
             advancedNetwork(config);
@@ -138,7 +151,12 @@ public record MemberSettings(String clusterName, String host, int port, int publ
      * client endpoint, announced at its public address. Binds every interface: a container has one of its own.
      */
     private void advancedNetwork(Config config) {
-        config.setProperty("hazelcast.socket.bind.any", "true");
+        config.setProperty("hazelcast.socket.bind.any", Boolean.toString(bindAddress == null));
+        if (bindAddress != null) {
+            // Not the endpoints' interfaces: those also filter which member addresses the TCP/IP joiner tries, and
+            // the names other members have here may resolve elsewhere in 127.0.0.0/8 (EmulatedLinks).
+            config.setProperty("hazelcast.local.localAddress", bindAddress);
+        }
         AdvancedNetworkConfig advanced = config.getAdvancedNetworkConfig().setEnabled(true);
         ServerSocketEndpointConfig member = new ServerSocketEndpointConfig();
         member.setPort(port).setPortAutoIncrement(false);
@@ -178,6 +196,9 @@ public record MemberSettings(String clusterName, String host, int port, int publ
         if (clientEndpoint != null) {
             args.addAll(List.of("--client-port", Integer.toString(clientEndpoint.port()),
                     "--client-public-address", clientEndpoint.publicAddress()));
+        }
+        if (bindAddress != null) {
+            args.addAll(List.of("--bind-address", bindAddress));
         }
         return args;
     }

@@ -1,20 +1,45 @@
 package io.cpbench.topology;
 
+import io.cpbench.topology.net.EmulatedLinks;
+
+import java.util.List;
+
 /**
- * The ports of a started cluster. Members are announced at {@code announcedFirst + i}; with network emulation a
- * proxy listens there and the member itself binds {@code boundFirst + i} and opens its own connections from its
- * block of {@value #OUTBOUND_PER_MEMBER} ports at {@code outboundFirst}. All below the usual ephemeral port ranges.
+ * The ports of a started cluster. Clients reach member i at {@code announcedFirst + i}. Without network emulation the
+ * member binds that port itself. With it, a proxy listens there:
+ * <ul>
+ * <li>every link proxied ({@link EmulatedLinks#ALL}): members announce the proxy's port to members too, and bind
+ *     {@code boundFirst + i};</li>
+ * <li>the slow member's links only: members bind {@code boundFirst + i} for members (announced as a name, reached
+ *     directly or through a proxy on {@link EmulatedLinks#PROXY_ADDRESS}'s same port); for clients, the slow member
+ *     binds {@code clientBoundFirst + i} behind the proxy, the others bind the announced port themselves.</li>
+ * </ul>
+ * Emulated members open their own connections from a block of {@value #OUTBOUND_PER_MEMBER} ports at
+ * {@code outboundFirst}. All below the usual ephemeral port ranges.
+ *
+ * @param clientBoundFirst with only the slow member's links proxied, the first of a block whose slot for the slow
+ *                         member is the client port it binds behind its proxy; else 0
+ * @param links            which links cross the emulator ({@link EmulatedLinks#ALL} without emulation)
  */
-record PortPlan(int announcedFirst, int boundFirst, int outboundFirst) {
+record PortPlan(int announcedFirst, int boundFirst, int outboundFirst, int clientBoundFirst, EmulatedLinks links) {
 
     static final int OUTBOUND_PER_MEMBER = 32;
     static final int SEARCH_FROM = 5701;
 
-    static PortPlan pick(TopologySpec spec) {
+    PortPlan(int announcedFirst, int boundFirst, int outboundFirst) {
+        this(announcedFirst, boundFirst, outboundFirst, 0, EmulatedLinks.ALL);
+    }
+
+    /**
+     * Free ports for {@code spec}'s cluster. {@code leanAllowed}: whether this topology can proxy the slow member's
+     * links alone (member processes can; members in this JVM or in containers cannot); where it cannot, or where
+     * the proxy address cannot be bound, every link is proxied.
+     */
+    static PortPlan pick(TopologySpec spec, boolean leanAllowed) {
         int n = spec.memberCount();
         int announced;
         if (spec.basePort() == 0) {
-            announced = FreePorts.consecutive(spec.host(), n, SEARCH_FROM);
+            announced = FreePorts.consecutive(List.of(spec.host()), n, SEARCH_FROM);
         } else if (FreePorts.allFree(spec.host(), spec.basePort(), n)) {
             announced = spec.basePort();
         } else {
@@ -24,9 +49,16 @@ record PortPlan(int announcedFirst, int boundFirst, int outboundFirst) {
         if (!spec.emulateNetwork()) {
             return new PortPlan(announced, announced, 0);
         }
-        int bound = FreePorts.consecutive(spec.host(), n, announced + 100);
-        int outbound = FreePorts.consecutive(spec.host(), n * OUTBOUND_PER_MEMBER, bound + 100);
-        return new PortPlan(announced, bound, outbound);
+        boolean lean = leanAllowed && !spec.links().all() && EmulatedLinks.proxyAddressUsable();
+        if (!lean) {
+            int bound = FreePorts.consecutive(List.of(spec.host()), n, announced + 100);
+            int outbound = FreePorts.consecutive(List.of(spec.host()), n * OUTBOUND_PER_MEMBER, bound + 100);
+            return new PortPlan(announced, bound, outbound);
+        }
+        int bound = FreePorts.consecutive(List.of(spec.host(), EmulatedLinks.PROXY_ADDRESS), n, announced + 100);
+        int clientBound = FreePorts.consecutive(List.of(spec.host()), n, bound + 100);
+        int outbound = FreePorts.consecutive(List.of(spec.host()), n * OUTBOUND_PER_MEMBER, clientBound + 100);
+        return new PortPlan(announced, bound, outbound, clientBound, spec.links());
     }
 
     /** The same announced ports with no emulator in front. */
@@ -44,6 +76,19 @@ record PortPlan(int announcedFirst, int boundFirst, int outboundFirst) {
 
     boolean emulated() {
         return outboundFirst != 0;
+    }
+
+    /** Whether only the slow member's links (and clients') cross the emulator. */
+    boolean lean() {
+        return emulated() && !links.all();
+    }
+
+    /** The port member {@code member} binds for clients, with only the slow member's links proxied. */
+    int clientPort(int member) {
+        if (!lean()) {
+            throw new IllegalStateException("members have a client port of their own only when the slow member's links alone are proxied");
+        }
+        return member == links.slowMember() ? clientBoundFirst + member : announced(member);
     }
 
     int outboundFrom(int member) {

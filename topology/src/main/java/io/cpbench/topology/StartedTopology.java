@@ -1,5 +1,6 @@
 package io.cpbench.topology;
 
+import io.cpbench.topology.net.EmulatedLinks;
 import io.cpbench.topology.net.NetworkControl;
 import io.cpbench.topology.net.NetworkEmulator;
 
@@ -23,8 +24,9 @@ abstract class StartedTopology implements Topology {
     private Leadership leadership;
     private boolean closed;
 
-    StartedTopology(TopologySpec spec) {
-        this(spec, PortPlan.pick(spec), null);
+    /** Members set up by the spec; {@code leanAllowed}: whether they can proxy the slow member's links alone. */
+    StartedTopology(TopologySpec spec, boolean leanAllowed) {
+        this(spec, PortPlan.pick(spec, leanAllowed), null);
     }
 
     /** With members set up by the subclass ({@code settings}), or by the spec when null. */
@@ -35,16 +37,35 @@ abstract class StartedTopology implements Topology {
         Runtime.getRuntime().addShutdownHook(shutdownHook);
     }
 
-    /** The proxies the emulator opens, or none for no emulator: by default one per member, on the spec's host. */
+    /**
+     * The proxies the emulator opens, or none for no emulator: by default one per member, on the spec's host; with
+     * only the slow member's links proxied ({@link EmulatedLinks}), one for clients of the slow member, and one per
+     * member on the proxy address for the member links that touch the slow member.
+     */
     List<NetworkEmulator.Endpoint> emulatorEndpoints() {
         List<NetworkEmulator.Endpoint> endpoints = new ArrayList<>();
-        if (ports.emulated()) {
-            for (int i = 0; i < settings.size(); i++) {
-                endpoints.add(new NetworkEmulator.Endpoint(i, ports.announced(i), ports.bound(i),
-                        ports.outboundFrom(i), ports.outboundTo(i)));
+        if (!ports.emulated()) {
+            return endpoints;
+        }
+        for (int i = 0; i < settings.size(); i++) {
+            if (!ports.lean()) {
+                endpoints.add(new NetworkEmulator.Endpoint(i, ports.announced(i), ports.bound(i), ports.outboundFrom(i),
+                        ports.outboundTo(i)));
+                continue;
             }
+            if (i == ports.links().slowMember()) {
+                endpoints.add(new NetworkEmulator.Endpoint(i, ports.announced(i), ports.clientPort(i), ports.outboundFrom(i),
+                        ports.outboundTo(i)));
+            }
+            endpoints.add(new NetworkEmulator.Endpoint(i, ports.bound(i), ports.bound(i), ports.outboundFrom(i),
+                    ports.outboundTo(i), EmulatedLinks.PROXY_ADDRESS, null));
         }
         return endpoints;
+    }
+
+    /** The cluster's ports, and which links cross the emulator. */
+    PortPlan ports() {
+        return ports;
     }
 
     /** How the emulator's proxies are placed, added to its description in results; null for the plain case. */
@@ -77,7 +98,7 @@ abstract class StartedTopology implements Topology {
             long deadline = System.nanoTime() + spec.startupTimeout().toNanos();
             List<NetworkEmulator.Endpoint> endpoints = emulatorEndpoints();
             if (!endpoints.isEmpty()) {
-                emulator = NetworkEmulator.start(spec.host(), endpoints, emulatorPlacement());
+                emulator = NetworkEmulator.start(spec.host(), endpoints, emulatorPlacement(), ports.links());
             }
             startMembers(deadline);
             leadership = Leadership.connect(clusterName(), members, remaining(deadline));

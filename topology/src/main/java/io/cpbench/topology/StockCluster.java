@@ -75,7 +75,7 @@ public final class StockCluster implements AutoCloseable {
 
     /** Starts every member and waits until each has joined a cluster of all of them. */
     public static StockCluster start(Spec spec, java.time.Duration timeout) {
-        int first = spec.basePort() == 0 ? FreePorts.consecutive("127.0.0.1", spec.members(), 5801) : spec.basePort();
+        int first = spec.basePort() == 0 ? FreePorts.consecutive(java.util.List.of("127.0.0.1"), spec.members(), 5801) : spec.basePort();
         StockCluster cluster = new StockCluster(spec, first);
         Runtime.getRuntime().addShutdownHook(cluster.hook);
         try {

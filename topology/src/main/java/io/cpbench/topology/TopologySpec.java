@@ -1,5 +1,7 @@
 package io.cpbench.topology;
 
+import io.cpbench.topology.net.EmulatedLinks;
+
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -23,10 +25,19 @@ import java.util.UUID;
  *                               network (b) can be switched on; (a) then runs through the same proxies
  * @param failover               how fast members detect failures ({@link FailoverPreset})
  * @param tuning                 members' thread counts and Raft limits ({@link MemberTuning})
+ * @param links                  with {@code emulateNetwork}: which links cross the proxies ({@link EmulatedLinks});
+ *                               topologies that cannot proxy the slow member's links alone proxy all
  */
 public record TopologySpec(int memberCount, int priorityIndex, String host, int basePort, int rebalancePeriodSeconds,
                            Duration settle, Duration startupTimeout, Path logDir, List<String> memberJvmOptions,
-                           boolean emulateNetwork, FailoverPreset failover, MemberTuning tuning) {
+                           boolean emulateNetwork, FailoverPreset failover, MemberTuning tuning, EmulatedLinks links) {
+
+    public TopologySpec(int memberCount, int priorityIndex, String host, int basePort, int rebalancePeriodSeconds,
+                        Duration settle, Duration startupTimeout, Path logDir, List<String> memberJvmOptions,
+                        boolean emulateNetwork, FailoverPreset failover, MemberTuning tuning) {
+        this(memberCount, priorityIndex, host, basePort, rebalancePeriodSeconds, settle, startupTimeout, logDir,
+                memberJvmOptions, emulateNetwork, failover, tuning, EmulatedLinks.ALL);
+    }
 
     public TopologySpec(int memberCount, int priorityIndex, String host, int basePort, int rebalancePeriodSeconds,
                         Duration settle, Duration startupTimeout, Path logDir, List<String> memberJvmOptions,
@@ -54,6 +65,7 @@ public record TopologySpec(int memberCount, int priorityIndex, String host, int 
         Objects.requireNonNull(logDir, "logDir");
         Objects.requireNonNull(failover, "failover");
         Objects.requireNonNull(tuning, "tuning");
+        Objects.requireNonNull(links, "links");
         memberJvmOptions = List.copyOf(memberJvmOptions);
         if (memberCount < 3 || memberCount > 9) {
             throw new IllegalArgumentException("members must be 3-9 (a CP group), was " + memberCount);
@@ -70,32 +82,46 @@ public record TopologySpec(int memberCount, int priorityIndex, String host, int 
         if (settle.isNegative() || startupTimeout.compareTo(Duration.ofSeconds(10)) < 0) {
             throw new IllegalArgumentException("settle must be >= 0 and startup timeout >= 10 s");
         }
+        if (links.slowMember() >= memberCount) {
+            throw new IllegalArgumentException("the slow member must be 0-" + (memberCount - 1) + ", was " + links.slowMember());
+        }
+        if (links.slowMember() >= 0 && links.slowMember() == priorityIndex) {
+            throw new IllegalArgumentException("the slow member " + links.slowMember() + " is the priority member, which leads");
+        }
     }
 
+    /** Five members, member-0 with priority, behind the emulator with the last member's links proxied. */
     public static TopologySpec defaults(Path logDir) {
         return new TopologySpec(DEFAULT_MEMBERS, 0, "127.0.0.1", 0, 5, DEFAULT_SETTLE, DEFAULT_STARTUP_TIMEOUT, logDir,
-                DEFAULT_MEMBER_JVM_OPTIONS, true);
+                DEFAULT_MEMBER_JVM_OPTIONS, true, FailoverPreset.DEFAULTS, MemberTuning.NONE,
+                EmulatedLinks.slowMember(DEFAULT_MEMBERS - 1));
     }
 
     public TopologySpec withSettle(Duration newSettle) {
         return new TopologySpec(memberCount, priorityIndex, host, basePort, rebalancePeriodSeconds, newSettle,
-                startupTimeout, logDir, memberJvmOptions, emulateNetwork, failover, tuning);
+                startupTimeout, logDir, memberJvmOptions, emulateNetwork, failover, tuning, links);
     }
 
     public TopologySpec withFailover(FailoverPreset preset) {
         return new TopologySpec(memberCount, priorityIndex, host, basePort, rebalancePeriodSeconds, settle,
-                startupTimeout, logDir, memberJvmOptions, emulateNetwork, preset, tuning);
+                startupTimeout, logDir, memberJvmOptions, emulateNetwork, preset, tuning, links);
     }
 
     /** The same cluster with no leadership priority: any settled leader makes it ready. */
     public TopologySpec withoutPriority() {
         return new TopologySpec(memberCount, -1, host, basePort, rebalancePeriodSeconds, settle,
-                startupTimeout, logDir, memberJvmOptions, emulateNetwork, failover, tuning);
+                startupTimeout, logDir, memberJvmOptions, emulateNetwork, failover, tuning, links);
     }
 
     public TopologySpec withTuning(MemberTuning newTuning) {
         return new TopologySpec(memberCount, priorityIndex, host, basePort, rebalancePeriodSeconds, settle,
-                startupTimeout, logDir, memberJvmOptions, emulateNetwork, failover, newTuning);
+                startupTimeout, logDir, memberJvmOptions, emulateNetwork, failover, newTuning, links);
+    }
+
+    /** The same cluster with {@code newLinks} through the emulator. */
+    public TopologySpec withLinks(EmulatedLinks newLinks) {
+        return new TopologySpec(memberCount, priorityIndex, host, basePort, rebalancePeriodSeconds, settle,
+                startupTimeout, logDir, memberJvmOptions, emulateNetwork, failover, tuning, newLinks);
     }
 
     /** Member settings for every member, ports resolved, one fresh cluster name for this cluster. */
@@ -106,9 +132,30 @@ public record TopologySpec(int memberCount, int priorityIndex, String host, int 
             addresses.add(host + ":" + ports.announced(i));
         }
         List<MemberSettings> settings = new java.util.ArrayList<>();
+        if (ports.lean()) {
+            return leanSettings(clusterName, ports);
+        }
         for (int i = 0; i < memberCount; i++) {
             settings.add(new MemberSettings(clusterName, host, ports.bound(i), ports.announced(i), ports.outboundRange(i),
                     addresses, i == priorityIndex ? 1 : 0, rebalancePeriodSeconds, failover, tuning));
+        }
+        return settings;
+    }
+
+    /**
+     * Members announced to members by name (resolved per member process, {@link EmulatedLinks}), bound to the host
+     * alone, with a client endpoint of their own: the slow member's behind a proxy, the others' direct.
+     */
+    private List<MemberSettings> leanSettings(String clusterName, PortPlan ports) {
+        List<String> names = new java.util.ArrayList<>();
+        for (int i = 0; i < memberCount; i++) {
+            names.add(EmulatedLinks.memberName(i) + ":" + ports.bound(i));
+        }
+        List<MemberSettings> settings = new java.util.ArrayList<>();
+        for (int i = 0; i < memberCount; i++) {
+            settings.add(new MemberSettings(clusterName, EmulatedLinks.memberName(i), ports.bound(i), ports.bound(i),
+                    ports.outboundRange(i), names, i == priorityIndex ? 1 : 0, rebalancePeriodSeconds, failover, tuning,
+                    new MemberSettings.ClientEndpoint(ports.clientPort(i), host + ":" + ports.announced(i)), host));
         }
         return settings;
     }

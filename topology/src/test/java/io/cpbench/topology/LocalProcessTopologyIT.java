@@ -55,6 +55,25 @@ class LocalProcessTopologyIT {
 
     @Test
     @Order(2)
+    void onlyTheLastMembersLinksCrossTheEmulator() throws Exception {
+        io.cpbench.topology.net.NetworkEmulator emulator = ((StartedTopology) topology).emulator().orElseThrow();
+
+        java.util.Set<java.util.List<Integer>> links = emulator.memberLinks();
+        assertThat(links).as("proxied member links, [opener, target]").isNotEmpty().allMatch(link -> link.contains(4));
+        assertThat(links.stream().flatMap(java.util.List::stream).filter(m -> m != 4).distinct())
+                .as("members linked to member 4 through the proxies").containsExactlyInAnyOrder(0, 1, 2, 3);
+        assertThat(emulator.method()).endsWith("for member-4's links only");
+        // The leadership probe's clients talk to every member: through the proxy to member 4 only.
+        assertThat(emulator.bytesFromClients()).containsEntry(0, 0L).containsEntry(3, 0L);
+        assertThat(emulator.bytesFromClients().get(4)).isPositive();
+        assertThat(java.nio.file.Files.readString(logs.resolve("member-4.hosts")))
+                .contains("127.0.0.2 cpbench-member-0").contains("127.0.0.1 cpbench-member-4");
+        assertThat(java.nio.file.Files.readString(logs.resolve("member-0.hosts")))
+                .contains("127.0.0.1 cpbench-member-1").contains("127.0.0.2 cpbench-member-4");
+    }
+
+    @Test
+    @Order(3)
     void afterTheLeaderIsKilledTheCheckReportsANewLiveLeader() {
         MemberRef old = initial.leader();
 
@@ -70,7 +89,7 @@ class LocalProcessTopologyIT {
     }
 
     @Test
-    @Order(3)
+    @Order(4)
     void closeStopsEveryMemberProcess() throws InterruptedException {
         topology.close();
 

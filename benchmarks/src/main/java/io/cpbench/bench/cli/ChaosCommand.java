@@ -181,8 +181,11 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
         }
         plan.validate(clusterOptions.memberCount());
         if ((plan.fault() == ChaosNemesis.Fault.PARTITION || plan.fault() == ChaosNemesis.Fault.SLOW)
-                && clusterOptions.startsMembers() && !"emulated".equals(clusterOptions.network)) {
-            throw new IllegalArgumentException(plan.fault().name().toLowerCase(Locale.ROOT) + " needs --network emulated");
+                && clusterOptions.startsMembers()) {
+            if (!clusterOptions.emulated()) {
+                throw new IllegalArgumentException(plan.fault().name().toLowerCase(Locale.ROOT) + " needs --network emulated");
+            }
+            clusterOptions.proxyEveryLink(); // the fault picks its member as it goes: every link through the proxies
         }
         Scenario scenario = Scenarios.byName(scenarioName.trim());
         LoadSpec.Builder b = LoadSpec.builder().mix(mix).objects(objects).clients(clients).threads(threads)

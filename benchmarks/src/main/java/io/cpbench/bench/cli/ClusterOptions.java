@@ -61,8 +61,11 @@ public final class ClusterOptions {
     List<String> memberSettings;
 
     @Option(names = "--network", paramLabel = "PATH", defaultValue = "emulated", completionCandidates = Completions.Networks.class,
-            description = "emulated: every member behind a proxy of cp-bench's network emulator, in (a) and (b) alike, so "
-                    + "(b) can be switched on; direct: plain loopback, network (a) only (default: ${DEFAULT-VALUE}).")
+            description = "emulated: clients' connections and the slow member's links through proxies of cp-bench's network"
+                    + " emulator, in (a) and (b) alike, so (b) can be switched on (links between other members are direct;"
+                    + " on member processes where 127.0.0.2 exists, else every link); emulated-all: every connection through"
+                    + " the proxies, so that any member can be slowed down or cut off; direct: plain loopback, network (a)"
+                    + " only (default: ${DEFAULT-VALUE}).")
     String network;
 
     @Option(names = "--connect", paramLabel = "HOST:PORT", split = ",",
@@ -83,12 +86,18 @@ public final class ClusterOptions {
 
     /** The parsed --inventory, read once. */
     private Inventory parsedInventory;
+    /** The member network (b) slows, as validated: -1 for the default, the last. */
+    private int slowMember = -1;
+
+    /** --network's values. */
+    static final String[] NETWORKS = {"emulated", "emulated-all", "direct"};
 
     /**
      * Checks everything that can be known from the options, before anything starts: names, ranges, addresses, the
      * inventory, and the slow member ({@code -1} for the default, else a follower's index).
      */
     void validate(int slowMember) {
+        this.slowMember = slowMember;
         try {
             failoverPreset();
         } catch (IllegalArgumentException e) {
@@ -111,8 +120,8 @@ public final class ClusterOptions {
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("unknown topology '" + topology + "'; choose local, embedded, containers, attach or remote");
             }
-            if (!network.equals("emulated") && !network.equals("direct")) {
-                throw new IllegalArgumentException("unknown network path '" + network + "'; choose emulated or direct");
+            if (!List.of(NETWORKS).contains(network)) {
+                throw new IllegalArgumentException("unknown network path '" + network + "'; choose " + String.join(", ", NETWORKS));
             }
             if (members < 3 || members > 9) {
                 throw new IllegalArgumentException("--members must be 3-9 (a CP group), was " + members);
@@ -205,7 +214,30 @@ public final class ClusterOptions {
         if (remote()) {
             return inventory().ssh() != null;
         }
-        return !attach() && "emulated".equals(network);
+        return !attach() && emulated();
+    }
+
+    /** Whether members sit behind the network emulator (either --network emulated or emulated-all). */
+    boolean emulated() {
+        return network.startsWith("emulated");
+    }
+
+    /**
+     * Faults may act on any member (partitions, delays of a chosen member): --network emulated becomes
+     * emulated-all, every link through the proxies. Returns whether it changed.
+     */
+    boolean proxyEveryLink() {
+        boolean change = "emulated".equals(network);
+        if (change) {
+            network = "emulated-all";
+        }
+        return change;
+    }
+
+    /** Which links cross the emulator: all for emulated-all, else the slow member's (and clients'). */
+    io.cpbench.topology.net.EmulatedLinks links() {
+        return "emulated-all".equals(network) ? io.cpbench.topology.net.EmulatedLinks.ALL
+                : io.cpbench.topology.net.EmulatedLinks.slowMember(slowMember >= 0 ? slowMember : members - 1);
     }
 
     /** Whether this topology starts members of its own (local, embedded), rather than attaching to running ones. */
@@ -317,8 +349,11 @@ public final class ClusterOptions {
         }
         TopologyKind kind = TopologyKind.parse(topology);
         TopologySpec spec = new TopologySpec(members, 0, "127.0.0.1", basePort, rebalancePeriod, settle, startupTimeout,
-                logDir, TopologySpec.DEFAULT_MEMBER_JVM_OPTIONS, network.equals("emulated"))
+                logDir, TopologySpec.DEFAULT_MEMBER_JVM_OPTIONS, emulated())
                 .withFailover(failoverPreset()).withTuning(memberTuning().with(extra));
+        if (emulated()) {
+            spec = spec.withLinks(links());
+        }
         return kind.start(noPriority ? spec.withoutPriority() : spec);
     }
 }

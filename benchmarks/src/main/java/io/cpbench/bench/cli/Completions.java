@@ -29,7 +29,7 @@ final class Completions {
     static final class Networks implements Iterable<String> {
         @Override
         public Iterator<String> iterator() {
-            return List.of("emulated", "direct").iterator();
+            return List.of(ClusterOptions.NETWORKS).iterator();
         }
     }
 }

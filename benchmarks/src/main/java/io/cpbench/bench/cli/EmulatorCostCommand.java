@@ -8,6 +8,7 @@ import io.cpbench.core.result.ScenarioTable;
 import io.cpbench.core.result.Status;
 import io.cpbench.core.run.RunPlan;
 import io.cpbench.core.stats.Bootstrap;
+import io.cpbench.topology.net.EmulatedLinks;
 import io.cpbench.topology.Topology;
 import io.cpbench.topology.TopologyKind;
 import io.cpbench.topology.TopologySpec;
@@ -56,6 +57,11 @@ final class EmulatorCostCommand implements Callable<Integer> {
             description = "Untimed ops through a smart client on each fresh cluster first (default: ${DEFAULT-VALUE}).")
     long clusterWarmup;
 
+    @Option(names = "--network", paramLabel = "PATH", defaultValue = "emulated",
+            description = "The emulated side of each pair: emulated (clients' connections and the last member's links"
+                    + " through the proxies, as matrix and run have it) or emulated-all (every connection) (default: ${DEFAULT-VALUE}).")
+    String emulatedPath;
+
     @Option(names = "--members", paramLabel = "N", defaultValue = "5", description = "CP members, 3-9 (default: ${DEFAULT-VALUE}).")
     int members;
 
@@ -95,6 +101,10 @@ final class EmulatorCostCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--scenario " + scenario + " is a network (b) scenario; --network direct"
                     + " cannot slow a member down: choose a network (a) scenario (see 'cpbench list')");
         }
+        if (!emulatedPath.equals("emulated") && !emulatedPath.equals("emulated-all")) {
+            throw new IllegalArgumentException("--network must be emulated or emulated-all (the side compared with direct), was '"
+                    + emulatedPath + "'");
+        }
         if (clusterWarmup < 0) {
             throw new IllegalArgumentException("--cluster-warmup must be 0 (none) or more ops, was " + clusterWarmup);
         }
@@ -108,8 +118,8 @@ final class EmulatorCostCommand implements Callable<Integer> {
         RunDirectory.checkWritable(out);
         Path runDir = RunDirectory.create(out, "emulator-cost");
         PrintStream console = System.out;
-        console.printf(Locale.ROOT, "cp-bench emulator-cost: %s, %d pairs of fresh %d-member local clusters (direct, emulated;"
-                + " order alternating); each run %s%n", chosen.name(), pairs, members, SuiteCommand.describe(plan));
+        console.printf(Locale.ROOT, "cp-bench emulator-cost: %s, %d pairs of fresh %d-member local clusters (direct, %s;"
+                + " order alternating); each run %s%n", chosen.name(), pairs, members, emulatedPath, SuiteCommand.describe(plan));
         console.println("results -> " + runDir);
         List<Pair> done = new java.util.concurrent.CopyOnWriteArrayList<>();
         Interruption interruption = new Interruption(this::stop, () -> { });
@@ -167,7 +177,7 @@ final class EmulatorCostCommand implements Callable<Integer> {
         RunDirectory.create(dir);
         TopologySpec spec = new TopologySpec(members, 0, "127.0.0.1", 0, 5, TopologySpec.DEFAULT_SETTLE,
                 TopologySpec.DEFAULT_STARTUP_TIMEOUT, dir.resolve("members-" + pair), TopologySpec.DEFAULT_MEMBER_JVM_OPTIONS,
-                emulated);
+                emulated).withLinks(emulatedPath.equals("emulated-all") ? EmulatedLinks.ALL : EmulatedLinks.slowMember(members - 1));
         try (Topology topology = TopologyKind.LOCAL.start(spec)) {
             ScenarioRunner runner = new ScenarioRunner(topology, plan, dir, io.cpbench.bench.suite.SuiteOptions.defaults(),
                     (s, r, p) -> { });
@@ -202,6 +212,8 @@ final class EmulatorCostCommand implements Callable<Integer> {
         StringBuilder out = new StringBuilder(ScenarioTable.render(List.of("pair", "direct op/s", "emulated op/s",
                 "emulated ÷ direct", "direct p50 (µs)", "emulated p50 (µs)", "p50 difference (µs)"), rows));
         out.append('\n');
+        pairs.stream().map(Pair::emulated).filter(r -> r != null && r.networkPath() != null).findFirst()
+                .ifPresent(r -> out.append("emulated: ").append(r.networkPath().method()).append('\n'));
         if (ratios.size() < 2) {
             out.append("Fewer than 2 complete pairs: no interval.\n");
         } else {

@@ -98,7 +98,7 @@ class MatrixIT {
     void networkBSlowsTheLastMemberWhichStaysAFollower() {
         for (RunResult r : results.values()) {
             boolean b = r.network().equals("b");
-            assertThat(r.networkPath().method()).as(r.scenario()).isEqualTo("user-space TCP proxy per member");
+            assertThat(r.networkPath().method()).as(r.scenario()).isEqualTo("user-space TCP proxy per member, for member-4's links only");
             assertThat(r.networkPath().slowMember()).as(r.scenario()).isEqualTo(b ? "member-4" : null);
             assertThat(r.networkPath().delayMillis()).as(r.scenario()).isEqualTo(b ? 10.0 : 0.0);
             assertThat(r.leaderBefore().name()).isNotEqualTo("member-4");

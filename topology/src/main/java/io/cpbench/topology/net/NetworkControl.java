@@ -22,8 +22,9 @@ public interface NetworkControl {
     Duration delay();
 
     /**
-     * Bytes that clients (anything but members) have sent to each member so far, by member index: which members
-     * served a client's calls. Empty where the network is not observed.
+     * Bytes that clients (anything but members) have sent to each member so far through the network's proxies, by
+     * member index. Empty where the network is not observed; with only the slow member's links proxied
+     * ({@link EmulatedLinks}), only the slow member's count grows (clients reach the others directly).
      */
     default java.util.Map<Integer, Long> bytesFromClients() {
         return java.util.Map.of();

@@ -19,14 +19,16 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Network emulation in user space, for machines without netem. Each member is reached only through its own TCP
- * proxy: members announce the proxy's port as their address, so every connection, member to member or client to
- * member, crosses exactly one proxy, in network (a) and (b) alike. A member opens its own connections from a port
- * range of its own (Hazelcast's outbound ports), which tells the proxy who is sending on a connection the member
- * opened itself. With member S slow, every byte S sends is held for the delay before it is passed on, as
- * {@code tc qdisc add dev eth0 root netem delay 10ms} on S's host would do: on connections to S, the direction from
- * S; on connections S opened, the direction from S. Bytes in other directions are copied straight through, the
- * same in (a) and (b).
+ * Network emulation in user space, for machines without netem. Either every member sits behind its own TCP proxy
+ * ({@link EmulatedLinks#ALL}): members announce the proxy's port to members and clients alike, so every connection
+ * crosses exactly one proxy; or only the connections of the member network (b) slows do
+ * ({@link EmulatedLinks#slowMember}): clients reach it through its proxy, members through proxies on a second
+ * loopback address, and every other connection is direct. Either way the path is the same in network (a) and (b). A
+ * member opens its own connections from a port range of its own (Hazelcast's outbound ports), which tells the proxy
+ * who is sending on a connection the member opened itself. With member S slow, every byte S sends is held for the
+ * delay before it is passed on, as {@code tc qdisc add dev eth0 root netem delay 10ms} on S's host would do: on
+ * connections to S, the direction from S; on connections S opened, the direction from S. Bytes in other directions
+ * are copied straight through, the same in (a) and (b).
  */
 public final class NetworkEmulator implements NetworkControl, AutoCloseable {
 
@@ -58,6 +60,8 @@ public final class NetworkEmulator implements NetworkControl, AutoCloseable {
     }
 
     private final String host;
+    /** Which links the proxies carry: all, or clients' and the slow member's only. */
+    private final EmulatedLinks links;
     /** Where the proxies stand, for {@link #method()}; null for members on this host. */
     private final String placement;
     private final List<Endpoint> endpoints;
@@ -78,8 +82,10 @@ public final class NetworkEmulator implements NetworkControl, AutoCloseable {
     private volatile long delayNanos;
     private volatile boolean closed;
 
-    private NetworkEmulator(String host, List<Endpoint> endpoints, String placement) throws IOException {
+    private NetworkEmulator(String host, List<Endpoint> endpoints, String placement,
+                            EmulatedLinks links) throws IOException {
         this.host = host;
+        this.links = links;
         this.placement = placement;
         this.endpoints = List.copyOf(endpoints);
         endpoints.forEach(e -> clientBytes.put(e.member(), new LongAdder()));
@@ -94,9 +100,18 @@ public final class NetworkEmulator implements NetworkControl, AutoCloseable {
 
     /** As {@link #start(String, List)}, with {@code placement} ("in front of containers") added to {@link #method()}. */
     public static NetworkEmulator start(String host, List<Endpoint> endpoints, String placement) {
+        return start(host, endpoints, placement, EmulatedLinks.ALL);
+    }
+
+    /**
+     * As {@link #start(String, List, String)}, for {@code links}: with only the slow member's links behind the
+     * proxies, only that member can be slowed down, and there are no partitions.
+     */
+    public static NetworkEmulator start(String host, List<Endpoint> endpoints, String placement,
+                                        EmulatedLinks links) {
         NetworkEmulator emulator = null;
         try {
-            emulator = new NetworkEmulator(host, endpoints, placement);
+            emulator = new NetworkEmulator(host, endpoints, placement, links);
             for (Endpoint endpoint : endpoints) {
                 ServerSocketChannel listener = ServerSocketChannel.open();
                 emulator.listeners.add(listener);
@@ -243,6 +258,11 @@ public final class NetworkEmulator implements NetworkControl, AutoCloseable {
      * and flow again on {@link #heal()}, unless an end gives up on the connection first.
      */
     public void isolate(Set<Integer> members, boolean cutMembers, boolean cutClients) {
+        if (!links.all()) {
+            throw new IllegalStateException("partitions need every link through the network emulator; this cluster's"
+                    + " proxies carry only member " + links.slowMember() + "'s links (start it with every link proxied:"
+                    + " --network emulated-all)");
+        }
         for (int m : members) {
             if (endpoints.stream().noneMatch(e -> e.member() == m)) {
                 throw new IllegalArgumentException("no member " + m + " behind this emulator");
@@ -288,6 +308,17 @@ public final class NetworkEmulator implements NetworkControl, AutoCloseable {
         return connections.size();
     }
 
+    /** The member-to-member connections open through the proxies now, each as [opener, target]. */
+    public Set<List<Integer>> memberLinks() {
+        Set<List<Integer>> links = new java.util.HashSet<>();
+        for (ProxiedConnection connection : connections) {
+            if (connection.origin != OUTSIDE) {
+                links.add(List.of(connection.origin, connection.target));
+            }
+        }
+        return links;
+    }
+
     @Override
     public synchronized void slowDown(int memberIndex, Duration delay) {
         if (endpoints.stream().noneMatch(e -> e.member() == memberIndex)) {
@@ -295,6 +326,11 @@ public final class NetworkEmulator implements NetworkControl, AutoCloseable {
         }
         if (delay.isNegative()) {
             throw new IllegalArgumentException("delay must not be negative");
+        }
+        if (!links.all() && memberIndex != links.slowMember()) {
+            throw new IllegalArgumentException("only member " + links.slowMember() + " can be slowed down: this cluster's"
+                    + " proxies carry only that member's links (to slow member " + memberIndex
+                    + ", start it with every link proxied: --network emulated-all, or with --slow-member " + memberIndex + ")");
         }
         delayNanos = delay.toNanos();
         slowMember = memberIndex;
@@ -319,7 +355,7 @@ public final class NetworkEmulator implements NetworkControl, AutoCloseable {
 
     @Override
     public String method() {
-        return "user-space TCP proxy per member" + (placement == null ? "" : ", " + placement);
+        return "user-space TCP proxy per member" + links.describe() + (placement == null ? "" : ", " + placement);
     }
 
     @Override

@@ -137,8 +137,9 @@ final class ProxiedConnection {
     }
 
     private final NetworkEmulator emulator;
-    private final int origin;
-    private final int target;
+    /** Who opened the connection (a member's index, or {@link NetworkEmulator#OUTSIDE}) and whose proxy it came to. */
+    final int origin;
+    final int target;
     final SocketChannel inbound;
     final SocketChannel outbound;
     final Direction request;

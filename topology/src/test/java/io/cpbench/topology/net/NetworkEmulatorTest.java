@@ -15,8 +15,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
+
+import io.cpbench.topology.net.EmulatedLinks;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Proves the emulated delay with echoes across the emulator: three echo servers stand in for members 0-2, each
@@ -167,10 +171,36 @@ class NetworkEmulatorTest {
         assertThat(emulator.originOf(member2.outboundTo() + 1000)).isEqualTo(NetworkEmulator.OUTSIDE);
     }
 
+    @Test
+    void withOnlyOneMembersLinksProxiedOnlyThatMemberCanBeSlowedAndNothingCutOff() throws IOException {
+        org.junit.jupiter.api.Assumptions.assumeTrue(EmulatedLinks.proxyAddressUsable(), "127.0.0.2 cannot be bound here");
+        List<NetworkEmulator.Endpoint> onProxyAddress = endpoints.stream().map(e -> new NetworkEmulator.Endpoint(e.member(),
+                e.listenPort(), e.targetPort(), e.outboundFrom(), e.outboundTo(), EmulatedLinks.PROXY_ADDRESS, null)).toList();
+        try (NetworkEmulator lean = NetworkEmulator.start(LOOPBACK.getHostAddress(), onProxyAddress, null,
+                EmulatedLinks.slowMember(0))) {
+            lean.slowDown(0, DELAY);
+
+            // Member 0's own link, opened by it to member 1 at the proxy address: its requests are late.
+            Socket fromSlow = connect(0, 1, InetAddress.getByName(EmulatedLinks.PROXY_ADDRESS));
+            assertThat(medianRoundTripMillis(fromSlow)).isBetween(10.0, 10.0 + TOLERANCE_MS);
+            assertThat(lean.memberLinks()).containsExactly(List.of(0, 1));
+            assertThat(lean.method()).isEqualTo("user-space TCP proxy per member, for member-0's links only");
+            assertThatThrownBy(() -> lean.slowDown(1, DELAY)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("only member 0 can be slowed down");
+            assertThatThrownBy(() -> lean.isolate(Set.of(1), true, true)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("--network emulated-all");
+        }
+    }
+
     static final int OPENED_BY_CLIENT = -1;
 
     /** A connection to {@code target}'s proxy, from {@code opener}'s outbound range (or any port for a client). */
     private Socket connect(int opener, int target) throws IOException {
+        return connect(opener, target, LOOPBACK);
+    }
+
+    /** As {@link #connect(int, int)}, to the proxy's port on {@code proxyAddress}. */
+    private Socket connect(int opener, int target, InetAddress proxyAddress) throws IOException {
         Socket socket = new Socket();
         socket.setTcpNoDelay(true);
         socket.setReuseAddress(true);
@@ -188,7 +218,7 @@ class NetworkEmulatorTest {
                 throw last;
             }
         }
-        socket.connect(new InetSocketAddress(LOOPBACK, endpoints.get(target).listenPort()), 5_000);
+        socket.connect(new InetSocketAddress(proxyAddress, endpoints.get(target).listenPort()), 5_000);
         socket.setSoTimeout(5_000);
         sockets.add(socket);
         return socket;
