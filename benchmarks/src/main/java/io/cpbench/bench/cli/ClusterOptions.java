@@ -61,11 +61,11 @@ public final class ClusterOptions {
     List<String> memberSettings;
 
     @Option(names = "--network", paramLabel = "PATH", defaultValue = "emulated", completionCandidates = Completions.Networks.class,
-            description = "emulated: clients' connections and the slow member's links through proxies of cp-bench's network"
-                    + " emulator, in (a) and (b) alike, so (b) can be switched on (links between other members are direct;"
-                    + " on member processes where 127.0.0.2 exists, else every link); emulated-all: every connection through"
-                    + " the proxies, so that any member can be slowed down or cut off; direct: plain loopback, network (a)"
-                    + " only (default: ${DEFAULT-VALUE}).")
+            description = "emulated: the slow member's links, to clients and to members, through proxies of cp-bench's"
+                    + " network emulator, in (a) and (b) alike, so (b) can be switched on; every other connection is direct"
+                    + " (on member processes where 127.0.0.2 exists; elsewhere every link is proxied); emulated-all: every"
+                    + " connection through the proxies, so that any member can be slowed down or cut off; direct: plain"
+                    + " loopback, network (a) only (default: ${DEFAULT-VALUE}).")
     String network;
 
     @Option(names = "--connect", paramLabel = "HOST:PORT", split = ",",
@@ -234,7 +234,7 @@ public final class ClusterOptions {
         return change;
     }
 
-    /** Which links cross the emulator: all for emulated-all, else the slow member's (and clients'). */
+    /** Which links cross the emulator: all for emulated-all, else the slow member's. */
     io.cpbench.topology.net.EmulatedLinks links() {
         return "emulated-all".equals(network) ? io.cpbench.topology.net.EmulatedLinks.ALL
                 : io.cpbench.topology.net.EmulatedLinks.slowMember(slowMember >= 0 ? slowMember : members - 1);
