@@ -12,16 +12,15 @@ import java.util.List;
  *     {@code boundFirst + i};</li>
  * <li>the slow member's links only: members bind {@code boundFirst + i} for members (announced as a name, reached
  *     directly or through a proxy on {@link EmulatedLinks#PROXY_ADDRESS}'s same port); for clients, the slow member
- *     binds {@code clientBoundFirst + i} behind the proxy, the others bind the announced port themselves.</li>
+ *     binds {@code slowClientPort} behind the proxy, the others bind the announced port themselves.</li>
  * </ul>
  * Emulated members open their own connections from a block of {@value #OUTBOUND_PER_MEMBER} ports at
  * {@code outboundFirst}. All below the usual ephemeral port ranges.
  *
- * @param clientBoundFirst with only the slow member's links proxied, the first of a block whose slot for the slow
- *                         member is the client port it binds behind its proxy; else 0
+ * @param slowClientPort with only the slow member's links proxied, the client port it binds behind its proxy; else 0
  * @param links            which links cross the emulator ({@link EmulatedLinks#ALL} without emulation)
  */
-record PortPlan(int announcedFirst, int boundFirst, int outboundFirst, int clientBoundFirst, EmulatedLinks links) {
+record PortPlan(int announcedFirst, int boundFirst, int outboundFirst, int slowClientPort, EmulatedLinks links) {
 
     static final int OUTBOUND_PER_MEMBER = 32;
     static final int SEARCH_FROM = 5701;
@@ -56,9 +55,9 @@ record PortPlan(int announcedFirst, int boundFirst, int outboundFirst, int clien
             return new PortPlan(announced, bound, outbound);
         }
         int bound = FreePorts.consecutive(List.of(spec.host(), EmulatedLinks.PROXY_ADDRESS), n, announced + 100);
-        int clientBound = FreePorts.consecutive(List.of(spec.host()), n, bound + 100);
-        int outbound = FreePorts.consecutive(List.of(spec.host()), n * OUTBOUND_PER_MEMBER, clientBound + 100);
-        return new PortPlan(announced, bound, outbound, clientBound, spec.links());
+        int slowClient = FreePorts.consecutive(List.of(spec.host()), 1, bound + 100);
+        int outbound = FreePorts.consecutive(List.of(spec.host()), n * OUTBOUND_PER_MEMBER, slowClient + 100);
+        return new PortPlan(announced, bound, outbound, slowClient, spec.links());
     }
 
     /** The same announced ports with no emulator in front. */
@@ -78,7 +77,7 @@ record PortPlan(int announcedFirst, int boundFirst, int outboundFirst, int clien
         return outboundFirst != 0;
     }
 
-    /** Whether only the slow member's links (and clients') cross the emulator. */
+    /** Whether only the slow member's links cross the emulator. */
     boolean lean() {
         return emulated() && !links.all();
     }
@@ -88,7 +87,7 @@ record PortPlan(int announcedFirst, int boundFirst, int outboundFirst, int clien
         if (!lean()) {
             throw new IllegalStateException("members have a client port of their own only when the slow member's links alone are proxied");
         }
-        return member == links.slowMember() ? clientBoundFirst + member : announced(member);
+        return member == links.slowMember() ? slowClientPort : announced(member);
     }
 
     int outboundFrom(int member) {

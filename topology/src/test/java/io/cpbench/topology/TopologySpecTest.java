@@ -58,7 +58,7 @@ class TopologySpecTest {
         assertThat(launcher.settings()).isEqualTo(settings);
     }
 
-    static final PortPlan LEAN = new PortPlan(15701, 15801, 16001, 15901, EmulatedLinks.slowMember(4));
+    static final PortPlan LEAN = new PortPlan(15701, 15801, 16001, 15905, EmulatedLinks.slowMember(4));
 
     @Test
     void withOnlyTheSlowMembersLinksProxiedMembersAnnounceNamesToMembersAndClientsReachTheSlowOneThroughItsProxy() {

@@ -224,14 +224,12 @@ public final class ClusterOptions {
 
     /**
      * Faults may act on any member (partitions, delays of a chosen member): --network emulated becomes
-     * emulated-all, every link through the proxies. Returns whether it changed.
+     * emulated-all, every link through the proxies.
      */
-    boolean proxyEveryLink() {
-        boolean change = "emulated".equals(network);
-        if (change) {
+    void proxyEveryLink() {
+        if ("emulated".equals(network)) {
             network = "emulated-all";
         }
-        return change;
     }
 
     /** Which links cross the emulator: all for emulated-all, else the slow member's. */

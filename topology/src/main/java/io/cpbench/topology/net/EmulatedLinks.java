@@ -21,8 +21,8 @@ import java.util.List;
  *     S's, cross a proxy, in network (a) and (b) alike; every other link is direct both times. Only S can be slowed;
  *     partitions need {@link #ALL}.</li>
  * </ul>
- * Member processes only (the local topology, {@code io.cpbench.topology}), and only where {@value #PROXY_ADDRESS} can be bound (Linux; macOS
- * has only 127.0.0.1 until an alias is added): elsewhere {@link #ALL} is used.
+ * Member processes only (the local topology, {@code io.cpbench.topology}), and only where {@value #PROXY_ADDRESS} can
+ * be bound (Linux routes all of 127.0.0.0/8 to loopback): elsewhere {@link #ALL} is used.
  *
  * @param slowMember the member whose links cross the proxies, or -1 for every link
  */
