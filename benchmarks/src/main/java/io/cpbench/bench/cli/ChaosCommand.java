@@ -258,8 +258,10 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
         ChaosNemesis nemesis;
         LoadResult load;
         HistoryRecorder recorder;
-        try (ScenarioSession session = ScenarioSession.open(scenario, topology, options, null, spec.clients())) {
-            LoadEngine e = new LoadEngine(spec, session.clients(), runDir, LoadCommand.listener(console, quiet, liveOptions.view(), "chaos " + plan.text())).recordHistory();
+        try (ScenarioSession session = ScenarioSession.open(scenario, topology, options, null, spec.clients(),
+                spec.objectGroups())) {
+            LoadEngine e = new LoadEngine(spec, session.clients(), runDir, LoadCommand.listener(console, quiet,
+                    liveOptions.view(), "chaos " + plan.text())).recordHistory().routeByGroup(session.clientsByGroup());
             recorder = e.historyRecorder();
             engine.set(e);
             if (interrupted) {

@@ -15,7 +15,8 @@ final class Completions {
     static final class ScenarioNames implements Iterable<String> {
         @Override
         public Iterator<String> iterator() {
-            return Scenarios.byNames(List.of()).stream().map(Scenario::name).iterator();
+            return java.util.stream.Stream.concat(Scenarios.all().stream(), Scenarios.extra().stream()).map(Scenario::name)
+                    .iterator();
         }
     }
 

@@ -402,7 +402,7 @@ final class LoadCommand implements Callable<Integer> {
         Path dir = runDir.resolve(stem);
         ScenarioSession session;
         try {
-            session = ScenarioSession.open(scenario, topology, options, null, spec.clients());
+            session = ScenarioSession.open(scenario, topology, options, null, spec.clients(), spec.objectGroups());
         } catch (ScenarioSession.SetupException e) {
             RunResult failed = builder.where(e.where()).status(Status.FAIL, e.getMessage()).build();
             ResultFiles.write(runDir, failed);
@@ -412,7 +412,8 @@ final class LoadCommand implements Callable<Integer> {
         LoadResult load;
         ScenarioSession.Report report;
         try {
-            LoadEngine engine = new LoadEngine(spec, session.clients(), dir, listener(console));
+            LoadEngine engine = new LoadEngine(spec, session.clients(), dir, listener(console))
+                    .routeByGroup(session.clientsByGroup());
             current = engine;
             if (interrupted) {
                 engine.stop();

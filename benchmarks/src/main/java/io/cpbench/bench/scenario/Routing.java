@@ -77,6 +77,24 @@ public enum Routing {
             return smart(c, c.liveAddresses(), new LeaderAwareLoadBalancer(c.probes()), "all members (" + description() + ")");
         }
     },
+    /**
+     * A client per CP group, each with a LeaderAwareLoadBalancer watching its own group, and each call sent through
+     * the client of its object's group: the per-group route that Hazelcast's {@code LoadBalancer.next()}, which gets
+     * no call context, cannot take inside one client. The plan built here is one of those clients; the session opens
+     * one per group ({@link #perGroup()}), each with the probe settings' CP group set to its group.
+     */
+    LEADER_AWARE_PER_GROUP("smart routing on, a client per CP group, each with a leader-aware balancer for its group") {
+        @Override
+        public ClientPlan clientPlan(Context c) {
+            LeaderAwareLoadBalancer balancer = new LeaderAwareLoadBalancer(c.probes());
+            ClientConfig config = base(c, c.liveAddresses());
+            config.setLoadBalancer(balancer);
+            // Every group's client differs from the defaults in its group; the target names what else differs.
+            String others = c.probes().withCpGroup(ProbeSettings.defaults().cpGroup()).differencesFromDefaults();
+            return new ClientPlan(config, null, c.liveAddresses(), balancer, "all members (leader-aware balancer for its"
+                    + " CP group" + (others.isEmpty() ? "" : "; with " + others) + ")");
+        }
+    },
     /** As LEADER_AWARE, but the client is given only the slow member's address to start from. */
     LEADER_AWARE_FROM_SLOW("smart routing on, leader-aware balancer, bootstrapped with only the slow member's address") {
         @Override
@@ -104,6 +122,11 @@ public enum Routing {
     /** Whether this routing is defined only in network (b). */
     public boolean needsSlowMember() {
         return this == SLOW_FOLLOWER || this == ROUND_ROBIN_EXCEPT_SLOW || this == LEADER_AWARE_FROM_SLOW;
+    }
+
+    /** Whether each client instance is one Hazelcast client per CP group the objects are in. */
+    public boolean perGroup() {
+        return this == LEADER_AWARE_PER_GROUP;
     }
 
     /** Whether some calls may land on the slow member in network (b). */

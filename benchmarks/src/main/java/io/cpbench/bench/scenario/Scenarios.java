@@ -26,6 +26,13 @@ public final class Scenarios {
             Scenario.of("client-leader-aware-10ms", Network.ONE_SLOW_FOLLOWER, Routing.LEADER_AWARE),
             Scenario.of("client-leader-aware-from-slow-10ms", Network.ONE_SLOW_FOLLOWER, Routing.LEADER_AWARE_FROM_SLOW));
 
+    /**
+     * Scenarios for load runs and sweeps that the matrix does not run by default (name them with --scenarios): the
+     * per-group route, which only differs from client-leader-aware when the objects are in several CP groups.
+     */
+    private static final List<Scenario> EXTRA = List.of(
+            Scenario.of("client-leader-aware-per-group", Network.PLAIN, Routing.LEADER_AWARE_PER_GROUP));
+
     private Scenarios() {
     }
 
@@ -33,14 +40,22 @@ public final class Scenarios {
         return ALL;
     }
 
+    /** The scenarios outside the default matrix ({@link #all()}), which every command still takes by name. */
+    public static List<Scenario> extra() {
+        return EXTRA;
+    }
+
     public static Scenario byName(String name) {
-        for (Scenario scenario : ALL) {
-            if (scenario.name().equals(name.trim())) {
-                return scenario;
+        for (List<Scenario> list : List.of(ALL, EXTRA)) {
+            for (Scenario scenario : list) {
+                if (scenario.name().equals(name.trim())) {
+                    return scenario;
+                }
             }
         }
         throw new IllegalArgumentException("unknown scenario '" + name + "'; known: "
-                + ALL.stream().map(Scenario::name).collect(Collectors.joining(", ")) + " (see 'cpbench list')");
+                + java.util.stream.Stream.concat(ALL.stream(), EXTRA.stream()).map(Scenario::name)
+                .collect(Collectors.joining(", ")) + " (see 'cpbench list')");
     }
 
     /**

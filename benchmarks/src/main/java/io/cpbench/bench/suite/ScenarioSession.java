@@ -34,6 +34,8 @@ public final class ScenarioSession implements AutoCloseable {
     private final LeaderView before;
     private final MemberRef slow;
     private final List<ScenarioClient> clients;
+    /** Per-group routing: each CP group's clients, one per client instance; empty for every other routing. */
+    private final Map<String, List<ScenarioClient>> groupClients;
     /** Each client's byte counter (null where its connections cannot be read) and what it had sent at the start. */
     private final List<SentBytes> sentBytes;
     private final Map<String, Long> bytesBefore;
@@ -64,14 +66,15 @@ public final class ScenarioSession implements AutoCloseable {
     }
 
     private ScenarioSession(Scenario scenario, Topology topology, SuiteOptions options, LeaderView before,
-                            MemberRef slow, List<ScenarioClient> clients, WorkloadFactory workload) {
+                            MemberRef slow, Map<String, List<ScenarioClient>> groupClients, WorkloadFactory workload) {
         this.scenario = scenario;
         this.topology = topology;
         this.options = options;
         this.before = before;
         this.slow = slow;
-        this.clients = List.copyOf(clients);
-        this.sentBytes = clients.stream().map(c -> SentBytes.attach(c.client())).toList();
+        this.clients = List.copyOf(groupClients.values().iterator().next());
+        this.groupClients = scenario.routing().perGroup() ? java.util.Collections.unmodifiableMap(groupClients) : Map.of();
+        this.sentBytes = all(groupClients).stream().map(c -> SentBytes.attach(c.client())).toList();
         this.bytesBefore = sentSoFar(sentBytes);
         this.op = workload == null ? null : io.cpbench.core.workload.PlantedSlowdown.wrapIfAsked(workload.create(clients.get(0).client()));
     }
@@ -98,6 +101,17 @@ public final class ScenarioSession implements AutoCloseable {
      */
     public static ScenarioSession open(Scenario scenario, Topology topology, SuiteOptions options, WorkloadFactory workload,
                                        int clientCount) {
+        return open(scenario, topology, options, workload, clientCount, List.of());
+    }
+
+    /**
+     * As {@link #open(Scenario, Topology, SuiteOptions, WorkloadFactory, int)}, for objects in {@code groups} (CP
+     * group names; empty for {@code default} alone). Only a per-group routing ({@link
+     * io.cpbench.bench.scenario.Routing#perGroup()}) looks at them: it opens {@code clientCount} clients for each
+     * group, each balancer watching that group's leader ({@link #clientsByGroup()}).
+     */
+    public static ScenarioSession open(Scenario scenario, Topology topology, SuiteOptions options, WorkloadFactory workload,
+                                       int clientCount, List<String> groups) {
         if (clientCount < 1) {
             throw new IllegalArgumentException("clientCount must be at least 1, was " + clientCount);
         }
@@ -115,15 +129,21 @@ public final class ScenarioSession implements AutoCloseable {
             throw new SetupException(e.getMessage(), report(scenario, topology, options, before, null, null, List.of(),
                     Instant.now()), e);
         }
-        List<ScenarioClient> clients = new ArrayList<>();
+        List<String> clientGroups = !scenario.routing().perGroup() ? List.of(options.probeSettings().cpGroup())
+                : groups == null || groups.isEmpty() ? List.of("default") : groups.stream().distinct().toList();
+        Map<String, List<ScenarioClient>> clients = new java.util.LinkedHashMap<>();
         try {
-            for (int i = 0; i < clientCount; i++) {
-                clients.add(ScenarioClient.open(scenario, topology, before, slow, options.connectTimeout(),
-                        options.probeSettings()));
+            for (String group : clientGroups) {
+                List<ScenarioClient> forGroup = new ArrayList<>();
+                clients.put(group, forGroup);
+                for (int i = 0; i < clientCount; i++) {
+                    forGroup.add(ScenarioClient.open(scenario, topology, before, slow, options.connectTimeout(),
+                            options.probeSettings().withCpGroup(group)));
+                }
             }
             return new ScenarioSession(scenario, topology, options, before, slow, clients, workload);
         } catch (RuntimeException e) {
-            clients.forEach(ScenarioClient::close);
+            all(clients).forEach(ScenarioClient::close);
             throw new SetupException("client could not run: " + io.cpbench.core.run.Driver.describe(e),
                     report(scenario, topology, options, before, slow, null, List.of(), Instant.now()), e);
         }
@@ -134,9 +154,28 @@ public final class ScenarioSession implements AutoCloseable {
         return op;
     }
 
-    /** The connected clients, each built for the scenario's routing. */
+    /** The connected clients, each built for the scenario's routing (per-group routing: the first group's). */
     public List<com.hazelcast.core.HazelcastInstance> clients() {
         return clients.stream().map(ScenarioClient::client).toList();
+    }
+
+    /**
+     * Per-group routing: for each CP group, the clients whose balancer follows its leader, one per client instance,
+     * for the calls on that group's objects ({@code LoadEngine.routeByGroup}); empty for every other routing.
+     */
+    public Map<String, List<com.hazelcast.core.HazelcastInstance>> clientsByGroup() {
+        Map<String, List<com.hazelcast.core.HazelcastInstance>> byGroup = new java.util.LinkedHashMap<>();
+        groupClients.forEach((group, list) -> byGroup.put(group, list.stream().map(ScenarioClient::client).toList()));
+        return byGroup;
+    }
+
+    /** Every client the session opened: a per-group routing's clients of every group. */
+    private List<ScenarioClient> allClients() {
+        return groupClients.isEmpty() ? clients : all(groupClients);
+    }
+
+    private static List<ScenarioClient> all(Map<String, List<ScenarioClient>> byGroup) {
+        return byGroup.values().stream().flatMap(List::stream).toList();
     }
 
     /**
@@ -150,13 +189,21 @@ public final class ScenarioSession implements AutoCloseable {
         ScenarioClient client = clients.get(0);
         String target = client.target() + (clients.size() > 1 ? " (each of " + clients.size() + " clients)" : "");
         String view = client.balancerView();
+        if (!groupClients.isEmpty()) {
+            target = client.target() + ", a client per CP group"
+                    + (clients.size() > 1 ? " for each of " + clients.size() + " client instances" : "");
+            StringBuilder views = new StringBuilder();
+            groupClients.forEach((group, list) -> views.append(views.length() == 0 ? "" : "; ").append(group).append(": ")
+                    .append(list.get(0).balancerView()));
+            view = views.toString();
+        }
         if (view != null) {
             target = target + "; after the run " + view;
         }
         Map<String, Long> servedBy = Map.of();
         try {
             servedBy = bytesByMemberName(topology, bytesBefore, sentSoFar(sentBytes));
-            for (ScenarioClient c : clients) {
+            for (ScenarioClient c : allClients()) {
                 c.verifyPinned();
             }
         } catch (RuntimeException checkFailed) {
@@ -197,7 +244,7 @@ public final class ScenarioSession implements AutoCloseable {
     /** Closes the client; the cluster stays up. */
     @Override
     public void close() {
-        clients.forEach(ScenarioClient::close);
+        allClients().forEach(ScenarioClient::close);
     }
 
     /** The priority member must lead, unanimously; if it does not (say, after a failover), wait for it. */

@@ -10,6 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,9 +28,9 @@ class NoPriorityGroupsIT {
     @Test
     void aClusterWithNoPriorityRunsALoadOverSeveralGroupsAndNamesTheirLeaders() throws Exception {
         CliProcess.Finished finished = CliProcess.run(work, 300, "load", "--no-priority", "--groups", "g1,g2,g3",
-                "--objects", "3", "--mix", "cas,get", "--scenarios", "client-leader-aware", "--threads", "4",
-                "--duration", "3s", "--warmup", "1s", "--cluster-warmup", "8s", "--members", "3", "--settle", "2s",
-                "--quiet", "--out", "runs");
+                "--objects", "3", "--mix", "cas,get", "--scenarios", "client-leader-aware,client-leader-aware-per-group",
+                "--threads", "4", "--duration", "3s", "--warmup", "1s", "--cluster-warmup", "8s", "--members", "3",
+                "--settle", "2s", "--quiet", "--out", "runs");
 
         assertThat(finished.exitCode()).as(finished.stderr()).isEqualTo(ExitCodes.OK);
         assertThat(finished.stdout()).contains("no leadership priority").doesNotContain(", priority)");
@@ -40,10 +42,21 @@ class NoPriorityGroupsIT {
             runDir = dirs.filter(Files::isDirectory).findFirst().orElseThrow();
         }
         List<RunResult> results = ResultFiles.readAll(List.of(runDir));
-        assertThat(results).singleElement().satisfies(r -> {
+        assertThat(results).hasSize(2).allSatisfy(r -> {
             assertThat(r.status()).as(r.reason()).isEqualTo(Status.OK);
             assertThat(r.ops()).isPositive();
             assertThat(r.load().invariants()).allSatisfy(i -> assertThat(i.holds()).isTrue());
         });
+        // The per-group route: each group's client chose that group's leader, as the members report it.
+        RunResult perGroup = results.stream().filter(r -> r.scenario().equals("client-leader-aware-per-group"))
+                .findFirst().orElseThrow();
+        Map<String, String> addressOf = perGroup.members().stream()
+                .collect(Collectors.toMap(RunResult.MemberInfo::name, RunResult.MemberInfo::address));
+        assertThat(perGroup.clientTarget()).contains("a client per CP group");
+        for (String leader : leaders) {
+            String group = leader.substring(0, leader.indexOf(' '));
+            String member = leader.substring(leader.lastIndexOf(' ') + 1);
+            assertThat(perGroup.clientTarget()).as(leader).contains(group + ": leader-aware chose " + addressOf.get(member));
+        }
     }
 }

@@ -164,6 +164,23 @@ public final class LoadEngine {
         return this;
     }
 
+    /**
+     * Sends the ops on each CP group's objects through that group's clients instead: for every group named here,
+     * one client per {@link LoadSpec#clients()} (worker i uses the i mod clients'th); objects in other groups keep
+     * the clients the engine was built with. A per-group route: each group's client can follow its own group's
+     * leader, which one client's load balancer, given no call context, cannot. Call before {@link #run()}.
+     */
+    public LoadEngine routeByGroup(java.util.Map<String, List<HazelcastInstance>> clientsByGroup) {
+        clientsByGroup.forEach((group, list) -> {
+            if (list.size() != spec.clients()) {
+                throw new IllegalArgumentException("CP group " + group + " has " + list.size() + " clients; the spec asks for "
+                        + spec.clients());
+            }
+        });
+        ops.routeByGroup(clientsByGroup);
+        return this;
+    }
+
     /** The run's history so far (null unless {@link #recordHistory()}); taking it closes it to later ops. */
     public HistoryRecorder historyRecorder() {
         return history;

@@ -26,6 +26,8 @@ final class LoadOps {
 
     private final LoadSpec spec;
     private final List<HazelcastInstance> clients;
+    /** Clients for the objects of particular CP groups (a per-group route); other groups' objects use {@link #clients}. */
+    private java.util.Map<String, List<HazelcastInstance>> groupClients = java.util.Map.of();
     private final String[] names;
     private final String[] registerNames;
     private final IAtomicReference<String>[][] refs;
@@ -75,6 +77,22 @@ final class LoadOps {
         }
     }
 
+    void routeByGroup(java.util.Map<String, List<HazelcastInstance>> byGroup) {
+        groupClients = java.util.Map.copyOf(byGroup);
+    }
+
+    /** The CP group of object {@code j}: what follows '@' in its name, {@code default} without one. */
+    String groupOf(int j) {
+        int at = names[j].indexOf('@');
+        return at < 0 ? "default" : names[j].substring(at + 1);
+    }
+
+    /** The client instance {@code c} uses for object {@code j}. */
+    private HazelcastInstance clientFor(int c, int j) {
+        List<HazelcastInstance> forGroup = groupClients.get(groupOf(j));
+        return forGroup != null ? forGroup.get(c) : clients.get(c);
+    }
+
     String objectName(int j) {
         return names[j];
     }
@@ -96,7 +114,6 @@ final class LoadOps {
     void setUp(io.cpbench.core.history.HistoryRecorder.Lane history) {
         boolean ref = uses(OpType.CAS) || uses(OpType.GET) || uses(OpType.SET);
         for (int c = 0; c < clients.size(); c++) {
-            CPSubsystem cp = clients.get(c).getCPSubsystem();
             int n = names.length;
             if (ref) {
                 refs[c] = new IAtomicReference[n];
@@ -115,6 +132,7 @@ final class LoadOps {
                 semaphores[c] = new ISemaphore[n];
             }
             for (int j = 0; j < n; j++) {
+                CPSubsystem cp = clientFor(c, j).getCPSubsystem();
                 if (ref) {
                     refs[c][j] = cp.getAtomicReference(names[j]);
                     cas[c][j] = new CasWorkload(refs[c][j]);

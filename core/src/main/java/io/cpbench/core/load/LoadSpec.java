@@ -199,6 +199,16 @@ public record LoadSpec(Map<OpType, Integer> mix, int objects, String prefix, Lis
         return v == Math.rint(v) ? String.format(Locale.ROOT, "%,d", (long) v) : String.format(Locale.ROOT, "%,.1f", v);
     }
 
+    /** The CP groups the objects are in, each once, in the order of the objects: a name's {@code @group} or {@link #groups()}. */
+    public List<String> objectGroups() {
+        java.util.LinkedHashSet<String> used = new java.util.LinkedHashSet<>();
+        for (int j = 0; j < objects; j++) {
+            String given = names.isEmpty() ? null : names.get(j);
+            used.add(given != null && given.contains("@") ? given.substring(given.indexOf('@') + 1) : groups.get(j % groups.size()));
+        }
+        return List.copyOf(used);
+    }
+
     public Builder toBuilder() {
         Builder b = new Builder();
         b.mix.putAll(mix);

@@ -41,6 +41,7 @@ class LoadSpecTest {
         assertThat(spec.mix()).containsEntry(OpType.CAS, 3).containsEntry(OpType.LOCK, 1).hasSize(4);
         assertThat(spec.objects()).isEqualTo(4);
         assertThat(spec.groups()).containsExactly("default", "g1");
+        assertThat(spec.objectGroups()).containsExactly("default", "g1");
         assertThat(spec.workers()).isEqualTo(50);
         assertThat(spec.open()).isTrue();
         assertThat(spec.profile().startLevel()).isEqualTo(100);
@@ -61,6 +62,9 @@ class LoadSpecTest {
         LoadSpec spec = yaml("mix: {increment: 1}\nobjects: {names: [orders, 'payments@g1']}\n");
         assertThat(spec.objects()).isEqualTo(2);
         assertThat(spec.names()).containsExactly("orders", "payments@g1");
+        assertThat(spec.objectGroups()).containsExactly("default", "g1");
+        assertThat(yaml("objects: {count: 1, groups: [g1, g2]}\n").objectGroups()).as("only the groups objects are in")
+                .containsExactly("g1");
         assertThat(LoadSpec.fromTree(new com.fasterxml.jackson.databind.ObjectMapper().valueToTree(spec.describe()), Set.of())
                 .build().names()).containsExactly("orders", "payments@g1");
         assertThatThrownBy(() -> yaml("objects: {names: [orders, orders]}\n")).hasMessageContaining("given twice");
