@@ -81,9 +81,23 @@ public record SweepAnalysis(String slo, List<RoutingStats> routings, List<LevelW
      *                     64 workers), and a knee read off them jumps a whole step when one median p99 crosses the
      *                     bound; the estimate moves with the numbers instead.
      * @param kneeBracket  the level the estimate reached toward, or null when it is the knee's own throughput
+     * @param kneeByRepeat the same estimate from each repeat's own runs alone (one run per level), in repeat order;
+     *                     NaN for a repeat with no level within the SLO. Their spread is how far the knee moves
+     *                     between passes over the grid minutes apart, so how closely a second sweep can agree with
+     *                     this one; empty with fewer than two repeats
      */
     public record RoutingStats(String routing, List<LevelStats> levels, LevelStats knee, Usl usl, String uslNote,
-                               String members, double kneeEstimate, String kneeBracket) {
+                               String members, double kneeEstimate, String kneeBracket, List<Double> kneeByRepeat) {
+
+        /** The widest repeat's knee ÷ the narrowest's, minus 1; NaN when a repeat had no knee or there are none. */
+        public double kneeSpread() {
+            if (kneeByRepeat.isEmpty() || kneeByRepeat.stream().anyMatch(v -> Double.isNaN(v) || v <= 0)) {
+                return Double.NaN;
+            }
+            double min = kneeByRepeat.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
+            double max = kneeByRepeat.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
+            return max / min - 1;
+        }
     }
 
     /**
@@ -128,8 +142,24 @@ public record SweepAnalysis(String slo, List<RoutingStats> routings, List<LevelW
                 }
                 stats.add(levelStats(level, here, slo));
             }
-            LevelStats knee = stats.stream().filter(LevelStats::sloMet)
-                    .max(Comparator.comparingDouble(l -> l.throughput().median())).orElse(null);
+            KneePoint kneePoint = kneeOf(stats, slo);
+            LevelStats knee = kneePoint.knee();
+            List<Double> byRepeat = new ArrayList<>();
+            java.util.SortedSet<Integer> repeatsSeen = new java.util.TreeSet<>();
+            runs.stream().filter(r -> r.cell().series().equals(routing)).forEach(r -> repeatsSeen.add(r.repeat()));
+            if (repeatsSeen.size() > 1) {
+                for (int repeat : repeatsSeen) {
+                    List<LevelStats> own = new ArrayList<>();
+                    for (SweepCell level : levels) {
+                        List<CellRun> here = runs.stream().filter(r -> r.repeat() == repeat && r.cell().series().equals(routing)
+                                && r.cell().level().equals(level.level())).toList();
+                        if (!here.isEmpty()) {
+                            own.add(levelStats(level, here, slo));
+                        }
+                    }
+                    byRepeat.add(kneeOf(own, slo).estimate());
+                }
+            }
             Usl usl = null;
             String note = null;
             List<CellRun> closed = runs.stream().filter(r -> r.cell().series().equals(routing) && r.usable()
@@ -144,22 +174,8 @@ public record SweepAnalysis(String slo, List<RoutingStats> routings, List<LevelW
                     note = e.getMessage();
                 }
             }
-            LevelStats next = knee == null ? null : stats.stream()
-                    .filter(l -> l.runs() > 0 && !l.sloMet() && (l.workers() > knee.workers()
-                            || (knee.rate() != null && l.rate() != null && l.rate() > knee.rate())))
-                    .min(Comparator.comparingInt(LevelStats::workers).thenComparingDouble(l -> l.rate() == null ? 0 : l.rate()))
-                    .orElse(null);
-            double estimate = Double.NaN;
-            String bracket = null;
-            if (knee != null) {
-                estimate = knee.throughput().median();
-                if (next != null && next.throughput().median() > estimate && next.sloActual() > knee.sloActual()) {
-                    double f = (slo.limit() - knee.sloActual()) / (next.sloActual() - knee.sloActual());
-                    estimate += Math.max(0, Math.min(1, f)) * (next.throughput().median() - estimate);
-                    bracket = next.level();
-                }
-            }
-            routingStats.add(new RoutingStats(routing, stats, knee, usl, note, membersOf.get(routing), estimate, bracket));
+            routingStats.add(new RoutingStats(routing, stats, knee, usl, note, membersOf.get(routing), kneePoint.estimate(),
+                    kneePoint.bracket(), byRepeat));
         }
         List<LevelWinner> winners = new ArrayList<>();
         for (SweepCell level : levels) {
@@ -177,6 +193,36 @@ public record SweepAnalysis(String slo, List<RoutingStats> routings, List<LevelW
         SweepAnalysis partial = new SweepAnalysis(slo.text(), routingStats, winners, best, List.of(), complete, speed);
         return new SweepAnalysis(slo.text(), routingStats, winners, best, OptimalConfiguration.rows(partial, slo), complete,
                 speed);
+    }
+
+    /** A knee level, the throughput where the SLO metric reaches its bound, and the level it was interpolated toward. */
+    private record KneePoint(LevelStats knee, double estimate, String bracket) {
+    }
+
+    /**
+     * The knee of one routing's levels: the level with the highest throughput within the SLO; then the throughput
+     * where the SLO metric reaches its bound, interpolated linearly toward the next level up that is over it (see
+     * {@link RoutingStats#kneeEstimate}).
+     */
+    private static KneePoint kneeOf(List<LevelStats> stats, Threshold slo) {
+        LevelStats knee = stats.stream().filter(LevelStats::sloMet)
+                .max(Comparator.comparingDouble(l -> l.throughput().median())).orElse(null);
+        if (knee == null) {
+            return new KneePoint(null, Double.NaN, null);
+        }
+        LevelStats next = stats.stream()
+                .filter(l -> l.runs() > 0 && !l.sloMet() && (l.workers() > knee.workers()
+                        || (knee.rate() != null && l.rate() != null && l.rate() > knee.rate())))
+                .min(Comparator.comparingInt(LevelStats::workers).thenComparingDouble(l -> l.rate() == null ? 0 : l.rate()))
+                .orElse(null);
+        double estimate = knee.throughput().median();
+        String bracket = null;
+        if (next != null && next.throughput().median() > estimate && next.sloActual() > knee.sloActual()) {
+            double f = (slo.limit() - knee.sloActual()) / (next.sloActual() - knee.sloActual());
+            estimate += Math.max(0, Math.min(1, f)) * (next.throughput().median() - estimate);
+            bracket = next.level();
+        }
+        return new KneePoint(knee, estimate, bracket);
     }
 
     /** The fastest repeat's speed ÷ the slowest's, minus 1; 0 with fewer than two repeats. */

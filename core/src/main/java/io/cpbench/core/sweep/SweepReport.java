@@ -66,16 +66,21 @@ public final class SweepReport {
         }
         List<List<String>> knees = new ArrayList<>();
         for (RoutingStats r : a.routings()) {
+            String byRepeat = kneeByRepeat(r);
             if (r.knee() == null) {
-                knees.add(List.of(r.routing(), "none", "-", "no level within the SLO"));
+                knees.add(List.of(r.routing(), "none", "-", byRepeat, "no level within the SLO"));
                 continue;
             }
             knees.add(List.of(r.routing(), r.knee().level() + ": " + opsWithCi(r.knee().throughput()) + " op/s",
-                    String.format(Locale.ROOT, "%,.0f op/s", r.kneeEstimate()),
+                    String.format(Locale.ROOT, "%,.0f op/s", r.kneeEstimate()), byRepeat,
                     r.kneeBracket() == null ? "the knee's own throughput (no higher level gave more)"
                             : "interpolated toward " + r.kneeBracket() + ", where the SLO metric crosses " + a.slo()));
         }
-        out.append(table(List.of("routing", "knee (level: op/s)", "SLO reached at", "how"), knees)).append('\n');
+        out.append(table(List.of("routing", "knee (level: op/s)", "SLO reached at", "each repeat alone", "how"), knees))
+                .append('\n');
+        out.append("Each repeat alone: the SLO-reached point from that repeat's runs only. Its spread is how far a knee moved"
+                + " between passes minutes apart on this machine: a second sweep can agree with this one no more closely"
+                + " than that.\n\n");
 
         out.append("Universal Scalability Law, X(N) = λN / (1 + σ(N-1) + κN(N-1)), fitted to every closed-loop run\n\n");
         List<List<String>> usl = new ArrayList<>();
@@ -135,5 +140,16 @@ public final class SweepReport {
             b.append(' ').append(cells.get(i)).append(" ".repeat(width[i] - cells.get(i).length())).append(" |");
         }
         b.append('\n');
+    }
+
+    /** {@code 15,300 / 9,900 / 15,500 (spread 57 %)}; {@code -} with fewer than two repeats. */
+    static String kneeByRepeat(RoutingStats r) {
+        if (r.kneeByRepeat().isEmpty()) {
+            return "-";
+        }
+        String values = String.join(" / ", r.kneeByRepeat().stream()
+                .map(v -> Double.isNaN(v) ? "none" : String.format(Locale.ROOT, "%,.0f", v)).toList());
+        double spread = r.kneeSpread();
+        return Double.isNaN(spread) ? values : values + String.format(Locale.ROOT, " (spread %.0f %%)", 100 * spread);
     }
 }

@@ -76,6 +76,37 @@ class SweepAnalysisTest {
     }
 
     @Test
+    void eachRepeatGetsItsOwnKneeEstimateAndTheirSpreadIsReported() {
+        List<SweepCell> cells = grid("fast");
+        List<CellRun> runs = new ArrayList<>();
+        // repeat 3 runs at 0.7x the others' speed, with a 20 % higher p99: its knee must come out lower
+        for (CellRun r : runs(cells, 3)) {
+            double f = r.repeat() == 3 ? 0.7 : 1;
+            long p99 = r.repeat() == 3 ? (long) (r.p99Us() * 1.2) : r.p99Us();
+            runs.add(new CellRun(r.repeat(), r.cell(), "OK", null, 10, (long) (r.opsPerSecond() * f * 10), 0,
+                    r.opsPerSecond() * f, p99 / 3, p99 / 2, p99, p99 * 2, p99 * 3, p99));
+        }
+        SweepAnalysis.RoutingStats fast = SweepAnalysis.of(cells, runs, Threshold.parse("p99<5ms"), 3).routings().get(0);
+        assertThat(fast.kneeByRepeat()).hasSize(3);
+        // each repeat alone: its own crossing of 5 ms between 1x4 and 1x16, as computed by hand from its runs
+        for (int rep = 1; rep <= 3; rep++) {
+            int r = rep;
+            double[] x = runs.stream().filter(c -> c.repeat() == r).mapToDouble(CellRun::opsPerSecond).toArray();
+            double[] p = runs.stream().filter(c -> c.repeat() == r).mapToDouble(CellRun::p99Us).toArray();
+            int knee = p[3] < 5000 ? 3 : 2; // 1x8 (4.8 ms) within 5 ms in repeats 1-2; in repeat 3 (5.76 ms) not
+            double expected = x[knee] + (x[knee + 1] - x[knee]) * (5000 - p[knee]) / (p[knee + 1] - p[knee]);
+            assertThat(fast.kneeByRepeat().get(rep - 1)).as("repeat " + rep).isCloseTo(expected, within(0.5));
+        }
+        assertThat(fast.kneeByRepeat().get(2)).isLessThan(0.8 * fast.kneeByRepeat().get(0));
+        assertThat(fast.kneeSpread()).isGreaterThan(0.25);
+        assertThat(SweepReport.render(SweepAnalysis.of(cells, runs, Threshold.parse("p99<5ms"), 3)))
+                .contains("each repeat alone").containsPattern("\\(spread \\d+ %\\)");
+        // one repeat: nothing to compare
+        assertThat(SweepAnalysis.of(cells, runs(cells, 1), Threshold.parse("p99<5ms"), 1).routings().get(0).kneeByRepeat())
+                .isEmpty();
+    }
+
+    @Test
     void aLooserSloMovesTheKneeToThePeakAndFailedRunsDoNotCount() {
         List<SweepCell> cells = grid("fast");
         List<CellRun> runs = new ArrayList<>(runs(cells, 2));
