@@ -81,15 +81,9 @@ final class LoadOps {
         groupClients = java.util.Map.copyOf(byGroup);
     }
 
-    /** The CP group of object {@code j}: what follows '@' in its name, {@code default} without one. */
-    String groupOf(int j) {
-        int at = names[j].indexOf('@');
-        return at < 0 ? "default" : names[j].substring(at + 1);
-    }
-
     /** The client instance {@code c} uses for object {@code j}. */
     private HazelcastInstance clientFor(int c, int j) {
-        List<HazelcastInstance> forGroup = groupClients.get(groupOf(j));
+        List<HazelcastInstance> forGroup = groupClients.get(spec.objectGroup(j));
         return forGroup != null ? forGroup.get(c) : clients.get(c);
     }
 

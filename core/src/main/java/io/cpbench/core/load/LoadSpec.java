@@ -199,12 +199,17 @@ public record LoadSpec(Map<OpType, Integer> mix, int objects, String prefix, Lis
         return v == Math.rint(v) ? String.format(Locale.ROOT, "%,d", (long) v) : String.format(Locale.ROOT, "%,.1f", v);
     }
 
-    /** The CP groups the objects are in, each once, in the order of the objects: a name's {@code @group} or {@link #groups()}. */
+    /** The CP group of object {@code j}: its given name's {@code @group}, else {@link #groups()} round robin. */
+    public String objectGroup(int j) {
+        String given = names.isEmpty() ? null : names.get(j);
+        return given != null && given.contains("@") ? given.substring(given.indexOf('@') + 1) : groups.get(j % groups.size());
+    }
+
+    /** The CP groups the objects are in, each once, in the order of the objects ({@link #objectGroup}). */
     public List<String> objectGroups() {
         java.util.LinkedHashSet<String> used = new java.util.LinkedHashSet<>();
         for (int j = 0; j < objects; j++) {
-            String given = names.isEmpty() ? null : names.get(j);
-            used.add(given != null && given.contains("@") ? given.substring(given.indexOf('@') + 1) : groups.get(j % groups.size()));
+            used.add(objectGroup(j));
         }
         return List.copyOf(used);
     }
