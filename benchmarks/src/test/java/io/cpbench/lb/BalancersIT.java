@@ -302,10 +302,17 @@ class BalancersIT {
         await("calls to succeed", Duration.ofSeconds(10), () -> lastOk.get() != 0);
 
         NetworkEmulator emulator = (NetworkEmulator) network;
-        long cut = System.nanoTime();
         emulator.isolate(java.util.Set.of(before.leader().index()), true, true);
+        long cut = System.nanoTime(); // the leader is silent from here on
         try {
-            await("a call to succeed after the leader fell silent", Duration.ofSeconds(30), () -> lastOk.get() > cut);
+            // The old leader answers nothing now, so a call that succeeds after the balancer has moved off it went to
+            // another member: wait for the move first, then for such a call.
+            await("the balancer to leave the silent leader", Duration.ofSeconds(30),
+                    () -> !balancer.leader().map(MemberFilter::address).orElse(before.leader().address())
+                            .equals(before.leader().address()));
+            long moved = System.nanoTime();
+            await("a call to succeed after the balancer left the silent leader", Duration.ofSeconds(30),
+                    () -> lastOk.get() > moved);
             System.out.printf("leader-aware: first call after the leader fell silent succeeded %.2f s later; %d ended"
                     + " in an error; connections closed %d%n", (lastOk.get() - cut) / 1e9, failed.get(),
                     balancer.connectionsClosed());

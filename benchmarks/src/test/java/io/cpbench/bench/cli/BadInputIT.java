@@ -1,23 +1,50 @@
 package io.cpbench.bench.cli;
 
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Bad input ends the CLI with a non-zero exit and one line saying what was wrong: no stack trace, no hang. */
+/**
+ * Bad input ends the CLI with a non-zero exit and one line saying what was wrong: no stack trace, no hang, and no run
+ * directory (nothing was started). Most cases run in this JVM through the CLI's entry point ({@link CpBench#execute}),
+ * with its standard streams captured; a handful ({@link #SUBPROCESS}) run the packaged jar as a user does, for the
+ * real exit code and stderr of a JVM. {@code {d}/} in a case stands for the directory of the files the cases read:
+ * relative to this JVM's directory in process, the subprocess's own directory otherwise.
+ */
 class BadInputIT {
 
-    @TempDir
-    static Path work;
+    /** The cases' files, relative to the test JVM's working directory (the module's). */
+    static final Path WORK = Path.of("target", "bad-input");
+
+    /** Cases (by the first case whose message contains each text) that run as subprocesses of the packaged jar. */
+    static final List<String> SUBPROCESS = List.of("unknown scenario 'nope'", "Unknown options: '--opps'",
+            "cannot reach cluster 'dev' at [127.0.0.1:1]", "not a cp-bench result", "verdict: REGRESSION",
+            "unknown op 'caz'");
+
+    static final List<Arguments> ALL = cases().toList();
+
+    static Stream<Arguments> inProcess() {
+        List<Arguments> sub = subprocess().toList();
+        return ALL.stream().filter(c -> sub.stream().noneMatch(s -> s == c));
+    }
+
+    static Stream<Arguments> subprocess() {
+        return SUBPROCESS.stream().map(text -> ALL.stream().filter(c -> ((String) c.get()[1]).contains(text)).findFirst()
+                .orElseThrow(() -> new AssertionError("no case says " + text)));
+    }
 
     static Stream<Arguments> cases() {
         return Stream.of(
@@ -42,8 +69,8 @@ class BadInputIT {
                         "cpbench.lb.nope=1"}),
                 Arguments.of(2, "--lb-property: cpbench.lb.probe-period-ms must be a whole number, got 'fast'",
                         new String[]{"matrix", "--lb-property", "cpbench.lb.probe-period-ms=fast"}),
-                Arguments.of(2, "garbage.json: not a cp-bench result (Unexpected end-of-input: expected close marker for"
-                        + " Array, at line 1, column 42)", new String[]{"report", "garbage.json"}),
+                Arguments.of(2, "{d}/garbage.json: not a cp-bench result (Unexpected end-of-input: expected close marker for"
+                        + " Array, at line 1, column 42)", new String[]{"report", "{d}/garbage.json"}),
                 Arguments.of(2, "unknown scenario 'nope'", new String[]{"jmh", "--scenarios", "nope"}),
                 Arguments.of(2, "unknown JMH mode 'avgt'; choose thrpt or sample", new String[]{"jmh", "--modes", "avgt"}),
                 Arguments.of(2, "--topology remote needs --inventory FILE", new String[]{"jmh", "--topology", "remote"}),
@@ -56,9 +83,9 @@ class BadInputIT {
                 Arguments.of(2, "--ops must be 1 or more, was 0", new String[]{"emulator-cost", "--ops", "0"}),
                 Arguments.of(2, "--members must be 3-9 (a CP group), was 2", new String[]{"emulator-cost", "--members", "2"}),
                 Arguments.of(2, "--iteration-time must be 1s-1h", new String[]{"jmh", "--iteration-time", "10ms"}),
-                Arguments.of(2, "--fold: no such file", new String[]{"jmh", "--fold", "no-such.json"}),
-                Arguments.of(2, "garbage.json: not JMH's JSON (Unexpected end-of-input: expected close marker for Array, at line 1, column 42)", new String[]{"jmh", "--fold", "garbage.json"}),
-                Arguments.of(2, "no such file or directory", new String[]{"report", "no-such-run"}),
+                Arguments.of(2, "--fold: no such file", new String[]{"jmh", "--fold", "{d}/no-such.json"}),
+                Arguments.of(2, "{d}/garbage.json: not JMH's JSON (Unexpected end-of-input: expected close marker for Array, at line 1, column 42)", new String[]{"jmh", "--fold", "{d}/garbage.json"}),
+                Arguments.of(2, "no such file or directory", new String[]{"report", "{d}/no-such-run"}),
                 // Issue 12: everything the options decide fails before any member starts.
                 Arguments.of(2, "--slow-member 0 is the priority member, which leads; network (b) needs the slow member"
                         + " to be a follower: choose one of 1, 2, 3, 4", new String[]{"matrix", "--scenarios",
@@ -81,48 +108,48 @@ class BadInputIT {
                 Arguments.of(2, "--members must be 3-9", new String[]{"run", "--scenario", "client-leader", "--members", "11"}),
                 Arguments.of(2, "Value for option '--lb-property' (KEY=VALUE) should be in KEY=VALUE format but was foo",
                         new String[]{"run", "--scenario", "client-leader", "--lb-property", "foo"}),
-                Arguments.of(2, "--out a-file: cannot create it (a file of that name is in the way)", new String[]{"run",
-                        "--scenario", "client-leader", "--out", "a-file"}),
-                Arguments.of(2, "inventory no-such.json: cannot read it (no such file or directory)", new String[]{"run",
-                        "--scenario", "client-leader", "--topology", "remote", "--inventory", "no-such.json"}),
-                Arguments.of(2, "inventory inventory-null.json: 'members[2].priority' is missing or null; it must be true or false",
+                Arguments.of(2, "--out {d}/a-file: cannot create it (a file of that name is in the way)", new String[]{"run",
+                        "--scenario", "client-leader", "--out", "{d}/a-file"}),
+                Arguments.of(2, "inventory {d}/no-such.json: cannot read it (no such file or directory)", new String[]{"run",
+                        "--scenario", "client-leader", "--topology", "remote", "--inventory", "{d}/no-such.json"}),
+                Arguments.of(2, "inventory {d}/inventory-null.json: 'members[2].priority' is missing or null; it must be true or false",
                         new String[]{"run", "--scenario", "client-leader", "--topology", "remote", "--inventory",
-                                "inventory-null.json"}),
+                                "{d}/inventory-null.json"}),
                 Arguments.of(2, "--delay must be 1ms-10s, was 0ms", new String[]{"run", "--scenario", "client-leader",
                         "--delay", "0ms"}),
-                Arguments.of(2, "--baseline 'nope' is not among these results", new String[]{"report", "run-dir",
+                Arguments.of(2, "--baseline 'nope' is not among these results", new String[]{"report", "{d}/run-dir",
                         "--baseline", "nope"}),
-                Arguments.of(2, "empty-parent: no result files in this directory or the 1 directories inside it",
-                        new String[]{"report", "empty-parent"}),
-                Arguments.of(2, "empty-parent: no run here (no result files, chaos.json, sweep.json or an ab run's slices.csv),"
-                        + " nor in the directories inside it", new String[]{"report", "empty-parent", "--html", "r.html"}),
+                Arguments.of(2, "{d}/empty-parent: no result files in this directory or the 1 directories inside it",
+                        new String[]{"report", "{d}/empty-parent"}),
+                Arguments.of(2, "{d}/empty-parent: no run here (no result files, chaos.json, sweep.json or an ab run's slices.csv),"
+                        + " nor in the directories inside it", new String[]{"report", "{d}/empty-parent", "--html", "{d}/r.html"}),
                 Arguments.of(2, "slices.csv, line 2: For input string: \"two\"",
-                        new String[]{"report", "ab-corrupt", "--html", "r.html"}),
-                Arguments.of(2, "garbage.json: give run directories, not files, to an HTML report or a comparison",
-                        new String[]{"report", "garbage.json", "--html", "r.html"}),
-                Arguments.of(2, "BASE no-such-run: no such run directory", new String[]{"compare", "no-such-run", "run-dir"}),
-                Arguments.of(2, "NEW empty-parent: no result files in this directory", new String[]{"compare", "run-dir", "empty-parent"}),
+                        new String[]{"report", "{d}/ab-corrupt", "--html", "{d}/r.html"}),
+                Arguments.of(2, "{d}/garbage.json: give run directories, not files, to an HTML report or a comparison",
+                        new String[]{"report", "{d}/garbage.json", "--html", "{d}/r.html"}),
+                Arguments.of(2, "BASE {d}/no-such-run: no such run directory", new String[]{"compare", "{d}/no-such-run", "{d}/run-dir"}),
+                Arguments.of(2, "NEW {d}/empty-parent: no result files in this directory", new String[]{"compare", "{d}/run-dir", "{d}/empty-parent"}),
                 Arguments.of(2, "these runs are not of the same scenarios: BASE has [client-leader, client-follower, client-lb,"
-                        + " client-smart], NEW has [client-leader, client-follower]", new String[]{"compare", "run-dir", "run-dir-2"}),
-                Arguments.of(2, "BASE sweep-dir is a sweep, NEW run-dir is not: compare two sweeps, or two runs of the same"
-                        + " scenarios", new String[]{"compare", "sweep-dir", "run-dir"}),
-                Arguments.of(2, "these sweeps share no cell: BASE has [], NEW has []", new String[]{"compare", "sweep-dir", "sweep-dir"}),
-                Arguments.of(2, "cannot read sweep-corrupt/sweep.json", new String[]{"compare", "sweep-corrupt", "sweep-dir"}),
-                Arguments.of(2, "--slo 'p99>5ms': an SLO is an upper bound", new String[]{"sweep", "--from", "sweep-dir",
+                        + " client-smart], NEW has [client-leader, client-follower]", new String[]{"compare", "{d}/run-dir", "{d}/run-dir-2"}),
+                Arguments.of(2, "BASE {d}/sweep-dir is a sweep, NEW {d}/run-dir is not: compare two sweeps, or two runs of the same"
+                        + " scenarios", new String[]{"compare", "{d}/sweep-dir", "{d}/run-dir"}),
+                Arguments.of(2, "these sweeps share no cell: BASE has [], NEW has []", new String[]{"compare", "{d}/sweep-dir", "{d}/sweep-dir"}),
+                Arguments.of(2, "cannot read {d}/sweep-corrupt/sweep.json", new String[]{"compare", "{d}/sweep-corrupt", "{d}/sweep-dir"}),
+                Arguments.of(2, "--slo 'p99>5ms': an SLO is an upper bound", new String[]{"sweep", "--from", "{d}/sweep-dir",
                         "--slo", "p99>5ms"}),
-                Arguments.of(2, "--html: a comparison of sweeps is Markdown only", new String[]{"compare", "sweep-dir", "sweep-dir",
-                        "--html", "c.html"}),
+                Arguments.of(2, "--html: a comparison of sweeps is Markdown only", new String[]{"compare", "{d}/sweep-dir", "{d}/sweep-dir",
+                        "--html", "{d}/c.html"}),
                 // Not bad input, but the same one-line contract: a regression exits 1 and says so last on stderr.
-                Arguments.of(1, "verdict: REGRESSION: 4 of 4 rows slower", new String[]{"compare", "run-dir", "run-dir-half"}),
-                Arguments.of(2, "--tolerance: 'lots' is not a percentage; write it like 5%", new String[]{"compare", "run-dir", "run-dir",
+                Arguments.of(1, "verdict: REGRESSION: 4 of 4 rows slower", new String[]{"compare", "{d}/run-dir", "{d}/run-dir-half"}),
+                Arguments.of(2, "--tolerance: 'lots' is not a percentage; write it like 5%", new String[]{"compare", "{d}/run-dir", "{d}/run-dir",
                         "--tolerance", "lots"}),
-                Arguments.of(2, "unknown metric 'p95' (expected ops, p50 or p99)", new String[]{"compare", "run-dir", "run-dir",
+                Arguments.of(2, "unknown metric 'p95' (expected ops, p50 or p99)", new String[]{"compare", "{d}/run-dir", "{d}/run-dir",
                         "--gate", "ops,p95"}),
                 // ab: refused before a member or a worker starts
                 Arguments.of(2, "ab runs network (a) scenarios; client-smart-10ms runs on network (b)", new String[]{"ab",
                         "--scenario", "client-smart-10ms"}),
-                Arguments.of(2, "--base no-such.jar: no such file (a cp-bench jar", new String[]{"ab", "--base", "no-such.jar"}),
-                Arguments.of(2, "--new garbage.json is not a jar", new String[]{"ab", "--new", "garbage.json"}),
+                Arguments.of(2, "--base {d}/no-such.jar: no such file (a cp-bench jar", new String[]{"ab", "--base", "{d}/no-such.jar"}),
+                Arguments.of(2, "--new {d}/garbage.json is not a jar", new String[]{"ab", "--new", "{d}/garbage.json"}),
                 Arguments.of(2, "--slice must be 100ms-60s, was 10ms", new String[]{"ab", "--slice", "10ms"}),
                 Arguments.of(2, "--min-pairs must be 5 or more and --max-pairs from --min-pairs to 100,000; were 30 and 10",
                         new String[]{"ab", "--max-pairs", "10"}),
@@ -138,8 +165,8 @@ class BadInputIT {
                 Arguments.of(2, "--priority-member must be 0-4, was 7", new String[]{"lb-study", "--priority-member", "7"}),
                 Arguments.of(2, "base port must be 1024-65530, or 0 to pick free ones; was 80", new String[]{"lb-study",
                         "--base-port", "80"}),
-                Arguments.of(2, "--out a-file: cannot create it (a file of that name is in the way)", new String[]{"lb-study",
-                        "--out", "a-file"}),
+                Arguments.of(2, "--out {d}/a-file: cannot create it (a file of that name is in the way)", new String[]{"lb-study",
+                        "--out", "{d}/a-file"}),
                 Arguments.of(2, "members must be 3-9 (a CP group needs at least 3), was 2", new String[]{"stock-cluster",
                         "--members", "2"}),
                 Arguments.of(2, "priority member must be 0-4, or -1 for none; was 5", new String[]{"stock-cluster",
@@ -153,8 +180,8 @@ class BadInputIT {
                 Arguments.of(2, "--topology embedded has neither", new String[]{"chaos", "--topology", "embedded"}),
                 Arguments.of(2, "--restart is not supported on --topology containers", new String[]{"chaos", "--topology",
                         "containers", "--restart"}),
-                Arguments.of(2, "the inventory inventory-no-ssh.json needs an ssh section", new String[]{"chaos", "--topology",
-                        "remote", "--inventory", "inventory-no-ssh.json"}),
+                Arguments.of(2, "the inventory {d}/inventory-no-ssh.json needs an ssh section", new String[]{"chaos", "--topology",
+                        "remote", "--inventory", "{d}/inventory-no-ssh.json"}),
                 Arguments.of(2, "kill-majority would end the CP group for good", new String[]{"chaos", "--nemesis", "kill-majority"}),
                 Arguments.of(2, "slow delays one member", new String[]{"chaos", "--nemesis", "slow-majority", "--network", "emulated"}),
                 Arguments.of(2, "/no/such/history.jsonl: no such file", new String[]{"lincheck", "/no/such/history.jsonl"}),
@@ -170,10 +197,10 @@ class BadInputIT {
                 Arguments.of(2, "give --duration or --stages, not both", new String[]{"load", "--stages", "10s:5",
                         "--duration", "5s", "--threads", "5"}),
                 Arguments.of(2, "unknown scenario 'nope'", new String[]{"load", "--scenarios", "client-leader,nope"}),
-                Arguments.of(2, "--spec: cannot read no-such.yaml", new String[]{"load", "--spec", "no-such.yaml"}),
-                Arguments.of(2, "bad-spec.yaml: unknown field 'schedule.duraton'; known: duration, mode, rate, stages, start, warmup",
-                        new String[]{"load", "--spec", "bad-spec.yaml"}),
-                Arguments.of(2, "broken-spec.yaml: cannot read", new String[]{"load", "--spec", "broken-spec.yaml"}),
+                Arguments.of(2, "--spec: cannot read {d}/no-such.yaml", new String[]{"load", "--spec", "{d}/no-such.yaml"}),
+                Arguments.of(2, "{d}/bad-spec.yaml: unknown field 'schedule.duraton'; known: duration, mode, rate, stages, start, warmup",
+                        new String[]{"load", "--spec", "{d}/bad-spec.yaml"}),
+                Arguments.of(2, "{d}/broken-spec.yaml: cannot read", new String[]{"load", "--spec", "{d}/broken-spec.yaml"}),
                 Arguments.of(2, "schedule.rate: an open loop needs a rate above 0", new String[]{"load", "--rate", "0"}),
                 Arguments.of(2, "--pairs must be 2-50, was 1", new String[]{"engine-cost", "--pairs", "1"}),
                 Arguments.of(2, "--threads must each be 1-1024, was 0", new String[]{"engine-cost", "--threads", "1,0"}),
@@ -181,11 +208,11 @@ class BadInputIT {
                 Arguments.of(2, "--slo 'rate>5': an SLO is a latency bound", new String[]{"sweep", "--slo", "rate>5"}),
                 Arguments.of(2, "--slo: threshold 'p99<' must read", new String[]{"sweep", "--slo", "p99<"}),
                 Arguments.of(2, "scenario 'client-lb-10ms' is a network (b) scenario", new String[]{"sweep", "--scenarios", "client-lb-10ms"}),
-                Arguments.of(2, "bad-grid.yaml: unknown key 'thread'; known: clients,", new String[]{"sweep", "--grid", "bad-grid.yaml"}),
-                Arguments.of(2, "broken-spec.yaml: not valid YAML", new String[]{"sweep", "--grid", "broken-spec.yaml"}),
-                Arguments.of(2, "--from: no sweep.json in run-dir", new String[]{"sweep", "--from", "run-dir"}),
-                Arguments.of(2, "--from: a-file is not a cp-bench sweep", new String[]{"sweep", "--from", "a-file"}),
-                Arguments.of(2, "--from: cannot read garbage.json", new String[]{"sweep", "--from", "garbage.json"}),
+                Arguments.of(2, "{d}/bad-grid.yaml: unknown key 'thread'; known: clients,", new String[]{"sweep", "--grid", "{d}/bad-grid.yaml"}),
+                Arguments.of(2, "{d}/broken-spec.yaml: not valid YAML", new String[]{"sweep", "--grid", "{d}/broken-spec.yaml"}),
+                Arguments.of(2, "--from: no sweep.json in {d}/run-dir", new String[]{"sweep", "--from", "{d}/run-dir"}),
+                Arguments.of(2, "--from: {d}/a-file is not a cp-bench sweep", new String[]{"sweep", "--from", "{d}/a-file"}),
+                Arguments.of(2, "--from: cannot read {d}/garbage.json", new String[]{"sweep", "--from", "{d}/garbage.json"}),
                 Arguments.of(2, "unknown member setting 'op-threads'", new String[]{"sweep", "--vary-member", "op-threads=1,2"}),
                 Arguments.of(2, "--fresh-clusters needs members cp-bench starts", new String[]{"sweep", "--fresh-clusters",
                         "--topology", "attach", "--connect", "127.0.0.1:5701"}),
@@ -197,71 +224,126 @@ class BadInputIT {
 
     @BeforeAll
     static void files() throws Exception {
-        Files.writeString(work.resolve("garbage.json"), "{\"format\": \"cpbench-result/1\", \"round\": [");
-        Files.writeString(work.resolve("a-file"), "");
-        Files.writeString(work.resolve("bad-spec.yaml"), "mix: {cas: 1}\nschedule: {duraton: 10s}\n");
-        Files.writeString(work.resolve("broken-spec.yaml"), "mix: {cas: 1\n");
-        Files.writeString(work.resolve("bad-grid.yaml"), "thread: [1, 2]\n");
-        Files.writeString(work.resolve("inventory-null.json"), "{\"format\": \"cpbench-inventory/1\", \"clusterName\": \"lab\","
+        deleteTree(WORK);
+        Files.createDirectories(WORK);
+        Files.writeString(WORK.resolve("garbage.json"), "{\"format\": \"cpbench-result/1\", \"round\": [");
+        Files.writeString(WORK.resolve("a-file"), "");
+        Files.writeString(WORK.resolve("bad-spec.yaml"), "mix: {cas: 1}\nschedule: {duraton: 10s}\n");
+        Files.writeString(WORK.resolve("broken-spec.yaml"), "mix: {cas: 1\n");
+        Files.writeString(WORK.resolve("bad-grid.yaml"), "thread: [1, 2]\n");
+        Files.writeString(WORK.resolve("inventory-null.json"), "{\"format\": \"cpbench-inventory/1\", \"clusterName\": \"lab\","
                 + " \"members\": [{\"host\": \"10.0.0.1\", \"port\": 5701, \"priority\": true, \"slow\": false},"
                 + " {\"host\": \"10.0.0.2\", \"port\": 5701, \"priority\": false, \"slow\": false},"
                 + " {\"host\": \"10.0.0.3\", \"port\": 5701, \"priority\": null, \"slow\": false}]}");
-        Files.writeString(work.resolve("inventory-no-ssh.json"), "{\"format\": \"cpbench-inventory/1\", \"clusterName\": \"lab\","
+        Files.writeString(WORK.resolve("inventory-no-ssh.json"), "{\"format\": \"cpbench-inventory/1\", \"clusterName\": \"lab\","
                 + " \"members\": [{\"host\": \"10.0.0.1\", \"port\": 5701, \"priority\": true, \"slow\": false},"
                 + " {\"host\": \"10.0.0.2\", \"port\": 5701, \"priority\": false, \"slow\": false},"
                 + " {\"host\": \"10.0.0.3\", \"port\": 5701, \"priority\": false, \"slow\": false}]}");
-        Files.createDirectories(work.resolve("empty-parent/20261122-120000-run/members"));
-        Files.createDirectories(work.resolve("run-dir"));
-        Files.createDirectories(work.resolve("sweep-dir"));
-        Files.writeString(work.resolve("sweep-dir/sweep.json"), "{\"format\": \"cpbench-sweep/1\", \"status\": \"INCOMPLETE\","
+        Files.createDirectories(WORK.resolve("empty-parent/20261122-120000-run/members"));
+        Files.createDirectories(WORK.resolve("run-dir"));
+        Files.createDirectories(WORK.resolve("sweep-dir"));
+        Files.writeString(WORK.resolve("sweep-dir/sweep.json"), "{\"format\": \"cpbench-sweep/1\", \"status\": \"INCOMPLETE\","
                 + " \"grid\": {\"slo\": \"p99<10ms\", \"repeats\": 3}, \"cells\": []}");
-        Files.createDirectories(work.resolve("sweep-corrupt"));
-        Files.writeString(work.resolve("sweep-corrupt/sweep.json"), "{\"format\": \"cpbench-sweep/1\", \"cells\": [");
-        Files.createDirectories(work.resolve("ab-corrupt"));
-        Files.writeString(work.resolve("ab-corrupt/table.md"), "# cp-bench ab: client-leader\n");
-        Files.writeString(work.resolve("ab-corrupt/slices.csv"), "pair,processes,first,side,ops,errors,seconds,ops_per_s,p50_us,p99_us\n"
+        Files.createDirectories(WORK.resolve("sweep-corrupt"));
+        Files.writeString(WORK.resolve("sweep-corrupt/sweep.json"), "{\"format\": \"cpbench-sweep/1\", \"cells\": [");
+        Files.createDirectories(WORK.resolve("ab-corrupt"));
+        Files.writeString(WORK.resolve("ab-corrupt/table.md"), "# cp-bench ab: client-leader\n");
+        Files.writeString(WORK.resolve("ab-corrupt/slices.csv"), "pair,processes,first,side,ops,errors,seconds,ops_per_s,p50_us,p99_us\n"
                 + "two,1,BASE,BASE,500,0,1.0,500.0,1900,9000\n");
-        Files.createDirectories(work.resolve("run-dir-2"));
-        Files.createDirectories(work.resolve("run-dir-half"));
+        Files.createDirectories(WORK.resolve("run-dir-2"));
+        Files.createDirectories(WORK.resolve("run-dir-half"));
         try (Stream<Path> reference = Files.list(Path.of("../results/reference/local-2core-quick-a"))) {
             for (Path file : reference.filter(p -> p.toString().endsWith(".json")).toList()) {
-                Files.copy(file, work.resolve("run-dir").resolve(file.getFileName()));
+                Files.copy(file, WORK.resolve("run-dir").resolve(file.getFileName()));
                 // the same results at half the op/s: a regression by any tolerance
                 var json = (com.fasterxml.jackson.databind.node.ObjectNode) new com.fasterxml.jackson.databind.ObjectMapper()
                         .readTree(file.toFile());
                 json.put("opsPerSecond", json.get("opsPerSecond").asDouble() / 2);
-                Files.writeString(work.resolve("run-dir-half").resolve(file.getFileName()), json.toString());
+                Files.writeString(WORK.resolve("run-dir-half").resolve(file.getFileName()), json.toString());
                 String name = file.getFileName().toString();
                 if (name.endsWith("client-leader.json") || name.endsWith("client-follower.json")) {
-                    Files.copy(file, work.resolve("run-dir-2").resolve(name));
+                    Files.copy(file, WORK.resolve("run-dir-2").resolve(name));
                 }
             }
         }
     }
 
     @ParameterizedTest(name = "{2}")
-    @MethodSource("cases")
-    void exitsNonZeroWithAOneLineMessage(int exitCode, String message, String[] args) throws Exception {
-        CliProcess.Finished finished = CliProcess.run(work, 90, args);
+    @MethodSource("inProcess")
+    void inProcessExitsNonZeroWithAOneLineMessage(int exitCode, String message, String[] args) throws Exception {
+        String[] resolved = resolve(args, WORK.toString() + "/");
+        Path runs = Path.of("results", "runs"); // the default --out, relative to this JVM's directory
+        List<Path> runsBefore = entries(runs);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream oldOut = System.out;
+        PrintStream oldErr = System.err;
+        int exit;
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            exit = CpBench.execute(resolved);
+        } finally {
+            System.setOut(oldOut);
+            System.setErr(oldErr);
+        }
+        String stderr = err.toString(StandardCharsets.UTF_8);
+        assertOneLine(exitCode, message.replace("{d}/", WORK + "/"), exit, stderr);
+        if (exitCode == ExitCodes.BAD_INPUT) {
+            assertThat(entries(runs)).as("run directories after bad input").isEqualTo(runsBefore);
+        }
+    }
 
-        assertThat(finished.exitCode()).as(finished.stderr()).isEqualTo(exitCode);
+    @ParameterizedTest(name = "{2}")
+    @MethodSource("subprocess")
+    void aRealProcessExitsNonZeroWithAOneLineMessage(int exitCode, String message, String[] args) throws Exception {
+        CliProcess.Finished finished = CliProcess.run(WORK, 90, resolve(args, ""));
+
+        assertOneLine(exitCode, message.replace("{d}/", ""), finished.exitCode(), finished.stderr());
         if (exitCode == ExitCodes.BAD_INPUT) {
             // Caught from the options alone: no run directory made (the run would have started members in one).
-            Path runs = work.resolve("results/runs");
+            Path runs = WORK.resolve("results/runs");
             if (Files.isDirectory(runs)) {
                 try (Stream<Path> dirs = Files.list(runs)) {
                     assertThat(dirs).isEmpty();
                 }
             }
         }
-        List<String> lines = finished.stderr().strip().lines().toList();
-        if (exitCode == ExitCodes.BAD_INPUT) {
-            assertThat(lines).hasSize(1); // nothing started, so no progress line either
+    }
+
+    private static List<Path> entries(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.sorted().toList();
+        }
+    }
+
+    private static String[] resolve(String[] args, String dir) {
+        return Stream.of(args).map(a -> a.replace("{d}/", dir)).toArray(String[]::new);
+    }
+
+    private static void assertOneLine(int expectedExit, String message, int exit, String stderr) {
+        assertThat(exit).as(stderr).isEqualTo(expectedExit);
+        List<String> lines = stderr.strip().lines().toList();
+        if (expectedExit == ExitCodes.BAD_INPUT) {
+            assertThat(lines).as(stderr).hasSize(1); // nothing started, so no progress line either
         } else {
             // Failed while connecting: progress lines ("connecting: 5s elapsed") may come first.
             assertThat(lines.subList(0, lines.size() - 1)).allMatch(line -> line.startsWith("    connecting: "));
         }
         assertThat(lines.get(lines.size() - 1)).startsWith("cpbench: ").contains(message);
-        assertThat(finished.stderr()).doesNotContain("Exception", "\tat ");
+        assertThat(stderr).doesNotContain("Exception", "\tat ");
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (Files.exists(dir)) {
+            try (Stream<Path> files = Files.walk(dir)) {
+                for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(f);
+                }
+            }
+        }
     }
 }

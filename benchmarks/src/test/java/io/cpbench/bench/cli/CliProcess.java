@@ -45,12 +45,65 @@ final class CliProcess {
     }
 
     Finished finish(long seconds) throws InterruptedException, IOException {
-        if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
-            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            throw new AssertionError("cpbench did not end within " + seconds + " s; stderr: " + Files.readString(stderr));
+        boolean ended;
+        try {
+            ended = process.waitFor(seconds, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            // JUnit's timeout interrupted the test: the CLI must not outlive it (nor its members)
+            String dump = threadDump();
+            stop();
+            System.err.println("cpbench was stopped when the test was interrupted; its threads were:\n" + dump);
+            throw e;
+        }
+        if (!ended) {
+            String dump = threadDump();
+            stop();
+            throw new AssertionError("cpbench did not end within " + seconds + " s; stderr: " + Files.readString(stderr)
+                    + "\nits threads were:\n" + dump);
         }
         return new Finished(process.exitValue(), Files.readString(stdout, StandardCharsets.UTF_8),
                 Files.readString(stderr, StandardCharsets.UTF_8));
+    }
+
+    /** The CLI JVM's threads ({@code jcmd PID Thread.print}), for a run that hung; empty if it could not be had. */
+    String threadDump() {
+        try {
+            Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+            Process dump = new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), "Thread.print")
+                    .redirectErrorStream(true).start();
+            byte[] out = dump.getInputStream().readAllBytes();
+            if (!dump.waitFor(20, TimeUnit.SECONDS)) {
+                dump.destroyForcibly();
+            }
+            return new String(out, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "(no thread dump: " + e.getMessage() + ")";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "(no thread dump: interrupted)";
+        }
+    }
+
+    /**
+     * Ends the CLI as a user's terminal would, then harder: SIGTERM lets its shutdown hooks stop the members it
+     * started; whatever is still running after 30 s is killed, the CLI's descendants included.
+     */
+    void stop() {
+        if (!process.isAlive()) {
+            return;
+        }
+        List<ProcessHandle> descendants = process.descendants().toList();
+        process.destroy();
+        boolean ended = false;
+        try {
+            ended = process.waitFor(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (!ended) {
+            process.destroyForcibly();
+        }
+        descendants.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
     }
 
     /** Ctrl-C, as a terminal sends it: SIGINT to the CLI's JVM. */

@@ -11,6 +11,7 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code cpbench engine-cost} end to end on 3 local members: every pair measured, the table and CSV written. */
+@SharedCluster.Uses
 class EngineCostIT {
 
     @TempDir
@@ -18,9 +19,8 @@ class EngineCostIT {
 
     @Test
     void measuresEveryPairAndWritesTheTable() throws Exception {
-        CliProcess.Finished finished = CliProcess.run(work, 300, "engine-cost", "--threads", "1,4", "--pairs", "2",
-                "--duration", "2s", "--warmup", "1s", "--cluster-warmup", "2s", "--members", "3", "--network", "direct",
-                "--settle", "2s", "--out", "runs");
+        CliProcess.Finished finished = CliProcess.run(work, 300, SharedCluster.with("engine-cost", "--threads", "1,4",
+                "--pairs", "2", "--duration", "2s", "--warmup", "1s", "--cluster-warmup", "2s", "--settle", "2s", "--out", "runs"));
 
         assertThat(finished.exitCode()).as(finished.stderr()).isZero();
         Path runDir;

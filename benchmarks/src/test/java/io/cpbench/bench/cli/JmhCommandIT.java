@@ -23,9 +23,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 /**
- * {@code cpbench jmh} through the packaged CLI: JMH trials on real local clusters, folded into results that agree
+ * {@code cpbench jmh} through the packaged CLI: JMH trials on a real local cluster, folded into results that agree
  * with JMH's own JSON, with the routing and leadership checks of a native run; and Ctrl-C leaves no process behind.
  */
+@SharedCluster.Uses
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class JmhCommandIT {
 
@@ -38,9 +39,11 @@ class JmhCommandIT {
 
     @BeforeAll
     void runJmh() throws Exception {
-        finished = CliProcess.run(work, 600, "jmh", "--scenarios", "client-leader,client-follower",
-                "--warmup-iterations", "0", "--iterations", "1", "--iteration-time", "2s", "--cluster-warmup", "500",
-                "--out", "runs");
+        // Each JMH fork attaches to the shared cluster (the shortest forks that still fold: 1 iteration of 2 s); the
+        // interrupt test below starts its own members, as a local run does.
+        finished = CliProcess.run(work, 600, SharedCluster.with("jmh", "--scenarios", "client-leader,client-follower",
+                "--warmup-iterations", "0", "--iterations", "1", "--iteration-time", "2s", "--cluster-warmup", "200",
+                "--out", "runs"));
         try (Stream<Path> dirs = Files.list(work.resolve("runs"))) {
             runDir = dirs.filter(Files::isDirectory).findFirst().orElseThrow();
         }

@@ -20,10 +20,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * {@code run --live} on 3 local members: the live view answers on 127.0.0.1 while the run goes, its numbers move
+ * {@code run --live} on the shared 3-member cluster: the live view answers on 127.0.0.1 while the run goes, its numbers move
  * with the run, Prometheus can scrape it, the page draws in Chromium without a console message, and when the run
  * ends the port is closed.
  */
+@SharedCluster.Uses
 class LiveViewIT {
 
     @TempDir
@@ -37,9 +38,10 @@ class LiveViewIT {
     }
 
     @Test
+    @io.cpbench.bench.report.NeedsChromium // the page is drawn while the run goes, so the whole test needs it
     void servesTheRunWhileItGoesAndStopsWithIt() throws Exception {
-        CliProcess cli = CliProcess.start(work, "run", "--scenario", "client-leader", "--duration", "25s", "--warmup", "200",
-                "--members", "3", "--settle", "2s", "--cluster-warmup", "500", "--live", "--out", "runs");
+        CliProcess cli = CliProcess.start(work, SharedCluster.with("run", "--scenario", "client-leader", "--duration", "25s",
+                "--warmup", "200", "--settle", "2s", "--cluster-warmup", "500", "--live", "--out", "runs"));
         try {
             assertThat(cli.awaitStdout("live view: http://127.0.0.1:", 30)).as(cli.stderrSoFar()).isTrue();
             Matcher m = Pattern.compile("live view: (http://127\\.0\\.0\\.1:(\\d+)/)").matcher(cli.stdoutSoFar());

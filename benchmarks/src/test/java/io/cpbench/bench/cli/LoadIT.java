@@ -17,9 +17,10 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code cpbench load} end to end on a local 3-member cluster: two scenarios (each through its own routing, with 2
+ * {@code cpbench load} end to end on the shared local 3-member cluster ({@link SharedCluster}): two scenarios (each through its own routing, with 2
  * clients) interleaved, a staged open loop, a threshold that passes and one that cannot, so the exit is 99.
  */
+@SharedCluster.Uses
 class LoadIT {
 
     @TempDir
@@ -42,8 +43,8 @@ class LoadIT {
                   warmup: 1s
                 thresholds: ["rate>=50", "cas:p50<1us"]
                 """);
-        finished = CliProcess.run(work, 300, "load", "--spec", "load.yaml", "--scenarios", "client-leader,client-leader-aware",
-                "--members", "3", "--settle", "2s", "--out", "runs");
+        finished = CliProcess.run(work, 300, SharedCluster.with("load", "--spec", "load.yaml", "--scenarios",
+                "client-leader,client-leader-aware", "--settle", "2s", "--out", "runs"));
         try (Stream<Path> dirs = Files.list(work.resolve("runs"))) {
             runDir = dirs.filter(Files::isDirectory).findFirst().orElseThrow();
         }
@@ -105,6 +106,7 @@ class LoadIT {
     }
 
     @Test
+    @io.cpbench.bench.report.NeedsChromium
     void theHtmlReportDrawsTheStagesInChromium() throws Exception {
         io.cpbench.bench.report.Browser.Rendered report = io.cpbench.bench.report.Browser.renderAndCheck(runDir, "load-it");
         var time = report.charts("time");
@@ -119,9 +121,10 @@ class LoadIT {
     }
 
     @Test
-    void noMemberIsLeftRunning() {
-        String clusterName = results.get(0).clusterName();
+    void ranOnTheClusterItWasGivenAndStartedNoMemberOfItsOwn() {
+        String clusterName = SharedCluster.topology().clusterName();
+        assertThat(results).allSatisfy(r -> assertThat(r.clusterName()).isEqualTo(clusterName));
         assertThat(ProcessHandle.allProcesses().filter(p -> p.info().commandLine().orElse("")
-                .contains("--cluster-name " + clusterName + " ")).toList()).isEmpty();
+                .contains("--cluster-name " + clusterName + " ")).count()).as("the shared cluster's 3 members only").isEqualTo(3);
     }
 }

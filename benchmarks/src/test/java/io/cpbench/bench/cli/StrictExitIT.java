@@ -17,6 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Exit code 3: with --strict, a run whose result is TIMEBOXED ends non-zero, and standard error names the row. On
  * a real (embedded) cluster: the time box is reached because 100 million ops cannot finish in 3 s.
  */
+@SharedCluster.Uses
 class StrictExitIT {
 
     @TempDir
@@ -24,9 +25,9 @@ class StrictExitIT {
 
     @Test
     void aTimeboxedResultExitsThreeWithStrictAndNamesTheRow() throws Exception {
-        CliProcess.Finished finished = CliProcess.run(work, 300, "run", "--scenario", "client-leader", "--topology",
-                "embedded", "--ops", "100000000", "--warmup", "0", "--timebox", "3s", "--cluster-warmup", "200",
-                "--settle", "2s", "--strict", "--out", "runs");
+        CliProcess.Finished finished = CliProcess.run(work, 300, SharedCluster.with("run", "--scenario", "client-leader",
+                "--ops", "100000000", "--warmup", "0", "--timebox", "3s", "--cluster-warmup", "200",
+                "--settle", "2s", "--strict", "--out", "runs"));
 
         assertThat(finished.exitCode()).as(finished.stderr()).isEqualTo(ExitCodes.NOT_CLEAN);
         assertThat(finished.stderr().strip().lines().reduce((a, b) -> b).orElseThrow())

@@ -19,11 +19,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 /**
- * {@code cpbench sweep} end to end on a local 3-member cluster: 2 routings x 3 thread counts x 2 repeats, short
+ * {@code cpbench sweep} end to end on the shared local 3-member cluster ({@link SharedCluster}): 2 routings x 3 thread counts x 2 repeats, short
  * cells. Checks the CSV against itself (op/s is ops over seconds, every cell ran in every repeat, in the rotated
  * order), and the analysis against the CSV (the knee is the level with the highest median throughput, as
  * recomputed here, since the SLO lets every level through).
  */
+@SharedCluster.Uses
 class SweepIT {
 
     @TempDir
@@ -40,10 +41,9 @@ class SweepIT {
                 duration: 2s
                 warmup: 1s
                 repeats: 2
-                fresh-clusters: true
                 """);
-        finished = CliProcess.run(work, 400, "sweep", "--grid", "grid.yaml", "--slo", "p99<5s", "--cluster-warmup", "2s",
-                "--members", "3", "--settle", "2s", "--out", "runs");
+        finished = CliProcess.run(work, 400, SharedCluster.with("sweep", "--grid", "grid.yaml", "--slo", "p99<5s",
+                "--cluster-warmup", "2s", "--settle", "2s", "--out", "runs"));
         try (Stream<Path> dirs = Files.list(work.resolve("runs"))) {
             runDir = dirs.filter(Files::isDirectory).findFirst().orElseThrow();
         }
@@ -56,9 +56,8 @@ class SweepIT {
     @Test
     void everyCellRanOnceARepeatInARotatedOrderAndItsRateIsItsOpsOverItsTime() {
         assertThat(finished.exitCode()).as(finished.stderr()).isEqualTo(ExitCodes.OK);
-        assertThat(finished.stdout()).contains("2 routings (client-leader, client-follower) x clients 1 x threads 1,2,4"
-                        + " (a fresh cluster per repeat) = 6 cells, x 2 repeats")
-                .contains("[repeat 1/2] a fresh cluster").contains("[repeat 2/2] a fresh cluster").contains("[12/12 repeat 2");
+        assertThat(finished.stdout()).contains("2 routings (client-leader, client-follower) x clients 1 x threads 1,2,4")
+                .contains("= 6 cells, x 2 repeats").doesNotContain("a fresh cluster").contains("[12/12 repeat 2");
         assertThat(rows).hasSize(12);
         List<String> first = rows.subList(0, 6).stream().map(r -> r[1] + " " + r[3]).toList();
         List<String> second = rows.subList(6, 12).stream().map(r -> r[1] + " " + r[3]).toList();
@@ -89,11 +88,9 @@ class SweepIT {
         assertThat(sweep.get("format").asText()).isEqualTo("cpbench-sweep/1");
         assertThat(sweep.get("status").asText()).isEqualTo("COMPLETE");
         assertThat(sweep.get("cells")).hasSize(12);
-        assertThat(sweep.get("grid").get("freshClusters").asBoolean()).isTrue();
-        // one cluster per repeat, each with its own member logs
-        try (Stream<Path> clusters = Files.list(runDir.resolve("members"))) {
-            assertThat(clusters.map(p -> p.getFileName().toString()).sorted().toList()).containsExactly("r1-1", "r2-1");
-        }
+        // every repeat on the one cluster it was given (a fresh cluster per repeat: SweepFreshClustersIT)
+        assertThat(sweep.get("grid").get("freshClusters").asBoolean()).isFalse();
+        assertThat(runDir.resolve("members")).doesNotExist();
         JsonNode analysis = sweep.get("analysis");
         JsonNode knee = analysis.get("knee");
         assertThat(knee.get("routing").asText() + " " + knee.get("level").get("level").asText()).isEqualTo(best);
@@ -159,6 +156,7 @@ class SweepIT {
     }
 
     @Test
+    @io.cpbench.bench.report.NeedsChromium
     void theHtmlReportDrawsTheCurvesWithTheirFitInChromium() throws Exception {
         io.cpbench.bench.report.Browser.Rendered report = io.cpbench.bench.report.Browser.renderAndCheck(runDir, "sweep-it");
         var sweep = report.charts("sweep");

@@ -2,7 +2,6 @@ package io.cpbench.bench.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.junit.jupiter.api.Assumptions;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -22,8 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Headless Chromium (Debian's {@code chromium}, installed by {@code .ci/run}) opening a page the way a person's
  * browser would, with the flags this machine's closed network needs. What it returns: the DOM after the page's
  * scripts ran, every console message, and per chart the points it was given and the ink on its canvas (the page
- * writes both into the DOM). Without Chromium the test is skipped with the reason, unless
- * {@code CPBENCH_BROWSER_REQUIRED=true} (CI), where it fails.
+ * writes both into the DOM). Whether a test may use it is decided before the test starts: {@link NeedsChromium}.
  */
 public final class Browser {
 
@@ -50,20 +48,22 @@ public final class Browser {
     private Browser() {
     }
 
+    /** Where Chromium is looked for: $CPBENCH_CHROMIUM if set, else Debian's and Ubuntu's paths. */
+    static final List<String> CANDIDATES = System.getenv("CPBENCH_CHROMIUM") != null
+            ? List.of(System.getenv("CPBENCH_CHROMIUM")) : List.of("/usr/bin/chromium", "/usr/bin/chromium-browser");
+
+    /** Chromium's executable, if this machine has one. */
+    static java.util.Optional<Path> find() {
+        return CANDIDATES.stream().map(Path::of).filter(Files::isExecutable).findFirst();
+    }
+
+    /**
+     * Chromium's executable. Tests that use the browser carry {@link NeedsChromium}, which decides before they start
+     * whether they run; reaching this without Chromium is a test that lacks it.
+     */
     public static Path executable() {
-        String configured = System.getenv("CPBENCH_CHROMIUM");
-        for (String candidate : configured != null ? List.of(configured) : List.of("/usr/bin/chromium", "/usr/bin/chromium-browser")) {
-            if (Files.isExecutable(Path.of(candidate))) {
-                return Path.of(candidate);
-            }
-        }
-        String reason = "headless Chromium not found (apt-get install chromium; .ci/run does)";
-        if ("true".equals(System.getenv("CPBENCH_BROWSER_REQUIRED"))) {
-            throw new AssertionError(reason + ", and CPBENCH_BROWSER_REQUIRED=true");
-        }
-        System.out.println("skipping: " + reason);
-        Assumptions.abort(reason);
-        return null;
+        return find().orElseThrow(() -> new AssertionError("headless Chromium not found at " + CANDIDATES
+                + "; a test that opens the browser must carry @NeedsChromium"));
     }
 
     /** Opens {@code url} (a file: or http://127.0.0.1 URL), optionally saving a screenshot of {@code width}x{@code height}. */

@@ -18,6 +18,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * without interval logs) render with every chart drawn and no console message, offline; a page whose script is
  * broken fails the same check. (Fresh matrix, load, chaos and sweep runs are checked in their own ITs.)
  */
+@NeedsChromium
 class HtmlReportIT {
 
     @TempDir

@@ -1,0 +1,81 @@
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * Prints the slowest test classes of the last build, read from the surefire and failsafe XML reports under the
+ * given root: {@code java .ci/Slowest.java [ROOT] [N]}. Run by {@code .ci/run} after the tests, pass or fail.
+ */
+public class Slowest {
+
+    private static final Pattern SUITE = Pattern.compile("<testsuite\\b([^>]*)>");
+
+    record Suite(String module, String phase, String name, double seconds, int tests, int failed, int skipped) {
+    }
+
+    public static void main(String[] args) throws IOException {
+        Path root = Path.of(args.length > 0 ? args[0] : ".");
+        int n = args.length > 1 ? Integer.parseInt(args[1]) : 15;
+        List<Suite> suites = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(root, 4)) {
+            for (Path file : files.filter(Slowest::isReport).toList()) {
+                String head = Files.readString(file);
+                Matcher m = SUITE.matcher(head);
+                if (!m.find()) {
+                    continue;
+                }
+                String attrs = m.group(1);
+                String phase = file.getParent().getFileName().toString().replace("-reports", "");
+                String module = file.getParent().getParent().getParent().getFileName().toString();
+                suites.add(new Suite(module, phase, simple(attr(attrs, "name")), parse(attr(attrs, "time")),
+                        (int) parse(attr(attrs, "tests")), (int) (parse(attr(attrs, "failures")) + parse(attr(attrs, "errors"))),
+                        (int) parse(attr(attrs, "skipped"))));
+            }
+        }
+        if (suites.isEmpty()) {
+            System.out.println("slowest: no test reports under " + root.toAbsolutePath());
+            return;
+        }
+        double total = suites.stream().mapToDouble(Suite::seconds).sum();
+        suites.sort(Comparator.comparingDouble(Suite::seconds).reversed());
+        System.out.printf(Locale.ROOT, "%nThe %d slowest test classes (of %d; %.0f s in all test classes):%n%n",
+                Math.min(n, suites.size()), suites.size(), total);
+        System.out.println("| # | class | module | phase | s | tests | failed | skipped |");
+        System.out.println("|---|---|---|---|---|---|---|---|");
+        for (int i = 0; i < Math.min(n, suites.size()); i++) {
+            Suite s = suites.get(i);
+            System.out.printf(Locale.ROOT, "| %d | %s | %s | %s | %.1f | %d | %d | %d |%n", i + 1, s.name(), s.module(), s.phase(),
+                    s.seconds(), s.tests(), s.failed(), s.skipped());
+        }
+    }
+
+    private static boolean isReport(Path file) {
+        String dir = file.getParent() == null ? "" : file.getParent().getFileName().toString();
+        String name = file.getFileName().toString();
+        return (dir.equals("surefire-reports") || dir.equals("failsafe-reports")) && name.startsWith("TEST-") && name.endsWith(".xml");
+    }
+
+    private static String attr(String attrs, String name) {
+        Matcher m = Pattern.compile("\\b" + name + "=\"([^\"]*)\"").matcher(attrs);
+        return m.find() ? m.group(1) : "0";
+    }
+
+    private static double parse(String value) {
+        try {
+            return Double.parseDouble(value.replace(",", ""));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    private static String simple(String name) {
+        return name.substring(name.lastIndexOf('.') + 1);
+    }
+}
