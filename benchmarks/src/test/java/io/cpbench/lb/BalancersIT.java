@@ -340,7 +340,7 @@ class BalancersIT {
 
         long killed = System.nanoTime();
         topology.kill(leader.leader());
-        // Right after an election the leadership can move once more (DESIGN.md, fact 7; seen here): wait for it to
+        // Right after an election the leadership can move once more (docs/hazelcast-facts.md, fact 7; seen here): wait for it to
         // hold still, and judge the calls against whoever leads once they have run.
         // If it moves yet again while the ops run (seen once in CI, after 3 s of calm), the ops say nothing about
         // following one leader: settle again and rerun them, at most 3 times.

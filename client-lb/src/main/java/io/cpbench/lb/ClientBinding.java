@@ -17,7 +17,7 @@ import java.util.function.Predicate;
 /**
  * Finds the client a balancer belongs to. Hazelcast hands a balancer only the cluster view
  * ({@code LoadBalancer.init(Cluster, ClientConfig)}), not the client, and a balancer configured by class name has
- * no other way to reach it. Without the client a balancer cannot tell which members are connected (DESIGN.md,
+ * no other way to reach it. Without the client a balancer cannot tell which members are connected (docs/hazelcast-facts.md,
  * fact 3) nor send probes. So a daemon thread looks through this JVM's clients for the one whose load balancer is
  * the owner; the client registers itself right after {@code newHazelcastClient} has built it, so this takes
  * milliseconds. Uses Hazelcast 5.4 internals ({@code HazelcastClientProxy.client}).

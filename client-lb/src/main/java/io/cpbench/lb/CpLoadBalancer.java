@@ -22,7 +22,7 @@ import java.util.function.Predicate;
 /**
  * What the cp-bench balancers share: a {@link MemberFilter}, and the rule that {@link #next()} returns only a
  * member that passes the filter and that the client holds a live connection to. Hazelcast silently sends a call
- * down any connection when a balancer returns null or an unconnected member (DESIGN.md, fact 3), so:
+ * down any connection when a balancer returns null or an unconnected member (docs/hazelcast-facts.md, fact 3), so:
  * <ul>
  *   <li>no member in the cluster passes the filter: {@link NoMemberPassesFilterException}, the call fails at once;</li>
  *   <li>members pass, but none is connected (yet): {@link NoConnectedMemberException}, which Hazelcast retries until

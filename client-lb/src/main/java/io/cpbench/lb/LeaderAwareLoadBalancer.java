@@ -13,7 +13,7 @@ import java.util.function.Predicate;
 
 /**
  * Sends every call to the CP group's leader: the open-source counterpart of Enterprise's direct-to-leader routing,
- * and the "sticky leader" client. Open-source Hazelcast names the leader nowhere a client can read (DESIGN.md,
+ * and the "sticky leader" client. Open-source Hazelcast names the leader nowhere a client can read (docs/hazelcast-facts.md,
  * fact 6). Where the members have the {@link LeaderHint} class (the client-lb jar on their classpath), the
  * balancer asks one member a probe period who leads and follows that at once. Otherwise it finds the leader by
  * latency: it probes every member (see {@link ProbingLoadBalancer}), and the

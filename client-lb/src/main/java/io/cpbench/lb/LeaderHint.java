@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  * The member-side hint {@link LeaderAwareLoadBalancer} uses when the members have this class (the client-lb jar
  * on the members' classpath; cp-bench's own members have it): run on a member through an executor, it returns
  * the address ({@code host:port}) of the leader that member knows for one CP group, or null while it knows none.
- * Open-source Hazelcast has no public API for this, so it reads Raft internals (DESIGN.md, fact 6).
+ * Open-source Hazelcast has no public API for this, so it reads Raft internals (docs/hazelcast-facts.md, fact 6).
  */
 public final class LeaderHint implements Callable<String>, HazelcastInstanceAware, Serializable {
 

@@ -13,7 +13,7 @@ public final class ClusterClientConfig {
 
     /**
      * A client config for the given cluster that gives up connecting after {@code connectTimeout} instead of
-     * retrying forever, and does not shuffle its addresses (DESIGN.md, fact 4). Callers add routing.
+     * retrying forever, and does not shuffle its addresses (docs/hazelcast-facts.md, fact 4). Callers add routing.
      */
     public static ClientConfig forCluster(String clusterName, List<String> addresses, Duration connectTimeout) {
         ClientConfig config = new ClientConfig();

@@ -20,9 +20,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * The image cp-bench's container members run, built here with no registry (DESIGN.md, "Docker and Testcontainers
- * here"): a base image with a JRE 17 and iproute2, made from Debian's packages by {@code build-base-image.sh}
- * (debootstrap, then {@code docker import}); and on top of it the member's classpath, the same jars the local
+ * The image cp-bench's container members run, built here with no registry (docs/hazelcast-facts.md, "Docker and
+ * Testcontainers without a registry"): a base image with a JRE 17 and iproute2, made from Debian's packages by
+ * {@code build-base-image.sh} (debootstrap, then {@code docker import}); and on top of it the member's classpath, the same jars the local
  * topology starts members from. The member image is tagged with a hash of those jars, so it is rebuilt only when
  * they change; older member images are removed then.
  */

@@ -13,7 +13,7 @@ import java.util.stream.Collectors;
  * members' own, and the clients' invocation timeout and retry. Members and clients must use the same preset.
  *
  * <p>{@link #DEFAULTS} is Hazelcast 5.4's: a leader heartbeat every 5 s and 5 missed beats before an election,
- * so a paused leader is replaced after about 25 s (DESIGN.md, fact 13); a member is declared dead after 60 s of
+ * so a paused leader is replaced after about 25 s (docs/hazelcast-facts.md, fact 13); a member is declared dead after 60 s of
  * silence, a client drops a silent connection after 60 s, retries every 1 s and gives up after 120 s.
  *
  * <p>Why a call can wait out a whole pause with the defaults (Hazelcast 5.4's sources): a call reaches the leader

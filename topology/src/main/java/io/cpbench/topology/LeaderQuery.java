@@ -21,7 +21,7 @@ import java.util.concurrent.TimeoutException;
 /**
  * Runs on a member (sent with {@code IExecutorService.submitToMember}) and reports what that member believes
  * about a CP group ({@code default} unless named): its leader and term. No public API names the leader, so this reads
- * Hazelcast internals (DESIGN.md, fact 6); the members must have this class on their classpath, which every
+ * Hazelcast internals (docs/hazelcast-facts.md, fact 6); the members must have this class on their classpath, which every
  * cp-bench topology guarantees.
  */
 public final class LeaderQuery implements Callable<LeaderQuery.Answer>, HazelcastInstanceAware, Serializable {

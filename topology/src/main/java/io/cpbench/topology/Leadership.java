@@ -318,7 +318,7 @@ public final class Leadership implements AutoCloseable {
         return new LeaderView(byAddress(best.leader()), best.term(), agreeing, answers.size(), answers, MEMBERS);
     }
 
-    /** The {@code default} CP group is created lazily by the first CP call (DESIGN.md, fact 5); make that call. */
+    /** The {@code default} CP group is created lazily by the first CP call (docs/hazelcast-facts.md, fact 5); make that call. */
     public void ensureDefaultGroup(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         RuntimeException last = null;
@@ -337,7 +337,7 @@ public final class Leadership implements AutoCloseable {
 
     /**
      * Waits until all live members name a leader that satisfies {@code wanted}, and that leader and its term have
-     * held still for {@code settle}. Election storms right after a rebalance are common (DESIGN.md, fact 7), so
+     * held still for {@code settle}. Election storms right after a rebalance are common (docs/hazelcast-facts.md, fact 7), so
      * a moment's agreement is not enough.
      */
     public LeaderView awaitStable(Predicate<LeaderView> wanted, String wantedText, Duration settle, Duration timeout) {

@@ -19,7 +19,7 @@ import java.util.List;
 public record MemberCommand(String java, String classpath, List<String> jvmOptions, String gcLog,
                             MemberSettings settings, boolean exitWithParent) {
 
-    /** Hazelcast on Java 17 (DESIGN.md, fact 9). */
+    /** Hazelcast on Java 17 (docs/hazelcast-facts.md, fact 9). */
     public static final List<String> HAZELCAST_JVM_FLAGS = List.of(
             "--add-modules", "java.se",
             "--add-exports", "java.base/jdk.internal.ref=ALL-UNNAMED",

@@ -24,7 +24,7 @@ import java.util.Objects;
  *                               network emulator tells members apart by them
  * @param members                every member of the cluster as announced {@code host:publicPort}, for TCP/IP join
  * @param priority               CP leadership priority; the member with the highest value is moved to lead
- * @param rebalancePeriodSeconds how often Hazelcast moves leadership toward the priority member (DESIGN.md, fact 5)
+ * @param rebalancePeriodSeconds how often Hazelcast moves leadership toward the priority member (docs/hazelcast-facts.md, fact 5)
  * @param failover               how fast failures are detected ({@link FailoverPreset})
  * @param tuning                 thread counts and Raft limits ({@link MemberTuning}); none for Hazelcast's defaults
  * @param clientEndpoint         a separate endpoint for clients (Hazelcast's advanced networking), or null for one

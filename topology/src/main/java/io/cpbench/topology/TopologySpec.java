@@ -16,7 +16,7 @@ import java.util.UUID;
  *                               leaders of CP groups over the members)
  * @param host                   loopback address the members bind to
  * @param basePort               first member port; 0 picks free consecutive ports from 5701
- * @param rebalancePeriodSeconds leadership rebalance period (DESIGN.md, fact 5)
+ * @param rebalancePeriodSeconds leadership rebalance period (docs/hazelcast-facts.md, fact 5)
  * @param settle                 how long leader and term must hold still before the cluster counts as ready
  * @param startupTimeout         how long forming the cluster and settling leadership may take in all
  * @param logDir                 where member process logs go (local topology)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds cp-bench's container base image, a Debian bookworm with a JRE 17 and iproute2 (for tc), from Debian's
-# packages alone: no image registry is needed (DESIGN.md, "Docker and Testcontainers here").
+# packages alone: no image registry is needed (docs/hazelcast-facts.md, "Docker and Testcontainers without a registry").
 #   bash build-base-image.sh [IMAGE]          default IMAGE: cpbench-jre17:local
 # cp-bench runs it (from its jar) when the image is missing. Needs root, debootstrap and a running Docker engine.
 # Took 60 s here. CPBENCH_DEBIAN_MIRROR overrides the mirror (default: the one apt uses).

@@ -39,7 +39,10 @@ import java.util.concurrent.atomic.LongAdder;
         footer = {"", "Example:", "  cpbench engine-cost --threads 1,4,16,64 --pairs 3 --duration 10s --network direct"})
 final class EngineCostCommand implements Callable<Integer> {
 
-    /** An independent client on this kind of machine, leader-routed (DESIGN.md, fact 14), op/s by thread count. */
+    /**
+     * Op/s by thread count that an independent leader-routed client reached on a 2-core, 24 GiB Linux VM
+     * (docs/hazelcast-facts.md, fact 14): the figures engine-cost's table sets beside its own.
+     */
     static final Map<Integer, Double> REFERENCE = Map.of(1, 1246.0, 4, 3165.0, 16, 8825.0, 64, 18690.0);
 
     @Option(names = "--threads", paramLabel = "N,...", split = ",", defaultValue = "1,4,16,64",

@@ -24,7 +24,7 @@ import java.util.concurrent.Callable;
         exitCodeList = {" 0:every history is linearizable", " 1:some history is not linearizable",
                 " 2:bad input: a file that cannot be read as a history", " 3:some verdict is unknown (over the budget)"},
         footer = {"", "Examples:", "  cpbench lincheck results/runs/*-chaos/history.jsonl",
-                "  cpbench lincheck --stats ../shared/histories/jepsen-etcd/*.log"})
+                "  cpbench lincheck --stats core/src/test/resources/histories/jepsen-etcd/*.log"})
 final class LincheckCommand implements Callable<Integer> {
 
     @Parameters(paramLabel = "FILE", arity = "1..*", description = "History files: JSON lines or Jepsen logs.")

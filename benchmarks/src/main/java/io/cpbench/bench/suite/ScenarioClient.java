@@ -20,7 +20,7 @@ import java.util.TreeSet;
 
 /**
  * The client a scenario measures through, built for the scenario's routing. A unisocket client is given exactly
- * one address, and is checked to be connected to that member and no other (DESIGN.md, fact 4).
+ * one address, and is checked to be connected to that member and no other (docs/hazelcast-facts.md, fact 4).
  */
 final class ScenarioClient implements AutoCloseable {
 
@@ -88,7 +88,7 @@ final class ScenarioClient implements AutoCloseable {
 
     /**
      * A smart client connects to the other members in the background, and until it has, a load balancer's choice
-     * may have no connection and Hazelcast silently uses another (DESIGN.md, fact 3). Wait until it holds them all.
+     * may have no connection and Hazelcast silently uses another (docs/hazelcast-facts.md, fact 3). Wait until it holds them all.
      */
     void awaitConnections(List<String> addresses, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
