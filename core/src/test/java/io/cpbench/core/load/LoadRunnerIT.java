@@ -49,13 +49,13 @@ class LoadRunnerIT {
         return config;
     }
 
-    /** The README's block, between its markers, compiled and run as it is, but for the cluster's name and address. */
+    /** docs/java-api.md's block, between its markers, compiled and run as it is, but for the cluster's name and address. */
     @Test
     void theReadmeSnippetCompilesAndRuns() throws Exception {
-        String readme = Files.readString(Path.of("..", "README.md"));
+        String readme = Files.readString(Path.of("..", "docs", "java-api.md"));
         int from = readme.indexOf("<!-- load-api-start -->");
         int to = readme.indexOf("<!-- load-api-end -->");
-        assertThat(from).as("README markers").isPositive();
+        assertThat(from).as("docs/java-api.md markers").isPositive();
         String block = readme.substring(readme.indexOf("```java", from) + 7, readme.lastIndexOf("```", to)).strip();
         assertThat(block).contains("new LoadRunner(spec, clientConfig).run()");
         StringBuilder imports = new StringBuilder();
