@@ -16,8 +16,8 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code cpbench ab} end to end on the shared 3-member cluster ({@link SharedCluster}), with the packaged jar on both sides: a NEW side slowed down on
- * purpose is called slower (exit 1); every pair is written, the order alternates, and no client process or member
+ * {@code cpbench ab} end to end on the shared 3-member cluster ({@link SharedCluster}), with the packaged jar on both
+ * sides: a NEW side slowed down on purpose is called slower (exit 1); every pair is written, the order alternates, and no client process or member
  * outlives the run. The same build against itself is a statistical check, in {@link AbSameBuildIT} (tag "long").
  */
 @SharedCluster.Uses

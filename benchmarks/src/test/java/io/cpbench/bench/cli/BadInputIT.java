@@ -11,7 +11,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -26,8 +25,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class BadInputIT {
 
-    /** The cases' files, relative to the test JVM's working directory (the module's). */
-    static final Path WORK = Path.of("target", "bad-input");
+    /** The cases' files: a fresh directory under target/, relative to the test JVM's working directory (the module's). */
+    static Path work;
 
     /** Cases (by the first case whose message contains each text) that run as subprocesses of the packaged jar. */
     static final List<String> SUBPROCESS = List.of("unknown scenario 'nope'", "Unknown options: '--opps'",
@@ -224,45 +223,44 @@ class BadInputIT {
 
     @BeforeAll
     static void files() throws Exception {
-        deleteTree(WORK);
-        Files.createDirectories(WORK);
-        Files.writeString(WORK.resolve("garbage.json"), "{\"format\": \"cpbench-result/1\", \"round\": [");
-        Files.writeString(WORK.resolve("a-file"), "");
-        Files.writeString(WORK.resolve("bad-spec.yaml"), "mix: {cas: 1}\nschedule: {duraton: 10s}\n");
-        Files.writeString(WORK.resolve("broken-spec.yaml"), "mix: {cas: 1\n");
-        Files.writeString(WORK.resolve("bad-grid.yaml"), "thread: [1, 2]\n");
-        Files.writeString(WORK.resolve("inventory-null.json"), "{\"format\": \"cpbench-inventory/1\", \"clusterName\": \"lab\","
+        work = Files.createTempDirectory(Path.of("target"), "bad-input-");
+        Files.writeString(work.resolve("garbage.json"), "{\"format\": \"cpbench-result/1\", \"round\": [");
+        Files.writeString(work.resolve("a-file"), "");
+        Files.writeString(work.resolve("bad-spec.yaml"), "mix: {cas: 1}\nschedule: {duraton: 10s}\n");
+        Files.writeString(work.resolve("broken-spec.yaml"), "mix: {cas: 1\n");
+        Files.writeString(work.resolve("bad-grid.yaml"), "thread: [1, 2]\n");
+        Files.writeString(work.resolve("inventory-null.json"), "{\"format\": \"cpbench-inventory/1\", \"clusterName\": \"lab\","
                 + " \"members\": [{\"host\": \"10.0.0.1\", \"port\": 5701, \"priority\": true, \"slow\": false},"
                 + " {\"host\": \"10.0.0.2\", \"port\": 5701, \"priority\": false, \"slow\": false},"
                 + " {\"host\": \"10.0.0.3\", \"port\": 5701, \"priority\": null, \"slow\": false}]}");
-        Files.writeString(WORK.resolve("inventory-no-ssh.json"), "{\"format\": \"cpbench-inventory/1\", \"clusterName\": \"lab\","
+        Files.writeString(work.resolve("inventory-no-ssh.json"), "{\"format\": \"cpbench-inventory/1\", \"clusterName\": \"lab\","
                 + " \"members\": [{\"host\": \"10.0.0.1\", \"port\": 5701, \"priority\": true, \"slow\": false},"
                 + " {\"host\": \"10.0.0.2\", \"port\": 5701, \"priority\": false, \"slow\": false},"
                 + " {\"host\": \"10.0.0.3\", \"port\": 5701, \"priority\": false, \"slow\": false}]}");
-        Files.createDirectories(WORK.resolve("empty-parent/20261122-120000-run/members"));
-        Files.createDirectories(WORK.resolve("run-dir"));
-        Files.createDirectories(WORK.resolve("sweep-dir"));
-        Files.writeString(WORK.resolve("sweep-dir/sweep.json"), "{\"format\": \"cpbench-sweep/1\", \"status\": \"INCOMPLETE\","
+        Files.createDirectories(work.resolve("empty-parent/20261122-120000-run/members"));
+        Files.createDirectories(work.resolve("run-dir"));
+        Files.createDirectories(work.resolve("sweep-dir"));
+        Files.writeString(work.resolve("sweep-dir/sweep.json"), "{\"format\": \"cpbench-sweep/1\", \"status\": \"INCOMPLETE\","
                 + " \"grid\": {\"slo\": \"p99<10ms\", \"repeats\": 3}, \"cells\": []}");
-        Files.createDirectories(WORK.resolve("sweep-corrupt"));
-        Files.writeString(WORK.resolve("sweep-corrupt/sweep.json"), "{\"format\": \"cpbench-sweep/1\", \"cells\": [");
-        Files.createDirectories(WORK.resolve("ab-corrupt"));
-        Files.writeString(WORK.resolve("ab-corrupt/table.md"), "# cp-bench ab: client-leader\n");
-        Files.writeString(WORK.resolve("ab-corrupt/slices.csv"), "pair,processes,first,side,ops,errors,seconds,ops_per_s,p50_us,p99_us\n"
+        Files.createDirectories(work.resolve("sweep-corrupt"));
+        Files.writeString(work.resolve("sweep-corrupt/sweep.json"), "{\"format\": \"cpbench-sweep/1\", \"cells\": [");
+        Files.createDirectories(work.resolve("ab-corrupt"));
+        Files.writeString(work.resolve("ab-corrupt/table.md"), "# cp-bench ab: client-leader\n");
+        Files.writeString(work.resolve("ab-corrupt/slices.csv"), "pair,processes,first,side,ops,errors,seconds,ops_per_s,p50_us,p99_us\n"
                 + "two,1,BASE,BASE,500,0,1.0,500.0,1900,9000\n");
-        Files.createDirectories(WORK.resolve("run-dir-2"));
-        Files.createDirectories(WORK.resolve("run-dir-half"));
+        Files.createDirectories(work.resolve("run-dir-2"));
+        Files.createDirectories(work.resolve("run-dir-half"));
         try (Stream<Path> reference = Files.list(Path.of("../results/reference/local-2core-quick-a"))) {
             for (Path file : reference.filter(p -> p.toString().endsWith(".json")).toList()) {
-                Files.copy(file, WORK.resolve("run-dir").resolve(file.getFileName()));
+                Files.copy(file, work.resolve("run-dir").resolve(file.getFileName()));
                 // the same results at half the op/s: a regression by any tolerance
                 var json = (com.fasterxml.jackson.databind.node.ObjectNode) new com.fasterxml.jackson.databind.ObjectMapper()
                         .readTree(file.toFile());
                 json.put("opsPerSecond", json.get("opsPerSecond").asDouble() / 2);
-                Files.writeString(WORK.resolve("run-dir-half").resolve(file.getFileName()), json.toString());
+                Files.writeString(work.resolve("run-dir-half").resolve(file.getFileName()), json.toString());
                 String name = file.getFileName().toString();
                 if (name.endsWith("client-leader.json") || name.endsWith("client-follower.json")) {
-                    Files.copy(file, WORK.resolve("run-dir-2").resolve(name));
+                    Files.copy(file, work.resolve("run-dir-2").resolve(name));
                 }
             }
         }
@@ -271,7 +269,7 @@ class BadInputIT {
     @ParameterizedTest(name = "{2}")
     @MethodSource("inProcess")
     void inProcessExitsNonZeroWithAOneLineMessage(int exitCode, String message, String[] args) throws Exception {
-        String[] resolved = resolve(args, WORK.toString() + "/");
+        String[] resolved = resolve(args, work.toString() + "/");
         Path runs = Path.of("results", "runs"); // the default --out, relative to this JVM's directory
         List<Path> runsBefore = entries(runs);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -288,7 +286,7 @@ class BadInputIT {
             System.setErr(oldErr);
         }
         String stderr = err.toString(StandardCharsets.UTF_8);
-        assertOneLine(exitCode, message.replace("{d}/", WORK + "/"), exit, stderr);
+        assertOneLine(exitCode, message.replace("{d}/", work + "/"), exit, stderr);
         if (exitCode == ExitCodes.BAD_INPUT) {
             assertThat(entries(runs)).as("run directories after bad input").isEqualTo(runsBefore);
         }
@@ -297,12 +295,12 @@ class BadInputIT {
     @ParameterizedTest(name = "{2}")
     @MethodSource("subprocess")
     void aRealProcessExitsNonZeroWithAOneLineMessage(int exitCode, String message, String[] args) throws Exception {
-        CliProcess.Finished finished = CliProcess.run(WORK, 90, resolve(args, ""));
+        CliProcess.Finished finished = CliProcess.run(work, 90, resolve(args, ""));
 
         assertOneLine(exitCode, message.replace("{d}/", ""), finished.exitCode(), finished.stderr());
         if (exitCode == ExitCodes.BAD_INPUT) {
             // Caught from the options alone: no run directory made (the run would have started members in one).
-            Path runs = WORK.resolve("results/runs");
+            Path runs = work.resolve("results/runs");
             if (Files.isDirectory(runs)) {
                 try (Stream<Path> dirs = Files.list(runs)) {
                     assertThat(dirs).isEmpty();
@@ -335,15 +333,5 @@ class BadInputIT {
         }
         assertThat(lines.get(lines.size() - 1)).startsWith("cpbench: ").contains(message);
         assertThat(stderr).doesNotContain("Exception", "\tat ");
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        if (Files.exists(dir)) {
-            try (Stream<Path> files = Files.walk(dir)) {
-                for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.delete(f);
-                }
-            }
-        }
     }
 }

@@ -14,7 +14,8 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** emulator-cost as a user runs it: fresh clusters each way, a pair at a time, the ratio table at the end. */
-@org.junit.jupiter.api.Tag("long") // four fresh clusters; the emulator-cost figure is a study: run by ./mvnw verify -Plong (CI runs it after the README's command)
+// Four fresh clusters, and the emulator-cost figure is a study: the long group (./mvnw verify -Plong).
+@org.junit.jupiter.api.Tag("long")
 class EmulatorCostIT {
 
     @TempDir

@@ -20,7 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * {@code run --live} on the shared 3-member cluster: the live view answers on 127.0.0.1 while the run goes, its numbers move
+ * {@code run --live} on the shared 3-member cluster: the live view answers on 127.0.0.1 while the run goes, its
+ * numbers move
  * with the run, Prometheus can scrape it, the page draws in Chromium without a console message, and when the run
  * ends the port is closed.
  */

@@ -17,7 +17,8 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code cpbench load} end to end on the shared local 3-member cluster ({@link SharedCluster}): two scenarios (each through its own routing, with 2
+ * {@code cpbench load} end to end on the shared local 3-member cluster ({@link SharedCluster}): two scenarios (each
+ * through its own routing, with 2
  * clients) interleaved, a staged open loop, a threshold that passes and one that cannot, so the exit is 99.
  */
 @SharedCluster.Uses

@@ -21,8 +21,8 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * For test classes ({@link Uses @SharedCluster.Uses}) whose runs need a running cluster, not a cluster start of their own: they attach to one local
- * 3-member cluster (cp-bench's member processes, member-0 with leadership priority, plain loopback), started once
+ * For test classes ({@link Uses @SharedCluster.Uses}) whose runs need a running cluster, not a cluster start of
+ * their own: they attach to one local 3-member cluster (cp-bench's member processes, member-0 with leadership priority, plain loopback), started once
  * per test JVM when the first such class begins and stopped when the JVM's tests end. Each run reaches it with
  * {@link #attachArgs()}; the paths that start clusters (local start, interrupts, chaos, containers, stock clusters)
  * keep their own.

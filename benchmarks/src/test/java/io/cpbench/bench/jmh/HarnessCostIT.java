@@ -21,7 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * did not run its 1,000,000 ops per invocation or recorded values that are not realistic; the test checks that each
  * invocation included interval swaps.
  */
-@org.junit.jupiter.api.Tag("long") // it holds a measured cost against a goal: run by ./mvnw verify -Plong (CI runs it after the README's command)
+// It holds a measured cost against a goal, a speed goal: the long group (./mvnw verify -Plong).
+@org.junit.jupiter.api.Tag("long")
 class HarnessCostIT {
 
     static final Path JAR = Path.of("target", "benchmarks.jar");
