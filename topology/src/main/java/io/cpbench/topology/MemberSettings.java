@@ -175,7 +175,10 @@ public record MemberSettings(String clusterName, String host, int port, int publ
     private void tcpIpJoin(JoinConfig join) {
         join.getMulticastConfig().setEnabled(false);
         join.getAutoDetectionConfig().setEnabled(false);
-        join.getTcpIpConfig().setEnabled(true).setMembers(new ArrayList<>(members));
+        // A starting member asks the listed addresses for a master for this long before it claims mastership itself
+        // (Hazelcast's default: 5 s; docs/hazelcast-facts.md, fact 16). cp-bench starts all members together, so they
+        // answer within a second; a member that comes up later joins the master it finds.
+        join.getTcpIpConfig().setEnabled(true).setMembers(new ArrayList<>(members)).setConnectionTimeoutSeconds(1);
     }
 
     /** The member launcher's arguments for these settings; {@link MemberLauncher} parses them back. */

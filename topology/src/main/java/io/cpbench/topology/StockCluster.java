@@ -156,7 +156,7 @@ public final class StockCluster implements AutoCloseable {
                         <join>
                             <auto-detection enabled="false"/>
                             <multicast enabled="false"/>
-                            <tcp-ip enabled="true">
+                            <tcp-ip enabled="true" connection-timeout-seconds="1"> <!-- docs/hazelcast-facts.md, fact 16 -->
                 %s            </tcp-ip>
                         </join>
                         <interfaces enabled="true"><interface>127.0.0.1</interface></interfaces>

@@ -29,7 +29,7 @@ class ChaosIT {
     @BeforeAll
     static void run() throws Exception {
         finished = CliProcess.run(work, 400, "chaos", "--nemesis", "kill-leader", "--restart",
-                "--duration", "30s", "--fault-for", "8s", "--interval", "5s", "--faults", "1", "--members", "3",
+                "--duration", "22s", "--fault-for", "8s", "--interval", "3s", "--faults", "1", "--members", "3",
                 "--failover", "fast", "--settle", "2s", "--quiet", "--out", "runs");
         try (Stream<Path> dirs = Files.list(work.resolve("runs"))) {
             runDir = dirs.filter(Files::isDirectory).findFirst().orElseThrow();
