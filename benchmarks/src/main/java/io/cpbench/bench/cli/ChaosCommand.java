@@ -7,6 +7,7 @@ import io.cpbench.bench.scenario.Scenarios;
 import io.cpbench.bench.suite.ScenarioSession;
 import io.cpbench.bench.suite.SuiteOptions;
 import io.cpbench.core.check.Availability;
+import io.cpbench.core.check.ChaosDocument;
 import io.cpbench.core.check.Linearizability;
 import io.cpbench.core.history.Event;
 import io.cpbench.core.history.History;
@@ -368,24 +369,10 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
 
     private void writeResult(Path runDir, ChaosNemesis.Plan plan, LoadSpec spec, LoadResult load, Linearizability.Result lin,
                              List<Availability.Result> availability, List<String> log) {
-        Map<String, Object> json = new LinkedHashMap<>();
-        json.put("kind", "chaos");
-        json.put("nemesis", plan.text());
-        json.put("faultFor", Durations.format(faultFor));
-        json.put("interval", Durations.format(interval));
-        json.put("restart", restart);
-        json.put("failover", clusterOptions.failoverPreset().describe());
-        json.put("spec", spec.describe());
-        json.put("faults", availability);
-        json.put("availability", Availability.Summary.of(availability));
-        json.put("nemesisLog", log);
-        Map<String, Object> l = new LinkedHashMap<>();
-        l.put("verdict", lin.verdict().text());
-        l.put("ops", lin.ops());
-        l.put("seconds", lin.seconds());
-        l.put("keys", lin.keys());
-        json.put("linearizability", l);
-        json.put("load", load);
+        ChaosDocument json = new ChaosDocument("chaos", plan.text(), Durations.format(faultFor), Durations.format(interval),
+                restart, clusterOptions.failoverPreset().describe(), spec.describe(), availability,
+                Availability.Summary.of(availability), log,
+                new ChaosDocument.Check(lin.verdict().text(), lin.ops(), lin.seconds(), lin.keys()), load);
         try {
             new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(runDir.resolve("chaos.json").toFile(), json);
         } catch (IOException e) {

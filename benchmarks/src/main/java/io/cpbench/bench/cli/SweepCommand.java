@@ -16,6 +16,7 @@ import io.cpbench.core.result.Status;
 import io.cpbench.core.sweep.CellRun;
 import io.cpbench.core.sweep.SweepAnalysis;
 import io.cpbench.core.sweep.SweepCell;
+import io.cpbench.core.sweep.SweepDocument;
 import io.cpbench.core.sweep.SweepFile;
 import io.cpbench.core.sweep.SweepReport;
 import io.cpbench.lb.ProbeSettings;
@@ -502,26 +503,11 @@ final class SweepCommand implements Callable<Integer> {
         console.println();
         console.print(text);
         Files.writeString(runDir.resolve("sweep.md"), "# cp-bench sweep\n\n" + grid.describe() + "\n\n" + text);
-        Map<String, Object> json = new LinkedHashMap<>();
-        json.put("format", SweepFile.FORMAT);
-        json.put("status", analysis.complete() ? "COMPLETE" : "INCOMPLETE");
-        json.put("startedAt", started.toString());
-        json.put("topology", clusterOptions.describe());
-        Map<String, Object> g = new LinkedHashMap<>();
-        g.put("scenarios", grid.scenarios());
-        g.put("clients", grid.clients());
-        g.put("threads", grid.threads());
-        g.put("rates", grid.rates());
-        g.put("mix", grid.mix());
-        g.put("durationSeconds", grid.duration().toMillis() / 1000.0);
-        g.put("warmupSeconds", grid.warmup().toMillis() / 1000.0);
-        g.put("repeats", grid.repeats());
-        g.put("freshClusters", grid.clusterPerRepeat());
-        g.put("slo", grid.slo().text());
-        json.put("grid", g);
-        json.put("environment", Environment.current());
-        json.put("analysis", analysis);
-        json.put("cells", runs);
+        SweepDocument.Grid g = new SweepDocument.Grid(grid.scenarios(), grid.clients(), grid.threads(), grid.rates(),
+                grid.mix(), grid.duration().toMillis() / 1000.0, grid.warmup().toMillis() / 1000.0, grid.repeats(),
+                grid.clusterPerRepeat(), grid.slo().text());
+        SweepDocument json = new SweepDocument(SweepFile.FORMAT, analysis.complete() ? "COMPLETE" : "INCOMPLETE",
+                started.toString(), clusterOptions.describe(), g, Environment.current(), analysis, runs);
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(runDir.resolve("sweep.json").toFile(), json);
         console.printf(Locale.ROOT, "%nwrote %s: cells.csv (%d cell runs), sweep.json, sweep.md%s%n", runDir, runs.size(),
                 analysis.complete() ? "" : "; INCOMPLETE");

@@ -16,11 +16,15 @@ final class CliProcess {
     final Process process;
     final Path stdout;
     final Path stderr;
+    private final Path workDir;
+    private final long startedMillis;
 
-    private CliProcess(Process process, Path stdout, Path stderr) {
+    private CliProcess(Process process, Path stdout, Path stderr, Path workDir, long startedMillis) {
         this.process = process;
         this.stdout = stdout;
         this.stderr = stderr;
+        this.workDir = workDir;
+        this.startedMillis = startedMillis;
     }
 
     static CliProcess start(Path workDir, String... args) throws IOException {
@@ -33,9 +37,10 @@ final class CliProcess {
         Files.createDirectories(workDir);
         Path out = Files.createTempFile(workDir, "stdout", ".txt");
         Path err = Files.createTempFile(workDir, "stderr", ".txt");
+        long started = System.currentTimeMillis() - 50; // file times come from a coarser clock than this one
         Process process = new ProcessBuilder(command).directory(workDir.toFile())
                 .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        return new CliProcess(process, out, err);
+        return new CliProcess(process, out, err, workDir, started);
     }
 
     /** Runs to the end (at most {@code seconds}) and returns the exit code. */
@@ -60,6 +65,11 @@ final class CliProcess {
             stop();
             throw new AssertionError("cpbench did not end within " + seconds + " s; stderr: " + Files.readString(stderr)
                     + "\nits threads were:\n" + dump);
+        }
+        // every result file this run wrote, finished or interrupted, matches its published schema (docs/schemas)
+        List<String> invalid = ResultSchemas.problemsUnder(workDir, startedMillis);
+        if (!invalid.isEmpty()) {
+            throw new AssertionError("result files that do not match docs/schemas/:\n  " + String.join("\n  ", invalid));
         }
         return new Finished(process.exitValue(), Files.readString(stdout, StandardCharsets.UTF_8),
                 Files.readString(stderr, StandardCharsets.UTF_8));

@@ -61,14 +61,15 @@ class DocsTest {
         return lines;
     }
 
-    /** Shell words up to the first pipe, redirection or command separator; {@code <X>} placeholders become X. */
+    /** Shell words up to the first pipe, redirection, command separator or remark; {@code <X>} placeholders become X. */
     static List<String> words(String text) {
         List<String> words = new ArrayList<>();
         Matcher m = Pattern.compile("\"([^\"]*)\"|'([^']*)'|(\\S+)").matcher(text.replaceAll("<([^>]*)>", "$1"));
         while (m.find()) {
             String w = m.group(1) != null ? m.group(1) : m.group(2) != null ? m.group(2) : m.group(3);
-            if (m.group(3) != null && (w.equals("|") || w.equals("&&") || w.equals(";") || w.equals("\\") || w.startsWith(">")
-                    || w.startsWith("2>") || w.equals("..."))) {
+            // (a parenthesis opens a remark, as in the help's examples)
+            if (m.group(3) != null && (w.equals("|") || w.equals("||") || w.equals("&&") || w.equals(";") || w.equals("\\")
+                    || w.startsWith(">") || w.startsWith("2>") || w.equals("...") || w.startsWith("("))) {
                 break;
             }
             words.add(w);

@@ -39,10 +39,10 @@ class JmhCommandIT {
 
     @BeforeAll
     void runJmh() throws Exception {
-        // Each JMH fork attaches to the shared cluster (the shortest forks that still fold: 1 iteration of 2 s); the
+        // Each JMH fork attaches to the shared cluster (the shortest forks that still fold: 1 iteration of 1 s); the
         // interrupt test below starts its own members, as a local run does.
         finished = CliProcess.run(work, 600, SharedCluster.with("jmh", "--scenarios", "client-leader,client-follower",
-                "--warmup-iterations", "0", "--iterations", "1", "--iteration-time", "2s", "--cluster-warmup", "200",
+                "--warmup-iterations", "0", "--iterations", "1", "--iteration-time", "1s", "--cluster-warmup", "200",
                 "--out", "runs"));
         try (Stream<Path> dirs = Files.list(work.resolve("runs"))) {
             runDir = dirs.filter(Files::isDirectory).findFirst().orElseThrow();

@@ -108,7 +108,7 @@ class LabLoopbackIT {
         List<Long> pids = members.stream().map(Process::pid).toList();
         CliProcess.Finished run = CliProcess.run(work, 600, "jmh", "--topology", "remote", "--inventory",
                 inventory.toString(), "--scenarios", "client-leader,client-follower", "--modes", "thrpt",
-                "--warmup-iterations", "0", "--iterations", "1", "--iteration-time", "2s",
+                "--warmup-iterations", "0", "--iterations", "1", "--iteration-time", "1s",
                 "--cluster-warmup", "200", "--settle", "2s", "--no-harness-cost", "--out", "jmh-runs");
 
         assertThat(run.exitCode()).as(run.stdout() + run.stderr()).isZero();

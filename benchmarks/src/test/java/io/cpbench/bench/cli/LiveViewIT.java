@@ -41,7 +41,7 @@ class LiveViewIT {
     @Test
     @io.cpbench.bench.report.NeedsChromium // the page is drawn while the run goes, so the whole test needs it
     void servesTheRunWhileItGoesAndStopsWithIt() throws Exception {
-        CliProcess cli = CliProcess.start(work, SharedCluster.with("run", "--scenario", "client-leader", "--duration", "25s",
+        CliProcess cli = CliProcess.start(work, SharedCluster.with("run", "--scenario", "client-leader", "--duration", "20s",
                 "--warmup", "200", "--settle", "2s", "--cluster-warmup", "500", "--live", "--out", "runs"));
         try {
             assertThat(cli.awaitStdout("live view: http://127.0.0.1:", 30)).as(cli.stderrSoFar()).isTrue();

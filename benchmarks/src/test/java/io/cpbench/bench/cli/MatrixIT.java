@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MatrixIT {
 
-    static final int OPS = 300;
+    static final int OPS = 200;
 
     @TempDir
     static Path work;

@@ -38,8 +38,8 @@ class SweepIT {
         Files.writeString(work.resolve("grid.yaml"), """
                 scenarios: [client-leader, client-follower]
                 threads: [1, 2, 4]
-                duration: 2s
-                warmup: 1s
+                duration: 1s
+                warmup: 500ms
                 repeats: 2
                 """);
         finished = CliProcess.run(work, 400, SharedCluster.with("sweep", "--grid", "grid.yaml", "--slo", "p99<5s",

@@ -1,0 +1,157 @@
+package io.cpbench.bench.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.github.victools.jsonschema.generator.Option;
+import com.github.victools.jsonschema.generator.OptionPreset;
+import com.github.victools.jsonschema.generator.SchemaGenerator;
+import com.github.victools.jsonschema.generator.SchemaGeneratorConfigBuilder;
+import com.github.victools.jsonschema.generator.SchemaVersion;
+import com.github.victools.jsonschema.module.jackson.JacksonModule;
+import com.networknt.schema.JsonSchema;
+import com.networknt.schema.JsonSchemaFactory;
+import com.networknt.schema.SpecVersion;
+import com.networknt.schema.ValidationMessage;
+import io.cpbench.core.check.ChaosDocument;
+import io.cpbench.core.load.LoadResult;
+import io.cpbench.core.result.RunResult;
+import io.cpbench.core.sweep.SweepDocument;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+
+/**
+ * The JSON Schemas of cp-bench's result files, generated from the types that write them (victools), and validation
+ * of files against them (networknt). The committed copies are in docs/schemas/; {@code ResultSchemasTest} keeps
+ * them equal to what the types generate.
+ *
+ * <p>A schema requires the components every version of a file has had (primitives, and {@code format} or {@code kind})
+ * and allows null for the rest, so reference results written before an optional field existed still validate; it
+ * forbids fields the type does not know.
+ */
+final class ResultSchemas {
+
+    static final Path DIR = DocsTest.ROOT.resolve("docs/schemas");
+
+    /** Each kind of result file and the type that writes it. */
+    static final Map<String, Class<?>> KINDS = kinds();
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final Map<String, JsonSchema> LOADED = new ConcurrentHashMap<>();
+
+    private ResultSchemas() {
+    }
+
+    private static Map<String, Class<?>> kinds() {
+        Map<String, Class<?>> kinds = new LinkedHashMap<>();
+        kinds.put("result", RunResult.class);
+        kinds.put("load", LoadResult.class);
+        kinds.put("chaos", ChaosDocument.class);
+        kinds.put("sweep", SweepDocument.class);
+        kinds.put("starts", LbStudyCommand.Study.class);
+        return kinds;
+    }
+
+    static Path file(String kind) {
+        return DIR.resolve(kind + ".schema.json");
+    }
+
+    /** The schema of {@code kind}, as the type generates it today. */
+    static String generate(String kind) {
+        SchemaGeneratorConfigBuilder config = new SchemaGeneratorConfigBuilder(SchemaVersion.DRAFT_2020_12, OptionPreset.PLAIN_JSON)
+                .with(new JacksonModule())
+                .with(Option.NULLABLE_FIELDS_BY_DEFAULT, Option.FORBIDDEN_ADDITIONAL_PROPERTIES_BY_DEFAULT,
+                        Option.MAP_VALUES_AS_ADDITIONAL_PROPERTIES,
+                        Option.DEFINITIONS_FOR_ALL_OBJECTS)
+                .without(Option.SCHEMA_VERSION_INDICATOR);
+        config.forFields().withRequiredCheck(field -> field.getType().isPrimitive()
+                || field.getName().equals("format") || field.getName().equals("kind"))
+                .withNullableCheck(field -> !field.getType().isPrimitive() && !field.getName().equals("format")
+                        && !field.getName().equals("kind"));
+        ObjectNode schema = new SchemaGenerator(config.build()).generateSchema(KINDS.get(kind));
+        ObjectNode page = JSON.createObjectNode();
+        page.put("$schema", SchemaVersion.DRAFT_2020_12.getIdentifier());
+        page.put("$id", "https://cp-bench.invalid/schemas/" + kind + ".schema.json");
+        page.put("title", "cp-bench " + kind + " file");
+        page.put("description", "Generated from " + KINDS.get(kind).getName()
+                + " by ResultSchemas (benchmarks tests); do not edit by hand.");
+        page.setAll(schema);
+        try {
+            return JSON.writeValueAsString(page) + "\n";
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The kind a file is by its name, or empty for files that are not cp-bench's own (JMH's JSON, for one). */
+    static Optional<String> kindOf(Path file) {
+        String name = file.getFileName().toString();
+        if (file.getParent() != null && file.getParent().getFileName() != null
+                && file.getParent().getFileName().toString().equals("jmh")) {
+            return Optional.empty(); // JMH's own JSON, kept beside the results folded from it
+        }
+        return switch (name) {
+            case "chaos.json" -> Optional.of("chaos");
+            case "sweep.json" -> Optional.of("sweep");
+            case "starts.json" -> Optional.of("starts");
+            case "load.json" -> Optional.of("load");
+            default -> name.matches("\\d+-[A-Za-z0-9-]+(\\.jmh-(thrpt|sample)|\\.load)?\\.json") ? Optional.of("result")
+                    : Optional.empty();
+        };
+    }
+
+    /** What is wrong with {@code file} against its kind's committed schema; empty when it validates. */
+    static List<String> validate(Path file, String kind) {
+        JsonSchema schema = LOADED.computeIfAbsent(kind, k -> {
+            try {
+                return JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012)
+                        .getSchema(Files.readString(file(k), StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read " + file(k), e);
+            }
+        });
+        JsonNode node;
+        try {
+            node = JSON.readTree(file.toFile());
+        } catch (IOException e) {
+            return List.of("not JSON: " + e.getMessage().lines().findFirst().orElse(""));
+        }
+        Set<ValidationMessage> messages = schema.validate(node);
+        return messages.stream().map(ValidationMessage::getMessage).sorted().toList();
+    }
+
+    /**
+     * Every result file under {@code dir} last written at or after {@code sinceMillis}, checked against its schema;
+     * {@code "file: message"} for each problem.
+     */
+    static List<String> problemsUnder(Path dir, long sinceMillis) {
+        List<String> problems = new ArrayList<>();
+        if (!Files.isDirectory(dir)) {
+            return problems;
+        }
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path file : walk.filter(Files::isRegularFile).sorted().toList()) {
+                Optional<String> kind = kindOf(file);
+                if (kind.isPresent() && Files.getLastModifiedTime(file).toMillis() >= sinceMillis) {
+                    validate(file, kind.get()).forEach(m -> problems.add(dir.relativize(file) + ": " + m));
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return problems;
+    }
+}

@@ -1,0 +1,39 @@
+package io.cpbench.core.check;
+
+import io.cpbench.core.load.LoadResult;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a chaos run writes to its {@code chaos.json}: the nemesis and its timing, each fault with what clients saw of
+ * it, the linearizability verdict on the history, and the load underneath. docs/schemas/chaos.schema.json is generated
+ * from this type.
+ *
+ * @param kind            always {@code chaos}
+ * @param nemesis         the nemesis plan, described
+ * @param faultFor        how long each fault lasted, such as {@code 8s}
+ * @param interval        the pause between faults
+ * @param restart         whether killed members were started again
+ * @param failover        the failover preset, described
+ * @param spec            the load's settings ({@link io.cpbench.core.load.LoadSpec#describe})
+ * @param faults          each fault, in the order injected
+ * @param availability    the faults summarised
+ * @param nemesisLog      what the nemesis did, one line per step
+ * @param linearizability the checker's verdict on the recorded history
+ * @param load            the load run during the faults
+ */
+public record ChaosDocument(String kind, String nemesis, String faultFor, String interval, boolean restart,
+                            String failover, Map<String, Object> spec, List<Availability.Result> faults,
+                            Availability.Summary availability, List<String> nemesisLog, Check linearizability,
+                            LoadResult load) {
+
+    /**
+     * @param verdict {@code linearizable}, {@code not linearizable} or {@code unknown}
+     * @param ops     ops the history held
+     * @param seconds how long the check took
+     * @param keys    the verdict per key
+     */
+    public record Check(String verdict, int ops, double seconds, List<Linearizability.KeyResult> keys) {
+    }
+}
