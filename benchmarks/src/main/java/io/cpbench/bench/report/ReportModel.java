@@ -148,6 +148,7 @@ public final class ReportModel {
         if (!results.isEmpty()) {
             run.put("incomplete", results.stream().anyMatch(r -> !r.status().name().equals("OK")));
             scenarioSections(dir, results, tables, charts, notes, verdicts);
+            headline(run, results);
         }
         if (chaos != null) {
             faultSection(dir, chaos, tables, charts, verdicts, notes);
@@ -201,6 +202,30 @@ public final class ReportModel {
         Stream.concat(base.stream(), next.stream()).map(RunResult::environment).filter(Objects::nonNull).distinct()
                 .forEach(e -> environments.add(JSON.valueToTree(e)));
         return root;
+    }
+
+    /**
+     * The section's first picture: each scenario's op/s over its network's baseline, paired by round, as the median
+     * with its 95 % bootstrap interval (the "Paired ratios" table's figures). Absent without a baseline or with one
+     * round only (no interval).
+     */
+    static void headline(ObjectNode run, List<RunResult> results) {
+        List<ScenarioTable.Ratio> ratios = ScenarioTable.pairedRatiosWithinNetwork(results);
+        if (ratios.isEmpty()) {
+            return;
+        }
+        ObjectNode headline = run.putObject("headline");
+        headline.put("title", "Op/s against the baseline, paired by round: median and 95 % interval");
+        ArrayNode rows = headline.putArray("rows");
+        for (ScenarioTable.Ratio r : ratios) {
+            ObjectNode row = rows.addObject();
+            row.put("scenario", r.scenario());
+            row.put("baseline", r.baseline());
+            row.put("median", r.interval().median());
+            row.put("low", r.interval().low());
+            row.put("high", r.interval().high());
+            row.put("pairs", r.interval().n());
+        }
     }
 
     private static void scenarioSections(Path dir, List<RunResult> results, ArrayNode tables, ArrayNode charts,

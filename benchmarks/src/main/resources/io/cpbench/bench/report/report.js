@@ -172,6 +172,51 @@
     }
   }
 
+  // The headline: one row per scenario, its paired op/s ratio against the baseline as a dot (median) on a bar (95 %
+  // interval), on a log axis with a line at 1.0 (no change). Drawn as SVG, so it needs no canvas and prints sharply.
+  function drawHeadline(section, headline) {
+    const rows = headline.rows;
+    const NS = "http://www.w3.org/2000/svg";
+    const svgEl = (tag, attrs, text) => {
+      const e = document.createElementNS(NS, tag);
+      for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+      if (text != null) e.textContent = text;
+      return e;
+    };
+    const lows = rows.map(r => r.low).filter(v => v > 0), highs = rows.map(r => r.high).filter(v => v > 0);
+    let lo = Math.min(1, ...lows) / 1.15, hi = Math.max(1, ...highs) * 1.15;
+    const labelW = 300, numW = 190, plotW = 560, rowH = 22, top = 26, W = labelW + plotW + numW;
+    const H = top + rows.length * rowH + 10;
+    const x = v => labelW + plotW * (Math.log(v) - Math.log(lo)) / (Math.log(hi) - Math.log(lo));
+    const svg = svgEl("svg", {width: W, height: H, viewBox: "0 0 " + W + " " + H, role: "img", class: "headline"});
+    const ticks = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10].filter(t => t >= lo && t <= hi);
+    ticks.forEach(t => {
+      svg.append(svgEl("line", {x1: x(t), x2: x(t), y1: top - 6, y2: H - 6, stroke: t === 1 ? "#1d2733" : "#e3e8ee",
+        "stroke-width": t === 1 ? 1.5 : 1}));
+      svg.append(svgEl("text", {x: x(t), y: top - 10, "text-anchor": "middle", "font-size": 11, fill: "#667585"}, String(t)));
+    });
+    rows.forEach((r, i) => {
+      const y = top + i * rowH + rowH / 2;
+      if (i % 2) svg.append(svgEl("rect", {x: 0, y: y - rowH / 2, width: W, height: rowH, fill: "rgba(31,119,180,0.04)"}));
+      svg.append(svgEl("text", {x: labelW - 8, y: y + 4, "text-anchor": "end", "font-size": 12, fill: "#1d2733"}, r.scenario));
+      const color = r.high < 1 ? "#b3261e" : r.low > 1 ? "#17703a" : "#1f77b4";
+      if (r.low > 0 && r.high > 0) {
+        svg.append(svgEl("line", {x1: x(r.low), x2: x(r.high), y1: y, y2: y, stroke: color, "stroke-width": 3,
+          "stroke-linecap": "round"}));
+      }
+      if (r.median > 0) svg.append(svgEl("circle", {cx: x(r.median), cy: y, r: 4.5, fill: color}));
+      svg.append(svgEl("text", {x: labelW + plotW + 10, y: y + 4, "font-size": 12, fill: "#1d2733"},
+        r.median.toFixed(3) + " [" + r.low.toFixed(3) + ", " + r.high.toFixed(3) + "]" + (r.pairs < 2 ? " 1 pair" : "")));
+    });
+    const baselines = [...new Set(rows.map(r => r.baseline))].join(", ");
+    const box = el("div", {class: "headlinebox", "data-rows": String(rows.length)},
+      el("div", {class: "ctitle"}, headline.title),
+      el("div", {class: "legendnote"}, "against " + baselines + "; left of the dark line: slower than the baseline;"
+        + " red: the whole interval is below 1, green: above 1"));
+    box.append(svg);
+    section.append(box);
+  }
+
   // For the browser test and for anyone reading the DOM: how many points this chart has and whether its
   // canvas really has ink on it.
   function markDrawn(box, u, data) {
@@ -230,6 +275,7 @@
       const kind = el("span", {class: "kind" + (run.incomplete ? " incomplete" : "")}, run.kind + (run.incomplete ? " · not all OK" : ""));
       section.append(el("h2", {}, run.name, kind));
       section.append(el("div", {class: "muted"}, run.path + (run.topology ? " · " + run.topology : "")));
+      if (run.headline && run.headline.rows && run.headline.rows.length) drawHeadline(section, run.headline);
       (run.notes || []).forEach(n => section.append(el("div", {class: "note"}, "note: " + n)));
       if (run.verdicts && run.verdicts.length) {
         section.append(el("h3", {}, "Checks"));

@@ -207,6 +207,10 @@ class MatrixIT {
         assertThat(rendered.charts("percentiles").get(1).path("series")).as("network (b)").hasSize(8);
         assertThat(rendered.page().dom()).contains("client-leader-aware-from-slow-10ms").contains("Paired ratios")
                 .contains("hazelcastVersion");
+        long compared = results.values().stream().filter(r -> !r.baselineOfItsNetwork()).count();
+        assertThat(rendered.page().headlineRows()).as("the headline: one row per scenario but the two baselines")
+                .containsExactly((int) compared);
+        assertThat(compared).isEqualTo(11);
     }
 
     @Test

@@ -3,7 +3,9 @@ package io.cpbench.bench.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.github.victools.jsonschema.generator.CustomDefinition;
 import com.github.victools.jsonschema.generator.Option;
 import com.github.victools.jsonschema.generator.OptionPreset;
 import com.github.victools.jsonschema.generator.SchemaGenerator;
@@ -77,6 +79,18 @@ final class ResultSchemas {
                         Option.MAP_VALUES_AS_ADDITIONAL_PROPERTIES,
                         Option.DEFINITIONS_FOR_ALL_OBJECTS)
                 .without(Option.SCHEMA_VERSION_INDICATOR);
+        // Jackson writes a double that is NaN or infinite as the string "NaN", "Infinity" or "-Infinity"
+        config.forTypesInGeneral().withCustomDefinitionProvider((type, context) -> {
+            Class<?> erased = type.getErasedType();
+            if (erased != double.class && erased != Double.class && erased != float.class && erased != Float.class) {
+                return null;
+            }
+            ObjectNode number = context.getGeneratorConfig().createObjectNode();
+            ArrayNode anyOf = number.putArray("anyOf");
+            anyOf.addObject().put("type", "number");
+            anyOf.addObject().putArray("enum").add("NaN").add("Infinity").add("-Infinity");
+            return new CustomDefinition(number, CustomDefinition.DefinitionType.INLINE, CustomDefinition.AttributeInclusion.NO);
+        });
         config.forFields().withRequiredCheck(field -> field.getType().isPrimitive()
                 || field.getName().equals("format") || field.getName().equals("kind"))
                 .withNullableCheck(field -> !field.getType().isPrimitive() && !field.getName().equals("format")

@@ -79,7 +79,14 @@ class ResultSchemasTest {
         ObjectNode missing = (ObjectNode) json.readTree(good.toFile());
         missing.remove("round");
 
+        ObjectNode nan = (ObjectNode) json.readTree(good.toFile());
+        nan.put("opsPerSecond", "NaN"); // how Jackson writes a double that is not a number
+        ObjectNode word = (ObjectNode) json.readTree(good.toFile());
+        word.put("opsPerSecond", "fast");
+
         assertThat(ResultSchemas.validate(good, "result")).isEmpty();
+        assertThat(check(dir, "01-nan.json", nan)).isEmpty();
+        assertThat(check(dir, "01-word.json", word)).anyMatch(m -> m.contains("opsPerSecond"));
         assertThat(check(dir, "01-wrong-type.json", wrongType)).anyMatch(m -> m.contains("ops"));
         assertThat(check(dir, "01-unknown.json", unknown)).anyMatch(m -> m.contains("opsPerSecnd"));
         assertThat(check(dir, "01-missing.json", missing)).anyMatch(m -> m.contains("round"));

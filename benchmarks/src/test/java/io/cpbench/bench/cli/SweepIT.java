@@ -69,7 +69,7 @@ class SweepIT {
             assertThat(r[6]).as(String.join(",", r)).isEqualTo("OK");
             double seconds = Double.parseDouble(r[7]);
             long ops = Long.parseLong(r[8]);
-            assertThat(seconds).isBetween(1.9, 3.0);
+            assertThat(seconds).as("measured for the grid's 1 s").isBetween(0.95, 2.0);
             assertThat(Double.parseDouble(r[10])).isCloseTo(ops / seconds, within(ops / seconds * 0.01 + 0.1));
             assertThat(Long.parseLong(r[11])).isLessThanOrEqualTo(Long.parseLong(r[13])); // p50 <= p99
         }

@@ -29,11 +29,22 @@ public final class Browser {
     private static final Pattern CHART = Pattern.compile("class=\"chart\" data-points=\"(\\d+)\" data-inked=\"(-?\\d+)\"");
     private static final Pattern CHARTS = Pattern.compile("data-charts=\"(\\d+)\"");
     private static final Pattern ERRORS = Pattern.compile("data-errors=\"([^\"]*)\"");
+    private static final Pattern HEADLINE = Pattern.compile("class=\"headlinebox\" data-rows=\"(\\d+)\"");
 
     /** @param points per chart, the values it drew; @param inked per chart, sampled canvas pixels with ink */
     public record Page(String dom, List<String> console, int charts, List<Integer> points, List<Integer> inked, String errors) {
 
         /** No console message or page error, {@code expectedCharts} charts, each with data and ink. */
+        /** Rows of each section's headline chart, in page order (the {@code data-rows} the page drew). */
+        public List<Integer> headlineRows() {
+            List<Integer> rows = new ArrayList<>();
+            Matcher m = HEADLINE.matcher(dom);
+            while (m.find()) {
+                rows.add(Integer.parseInt(m.group(1)));
+            }
+            return rows;
+        }
+
         public void assertDrewCleanly(int expectedCharts) {
             assertThat(console).as("console messages").isEmpty();
             assertThat(errors).as("errors the page caught").isEmpty();

@@ -50,6 +50,18 @@ class HtmlReportIT {
         Browser.Page page = Browser.open(html.toUri().toString(), work.resolve("reference.png"), 1280, 2400);
         page.assertDrewCleanly(expected);
         assertThat(page.dom()).contains("client-leader-aware").contains("Paired ratios").contains("hazelcastVersion");
+
+        // each section with paired ratios opens with them drawn: as many rows as the model has, a dot for each
+        List<Integer> modelRows = new java.util.ArrayList<>();
+        data.withArray("runs").forEach(run -> {
+            if (run.has("headline")) {
+                modelRows.add(run.path("headline").path("rows").size());
+            }
+        });
+        assertThat(modelRows).as("sections with a headline in the reference results").hasSizeGreaterThanOrEqualTo(3);
+        assertThat(page.headlineRows()).isEqualTo(modelRows);
+        int dots = page.dom().split("<circle", -1).length - 1;
+        assertThat(dots).isEqualTo(modelRows.stream().mapToInt(Integer::intValue).sum());
     }
 
     @Test
