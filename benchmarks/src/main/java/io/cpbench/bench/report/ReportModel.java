@@ -206,8 +206,8 @@ public final class ReportModel {
 
     /**
      * The section's first picture: each scenario's op/s over its network's baseline, paired by round, as the median
-     * with its 95 % bootstrap interval (the "Paired ratios" table's figures). Absent without a baseline or with one
-     * round only (no interval).
+     * with its 95 % bootstrap interval (the "Paired ratios" table's figures). Absent when no scenario has a baseline
+     * to pair with; with one round the interval is the single ratio, and the chart says "1 pair".
      */
     static void headline(ObjectNode run, List<RunResult> results) {
         List<ScenarioTable.Ratio> ratios = ScenarioTable.pairedRatiosWithinNetwork(results);

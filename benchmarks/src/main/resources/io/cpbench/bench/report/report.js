@@ -184,7 +184,7 @@
       return e;
     };
     const lows = rows.map(r => r.low).filter(v => v > 0), highs = rows.map(r => r.high).filter(v => v > 0);
-    let lo = Math.min(1, ...lows) / 1.15, hi = Math.max(1, ...highs) * 1.15;
+    const lo = Math.min(1, ...lows) / 1.15, hi = Math.max(1, ...highs) * 1.15;
     const labelW = 300, numW = 190, plotW = 560, rowH = 22, top = 26, W = labelW + plotW + numW;
     const H = top + rows.length * rowH + 10;
     const x = v => labelW + plotW * (Math.log(v) - Math.log(lo)) / (Math.log(hi) - Math.log(lo));

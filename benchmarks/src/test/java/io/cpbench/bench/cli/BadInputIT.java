@@ -264,6 +264,15 @@ class BadInputIT {
                 }
             }
         }
+        // The fixtures predate every run: CliProcess checks only the files a run wrote against their schemas, by
+        // modification time, and these are broken on purpose.
+        java.nio.file.attribute.FileTime anHourAgo = java.nio.file.attribute.FileTime.fromMillis(
+                System.currentTimeMillis() - 3_600_000);
+        try (Stream<Path> fixtures = Files.walk(work)) {
+            for (Path fixture : fixtures.filter(Files::isRegularFile).toList()) {
+                Files.setLastModifiedTime(fixture, anHourAgo);
+            }
+        }
     }
 
     @ParameterizedTest(name = "{2}")

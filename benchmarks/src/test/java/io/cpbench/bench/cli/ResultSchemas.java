@@ -18,6 +18,7 @@ import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
 import io.cpbench.core.check.ChaosDocument;
 import io.cpbench.core.load.LoadResult;
+import io.cpbench.core.result.ResultFiles;
 import io.cpbench.core.result.RunResult;
 import io.cpbench.core.sweep.SweepDocument;
 
@@ -40,9 +41,8 @@ import java.util.stream.Stream;
  * of files against them (networknt). The committed copies are in docs/schemas/; {@code ResultSchemasTest} keeps
  * them equal to what the types generate.
  *
- * <p>A schema requires the components every version of a file has had (primitives, and {@code format} or {@code kind})
- * and allows null for the rest, so reference results written before an optional field existed still validate; it
- * forbids fields the type does not know.
+ * <p>A schema requires the primitive components and {@code format} or {@code kind}, and allows null for the rest, so
+ * reference results written before an optional field existed still validate; it forbids fields the type does not know.
  */
 final class ResultSchemas {
 
@@ -110,20 +110,18 @@ final class ResultSchemas {
         }
     }
 
-    /** The kind a file is by its name, or empty for files that are not cp-bench's own (JMH's JSON, for one). */
+    /**
+     * The kind of an existing file: the files a run names for what they hold, and scenario results by the rule
+     * {@code report} reads them by ({@link ResultFiles#isResultFile}); empty for files that are not cp-bench's own
+     * (JMH's JSON, for one).
+     */
     static Optional<String> kindOf(Path file) {
-        String name = file.getFileName().toString();
-        if (file.getParent() != null && file.getParent().getFileName() != null
-                && file.getParent().getFileName().toString().equals("jmh")) {
-            return Optional.empty(); // JMH's own JSON, kept beside the results folded from it
-        }
-        return switch (name) {
+        return switch (file.getFileName().toString()) {
             case "chaos.json" -> Optional.of("chaos");
             case "sweep.json" -> Optional.of("sweep");
             case "starts.json" -> Optional.of("starts");
             case "load.json" -> Optional.of("load");
-            default -> name.matches("\\d+-[A-Za-z0-9-]+(\\.jmh-(thrpt|sample)|\\.load)?\\.json") ? Optional.of("result")
-                    : Optional.empty();
+            default -> ResultFiles.isResultFile(file) ? Optional.of("result") : Optional.empty();
         };
     }
 

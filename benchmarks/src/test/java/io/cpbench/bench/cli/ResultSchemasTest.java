@@ -96,17 +96,19 @@ class ResultSchemasTest {
     }
 
     @Test
-    void filesAreKnownByTheirNames() {
-        assertThat(ResultSchemas.kindOf(Path.of("run/01-client-leader.json"))).contains("result");
-        assertThat(ResultSchemas.kindOf(Path.of("run/02-client-lb.load.json"))).contains("result");
-        assertThat(ResultSchemas.kindOf(Path.of("run/01-client-leader.jmh-thrpt.json"))).contains("result");
-        assertThat(ResultSchemas.kindOf(Path.of("run/jmh/01-client-leader.jmh-thrpt.json"))).isEmpty();
-        assertThat(ResultSchemas.kindOf(Path.of("jmh/01-client-leader.jmh-thrpt.report.json"))).isEmpty();
-        assertThat(ResultSchemas.kindOf(Path.of("jmh/harness-cost.json"))).isEmpty();
-        assertThat(ResultSchemas.kindOf(Path.of("run/chaos.json"))).contains("chaos");
-        assertThat(ResultSchemas.kindOf(Path.of("run/sweep.json"))).contains("sweep");
-        assertThat(ResultSchemas.kindOf(Path.of("run/load.json"))).contains("load");
-        assertThat(ResultSchemas.kindOf(Path.of("run/starts.json"))).contains("starts");
+    void filesAreKnownByWhatTheyHoldOrTheirNames(@TempDir Path dir) throws Exception {
+        Path jmhRun = REFERENCE.resolve("local-2core-jmh-leader-follower");
+        assertThat(ResultSchemas.kindOf(REFERENCE.resolve("local-2core-quick-a/01-client-leader.json"))).contains("result");
+        assertThat(ResultSchemas.kindOf(REFERENCE.resolve("local-2core-load-seed000/01-client-lb.load.json"))).contains("result");
+        assertThat(ResultSchemas.kindOf(jmhRun.resolve("01-client-leader.jmh-thrpt.json"))).contains("result");
+        // JMH's own JSON under the same name, and its other files: not cp-bench results
+        assertThat(ResultSchemas.kindOf(jmhRun.resolve("jmh/01-client-leader.jmh-thrpt.json"))).isEmpty();
+        assertThat(ResultSchemas.kindOf(jmhRun.resolve("jmh/01-client-leader.jmh-thrpt.report.json"))).isEmpty();
+        assertThat(ResultSchemas.kindOf(jmhRun.resolve("jmh/harness-cost.json"))).isEmpty();
+        for (String name : List.of("chaos", "sweep", "load", "starts")) {
+            Path file = Files.writeString(dir.resolve(name + ".json"), "{}");
+            assertThat(ResultSchemas.kindOf(file)).contains(name);
+        }
     }
 
     private static List<String> check(Path dir, String name, ObjectNode node) throws Exception {

@@ -138,15 +138,22 @@ public final class ResultFiles {
 
     /** Whether {@code dir} holds result files of its own (not only in directories inside it). */
     public static boolean hasOwnResults(Path dir) {
-        return Files.isDirectory(dir) && list(dir).stream().anyMatch(file -> file.getFileName().toString().endsWith(".json")
-                && Files.isRegularFile(file) && claimsToBeAResult(file));
+        return Files.isDirectory(dir) && list(dir).stream().anyMatch(ResultFiles::isResultFile);
+    }
+
+    /**
+     * Whether {@code file} is a cp-bench result file: a JSON file that names the result format near its start (a
+     * corrupt result still does; JMH's own JSON and cp-bench's other files do not).
+     */
+    public static boolean isResultFile(Path file) {
+        return file.getFileName().toString().endsWith(".json") && Files.isRegularFile(file) && claimsToBeAResult(file);
     }
 
     /** The cp-bench results directly inside {@code dir}; other JSON files are not results and are left out. */
     private static List<RunResult> readDirectory(Path dir) {
         List<RunResult> results = new ArrayList<>();
         for (Path file : list(dir)) {
-            if (file.getFileName().toString().endsWith(".json") && Files.isRegularFile(file) && claimsToBeAResult(file)) {
+            if (isResultFile(file)) {
                 results.add(read(file));
             }
         }
