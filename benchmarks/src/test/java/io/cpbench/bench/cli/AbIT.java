@@ -79,8 +79,14 @@ class AbIT {
     }
 
     static CliProcess.Finished ab(Path work, String... extra) throws Exception {
+        return ab(work, 20, extra);
+    }
+
+    /** {@code ab} on the shared cluster for {@code pairs} pairs of 200 ms turns, both client processes anew every 10. */
+    static CliProcess.Finished ab(Path work, int pairs, String... extra) throws Exception {
         List<String> args = new java.util.ArrayList<>(List.of(SharedCluster.with("ab", "--settle", "2s",
-                "--warmup", "2s", "--slice", "200ms", "--until-ci", "0", "--min-pairs", "5", "--max-pairs", "20", "--restart-every", "10", "--out", "runs")));
+                "--warmup", "2s", "--slice", "200ms", "--until-ci", "0", "--min-pairs", "5", "--max-pairs", String.valueOf(pairs),
+                "--restart-every", "10", "--out", "runs")));
         args.addAll(List.of(extra));
         return CliProcess.run(work, 420, args.toArray(String[]::new));
     }
@@ -105,8 +111,8 @@ class AbIT {
         for (int i = 1; i < csv.size(); i++) {
             String[] f = csv.get(i).split(",");
             int pair = Integer.parseInt(f[0]);
-            // --restart-every 10: pairs 1-10 from the first pair of client processes, 11-20 from the second
-            assertThat(Integer.parseInt(f[1])).as(csv.get(i)).isEqualTo(pair <= 10 ? 1 : 2);
+            // --restart-every 10: pairs 1-10 from the first pair of client processes, 11-20 from the second, ...
+            assertThat(Integer.parseInt(f[1])).as(csv.get(i)).isEqualTo((pair - 1) / 10 + 1);
             assertThat(f[2]).as(csv.get(i)).isEqualTo(pair % 2 == 1 ? "BASE" : "NEW");
             assertThat(f[3]).isEqualTo(i % 2 == 1 ? "BASE" : "NEW");
             assertThat(Long.parseLong(f[4])).as(csv.get(i)).isGreaterThan(0);
@@ -114,7 +120,7 @@ class AbIT {
             assertThat(Double.parseDouble(f[6])).as(csv.get(i)).isBetween(0.2, 5.0);
         }
         // the workers' command line names the cluster; the members' names the run directory
-        assertThat(runDir.resolve("new-worker-2.log")).exists();
+        assertThat(runDir.resolve("new-worker-" + ((pairs - 1) / 10 + 1) + ".log")).exists();
         String workerCommand = Files.readAllLines(runDir.resolve("base-worker.log")).get(0);
         Matcher name = Pattern.compile("--cluster-name (\\S+)").matcher(workerCommand);
         assertThat(name.find()).as(workerCommand).isTrue();
