@@ -31,11 +31,14 @@ final class LincheckCommand implements Callable<Integer> {
     List<Path> files;
 
     @Option(names = "--time-budget", paramLabel = "DURATION", defaultValue = "60s", converter = DurationConverter.class,
-            description = "Time each file's check may take before its verdict is unknown (default: ${DEFAULT-VALUE}).")
+            description = "Time each file's check may take, shared out among its keys: each key gets what is left divided by"
+                    + " the keys still to check, and a key over its share is unknown, never not linearizable"
+                    + " (default: ${DEFAULT-VALUE}).")
     Duration timeBudget;
 
     @Option(names = "--memory-budget", paramLabel = "MiB", defaultValue = "1024",
-            description = "Memory the search's memo may take per file, in MiB (default: ${DEFAULT-VALUE}).")
+            description = "Memory the search's memo may take per key, in MiB; a key over it, or one whose search runs the JVM"
+                    + " out of heap, is unknown (default: ${DEFAULT-VALUE}).")
     int memoryBudgetMiB;
 
     @Option(names = "--stats", description = "After each verdict, the ops checked, keys, configurations explored and time taken.")

@@ -23,16 +23,19 @@ import java.util.SplittableRandom;
  * each (set of ops linearized, register value) reached, so no configuration is explored twice. Sets are hashed
  * incrementally (Zobrist) and stored as runs of ids, which stay short because ops are linearized roughly in order.
  *
- * <p>Each check runs within a {@link Budget}; past it the verdict is {@code unknown}, naming the budget.
+ * <p>Each check runs within a {@link Budget}; past it the verdict is {@code unknown}, naming the budget, and so is
+ * a search that runs the JVM out of heap: running out of anything is never "not linearizable". Each key gets its own
+ * share of the time (what is left, divided by the keys still to check, so time a quick key leaves over goes to the
+ * next), so a key that cannot be decided in time cannot make another key's violation unknown.
  */
 public final class Linearizability {
 
-    /** Time and memory the whole check may take (all keys together). */
+    /** Time the whole check may take (all keys together, shared out key by key), and memo memory per key. */
     public record Budget(Duration time, long memoryBytes) {
         public static final Budget DEFAULT = new Budget(Duration.ofSeconds(60), 1L << 30);
 
         public String describe() {
-            return String.format(Locale.ROOT, "%d s, %,d MiB of memo", time.toSeconds(), memoryBytes >> 20);
+            return String.format(Locale.ROOT, "%d s in all, %,d MiB of memo per key", time.toSeconds(), memoryBytes >> 20);
         }
     }
 
@@ -71,13 +74,25 @@ public final class Linearizability {
 
     public static Result check(History history, Budget budget) {
         long start = System.nanoTime();
-        long deadline = start + budget.time().toNanos();
+        long end = start + budget.time().toNanos();
         RegisterOp.Split split = RegisterOp.split(history.events());
         List<KeyResult> keys = new ArrayList<>();
         Verdict verdict = Verdict.LINEARIZABLE;
         int ops = 0;
+        int left = split.byKey().size();
         for (Map.Entry<String, List<RegisterOp>> e : split.byKey().entrySet()) {
-            KeyResult r = new Search(e.getKey(), e.getValue(), history, deadline, budget).run();
+            long now = System.nanoTime();
+            long deadline = now + Math.max(0, end - now) / left--;
+            KeyResult r;
+            try {
+                r = new Search(e.getKey(), e.getValue(), history, deadline, budget).run();
+            } catch (OutOfMemoryError oom) {
+                // the search (its memo, mostly) is unreachable from here on, so the heap is free again for the next key
+                r = new KeyResult(e.getKey(), Verdict.UNKNOWN, e.getValue().size(), 0, (System.nanoTime() - now) / 1e9,
+                        String.format(Locale.ROOT, "the JVM ran out of heap (%,d MiB) before this key was decided; give it"
+                                + " more (-Xmx) or a smaller memory budget (%s)", Runtime.getRuntime().maxMemory() >> 20,
+                                budget.describe()));
+            }
             keys.add(r);
             ops += r.ops();
             if (r.verdict() == Verdict.NOT_LINEARIZABLE) {
@@ -157,7 +172,8 @@ public final class Linearizability {
                 case NOT_LINEARIZABLE -> counterexample();
                 case UNKNOWN -> String.format(Locale.ROOT, "over the budget (%s) after %,d configurations%s",
                         budget.describe(), configurations, memoBytes > budget.memoryBytes()
-                                ? ": memo full" : ": out of time");
+                                ? ": memo full" : String.format(Locale.ROOT, ": out of time (this key's share, %.1f s)",
+                                (deadline - start) / 1e9));
             };
             return new KeyResult(key, verdict, ops.size(), configurations, seconds, detail);
         }

@@ -128,6 +128,82 @@ class LinearizabilityTest {
         assertTrue(r.firstProblem().detail().contains("memo full"), r.firstProblem().detail());
     }
 
+    /**
+     * A key the search cannot decide in any sensible time: {@code writers} writes of distinct values, all concurrent,
+     * then a read of a value none wrote. Every order of the writes must be tried before "not linearizable", and the
+     * memo holds a configuration per set of writes linearized and last value.
+     */
+    static List<Event> undecidable(String key, int writers, long from) {
+        List<Event> events = new ArrayList<>();
+        for (int p = 0; p < writers; p++) {
+            events.add(Event.invoke(p, "write", key, (long) p + 1, from + p));
+        }
+        for (int p = 0; p < writers; p++) {
+            events.add(ok(p, "write", key, (long) p + 1, from + writers + p));
+        }
+        events.add(Event.invoke(writers, "read", key, null, from + 2L * writers));
+        events.add(ok(writers, "read", key, -1L, from + 2L * writers + 1));
+        return events;
+    }
+
+    /** A key with a stale read after {@code steps} sequential writes and reads: clearly not linearizable, but only
+     * after more search steps than the search takes between looks at the clock. */
+    static List<Event> longThenStale(String key, int steps, long process, long from) {
+        List<Event> events = new ArrayList<>();
+        long t = from;
+        for (int i = 1; i <= steps; i++) {
+            events.add(Event.invoke(process, "write", key, (long) i, t++));
+            events.add(ok(process, "write", key, (long) i, t++));
+            events.add(Event.invoke(process, "read", key, null, t++));
+            events.add(ok(process, "read", key, (long) i, t++));
+        }
+        events.add(Event.invoke(process, "read", key, null, t++));
+        events.add(ok(process, "read", key, 1L, t)); // stale: the register holds the last write
+        return events;
+    }
+
+    @Test
+    void aKeyThatCannotBeDecidedInTimeLeavesTheOthersTheirShare() {
+        List<Event> events = new ArrayList<>(undecidable("hard", 40, 0));
+        events.addAll(longThenStale("clear", 5_000, 100, 1_000));
+        Linearizability.Result r = Linearizability.check(new History(events, false),
+                new Linearizability.Budget(Duration.ofSeconds(2), 1L << 30));
+        assertEquals(List.of("hard", "clear"), r.keys().stream().map(Linearizability.KeyResult::key).toList());
+        assertEquals(UNKNOWN, r.keys().get(0).verdict(), r.keys().get(0).detail());
+        assertTrue(r.keys().get(0).detail().contains("out of time (this key's share"), r.keys().get(0).detail());
+        assertEquals(NOT_LINEARIZABLE, r.keys().get(1).verdict(), String.valueOf(r.keys().get(1).detail()));
+        assertEquals(NOT_LINEARIZABLE, r.verdict());
+    }
+
+    @Test
+    void runningTheJvmOutOfHeapIsUnknownNeverNotLinearizable() throws Exception {
+        // in a JVM of 64 MiB, with a memo budget far over it: the search fills the heap before its own budget stops
+        // it. The first key is unknown (out of heap); the second is still decided, once the first's memo is gone.
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx64m",
+                "-cp", System.getProperty("java.class.path"), OutOfHeap.class.getName())
+                .redirectErrorStream(true).start();
+        assertTrue(p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS), "the check in a small heap did not end");
+        String out = new String(p.getInputStream().readAllBytes());
+        assertEquals(0, p.exitValue(), out);
+        assertTrue(out.contains("hard: unknown: the JVM ran out of heap"), out);
+        assertTrue(out.contains("clear: not linearizable"), out);
+        assertTrue(out.contains("verdict: not linearizable"), out);
+    }
+
+    /** What {@link #runningTheJvmOutOfHeapIsUnknownNeverNotLinearizable} runs in a small heap. */
+    public static final class OutOfHeap {
+        public static void main(String[] args) {
+            List<Event> events = new ArrayList<>(undecidable("hard", 60, 0));
+            events.addAll(longThenStale("clear", 100, 100, 1_000));
+            Linearizability.Result r = Linearizability.check(new History(events, false),
+                    new Linearizability.Budget(Duration.ofMinutes(1), 1L << 40));
+            for (Linearizability.KeyResult k : r.keys()) {
+                System.out.println(k.key() + ": " + k.verdict().text() + ": " + k.detail());
+            }
+            System.out.println("verdict: " + r.verdict().text());
+        }
+    }
+
     private static Event ok(long process, String f, Object value, long time) {
         return new Event(process, Event.Type.OK, f, null, value, time, null);
     }
