@@ -13,7 +13,8 @@ import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.Network;
 import org.testcontainers.containers.output.OutputFrame;
-import org.testcontainers.containers.wait.strategy.Wait;
+import org.testcontainers.containers.ContainerLaunchException;
+import org.testcontainers.containers.wait.strategy.AbstractWaitStrategy;
 import org.testcontainers.lifecycle.Startables;
 
 import java.io.IOException;
@@ -251,8 +252,7 @@ final class ContainerTopology extends StartedTopology {
                 .withLabels(labels)
                 .withCommand(command.toArray(String[]::new))
                 .withLogConsumer(logFile)
-                .waitingFor(Wait.forLogMessage(".*" + MemberLauncher.READY_LINE + ".*\\n", 1)
-                        .withStartupTimeout(spec.startupTimeout()))
+                .waitingFor(new ReadyOrExited(logFile).withStartupTimeout(spec.startupTimeout()))
                 .withCreateContainerCmdModifier(cmd -> {
                     cmd.withName(layout.alias(member.clusterName(), i));
                     cmd.withExposedPorts(ExposedPort.tcp(CLIENT_PORT));
@@ -262,10 +262,52 @@ final class ContainerTopology extends StartedTopology {
         return container;
     }
 
-    /** Appends a container's output to its member log, as the local topology's member logs. */
+    /**
+     * Ready when the member has printed its ready line; failed as soon as its container has exited. Testcontainers'
+     * log-message wait alone can sit out its whole startup timeout on a container that exited before the wait began
+     * following its log: a member JVM refusing an option failed at once in one CI run and waited out 90 s in the
+     * next.
+     */
+    private static final class ReadyOrExited extends AbstractWaitStrategy {
+        private final LogFile log;
+
+        ReadyOrExited(LogFile log) {
+            this.log = log;
+        }
+
+        @Override
+        protected void waitUntilReady() {
+            long deadline = System.nanoTime() + startupTimeout.toNanos();
+            while (!log.ready()) {
+                InspectContainerResponse.ContainerState state = waitStrategyTarget.getCurrentContainerInfo().getState();
+                if (!Boolean.TRUE.equals(state.getRunning()) && !log.ready()) {
+                    throw new ContainerLaunchException("the member's container exited (code " + state.getExitCodeLong()
+                            + ") before the member was ready");
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new ContainerLaunchException("the member printed no ready line within "
+                            + startupTimeout.toSeconds() + " s");
+                }
+                try {
+                    Thread.sleep(200);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new ContainerLaunchException("interrupted while waiting for the member");
+                }
+            }
+        }
+    }
+
+    /** Appends a container's output to its member log, as the local topology's member logs, and notes its ready line. */
     private static final class LogFile implements Consumer<OutputFrame>, AutoCloseable {
         private final Path file;
         private OutputStream out;
+        private final StringBuilder tail = new StringBuilder();
+        private volatile boolean ready;
+
+        boolean ready() {
+            return ready;
+        }
 
         LogFile(Path file) {
             this.file = file;
@@ -276,6 +318,15 @@ final class ContainerTopology extends StartedTopology {
             byte[] bytes = frame.getBytes();
             if (bytes == null) {
                 return;
+            }
+            if (!ready) {
+                tail.append(new String(bytes, java.nio.charset.StandardCharsets.UTF_8));
+                if (tail.indexOf(MemberLauncher.READY_LINE) >= 0) {
+                    ready = true;
+                    tail.setLength(0);
+                } else if (tail.length() > 8192) {
+                    tail.delete(0, tail.length() - 1024);
+                }
             }
             try {
                 if (out == null) {
