@@ -238,7 +238,8 @@ final class ContainerTopology extends StartedTopology {
         MemberSettings member = settings().get(i);
         List<String> command = new MemberCommand("java", image.classpath(), spec.memberJvmOptions(),
                 "/tmp/member-" + i + ".gc.log", member, false).argv();
-        LogFile logFile = new LogFile(spec.logDir().resolve("member-" + i + ".log"));
+        Path log = spec.logDir().resolve("member-" + i + ".log");
+        LogFile logFile = new LogFile(log);
         logs.add(logFile);
         Ports bindings = new Ports();
         bindings.bind(ExposedPort.tcp(CLIENT_PORT), Ports.Binding.bindIpAndPort(LOOPBACK, layout.publishedClientPort(i)));
@@ -252,7 +253,7 @@ final class ContainerTopology extends StartedTopology {
                 .withLabels(labels)
                 .withCommand(command.toArray(String[]::new))
                 .withLogConsumer(logFile)
-                .waitingFor(new ReadyOrExited(logFile).withStartupTimeout(spec.startupTimeout()))
+                .waitingFor(new ReadyOrExited(log).withStartupTimeout(spec.startupTimeout()))
                 .withCreateContainerCmdModifier(cmd -> {
                     cmd.withName(layout.alias(member.clusterName(), i));
                     cmd.withExposedPorts(ExposedPort.tcp(CLIENT_PORT));
@@ -269,18 +270,19 @@ final class ContainerTopology extends StartedTopology {
      * next.
      */
     private static final class ReadyOrExited extends AbstractWaitStrategy {
-        private final LogFile log;
+        private final Path log;
 
-        ReadyOrExited(LogFile log) {
+        /** @param log the member log its {@link LogFile} writes */
+        ReadyOrExited(Path log) {
             this.log = log;
         }
 
         @Override
         protected void waitUntilReady() {
             long deadline = System.nanoTime() + startupTimeout.toNanos();
-            while (!log.ready()) {
+            while (!MemberLauncher.printedReady(log)) {
                 InspectContainerResponse.ContainerState state = waitStrategyTarget.getCurrentContainerInfo().getState();
-                if (!Boolean.TRUE.equals(state.getRunning()) && !log.ready()) {
+                if (!Boolean.TRUE.equals(state.getRunning()) && !MemberLauncher.printedReady(log)) {
                     throw new ContainerLaunchException("the member's container exited (code " + state.getExitCodeLong()
                             + ") before the member was ready");
                 }
@@ -298,16 +300,10 @@ final class ContainerTopology extends StartedTopology {
         }
     }
 
-    /** Appends a container's output to its member log, as the local topology's member logs, and notes its ready line. */
+    /** Appends a container's output to its member log, as the local topology's member logs. */
     private static final class LogFile implements Consumer<OutputFrame>, AutoCloseable {
         private final Path file;
         private OutputStream out;
-        private final StringBuilder tail = new StringBuilder();
-        private volatile boolean ready;
-
-        boolean ready() {
-            return ready;
-        }
 
         LogFile(Path file) {
             this.file = file;
@@ -318,15 +314,6 @@ final class ContainerTopology extends StartedTopology {
             byte[] bytes = frame.getBytes();
             if (bytes == null) {
                 return;
-            }
-            if (!ready) {
-                tail.append(new String(bytes, java.nio.charset.StandardCharsets.UTF_8));
-                if (tail.indexOf(MemberLauncher.READY_LINE) >= 0) {
-                    ready = true;
-                    tail.setLength(0);
-                } else if (tail.length() > 8192) {
-                    tail.delete(0, tail.length() - 1024);
-                }
             }
             try {
                 if (out == null) {

@@ -235,11 +235,7 @@ final class LocalProcessTopology extends StartedTopology {
     }
 
     private boolean logMentionsReady(int i) {
-        try {
-            return Files.readString(logFile(i), StandardCharsets.UTF_8).contains(MemberLauncher.READY_LINE);
-        } catch (IOException notYet) {
-            return false;
-        }
+        return MemberLauncher.printedReady(logFile(i));
     }
 
     private String lastLogLine(int i) {

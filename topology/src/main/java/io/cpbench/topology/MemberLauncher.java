@@ -23,6 +23,15 @@ public final class MemberLauncher implements Callable<Integer> {
     /** Printed to standard output once the member has joined; the local topology waits for it. */
     public static final String READY_LINE = "cpbench-member-ready";
 
+    /** Whether a member's log (its standard output, as the topologies keep it) has the ready line yet. */
+    public static boolean printedReady(java.nio.file.Path log) {
+        try {
+            return java.nio.file.Files.readString(log, java.nio.charset.StandardCharsets.UTF_8).contains(READY_LINE);
+        } catch (IOException | java.io.UncheckedIOException notYet) {
+            return false;
+        }
+    }
+
     @Option(names = "--cluster-name", required = true, description = "Hazelcast cluster name.")
     String clusterName;
 

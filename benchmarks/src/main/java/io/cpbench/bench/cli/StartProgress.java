@@ -4,7 +4,6 @@ import io.cpbench.topology.MemberLauncher;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -85,11 +84,7 @@ final class StartProgress implements AutoCloseable {
     }
 
     private static boolean ready(Path log) {
-        try {
-            return Files.readString(log, StandardCharsets.UTF_8).contains(MemberLauncher.READY_LINE);
-        } catch (IOException | java.io.UncheckedIOException e) {
-            return false;
-        }
+        return MemberLauncher.printedReady(log);
     }
 
     @Override
