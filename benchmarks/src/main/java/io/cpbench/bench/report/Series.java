@@ -11,7 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** The numbers the report's charts draw, read off histograms and interval logs. */
-final class Series {
+public final class Series {
 
     /** Points per decade of 1/(1-p) on the percentile axis (HdrHistogram's plotter uses 5 ticks per half). */
     static final int STEPS_PER_DECADE = 20;
@@ -102,13 +102,15 @@ final class Series {
     /**
      * An {@code ab} run's turns, from its {@code slices.csv}, per whole pair (a pair with only one turn, as an
      * interrupted run may leave, is left out): when each side's turn ended (seconds of turns from the first), each
-     * side's op/s, new ÷ base op/s, and the pair of client processes the pair ran on.
+     * side's op/s, new ÷ base op/s, new ÷ base p50 (null where the file has no p50), and the pair of client processes
+     * the pair ran on.
      */
-    record AbTurns(double[] baseT, Double[] baseOps, double[] newT, Double[] newOps, Double[] pairs, int[] processPair) {
+    public record AbTurns(double[] baseT, Double[] baseOps, double[] newT, Double[] newOps, Double[] pairs,
+                          Double[] p50Pairs, int[] processPair) {
     }
 
     /** @throws io.cpbench.core.result.ResultFormatException naming the file and line when it is not an ab slices file */
-    static AbTurns abTurns(Path csv) {
+    public static AbTurns abTurns(Path csv) {
         List<String> lines;
         try {
             lines = Files.readAllLines(csv);
@@ -124,11 +126,13 @@ final class Series {
         int side = header.indexOf("side");
         int seconds = header.indexOf("seconds");
         int ops = header.indexOf("ops_per_s");
+        int p50 = header.indexOf("p50_us");
         if (pair < 0 || processes < 0 || side < 0 || seconds < 0 || ops < 0) {
             throw new io.cpbench.core.result.ResultFormatException(csv + ": not an ab slices file (its header needs"
                     + " pair, processes, side, seconds and ops_per_s)");
         }
-        java.util.Map<Integer, double[]> byPair = new java.util.TreeMap<>(); // base end, base op/s, new end, new op/s, process pair
+        // base end, base op/s, new end, new op/s, process pair, base p50, new p50
+        java.util.Map<Integer, double[]> byPair = new java.util.TreeMap<>();
         double clock = 0;
         for (int n = 1; n < lines.size(); n++) {
             String[] f = lines.get(n).split(",", -1);
@@ -138,7 +142,8 @@ final class Series {
             try {
                 int p = Integer.parseInt(f[pair]);
                 clock += Double.parseDouble(f[seconds]);
-                double[] row = byPair.computeIfAbsent(p, k -> new double[]{Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0});
+                double[] row = byPair.computeIfAbsent(p, k -> new double[]{Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0,
+                        Double.NaN, Double.NaN});
                 int at = switch (f[side]) {
                     case "BASE" -> 0;
                     case "NEW" -> 2;
@@ -147,13 +152,17 @@ final class Series {
                 row[at] = clock;
                 row[at + 1] = Double.parseDouble(f[ops]);
                 row[4] = Integer.parseInt(f[processes]);
+                if (p50 >= 0) {
+                    row[5 + at / 2] = Double.parseDouble(f[p50]);
+                }
             } catch (NumberFormatException e) {
                 throw new io.cpbench.core.result.ResultFormatException(csv + ", line " + (n + 1) + ": " + e.getMessage());
             }
         }
         List<double[]> whole = byPair.values().stream().filter(r -> !Double.isNaN(r[0]) && !Double.isNaN(r[2])).toList();
         int k = whole.size();
-        AbTurns turns = new AbTurns(new double[k], new Double[k], new double[k], new Double[k], new Double[k], new int[k]);
+        AbTurns turns = new AbTurns(new double[k], new Double[k], new double[k], new Double[k], new Double[k], new Double[k],
+                new int[k]);
         for (int i = 0; i < k; i++) {
             double[] r = whole.get(i);
             turns.baseT()[i] = r[0];
@@ -161,6 +170,7 @@ final class Series {
             turns.newT()[i] = r[2];
             turns.newOps()[i] = r[3];
             turns.pairs()[i] = r[1] > 0 ? r[3] / r[1] : null;
+            turns.p50Pairs()[i] = r[5] > 0 && r[6] > 0 ? r[6] / r[5] : null;
             turns.processPair()[i] = (int) r[4];
         }
         return turns;

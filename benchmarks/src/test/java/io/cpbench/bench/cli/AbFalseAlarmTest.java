@@ -1,12 +1,12 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.bench.report.Series;
 import io.cpbench.core.result.Comparison;
 import io.cpbench.core.stats.Bootstrap;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -61,20 +61,15 @@ class AbFalseAlarmTest {
         return curated;
     }
 
-    /** The pairs of a {@code slices.csv}, grouped by process pair, as log ratios. */
-    static List<ProcessPair> read(Path slices) throws IOException {
-        List<String> lines = Files.readAllLines(slices);
-        assertThat(lines.get(0)).isEqualTo("pair,processes,first,side,ops,errors,seconds,ops_per_s,p50_us,p99_us");
+    /** The whole pairs of an ab run's {@code slices.csv} (read as the report reads it), by process pair, as log ratios. */
+    static List<ProcessPair> read(Path slices) {
+        Series.AbTurns turns = Series.abTurns(slices);
         Map<Integer, List<double[]>> byProcesses = new LinkedHashMap<>();
-        for (int i = 1; i + 1 < lines.size(); i += 2) {
-            String[] a = lines.get(i).split(",");
-            String[] b = lines.get(i + 1).split(",");
-            assertThat(a[0]).as("one pair on two lines").isEqualTo(b[0]);
-            String[] base = a[3].equals("BASE") ? a : b;
-            String[] next = a[3].equals("BASE") ? b : a;
-            double ops = Math.log(Double.parseDouble(next[7]) / Double.parseDouble(base[7]));
-            double p50 = Math.log(Double.parseDouble(next[8]) / Double.parseDouble(base[8]));
-            byProcesses.computeIfAbsent(Integer.parseInt(a[1]), k -> new ArrayList<>()).add(new double[]{ops, p50});
+        for (int i = 0; i < turns.pairs().length; i++) {
+            assertThat(turns.pairs()[i]).as("pair %d's op/s ratio", i + 1).isNotNull();
+            assertThat(turns.p50Pairs()[i]).as("pair %d's p50 ratio", i + 1).isNotNull();
+            byProcesses.computeIfAbsent(turns.processPair()[i], k -> new ArrayList<>())
+                    .add(new double[]{Math.log(turns.pairs()[i]), Math.log(turns.p50Pairs()[i])});
         }
         List<ProcessPair> groups = new ArrayList<>();
         for (List<double[]> pairs : byProcesses.values()) {
@@ -85,30 +80,44 @@ class AbFalseAlarmTest {
     }
 
     /**
+     * One run of the IT's shape drawn from the curated pairs, as the IT's own run is drawn from the machine: process
+     * pairs at random, then {@link AbSameBuildIT#RESTART_EVERY} pairs within each; ln ratios times {@code stretch},
+     * op/s into {@code ops} and p50 into {@code p50} (each {@link AbSameBuildIT#PAIRS} long).
+     */
+    static void draw(SplittableRandom random, double stretch, double[] ops, double[] p50) throws IOException {
+        List<ProcessPair> from = curated();
+        int k = 0;
+        for (int g = 0; g < AbSameBuildIT.PAIRS / AbSameBuildIT.RESTART_EVERY; g++) {
+            ProcessPair drawn = from.get(random.nextInt(from.size()));
+            for (int j = 0; j < AbSameBuildIT.RESTART_EVERY; j++) {
+                int at = random.nextInt(drawn.opsLog().length);
+                ops[k] = stretch * drawn.opsLog()[at];
+                p50[k] = stretch * drawn.p50Log()[at];
+                k++;
+            }
+        }
+    }
+
+    /** The spreads of a run's pairs, op/s then p50. */
+    static double[] spreads(List<ProcessPair> run) {
+        return new double[]{spread(run.stream().flatMapToDouble(g -> Arrays.stream(g.opsLog())).toArray()),
+                spread(run.stream().flatMapToDouble(g -> Arrays.stream(g.p50Log())).toArray())};
+    }
+
+    /**
      * The most a run of the IT's shape may spread (median absolute deviation of its pairs' ln ratios, op/s then p50)
      * for the stated rate to hold: the 99.9th percentile of that spread over runs drawn with every log ratio stretched
      * {@link #NOISE_MARGIN} times. A run of a machine no noisier than that exceeds it once in 1,000 runs at most; one
      * that exceeds it was noisier than the rate was derived for.
      */
     static double[] spreadLimits() throws IOException {
-        List<ProcessPair> from = curated();
         SplittableRandom random = new SplittableRandom(11);
         int draws = 20_000;
         double[][] spreads = new double[2][draws];
-        int processPairs = AbSameBuildIT.PAIRS / AbSameBuildIT.RESTART_EVERY;
+        double[] ops = new double[AbSameBuildIT.PAIRS];
+        double[] p50 = new double[AbSameBuildIT.PAIRS];
         for (int run = 0; run < draws; run++) {
-            double[] ops = new double[AbSameBuildIT.PAIRS];
-            double[] p50 = new double[AbSameBuildIT.PAIRS];
-            int k = 0;
-            for (int g = 0; g < processPairs; g++) {
-                ProcessPair drawn = from.get(random.nextInt(from.size()));
-                for (int j = 0; j < AbSameBuildIT.RESTART_EVERY; j++) {
-                    int at = random.nextInt(drawn.opsLog().length);
-                    ops[k] = NOISE_MARGIN * drawn.opsLog()[at];
-                    p50[k] = NOISE_MARGIN * drawn.p50Log()[at];
-                    k++;
-                }
-            }
+            draw(random, NOISE_MARGIN, ops, p50);
             spreads[0][run] = spread(ops);
             spreads[1][run] = spread(p50);
         }
@@ -125,33 +134,24 @@ class AbFalseAlarmTest {
     }
 
     /**
-     * Of {@code runs} runs of {@code processPairs} × {@code pairsEach} pairs drawn from the curated ones (log ratios
-     * times {@code stretch}), the share whose op/s median is below 1 − tolerance or whose p50 median is above
-     * 1 + tolerance.
+     * Of {@code runs} runs of the IT's shape drawn with log ratios times {@code stretch}, the share whose op/s median
+     * is below 1 − tolerance or whose p50 median is above 1 + tolerance: the medians of the ratios themselves, as
+     * ab's verdict takes them.
      */
-    static double beyondTolerance(int processPairs, int pairsEach, double tolerance, double stretch, int runs) {
+    static double beyondTolerance(double tolerance, double stretch, int runs) throws IOException {
         SplittableRandom random = new SplittableRandom(20261125);
-        int n = processPairs * pairsEach;
-        double[] ops = new double[n];
-        double[] p50 = new double[n];
-        double opsLimit = 1 - tolerance;
-        double p50Limit = 1 + tolerance;
+        double[] ops = new double[AbSameBuildIT.PAIRS];
+        double[] p50 = new double[AbSameBuildIT.PAIRS];
         int alarms = 0;
         for (int run = 0; run < runs; run++) {
-            int k = 0;
-            for (int g = 0; g < processPairs; g++) {
-                ProcessPair drawn = curated.get(random.nextInt(curated.size()));
-                for (int j = 0; j < pairsEach; j++) {
-                    int at = random.nextInt(drawn.opsLog().length);
-                    ops[k] = Math.exp(stretch * drawn.opsLog()[at]);
-                    p50[k] = Math.exp(stretch * drawn.p50Log()[at]);
-                    k++;
-                }
+            draw(random, stretch, ops, p50);
+            for (int i = 0; i < ops.length; i++) {
+                ops[i] = Math.exp(ops[i]);
+                p50[i] = Math.exp(p50[i]);
             }
-            // the medians of the ratios themselves, as ab's verdict takes them
             Arrays.sort(ops);
             Arrays.sort(p50);
-            if (Bootstrap.median(ops) < opsLimit || Bootstrap.median(p50) > p50Limit) {
+            if (Bootstrap.median(ops) < 1 - tolerance || Bootstrap.median(p50) > 1 + tolerance) {
                 alarms++;
             }
         }
@@ -165,9 +165,8 @@ class AbFalseAlarmTest {
     }
 
     @Test
-    void theSameBuildItIsCalledSlowerAtMostOnceInAThousandRuns() {
-        double rate = beyondTolerance(AbSameBuildIT.PAIRS / AbSameBuildIT.RESTART_EVERY, AbSameBuildIT.RESTART_EVERY,
-                AbSameBuildIT.TOLERANCE, NOISE_MARGIN, RUNS);
+    void theSameBuildItIsCalledSlowerAtMostOnceInAThousandRuns() throws IOException {
+        double rate = beyondTolerance(AbSameBuildIT.TOLERANCE, NOISE_MARGIN, RUNS);
         // the share of RUNS is itself an estimate: its upper 95 % bound (normal approximation, plus 3 / RUNS for a
         // share near 0) must stay under the stated rate
         double upper = rate + 1.96 * Math.sqrt(rate * (1 - rate) / RUNS) + 3.0 / RUNS;
@@ -177,23 +176,17 @@ class AbFalseAlarmTest {
     }
 
     @Test
-    void runsLikeTheCuratedOnePassTheItsSpreadCheck() throws IOException {
+    void runsLikeTheCuratedOnePassTheSpreadCheck() throws IOException {
         // the check AbSameBuildIT makes of its own pairs must not itself fail a run of this machine's usual noise
         double[] limits = spreadLimits();
         SplittableRandom random = new SplittableRandom(5);
         int draws = 20_000;
         int over = 0;
+        double[] ops = new double[AbSameBuildIT.PAIRS];
+        double[] p50 = new double[AbSameBuildIT.PAIRS];
         for (int run = 0; run < draws; run++) {
-            List<double[]> pairs = new ArrayList<>();
-            for (int g = 0; g < AbSameBuildIT.PAIRS / AbSameBuildIT.RESTART_EVERY; g++) {
-                ProcessPair drawn = curated().get(random.nextInt(curated().size()));
-                for (int j = 0; j < AbSameBuildIT.RESTART_EVERY; j++) {
-                    int at = random.nextInt(drawn.opsLog().length);
-                    pairs.add(new double[]{drawn.opsLog()[at], drawn.p50Log()[at]});
-                }
-            }
-            if (spread(pairs.stream().mapToDouble(p -> p[0]).toArray()) > limits[0]
-                    || spread(pairs.stream().mapToDouble(p -> p[1]).toArray()) > limits[1]) {
+            draw(random, 1, ops, p50);
+            if (spread(ops) > limits[0] || spread(p50) > limits[1]) {
                 over++;
             }
         }
@@ -205,11 +198,10 @@ class AbFalseAlarmTest {
     }
 
     @Test
-    void theBoundIsNotVacuous() {
+    void theBoundIsNotVacuous() throws IOException {
         // the same draw at the 5 % tolerance ab uses by default is called beyond it often: the draw does see noise, so
         // the tolerance the IT passes is what keeps its rate down
-        double rate = beyondTolerance(AbSameBuildIT.PAIRS / AbSameBuildIT.RESTART_EVERY, AbSameBuildIT.RESTART_EVERY,
-                0.05, NOISE_MARGIN, 20_000);
+        double rate = beyondTolerance(0.05, NOISE_MARGIN, 20_000);
         assertThat(rate).isGreaterThan(100 * STATED_RATE);
     }
 

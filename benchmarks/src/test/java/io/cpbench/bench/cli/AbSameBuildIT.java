@@ -41,8 +41,9 @@ class AbSameBuildIT {
 
         List<AbFalseAlarmTest.ProcessPair> pairs = AbFalseAlarmTest.read(runDir.resolve("slices.csv"));
         double[] limits = AbFalseAlarmTest.spreadLimits();
-        double opsSpread = AbFalseAlarmTest.spread(pairs.stream().flatMapToDouble(g -> java.util.Arrays.stream(g.opsLog())).toArray());
-        double p50Spread = AbFalseAlarmTest.spread(pairs.stream().flatMapToDouble(g -> java.util.Arrays.stream(g.p50Log())).toArray());
+        double[] spreads = AbFalseAlarmTest.spreads(pairs);
+        double opsSpread = spreads[0];
+        double p50Spread = spreads[1];
         String tooNoisy = "this run's pairs spread more (median absolute deviation of ln new÷base) than the false-alarm"
                 + " rate was derived for, so the machine was too noisy for the verdict to mean what the test claims"
                 + " (see AbFalseAlarmTest): ";

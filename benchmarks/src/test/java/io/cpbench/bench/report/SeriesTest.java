@@ -97,6 +97,7 @@ class SeriesTest {
         Series.AbTurns turns = Series.abTurns(csv);
         // pair 3 has no NEW turn (an interrupted run): left out
         assertThat(turns.pairs()).containsExactly(0.9, 2.4);
+        assertThat(turns.p50Pairs()).containsExactly(2000.0 / 1900, 2000.0 / 1900);
         assertThat(turns.baseT()).containsExactly(1.0, 5.0); // each turn ends after the turns before it: 1+1+1+2
         assertThat(turns.newT()).containsExactly(2.0, 3.0);
         assertThat(turns.processPair()).containsExactly(1, 1);
