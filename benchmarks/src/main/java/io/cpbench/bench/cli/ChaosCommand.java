@@ -66,7 +66,7 @@ import java.util.concurrent.atomic.AtomicReference;
                 "  follower); majority (3 of 5: the leader and two followers). kill-majority is refused: CP could not recover.",
                 "",
                 "Fault table: first ok is the time from the injection to the first success of an op invoked after it (the",
-                "unavailability, seed 001's figure); longest gap is the longest time without any successful op until the next",
+                "unavailability, seed 001's figure, see docs/origins.md); longest gap is the longest time without any successful op until the next",
                 "fault (restarts and re-admission included); the last line gives medians and maxima over the run's faults.",
                 "", "Examples:",
                 "  cpbench chaos --nemesis kill-leader --restart --duration 2m",

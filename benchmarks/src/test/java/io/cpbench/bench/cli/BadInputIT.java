@@ -85,7 +85,7 @@ class BadInputIT {
                 Arguments.of(2, "--fold: no such file", new String[]{"jmh", "--fold", "{d}/no-such.json"}),
                 Arguments.of(2, "{d}/garbage.json: not JMH's JSON (Unexpected end-of-input: expected close marker for Array, at line 1, column 42)", new String[]{"jmh", "--fold", "{d}/garbage.json"}),
                 Arguments.of(2, "no such file or directory", new String[]{"report", "{d}/no-such-run"}),
-                // Issue 12: everything the options decide fails before any member starts.
+                // Everything the options decide fails before any member starts.
                 Arguments.of(2, "--slow-member 0 is the priority member, which leads; network (b) needs the slow member"
                         + " to be a follower: choose one of 1, 2, 3, 4", new String[]{"matrix", "--scenarios",
                         "client-leader-1follower10ms,client-lb-10ms", "--slow-member", "0"}),
@@ -172,7 +172,7 @@ class BadInputIT {
                         "--priority-member", "5"}),
                 Arguments.of(2, "rebalance and metrics periods must be at least 1 s; were 5 and 0", new String[]{"stock-cluster",
                         "--metrics-period", "0"}),
-                // Issue 15: chaos options and history files, refused before any member starts.
+                // Chaos options and history files, refused before any member starts.
                 Arguments.of(2, "--nemesis: unknown 'explode-leader'", new String[]{"chaos", "--nemesis", "explode-leader"}),
                 Arguments.of(2, "--cut must be members, clients or both, not 'all'", new String[]{"chaos", "--cut", "all"}),
                 Arguments.of(2, "--failover: unknown failover preset 'quick'", new String[]{"chaos", "--failover", "quick"}),
@@ -184,7 +184,7 @@ class BadInputIT {
                 Arguments.of(2, "kill-majority would end the CP group for good", new String[]{"chaos", "--nemesis", "kill-majority"}),
                 Arguments.of(2, "slow delays one member", new String[]{"chaos", "--nemesis", "slow-majority", "--network", "emulated"}),
                 Arguments.of(2, "/no/such/history.jsonl: no such file", new String[]{"lincheck", "/no/such/history.jsonl"}),
-                // Issue 14: load specs and options, refused before any member starts.
+                // Load specs and options, refused before any member starts.
                 Arguments.of(2, "unknown op 'caz'; known: cas, get, set, increment, lock, semaphore, read, write, cmpset, noop",
                         new String[]{"load", "--mix", "cas=2,caz=1"}),
                 Arguments.of(2, "threshold 'p99<5': give p99 a time unit", new String[]{"load", "--threshold", "p99<5"}),

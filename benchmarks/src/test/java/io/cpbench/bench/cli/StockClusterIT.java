@@ -31,7 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * cp-bench against a cluster it did not start and whose members have none of its classes: 5 JVMs running the
- * stock Hazelcast jar with an XML configuration (issue 11). The oracle for who leads is the members' own logs, read
+ * stock Hazelcast jar with an XML configuration. The oracle for who leads is the members' own logs, read
  * from disk, never a client. Members publish Raft metrics every second here (Hazelcast's default is 60 s, which
  * only makes cp-bench's leadership checks wait longer).
  */

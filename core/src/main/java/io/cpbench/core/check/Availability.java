@@ -14,7 +14,7 @@ import java.util.TreeMap;
  *
  * <ul>
  * <li><b>first ok</b>: from the injection to the first successful completion of an op invoked at or after it: the
- * unavailability (seed 001's figure). Ops already in flight when the fault hit may still complete just after it,
+ * unavailability (seed 001's figure; docs/origins.md says what seed 001 was). Ops already in flight when the fault hit may still complete just after it,
  * which is why a gap in completions that straddles the injection would understate it;</li>
  * <li><b>longest gap</b>: the longest time with no successful completion at all, from the last one before the
  * injection until the window ends (the next injection, or the end of the history): the unavailability;</li>

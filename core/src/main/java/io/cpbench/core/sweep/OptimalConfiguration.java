@@ -16,7 +16,7 @@ import static io.cpbench.core.sweep.SweepAnalysis.micros;
 import static io.cpbench.core.sweep.SweepAnalysis.opsWithCi;
 import static io.cpbench.core.sweep.SweepAnalysis.ratioWithCi;
 
-/** Seed 003's "optimal configuration" table, with every reason read off the sweep's numbers. */
+/** Seed 003's "optimal configuration" table (docs/origins.md), with every reason read off the sweep's numbers. */
 final class OptimalConfiguration {
 
     private OptimalConfiguration() {

@@ -28,7 +28,7 @@ import java.util.Set;
 public record SweepComparison(Comparison.Result cells, List<KneeChange> knees, List<String> onlyBase,
                               List<String> onlyNew, String slo) {
 
-    /** Within this of BASE's, a knee counts as held (issue 16's goal: ±10 % across two sweeps). */
+    /** Within this of BASE's, a knee counts as held: one that moves more between two sweeps of one build is news. */
     public static final double KNEE_HOLDS = 0.10;
 
     /**

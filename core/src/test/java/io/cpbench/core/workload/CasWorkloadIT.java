@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The seed's op on a real 3-member CP group while another writer keeps changing the reference: it must re-read,
- * count its retries, end every op, and give up with a clear error after its bound (issue 11).
+ * count its retries, end every op, and give up with a clear error after its bound.
  */
 class CasWorkloadIT {
 
