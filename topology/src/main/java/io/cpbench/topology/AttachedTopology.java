@@ -10,18 +10,10 @@ import java.util.List;
  * client. The priority member is the one member configured with the highest CP priority; if there is none, the
  * leader found on attaching plays its part.
  */
-final class AttachedTopology implements Topology {
-
-    private final String clusterName;
-    private final List<MemberRef> members;
-    private final MemberRef priority;
-    private final Leadership leadership;
+final class AttachedTopology extends ReachedTopology {
 
     private AttachedTopology(String clusterName, List<MemberRef> members, MemberRef priority, Leadership leadership) {
-        this.clusterName = clusterName;
-        this.members = members;
-        this.priority = priority;
-        this.leadership = leadership;
+        super(clusterName, members, priority, leadership);
     }
 
     static Topology attach(String clusterName, List<String> addresses, Duration connectTimeout, Duration settle,
@@ -71,40 +63,5 @@ final class AttachedTopology implements Topology {
     @Override
     public String kind() {
         return "attached";
-    }
-
-    @Override
-    public String clusterName() {
-        return clusterName;
-    }
-
-    @Override
-    public List<MemberRef> members() {
-        return members;
-    }
-
-    @Override
-    public MemberRef priorityMember() {
-        return priority;
-    }
-
-    @Override
-    public Leadership leadership() {
-        return leadership;
-    }
-
-    @Override
-    public void kill(MemberRef member) {
-        throw new TopologyException("cp-bench did not start this cluster, so it does not kill its members");
-    }
-
-    @Override
-    public boolean isAlive(MemberRef member) {
-        return leadership.liveMembers().contains(member);
-    }
-
-    @Override
-    public void close() {
-        leadership.close();
     }
 }

@@ -17,18 +17,15 @@ import java.util.TreeSet;
  * every other topology. Network (b) is tc netem on the slow member's host, switched over SSH ({@link NetemOverSsh}),
  * where the inventory has an {@code ssh} section; so are the chaos runs' faults ({@link FaultsOverSsh}).
  */
-final class RemoteTopology implements Topology {
+final class RemoteTopology extends ReachedTopology {
 
     private final Inventory inventory;
-    private final List<MemberRef> members;
-    private final Leadership leadership;
     private final NetemOverSsh netem;
     private final Faults faults;
 
     private RemoteTopology(Inventory inventory, List<MemberRef> members, Leadership leadership, NetemOverSsh netem) {
+        super(inventory.clusterName(), members, members.get(inventory.priorityIndex()), leadership);
         this.inventory = inventory;
-        this.members = members;
-        this.leadership = leadership;
         this.netem = netem;
         this.faults = !FaultsOverSsh.usable(inventory) ? null : new FaultsOverSsh(inventory, Ssh.Shell.PROCESS,
                 new FaultsOverSsh.Readmission() {
@@ -110,21 +107,6 @@ final class RemoteTopology implements Topology {
     }
 
     @Override
-    public String clusterName() {
-        return inventory.clusterName();
-    }
-
-    @Override
-    public List<MemberRef> members() {
-        return members;
-    }
-
-    @Override
-    public Leadership leadership() {
-        return leadership;
-    }
-
-    @Override
     public Optional<NetworkControl> network() {
         return Optional.ofNullable(netem);
     }
@@ -132,17 +114,7 @@ final class RemoteTopology implements Topology {
     @Override
     public MemberRef defaultSlowMember() {
         int slow = inventory.slowIndex();
-        return slow < 0 ? Topology.super.defaultSlowMember() : members.get(slow);
-    }
-
-    @Override
-    public void kill(MemberRef member) {
-        throw new TopologyException("cp-bench did not start this cluster, so it does not kill its members");
-    }
-
-    @Override
-    public boolean isAlive(MemberRef member) {
-        return leadership.liveMembers().contains(member);
+        return slow < 0 ? super.defaultSlowMember() : members().get(slow);
     }
 
     @Override
@@ -154,7 +126,7 @@ final class RemoteTopology implements Topology {
         } catch (RuntimeException e) {
             System.err.println("cp-bench: could not switch netem off on the slow member: " + e.getMessage());
         } finally {
-            leadership.close();
+            super.close();
         }
     }
 }
