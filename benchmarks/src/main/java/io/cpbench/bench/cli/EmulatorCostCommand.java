@@ -4,7 +4,7 @@ import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.scenario.Scenarios;
 import io.cpbench.bench.suite.ScenarioRunner;
 import io.cpbench.core.result.RunResult;
-import io.cpbench.core.result.ScenarioTable;
+import io.cpbench.core.result.MarkdownTable;
 import io.cpbench.core.result.Status;
 import io.cpbench.core.run.RunPlan;
 import io.cpbench.core.stats.Bootstrap;
@@ -209,7 +209,7 @@ final class EmulatorCostCommand implements Callable<Integer> {
                     fmt("%,d", pair.direct().latencyMicros().p50()), fmt("%,d", pair.emulated().latencyMicros().p50()),
                     fmt("%+,.0f", pair.p50Difference())));
         }
-        StringBuilder out = new StringBuilder(ScenarioTable.render(List.of("pair", "direct op/s", "emulated op/s",
+        StringBuilder out = new StringBuilder(MarkdownTable.render(List.of("pair", "direct op/s", "emulated op/s",
                 "emulated ÷ direct", "direct p50 (µs)", "emulated p50 (µs)", "p50 difference (µs)"), rows));
         out.append('\n');
         pairs.stream().map(Pair::emulated).filter(r -> r != null && r.networkPath() != null).findFirst()

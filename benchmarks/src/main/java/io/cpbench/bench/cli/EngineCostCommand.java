@@ -1,5 +1,6 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.core.result.MarkdownTable;
 import io.cpbench.bench.scenario.Scenarios;
 import io.cpbench.bench.suite.ScenarioSession;
 import io.cpbench.bench.suite.SuiteOptions;
@@ -156,9 +157,8 @@ final class EngineCostCommand implements Callable<Integer> {
     }
 
     static String table(Map<Integer, List<double[]>> measured) {
-        StringBuilder out = new StringBuilder();
-        out.append("| threads | pairs | plain op/s (median) | engine op/s (median) | engine ÷ plain, median [95% CI] | reference op/s | engine ÷ reference |\n");
-        out.append("|---:|---:|---:|---:|---|---:|---:|\n");
+        MarkdownTable table = MarkdownTable.of("threads", "pairs", "plain op/s (median)", "engine op/s (median)",
+                "engine ÷ plain, median [95% CI]", "reference op/s", "engine ÷ reference").right(0, 1, 2, 3, 5, 6);
         measured.forEach((t, rows) -> {
             if (rows.isEmpty()) {
                 return;
@@ -169,12 +169,13 @@ final class EngineCostCommand implements Callable<Integer> {
             Bootstrap.Interval ci = Bootstrap.median95(ratios);
             Double reference = REFERENCE.get(t);
             double engineMedian = Bootstrap.median(engine);
-            out.append(String.format(Locale.ROOT, "| %d | %d | %,.0f | %,.0f | %.3f [%.3f-%.3f] | %s | %s |%n", t, rows.size(),
-                    Bootstrap.median(plain), engineMedian, ci.median(), ci.low(), ci.high(),
+            table.row(Integer.toString(t), Integer.toString(rows.size()), String.format(Locale.ROOT, "%,.0f", Bootstrap.median(plain)),
+                    String.format(Locale.ROOT, "%,.0f", engineMedian),
+                    String.format(Locale.ROOT, "%.3f [%.3f-%.3f]", ci.median(), ci.low(), ci.high()),
                     reference == null ? "-" : String.format(Locale.ROOT, "%,.0f", reference),
-                    reference == null ? "-" : String.format(Locale.ROOT, "%.2f", engineMedian / reference)));
+                    reference == null ? "-" : String.format(Locale.ROOT, "%.2f", engineMedian / reference));
         });
-        return out.toString();
+        return table.render();
     }
 
     /** {@code threads} threads calling the op back to back for the duration, after the warm-up; op/s measured. */

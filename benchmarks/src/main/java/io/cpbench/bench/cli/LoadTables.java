@@ -1,5 +1,6 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.core.result.MarkdownTable;
 import io.cpbench.core.load.LoadResult;
 import io.cpbench.core.result.RunResult;
 import io.cpbench.core.stats.Bootstrap;
@@ -34,21 +35,17 @@ public final class LoadTables {
         if (byScenario.isEmpty()) {
             return "";
         }
-        StringBuilder out = new StringBuilder("Per op, median over rounds (min-max of op/s):\n\n");
-        out.append(String.format(Locale.ROOT, "| %-34s | %-9s | %6s | %10s | %-19s | %9s | %9s | %9s | %9s | %8s |%n",
-                "scenario", "op", "rounds", "op/s", "op/s min-max", "p50", "p95", "p99", "p99.9", "errors"));
-        out.append(String.format(Locale.ROOT, "|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%n", "-".repeat(36), "-".repeat(11),
-                "-".repeat(8), "-".repeat(12), "-".repeat(21), "-".repeat(11), "-".repeat(11), "-".repeat(11), "-".repeat(11), "-".repeat(10)));
+        MarkdownTable table = MarkdownTable.of("scenario", "op", "rounds", "op/s", "op/s min-max", "p50", "p95", "p99",
+                "p99.9", "errors").right(2, 3, 5, 6, 7, 8, 9);
         byScenario.forEach((scenario, ops) -> ops.forEach((op, list) -> {
             double[] rates = list.stream().mapToDouble(LoadResult.OpStats::opsPerSecond).toArray();
-            out.append(String.format(Locale.ROOT, "| %-34s | %-9s | %6d | %,10.1f | %-19s | %9s | %9s | %9s | %9s | %,8d |%n",
-                    scenario, op, list.size(), Bootstrap.medianOf(rates),
+            table.row(scenario, op, Integer.toString(list.size()), String.format(Locale.ROOT, "%,.1f", Bootstrap.medianOf(rates)),
                     String.format(Locale.ROOT, "%,.0f-%,.0f", min(rates), max(rates)),
                     ms(median(list, l -> l.latency().p50())), ms(median(list, l -> l.latency().p95())),
                     ms(median(list, l -> l.latency().p99())), ms(median(list, l -> l.latency().p999())),
-                    list.stream().mapToLong(LoadResult.OpStats::errors).sum()));
+                    String.format(Locale.ROOT, "%,d", list.stream().mapToLong(LoadResult.OpStats::errors).sum()));
         }));
-        return out.toString();
+        return "Per op, median over rounds (min-max of op/s):\n\n" + table.render();
     }
 
     private static double median(List<LoadResult.OpStats> list, java.util.function.ToDoubleFunction<LoadResult.OpStats> f) {

@@ -10,6 +10,7 @@ import io.cpbench.core.check.Availability;
 import io.cpbench.core.history.Event;
 import io.cpbench.core.history.HistoryFiles;
 import io.cpbench.core.load.LoadSummary;
+import io.cpbench.core.result.MarkdownTable;
 import io.cpbench.core.result.ResultFiles;
 import io.cpbench.core.result.ResultFormatException;
 import io.cpbench.core.result.RunResult;
@@ -363,19 +364,19 @@ public final class ReportModel {
             verdicts.add(verdict(inv.path("name").asText("invariant"), inv.path("holds").asBoolean() ? "holds" : "VIOLATED",
                     inv.path("holds").asBoolean(), inv.path("evidence").asText("")));
         }
-        StringBuilder md = new StringBuilder("| # | injected at | fault | target | healed after | first ok after | longest gap | ok ops | errors |\n"
-                + "|---|---|---|---|---|---|---|---|---|\n");
+        MarkdownTable md = MarkdownTable.of("#", "injected at", "fault", "target", "healed after", "first ok after",
+                "longest gap", "ok ops", "errors").right(0, 1, 4, 5, 6, 7);
         int i = 1;
         ArrayNode bands = JSON.createArrayNode();
         for (JsonNode f : chaos.path("faults")) {
             double at = f.path("injectedAtS").asDouble();
             double healed = f.path("healedAfterMs").isNumber() ? f.path("healedAfterMs").asDouble() / 1000 : Double.NaN;
             JsonNode firstOk = f.path("firstOkMs");
-            md.append(String.format(Locale.ROOT, "| %d | %.1f s | %s | %s | %s | %s | %,.0f ms%s | %d | %s |%n", i++, at,
-                    f.path("fault").asText(), f.path("target").asText(), Double.isNaN(healed) ? "never" : String.format(Locale.ROOT, "%.1f s", healed),
+            md.row(Integer.toString(i++), String.format(Locale.ROOT, "%.1f s", at), f.path("fault").asText(),
+                    f.path("target").asText(), Double.isNaN(healed) ? "never" : String.format(Locale.ROOT, "%.1f s", healed),
                     firstOk.isNumber() ? String.format(Locale.ROOT, "%,.0f ms", firstOk.asDouble()) : "none",
-                    f.path("longestGapMs").asDouble(), f.path("gapOpen").asBoolean() ? "+" : "", f.path("okOps").asLong(),
-                    errors(f.path("errors"))));
+                    String.format(Locale.ROOT, "%,.0f ms%s", f.path("longestGapMs").asDouble(), f.path("gapOpen").asBoolean() ? "+" : ""),
+                    Long.toString(f.path("okOps").asLong()), errors(f.path("errors")));
             ObjectNode band = bands.addObject();
             band.put("from", at);
             band.put("to", Double.isNaN(healed) ? at + 1e9 : at + healed);
@@ -388,7 +389,7 @@ public final class ReportModel {
             }
         }
         table(tables, "Faults: " + chaos.path("nemesis").asText() + " (" + chaos.path("faultFor").asText() + " on, "
-                + chaos.path("interval").asText() + " off)", md.toString());
+                + chaos.path("interval").asText() + " off)", md.render());
         Path history = dir.resolve("history.jsonl");
         if (!Files.isRegularFile(history)) {
             notes.add("no history.jsonl here, so no availability timeline");

@@ -312,7 +312,7 @@ public final class Comparison {
                     cell(ops, result), cell(r.metrics().get(Metric.P50), result), cell(r.metrics().get(Metric.P99), result),
                     r.verdict() == Verdict.NO_CHANGE ? r.verdict().text() : "**" + r.verdict().text() + "**"));
         }
-        StringBuilder b = new StringBuilder(ScenarioTable.render(header, rows));
+        StringBuilder b = new StringBuilder(MarkdownTable.render(header, rows));
         b.append('\n').append(summary(result, baseName, newName)).append('\n');
         b.append(String.format(Locale.ROOT, "%nA metric counts as changed when its 95 %% interval excludes 1 and its"
                 + " ratio is beyond ±%.0f %%; a row is slower when a gated metric (%s) is. ! marks a changed metric.%s%n",

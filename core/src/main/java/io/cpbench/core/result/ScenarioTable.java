@@ -111,7 +111,7 @@ public final class ScenarioTable {
                     micros(l.max(), none), Long.toString(row.errors()), row.leader(), row.status()));
             cells.add(line);
         }
-        return render(header, cells);
+        return MarkdownTable.render(header, cells);
     }
 
     /**
@@ -206,40 +206,12 @@ public final class ScenarioTable {
                     ci.n() < 2 ? "–" : fmt("±%.1f%%", ci.relativeHalfWidth() * 100),
                     fmt("%.3f–%.3f", ratio.min(), ratio.max()), Integer.toString(ci.n())));
         }
-        return render(List.of("Scenario", "Baseline (same round)", "Op/s ÷ baseline (median)", "95% CI", "CI half-width",
+        return MarkdownTable.render(List.of("Scenario", "Baseline (same round)", "Op/s ÷ baseline (median)", "95% CI", "CI half-width",
                 "min–max", "paired rounds"), cells);
     }
 
     private static String micros(long value, boolean none) {
         return none ? "–" : Long.toString(value);
-    }
-
-    /** A markdown table with aligned columns. */
-    public static String render(List<String> header, List<List<String>> rows) {
-        int[] widths = new int[header.size()];
-        for (int i = 0; i < widths.length; i++) {
-            widths[i] = header.get(i).length();
-            for (List<String> row : rows) {
-                widths[i] = Math.max(widths[i], row.get(i).length());
-            }
-        }
-        StringBuilder out = new StringBuilder();
-        line(out, header, widths);
-        String[] rule = new String[widths.length];
-        for (int i = 0; i < widths.length; i++) {
-            rule[i] = "-".repeat(widths[i]);
-        }
-        line(out, Arrays.asList(rule), widths);
-        rows.forEach(row -> line(out, row, widths));
-        return out.toString();
-    }
-
-    private static void line(StringBuilder out, List<String> cells, int[] widths) {
-        out.append('|');
-        for (int i = 0; i < widths.length; i++) {
-            out.append(' ').append(cells.get(i)).append(" ".repeat(widths[i] - cells.get(i).length())).append(" |");
-        }
-        out.append('\n');
     }
 
     private static String fmt(String format, Object... args) {

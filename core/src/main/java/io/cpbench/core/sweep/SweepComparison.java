@@ -1,7 +1,7 @@
 package io.cpbench.core.sweep;
 
 import io.cpbench.core.result.Comparison;
-import io.cpbench.core.result.ScenarioTable;
+import io.cpbench.core.result.MarkdownTable;
 import io.cpbench.core.stats.Bootstrap;
 
 import java.util.ArrayList;
@@ -103,7 +103,7 @@ public record SweepComparison(Comparison.Result cells, List<KneeChange> knees, L
                     + (Double.isNaN(k.baseAt()) || Double.isNaN(k.nextAt()) ? "" : " (" + percent(k.nextAt() / k.baseAt()) + ")"),
                     k.holds() ? "yes" : "**no**"));
         }
-        out.append(ScenarioTable.render(List.of("routing", "knee BASE", "knee NEW", "change", "SLO reached at",
+        out.append(MarkdownTable.render(List.of("routing", "knee BASE", "knee NEW", "change", "SLO reached at",
                 String.format(Locale.ROOT, "held (same level, ±%.0f %%)", KNEE_HOLDS * 100)), rows));
         out.append('\n');
         double[] ratios = cellRatios();

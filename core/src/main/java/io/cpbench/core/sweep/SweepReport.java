@@ -1,5 +1,7 @@
 package io.cpbench.core.sweep;
 
+import io.cpbench.core.result.MarkdownTable;
+
 import io.cpbench.core.stats.Usl;
 import io.cpbench.core.sweep.SweepAnalysis.LevelStats;
 import io.cpbench.core.sweep.SweepAnalysis.LevelWinner;
@@ -52,7 +54,7 @@ public final class SweepReport {
             }
             rows.add(row);
         }
-        out.append(table(header, rows));
+        out.append(MarkdownTable.render(header, rows));
         out.append("! over the SLO (").append(a.slo()).append("); knee: the highest throughput within it\n\n");
         if (!a.repeatSpeed().isEmpty()) {
             out.append("Speed by repeat (median over cells of op/s ÷ the cell's median over repeats): ")
@@ -76,7 +78,7 @@ public final class SweepReport {
                     r.kneeBracket() == null ? "the knee's own throughput (no higher level gave more)"
                             : "interpolated toward " + r.kneeBracket() + ", where the SLO metric crosses " + a.slo()));
         }
-        out.append(table(List.of("routing", "knee (level: op/s)", "SLO reached at", "each repeat alone", "how"), knees))
+        out.append(MarkdownTable.render(List.of("routing", "knee (level: op/s)", "SLO reached at", "each repeat alone", "how"), knees))
                 .append('\n');
         out.append("Each repeat alone: the SLO-reached point from that repeat's runs only. Its spread is how far a knee moved"
                 + " between passes minutes apart on this machine: a second sweep can agree with this one no more closely"
@@ -96,7 +98,7 @@ public final class SweepReport {
                     Double.isInfinite(peak) ? "none" : String.format(Locale.ROOT, "%.1f (%,.0f op/s)", peak, u.peakThroughput()),
                     String.format(Locale.ROOT, "%.3f", u.rSquared()), u.rSquared() < 0.8 ? "poor fit: read the table, not the curve" : ""));
         }
-        out.append(table(List.of("routing", "λ (op/s per worker)", "σ", "κ", "peak N*", "R²", "note"), usl)).append('\n');
+        out.append(MarkdownTable.render(List.of("routing", "λ (op/s per worker)", "σ", "κ", "peak N*", "R²", "note"), usl)).append('\n');
 
         if (a.routings().size() > 1) {
             out.append("Which routing wins where: best ÷ runner-up, paired by repeat, median [95 % interval]\n\n");
@@ -105,41 +107,13 @@ public final class SweepReport {
                 w.add(List.of(winner.level(), winner.best(), winner.runnerUp() == null ? "-" : winner.runnerUp(),
                         ratioWithCi(winner.ratio()), winner.ratio() == null ? "-" : winner.clear() ? "yes" : "no (reaches 1)"));
             }
-            out.append(table(List.of("level", "best", "runner-up", "ratio", "settled"), w)).append('\n');
+            out.append(MarkdownTable.render(List.of("level", "best", "runner-up", "ratio", "settled"), w)).append('\n');
         }
 
         out.append("Optimal configuration\n\n");
-        out.append(table(List.of("Component", "Value", "Reason"),
+        out.append(MarkdownTable.render(List.of("Component", "Value", "Reason"),
                 a.optimal().stream().map(r -> List.of(r.component(), r.value(), r.reason())).toList()));
         return out.toString();
-    }
-
-    /** A Markdown table with padded columns. */
-    public static String table(List<String> header, List<List<String>> rows) {
-        int[] width = new int[header.size()];
-        for (int i = 0; i < width.length; i++) {
-            width[i] = header.get(i).length();
-            for (List<String> row : rows) {
-                width[i] = Math.max(width[i], row.get(i).length());
-            }
-        }
-        StringBuilder b = new StringBuilder();
-        line(b, header, width);
-        b.append('|');
-        for (int w : width) {
-            b.append('-').append("-".repeat(w)).append("-|");
-        }
-        b.append('\n');
-        rows.forEach(r -> line(b, r, width));
-        return b.toString();
-    }
-
-    private static void line(StringBuilder b, List<String> cells, int[] width) {
-        b.append('|');
-        for (int i = 0; i < width.length; i++) {
-            b.append(' ').append(cells.get(i)).append(" ".repeat(width[i] - cells.get(i).length())).append(" |");
-        }
-        b.append('\n');
     }
 
     /** {@code 15,300 / 9,900 / 15,500 (spread 57 %)}; {@code -} with fewer than two repeats. */
