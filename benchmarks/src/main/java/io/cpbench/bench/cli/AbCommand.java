@@ -129,9 +129,8 @@ final class AbCommand implements Callable<Integer> {
     @Mixin
     ClusterOptions clusterOptions;
 
-    @Option(names = "--out", paramLabel = "DIR", defaultValue = "results/runs",
-            description = "Where the run directory is created (default: ${DEFAULT-VALUE}).")
-    Path out;
+    @picocli.CommandLine.Mixin
+    OutOption out;
 
     private volatile boolean interrupted;
 
@@ -187,8 +186,8 @@ final class AbCommand implements Callable<Integer> {
         List<String> baseCommand = workerCommand(baseJar, "--base", baseJvmArgs);
         List<String> newCommand = workerCommand(newJar, "--new", newJvmArgs);
         clusterOptions.validate(-1);
-        RunDirectory.checkWritable(out);
-        Path runDir = RunDirectory.choose(out, "ab");
+        RunDirectory.checkWritable(out.dir);
+        Path runDir = RunDirectory.choose(out.dir, "ab");
 
         console.printf(Locale.ROOT, "cp-bench ab: %s, %d thread%s per side, turns of %s, BASE-NEW then NEW-BASE,"
                         + " %s; until the 95%% interval of %s new÷base is within ±%s (at least %d, at most %d pairs and"

@@ -143,8 +143,8 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
     LiveOptions liveOptions;
 
 
-    @Option(names = "--out", paramLabel = "DIR", defaultValue = "results/runs", description = "Where run directories are created (default: ${DEFAULT-VALUE}).")
-    Path out;
+    @picocli.CommandLine.Mixin
+    OutOption out;
 
     private final CountDownLatch stopNemesis = new CountDownLatch(1);
     private final AtomicReference<LoadEngine> engine = new AtomicReference<>();
@@ -197,8 +197,8 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
             b.seed(seed);
         }
         LoadSpec spec = b.build();
-        RunDirectory.checkWritable(out);
-        Path runDir = RunDirectory.choose(out, "chaos");
+        RunDirectory.checkWritable(out.dir);
+        Path runDir = RunDirectory.choose(out.dir, "chaos");
         clusterOptions.failoverPreset().applyToClientsOfThisJvm();
         ChaosNemesis.Schedule schedule = new ChaosNemesis.Schedule(faultFor, interval, maxFaults, restart, cutWhat, delay);
         console.println("cp-bench chaos: " + schedule.describe(plan, duration));

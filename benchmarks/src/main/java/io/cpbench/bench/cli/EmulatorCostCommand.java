@@ -53,9 +53,9 @@ final class EmulatorCostCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     PlanOptions planOptions;
 
-    @Option(names = "--cluster-warmup", paramLabel = "N", defaultValue = "5000",
-            description = "Untimed ops through a smart client on each fresh cluster first (default: ${DEFAULT-VALUE}).")
-    long clusterWarmup;
+    /** On each fresh cluster, before its run. */
+    @picocli.CommandLine.Mixin
+    ClusterWarmupOption clusterWarmup;
 
     @Option(names = "--network", paramLabel = "PATH", defaultValue = "emulated",
             description = "The emulated side of each pair: emulated (clients' connections and the last member's links"
@@ -65,9 +65,8 @@ final class EmulatorCostCommand implements Callable<Integer> {
     @Option(names = "--members", paramLabel = "N", defaultValue = "5", description = "CP members, 3-9 (default: ${DEFAULT-VALUE}).")
     int members;
 
-    @Option(names = "--out", paramLabel = "DIR", defaultValue = "results/runs",
-            description = "Where the run directory is created (default: ${DEFAULT-VALUE}).")
-    Path out;
+    @picocli.CommandLine.Mixin
+    OutOption out;
 
     /** One pair's outcome; either side may be missing when interrupted or failed. */
     record Pair(int number, RunResult direct, RunResult emulated) {
@@ -105,9 +104,6 @@ final class EmulatorCostCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--network must be emulated or emulated-all (the side compared with direct), was '"
                     + emulatedPath + "'");
         }
-        if (clusterWarmup < 0) {
-            throw new IllegalArgumentException("--cluster-warmup must be 0 (none) or more ops, was " + clusterWarmup);
-        }
         if (members < 3 || members > 9) {
             throw new IllegalArgumentException("--members must be 3-9 (a CP group), was " + members);
         }
@@ -115,8 +111,8 @@ final class EmulatorCostCommand implements Callable<Integer> {
             planOptions.quick = true;
         }
         RunPlan plan = planOptions.plan();
-        RunDirectory.checkWritable(out);
-        Path runDir = RunDirectory.create(out, "emulator-cost");
+        RunDirectory.checkWritable(out.dir);
+        Path runDir = RunDirectory.create(out.dir, "emulator-cost");
         PrintStream console = System.out;
         console.printf(Locale.ROOT, "cp-bench emulator-cost: %s, %d pairs of fresh %d-member local clusters (direct, %s;"
                 + " order alternating); each run %s%n", chosen.name(), pairs, members, emulatedPath, SuiteCommand.describe(plan));
@@ -185,7 +181,7 @@ final class EmulatorCostCommand implements Callable<Integer> {
             if (stopped) {
                 return null;
             }
-            runner.warmCluster(clusterWarmup);
+            runner.warmCluster(clusterWarmup.get(planOptions.quick));
             return runner.run(chosen, pair);
         } finally {
             current = null;

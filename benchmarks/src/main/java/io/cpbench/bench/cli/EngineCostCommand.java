@@ -61,16 +61,15 @@ final class EngineCostCommand implements Callable<Integer> {
             description = "Untimed ops before each run (default: ${DEFAULT-VALUE}).")
     Duration warmup;
 
-    @Option(names = "--cluster-warmup", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "15s",
-            description = "Untimed plain-loop ops with 16 threads before the first pair, so no pair runs on cold members"
-                    + " (default: ${DEFAULT-VALUE}; 0 for none).")
-    Duration clusterWarmup;
+    /** A plain loop with 16 threads, before the first pair. */
+    @Mixin
+    ClusterWarmupOption clusterWarmupOption;
 
     @Mixin
     ClusterOptions clusterOptions;
 
-    @Option(names = "--out", paramLabel = "DIR", defaultValue = "results/runs", description = "Where the run directory is created (default: ${DEFAULT-VALUE}).")
-    Path out;
+    @Mixin
+    OutOption out;
 
     private volatile boolean interrupted;
     /** Why a run's numbers cannot be trusted (an op failed), first one only; the exit is then 1. */
@@ -91,8 +90,8 @@ final class EngineCostCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--duration must be at least 1s and --warmup 0 or more");
         }
         clusterOptions.validate(-1);
-        RunDirectory.checkWritable(out);
-        Path runDir = RunDirectory.choose(out, "engine-cost");
+        RunDirectory.checkWritable(out.dir);
+        Path runDir = RunDirectory.choose(out.dir, "engine-cost");
         console.printf(Locale.ROOT, "cp-bench engine-cost: threads %s, %d pairs each, %s measured after %s warm-up per run"
                         + " (about %s in all)%nresults -> %s%n", threads, pairs, ConsoleProgress.human(duration),
                 ConsoleProgress.human(warmup), ConsoleProgress.human((duration.toSeconds() + warmup.toSeconds() + 1) * 2 * pairs
@@ -107,6 +106,7 @@ final class EngineCostCommand implements Callable<Integer> {
             try (ScenarioSession session = ScenarioSession.open(Scenarios.byName("client-leader"), topology, options, null, 1)) {
                 var client = session.clients().get(0);
                 CasWorkload plain = new CasWorkload(client.getCPSubsystem().getAtomicReference("cpbench-engine-cost")).initialise();
+                Duration clusterWarmup = clusterWarmupOption.length(false);
                 if (!clusterWarmup.isZero()) {
                     console.printf(Locale.ROOT, "warming the cluster up for %s (plain loop, 16 threads): %,.0f op/s%n",
                             ConsoleProgress.human(clusterWarmup), timed(plain, 16, Duration.ZERO, clusterWarmup));

@@ -46,18 +46,18 @@ import java.util.regex.Pattern;
                 + "JSON into cp-bench results and prints the same table. Then measures the harness's own cost per op.",
                 "Throughput (thrpt) answers 'how many ops a second'; SampleTime (sample) gives the op-time distribution, "
                         + "closed-loop, so stalls hide behind the op that waited (coordinated omission).",
+                "Without --scenario: the 13 scenarios of 'cpbench list' that run by default.",
                 "--fold FILE instead turns the JSON of a 'java -jar benchmarks/target/benchmarks.jar ... -rf json' run into results."},
-        footer = {"", "Examples:", "  cpbench jmh --quick --scenarios client-leader,client-smart",
-                "  cpbench jmh --quick --topology remote --inventory lab.json --scenarios client-leader,client-follower",
+        footer = {"", "Examples:", "  cpbench jmh --quick --scenario client-leader,client-smart",
+                "  cpbench jmh --quick --topology remote --inventory lab.json --scenario client-leader,client-follower",
                 "  cpbench jmh --fold jmh-result.json"})
 final class JmhCommand implements java.util.concurrent.Callable<Integer> {
 
     @picocli.CommandLine.Mixin
     ClusterOptions clusterOptions;
 
-    @Option(names = "--scenarios", paramLabel = "NAME", split = ",", completionCandidates = Completions.ScenarioNames.class,
-            description = "Scenarios to run, comma separated (default: all; see 'cpbench list').")
-    List<String> names;
+    @picocli.CommandLine.Mixin
+    ScenarioOption scenarioOption;
 
     @Option(names = "--modes", paramLabel = "MODE", split = ",", defaultValue = "thrpt,sample",
             description = "JMH modes: thrpt, sample (default: ${DEFAULT-VALUE}).")
@@ -87,10 +87,9 @@ final class JmhCommand implements java.util.concurrent.Callable<Integer> {
     @Option(names = "--threads", paramLabel = "N", defaultValue = "1", description = "Client threads (JMH -t) (default: ${DEFAULT-VALUE}).")
     int threads;
 
-    @Option(names = "--cluster-warmup", paramLabel = "N", defaultValue = "5000",
-            description = "Untimed ops through a smart client on each fresh cluster before the trial, as 'matrix --quick' "
-                    + "does before its first scenario (default: ${DEFAULT-VALUE}; 0 for none).")
-    long clusterWarmup;
+    /** In every trial's fork, before the trial: each local trial's cluster is fresh. */
+    @picocli.CommandLine.Mixin
+    ClusterWarmupOption clusterWarmup;
 
     @Option(names = "--harness-cost", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "Also run HarnessCost (about 10s) and report it against the client-leader p50 (default: on).")
@@ -100,9 +99,8 @@ final class JmhCommand implements java.util.concurrent.Callable<Integer> {
             description = "Run nothing: fold this JMH JSON file into cp-bench results (round = fork) and print the table.")
     Path fold;
 
-    @Option(names = "--out", paramLabel = "DIR", defaultValue = "results/runs",
-            description = "Where run directories are created (default: ${DEFAULT-VALUE}).")
-    Path out;
+    @picocli.CommandLine.Mixin
+    OutOption out;
 
     /**
      * What a trial takes here beyond its iterations, for the estimate: JMH's fork, starting and settling a 5-member
@@ -124,7 +122,7 @@ final class JmhCommand implements java.util.concurrent.Callable<Integer> {
         if (fold != null) {
             return foldOnly();
         }
-        List<Scenario> scenarios = Scenarios.byNames(names);
+        List<Scenario> scenarios = Scenarios.byNames(scenarioOption.names());
         List<String> harnesses = harnesses();
         clusterOptions.validate(-1);
         if (scenarios.stream().anyMatch(Scenario::slowNetwork) && !clusterOptions.canSlowAMemberDown()) {
@@ -134,9 +132,6 @@ final class JmhCommand implements java.util.concurrent.Callable<Integer> {
         }
         if (rounds < 1 || rounds > 100) {
             throw new IllegalArgumentException("rounds must be 1-100, was " + rounds);
-        }
-        if (clusterWarmup < 0 || clusterWarmup > 10_000_000) {
-            throw new IllegalArgumentException("--cluster-warmup must be 0-10,000,000, was " + clusterWarmup);
         }
         if (threads < 1 || threads > 256) {
             throw new IllegalArgumentException("threads must be 1-256, was " + threads);
@@ -148,7 +143,7 @@ final class JmhCommand implements java.util.concurrent.Callable<Integer> {
                 : Duration.ofSeconds(quick ? 5 : 10));
 
         PrintStream console = System.out;
-        runDir = RunDirectory.create(out, "jmh");
+        runDir = RunDirectory.create(out.dir, "jmh");
         Path jmhDir = runDir.resolve("jmh");
         createDirectories(jmhDir);
         int trials = rounds * scenarios.size() * harnesses.size();
@@ -215,7 +210,7 @@ final class JmhCommand implements java.util.concurrent.Callable<Integer> {
         if (folded.results().isEmpty() && folded.harnessCosts().isEmpty()) {
             throw new IllegalArgumentException("--fold: " + fold + " holds no CpOpBenchmark or HarnessCost result");
         }
-        runDir = RunDirectory.create(out, "jmh-fold");
+        runDir = RunDirectory.create(out.dir, "jmh-fold");
         folded.results().forEach(this::keep);
         List<String> notes = new ArrayList<>();
         folded.harnessCosts().forEach(cost -> notes.add(harnessCostLine(cost)));
@@ -245,7 +240,7 @@ final class JmhCommand implements java.util.concurrent.Callable<Integer> {
                 .measurementIterations(mi).measurementTime(TimeValue.milliseconds(mt.toMillis()))
                 .threads(threads)
                 .jvmArgsPrepend("-D" + CpOpBenchmark.REPORT_PROPERTY + "=" + report.toAbsolutePath(),
-                        "-D" + CpOpBenchmark.CLUSTER_WARMUP_PROPERTY + "=" + clusterWarmup,
+                        "-D" + CpOpBenchmark.CLUSTER_WARMUP_PROPERTY + "=" + clusterWarmup.get(quick),
                         "-D" + CpOpBenchmark.CLUSTER_PROPERTY + "=" + String.join(CpOpBenchmark.ARG_SEPARATOR, clusterOptions.toArgs()))
                 .jvmArgsAppend(forkFlags())
                 .shouldFailOnError(true)

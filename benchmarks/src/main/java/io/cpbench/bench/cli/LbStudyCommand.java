@@ -71,8 +71,8 @@ final class LbStudyCommand implements Callable<Integer> {
     @Option(names = "--goal", defaultValue = "0.95", description = "Hit rate the study must reach for exit 0 (default: ${DEFAULT-VALUE}).")
     double goal;
 
-    @Option(names = "--out", defaultValue = "results/runs", description = "Where the study's directory goes (default: ${DEFAULT-VALUE}).")
-    Path out;
+    @picocli.CommandLine.Mixin
+    OutOption out;
 
     /** One fresh client: where it started, what it chose and when, against the truth from the logs. */
     record Start(int n, String phase, double sinceChangeSeconds, String bootstrap, String truth, String chosen,
@@ -114,7 +114,7 @@ final class LbStudyCommand implements Callable<Integer> {
         }
         // Checked before any member starts: ports and periods.
         StockCluster.Spec spec = new StockCluster.Spec(CLUSTER, 5, basePort, priorityMember, 5, metricsSeconds, Path.of("members"));
-        Path dir = RunDirectory.create(out, "lb-study");
+        Path dir = RunDirectory.create(out.dir, "lb-study");
         System.out.println("lb-study: results in " + dir);
         boolean complete = false;
         try (StockCluster c = StockCluster.start(spec.in(dir.resolve("members")), Duration.ofSeconds(180))) {

@@ -18,7 +18,7 @@ final class ListCommand implements Callable<Integer> {
             System.out.printf("%-" + width + "s  (%s)  %s%n", s.name(), s.network().code(), s.description());
         }
         System.out.println();
-        System.out.println("Not in the default matrix (name them with --scenarios; for load runs over several CP groups):");
+        System.out.println("Not in the default matrix (name them with --scenario; for load runs over several CP groups):");
         for (Scenario s : Scenarios.extra()) {
             System.out.printf("%-" + width + "s  (%s)  %s%n", s.name(), s.network().code(), s.description());
         }

@@ -3,6 +3,7 @@ package io.cpbench.bench.cli;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.scenario.Scenarios;
 import io.cpbench.bench.suite.ResultBuilder;
+import io.cpbench.bench.suite.LoadWarmup;
 import io.cpbench.bench.suite.ScenarioSession;
 import io.cpbench.bench.suite.SuiteOptions;
 import io.cpbench.core.load.LoadEngine;
@@ -40,12 +41,14 @@ import java.util.concurrent.CopyOnWriteArrayList;
         description = {"Runs a load: N clients x T threads, a weighted mix of CP ops, a closed loop or an open loop at a"
                 + " rate, optionally in k6-style stages; prints a live line each interval and a summary per stage; checks"
                 + " thresholds and invariants (acknowledged increments counted, fenced locks exclusive).",
-                "Options override the spec file; without either, the seed's cas op runs on 1 client x 1 thread for 30 s."},
+                "Options override the spec file; without either, the seed's cas op runs on 1 client x 1 thread for 30 s.",
+                "--scenario says how the clients connect (routing and network, see 'cpbench list'); several run"
+                        + " interleaved, round after round, on one cluster. Without it: client-leader."},
         footer = {"", "Examples:",
                 "  cpbench load --quick",
                 "  cpbench load --scenario client-leader-aware --mix cas=3,get=1,increment=1 --clients 4 --threads 8 --duration 1m",
                 "  cpbench load --rate 2000 --stages 30s:2000,30s:4000 --threads 32 --threshold 'cas:p99<20ms' --threshold 'error_rate<0.1%%'",
-                "  cpbench load --spec load.yaml --scenarios client-lb,client-leader-aware --rounds 3",
+                "  cpbench load --spec load.yaml --scenario client-lb,client-leader-aware --rounds 3",
                 "  cpbench load --mix noop --rate 200000 --duration 20s --threads 2     (the engine alone, no cluster)",
                 "", "Thresholds: [OP|stageN:]METRIC<VALUE; metrics p50 p90 p95 p99 p99.9 max mean (time), rate (op/s),"
                 + " error_rate (%% or fraction), errors (count), lag_p50 lag_p99 lag_max (open loop). Exit 99 when one fails."})
@@ -54,10 +57,9 @@ final class LoadCommand implements Callable<Integer> {
     @Option(names = "--spec", paramLabel = "FILE", description = "A YAML load spec (see README, Load runs); options below override it.")
     Path specFile;
 
-    @Option(names = {"--scenarios", "--scenario"}, paramLabel = "NAME", split = ",", completionCandidates = Completions.ScenarioNames.class,
-            description = "How the clients connect: scenario(s) from 'cpbench list' (routing and network), run interleaved"
-                    + " (default: client-leader).")
-    List<String> scenarioNames;
+    /** How the clients connect: scenarios from 'cpbench list' (routing and network), run interleaved. */
+    @Mixin
+    ScenarioOption scenarioOption;
 
     @Option(names = "--rounds", paramLabel = "N", defaultValue = "1", description = "Rounds over the scenarios, 1-100 (default: ${DEFAULT-VALUE}).")
     int rounds;
@@ -113,10 +115,9 @@ final class LoadCommand implements Callable<Integer> {
     @Option(names = "--interval", paramLabel = "TIME", converter = DurationConverter.class, description = "How often numbers are taken, printed and written to the CSV (default 1s).")
     Duration interval;
 
-    @Option(names = "--cluster-warmup", paramLabel = "TIME", converter = DurationConverter.class,
-            description = "Untimed ops through a smart client before the first scenario, so no scenario runs on cold members"
-                    + " (default: 10s; quick: 5s; 0 for none).")
-    Duration clusterWarmup;
+    /** The run's mix, before the first scenario. */
+    @Mixin
+    ClusterWarmupOption clusterWarmup;
 
     @Option(names = "--quiet", description = "No live line each interval.")
     boolean quiet;
@@ -127,8 +128,8 @@ final class LoadCommand implements Callable<Integer> {
     @Mixin
     LiveOptions liveOptions;
 
-    @Option(names = "--out", paramLabel = "DIR", defaultValue = "results/runs", description = "Where run directories are created (default: ${DEFAULT-VALUE}).")
-    Path out;
+    @Mixin
+    OutOption out;
 
     @Option(names = "--slow-member", paramLabel = "N", defaultValue = "-1", description = "Member made slow in network (b) scenarios (default: the last).")
     int slowMember;
@@ -204,7 +205,7 @@ final class LoadCommand implements Callable<Integer> {
     }
 
     List<Scenario> scenarios() {
-        List<String> names = scenarioNames == null || scenarioNames.isEmpty() ? List.of("client-leader") : scenarioNames;
+        List<String> names = scenarioOption.given() ? scenarioOption.names() : List.of("client-leader");
         List<Scenario> list = new ArrayList<>();
         for (String name : names) {
             list.add(Scenarios.byName(name.trim()));
@@ -231,8 +232,8 @@ final class LoadCommand implements Callable<Integer> {
         if (delay.isZero() || delay.compareTo(Duration.ofSeconds(10)) > 0) {
             throw new IllegalArgumentException("--delay must be 1ms-10s, was " + ConsoleProgress.human(delay));
         }
-        RunDirectory.checkWritable(out);
-        Path runDir = RunDirectory.choose(out, "load");
+        RunDirectory.checkWritable(out.dir);
+        Path runDir = RunDirectory.choose(out.dir, "load");
         console.println("cp-bench load: " + spec.summary());
         if (!spec.thresholds().isEmpty()) {
             console.println("thresholds: " + String.join(", ", spec.thresholds().stream().map(t -> t.text()).toList())
@@ -270,7 +271,7 @@ final class LoadCommand implements Callable<Integer> {
             LeaderView ready = topology.leadership().read();
             console.printf(Locale.ROOT, "cluster ready in %.1f s (%s): %s leads, term %d%n",
                     (System.nanoTime() - startNanos) / 1e9, topology.kind(), ready.leader(), ready.term());
-            Duration warmCluster = clusterWarmup != null ? clusterWarmup : Duration.ofSeconds(quick ? 5 : 10);
+            Duration warmCluster = clusterWarmup.length(quick);
             if (!warmCluster.isZero()) {
                 warmCluster(console, spec, warmCluster, topology, options);
             }
@@ -316,27 +317,17 @@ final class LoadCommand implements Callable<Integer> {
         return ExitCodes.ofLoad(results, wasInterrupted);
     }
 
-    /**
-     * The spec's mix, closed loop, through one smart client with up to 16 threads, untimed: members JIT-compile their
-     * CP paths here rather than in the first scenario.
-     */
     private void warmCluster(PrintStream console, LoadSpec spec, Duration length, Topology topology, SuiteOptions options) {
-        LoadSpec warm = spec.toBuilder().clients(1).threads(Math.min(16, spec.workers())).duration(length)
-                .stages((List<Stage>) null).open(false).start(Math.min(16, spec.workers())).warmup(Duration.ZERO)
-                .clearThresholds().abortOnFail(false).build();
-        console.printf(Locale.ROOT, "warming the cluster up for %s: the mix through a smart client, %d threads ...%n",
-                ConsoleProgress.human(length), warm.workers());
-        try (ScenarioSession session = ScenarioSession.open(Scenarios.byName("client-smart"), topology, options, null, 1)) {
-            LoadEngine engine = new LoadEngine(warm, session.clients(), null, null);
-            current = engine;
-            if (interrupted) {
-                engine.stop();
-            }
-            LoadResult r = engine.run();
-            current = null;
-            console.printf(Locale.ROOT, "warm-up ran at %,.0f op/s%n", r.total().all().opsPerSecond());
-        }
+        LoadWarmup.run(console, spec, length, topology, options, this::running);
         printGroupLeaders(console, spec, topology);
+    }
+
+    /** The engine Ctrl-C stops; one that starts after Ctrl-C is stopped at once. */
+    private void running(LoadEngine engine) {
+        current = engine;
+        if (engine != null && interrupted) {
+            engine.stop();
+        }
     }
 
     /** Where the objects' CP groups are led, once the warm-up created them (priority puts them all on one member). */
@@ -414,15 +405,12 @@ final class LoadCommand implements Callable<Integer> {
         try {
             LoadEngine engine = new LoadEngine(spec, session.clients(), dir, listener(console))
                     .routeByGroup(session.clientsByGroup());
-            current = engine;
-            if (interrupted) {
-                engine.stop();
-            }
+            running(engine);
             load = engine.run();
-            current = null;
+            running(null);
             report = session.finish(interrupted);
         } catch (RuntimeException e) { // setting the objects up, or reading them back, failed: this run FAILs, the rest go on
-            current = null;
+            running(null);
             ScenarioSession.Report where = session.finish(interrupted);
             RunResult failed = builder.where(where).status(Status.FAIL, "load could not run: "
                     + io.cpbench.core.run.Driver.describe(e)).build();

@@ -9,16 +9,16 @@ import java.util.List;
 
 @Command(name = "matrix", mixinStandardHelpOptions = true,
         description = {"Runs several scenarios on one cluster in interleaved rounds, then prints and writes the table.",
-                "Each round runs every scenario once, in an order rotated per round."},
+                "Each round runs every scenario once, in an order rotated per round. Without --scenario: the 13 scenarios"
+                        + " of 'cpbench list' that run by default."},
         footer = {"", "Examples:", "  cpbench matrix --quick                     (all 13 scenarios, 3 rounds, about 8 minutes)",
-                "  cpbench matrix --scenarios client-leader,client-lb,client-smart --rounds 5 --ops 50000",
+                "  cpbench matrix --scenario client-leader,client-lb,client-smart --rounds 5 --ops 50000",
                 "  cpbench matrix --quick --strict || echo \"not clean: exit $?\"",
-                "  cpbench matrix --scenarios client-leader,client-follower,client-leader-aware --duration 5s --until-ci 5%%"})
+                "  cpbench matrix --scenario client-leader,client-follower,client-leader-aware --duration 5s --until-ci 5%%"})
 final class MatrixCommand extends SuiteCommand {
 
-    @Option(names = "--scenarios", paramLabel = "NAME", split = ",", completionCandidates = Completions.ScenarioNames.class,
-            description = "Scenarios to run, comma separated (default: all; see 'cpbench list').")
-    List<String> names;
+    @picocli.CommandLine.Mixin
+    ScenarioOption scenarioOption;
 
     @Option(names = "--rounds", paramLabel = "N", description = "Interleaved rounds, 1-1000 (default: 1; quick: 3).")
     Integer rounds;
@@ -50,7 +50,7 @@ final class MatrixCommand extends SuiteCommand {
 
     @Override
     List<Scenario> scenarios() {
-        return Scenarios.byNames(names);
+        return Scenarios.byNames(scenarioOption.names());
     }
 
     @Override

@@ -15,7 +15,7 @@ import java.util.concurrent.Callable;
                 + " --connect ...' or an application at it."},
         footer = {"", "Example:  cpbench stock-cluster --members 5 --priority-member 0",
                 "          cpbench matrix --quick --topology attach --cluster-name stock --connect 127.0.0.1:5801 --network direct"
-                + " --scenarios client-leader,client-follower,client-leader-aware"})
+                + " --scenario client-leader,client-follower,client-leader-aware"})
 final class StockClusterCommand implements Callable<Integer> {
 
     @Option(names = "--members", defaultValue = "5", description = "CP members, 3-9 (default: ${DEFAULT-VALUE}).")

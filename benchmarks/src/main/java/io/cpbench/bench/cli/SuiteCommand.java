@@ -3,9 +3,9 @@ package io.cpbench.bench.cli;
 import io.cpbench.lb.ProbeSettings;
 
 import io.cpbench.bench.scenario.Scenario;
+import io.cpbench.bench.suite.ClusterWarmup;
 import io.cpbench.bench.suite.Matrix;
 import io.cpbench.bench.suite.ScenarioRunner;
-import io.cpbench.bench.suite.SuiteOptions;
 import io.cpbench.core.result.RunResult;
 import io.cpbench.core.run.RunPlan;
 import io.cpbench.topology.LeaderView;
@@ -39,9 +39,8 @@ abstract class SuiteCommand implements Callable<Integer> {
     @Mixin
     LiveOptions liveOptions;
 
-    @Option(names = "--out", paramLabel = "DIR", defaultValue = "results/runs",
-            description = "Where run directories are created (default: ${DEFAULT-VALUE}).")
-    Path out;
+    @Mixin
+    OutOption out;
 
     @Option(names = "--slow-member", paramLabel = "N", defaultValue = "-1",
             description = "Member made slow in network (b), by index 1 to members-1; member-0 has leadership priority"
@@ -53,10 +52,8 @@ abstract class SuiteCommand implements Callable<Integer> {
                     + " (default: ${DEFAULT-VALUE}).")
     Duration delay;
 
-    @Option(names = "--cluster-warmup", paramLabel = "N",
-            description = "Untimed ops through a smart client before the first scenario, so no scenario runs on cold "
-                    + "members (default: 10,000; quick: 5,000; 0 for none).")
-    Long clusterWarmup;
+    @Mixin
+    ClusterWarmupOption clusterWarmup;
 
     @Option(names = "--lb-property", paramLabel = "KEY=VALUE",
             description = "A setting for the latency-aware and leader-aware balancers, as their client property"
@@ -98,7 +95,7 @@ abstract class SuiteCommand implements Callable<Integer> {
                 if (scenarios.stream().noneMatch(s -> s.isBaseline() && s.network() == scenario.network())) {
                     throw new IllegalArgumentException("--until-ci compares each scenario with its network's baseline,"
                             + " the client-to-leader scenario; add the one of network (" + scenario.network().code()
-                            + ") to --scenarios: " + io.cpbench.bench.scenario.Scenarios.all().stream()
+                            + ") to --scenario: " + io.cpbench.bench.scenario.Scenarios.all().stream()
                             .filter(s -> s.isBaseline() && s.network() == scenario.network()).map(Scenario::name)
                             .findFirst().orElse("?"));
                 }
@@ -107,7 +104,7 @@ abstract class SuiteCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--until-ci needs a scenario to compare with the baseline");
             }
         }
-        Path runDir = RunDirectory.choose(out, commandName());
+        Path runDir = RunDirectory.choose(out.dir, commandName());
         int total = scenarios.size() * rounds;
         long boxedRound = scenarios.stream().mapToLong(s -> plans.apply(s).timebox().toSeconds()).sum();
         Duration shortestBox = scenarios.stream().map(s -> plans.apply(s).timebox()).min(Duration::compareTo).orElseThrow();
@@ -158,11 +155,11 @@ abstract class SuiteCommand implements Callable<Integer> {
             LeaderView ready = topology.leadership().read();
             console.printf(Locale.ROOT, "cluster ready in %.1f s (%s): %s leads, term %d%n",
                     (System.nanoTime() - startNanos) / 1e9, topology.kind(), ready.leader(), ready.term());
-            long warmOps = clusterWarmup != null ? clusterWarmup : planOptions.quick ? 5_000 : 10_000;
+            ClusterWarmup warmup = clusterWarmup.get(planOptions.quick);
             Estimate estimate = new Estimate(plans, scenarios, rounds);
-            if (warmOps > 0) {
-                console.printf(Locale.ROOT, "warming the cluster up: %,d untimed ops through a smart client ...%n", warmOps);
-                double rate = runner.warmCluster(warmOps);
+            if (!warmup.none()) {
+                console.printf(Locale.ROOT, "warming the cluster up: untimed ops through a smart client for %s ...%n", warmup.human());
+                double rate = runner.warmCluster(warmup);
                 estimate.rate(rate);
                 long seconds = estimate.remainingSeconds(0, 0);
                 if (seconds > 0) {
@@ -222,13 +219,10 @@ abstract class SuiteCommand implements Callable<Integer> {
                     + scenarios.stream().filter(Scenario::slowNetwork).map(Scenario::name).toList()
                     + ") need a local, embedded or containers topology with --network emulated, or remote with an inventory that has an ssh section");
         }
-        if (clusterWarmup != null && clusterWarmup < 0) {
-            throw new IllegalArgumentException("--cluster-warmup must be 0 (none) or more ops, was " + clusterWarmup);
-        }
         if (delay.isZero() || delay.compareTo(Duration.ofSeconds(10)) > 0) {
             throw new IllegalArgumentException("--delay must be 1ms-10s, was " + ConsoleProgress.human(delay));
         }
-        RunDirectory.checkWritable(out);
+        RunDirectory.checkWritable(out.dir);
     }
 
     /** How long what is left should take: from the scenarios run so far, or before any from the warm-up's rate. */

@@ -4,12 +4,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.cpbench.bench.scenario.Scenarios;
 import io.cpbench.bench.suite.Matrix;
+import io.cpbench.bench.suite.LoadWarmup;
 import io.cpbench.bench.suite.ScenarioSession;
 import io.cpbench.bench.suite.SuiteOptions;
 import io.cpbench.core.load.LoadEngine;
 import io.cpbench.core.load.LoadResult;
 import io.cpbench.core.load.LoadSpec;
-import io.cpbench.core.load.Stage;
 import io.cpbench.core.load.Threshold;
 import io.cpbench.core.result.Environment;
 import io.cpbench.core.result.Status;
@@ -57,6 +57,8 @@ import java.util.function.Supplier;
                 + " each cell is warmed up, then measured. Prints an estimate first, a line per cell, then throughput"
                 + " against concurrency with 95 %% intervals, the knee (highest throughput within --slo), a Universal"
                 + " Scalability Law fit per routing, which routing wins at each level, and an optimal configuration.",
+                "--scenario names the routings to compare, as network (a) scenarios; without it (or the grid file's"
+                        + " scenarios): client-leader-aware, client-smart, client-follower.",
                 "Writes cells.csv (every cell run, as it ends), sweep.json and sweep.md. Ctrl-C keeps what was measured."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {" 0:the sweep ran (a level over the SLO is a finding, not a failure)",
@@ -78,9 +80,9 @@ import java.util.function.Supplier;
                 "", "Examples:",
                 "  cpbench sweep --dry-run",
                 "  cpbench sweep",
-                "  cpbench sweep --scenarios client-leader-aware,client-smart --clients 1,4 --threads 1,4,16 --slo 'p99<5ms'",
+                "  cpbench sweep --scenario client-leader-aware,client-smart --clients 1,4 --threads 1,4,16 --slo 'p99<5ms'",
                 "  cpbench sweep --threads 16 --rates 1000,2000,4000,8000 --slo 'p99.9<20ms'",
-                "  cpbench sweep --scenarios client-leader-aware --threads 4,16 --vary-member operation-threads=1,2,4",
+                "  cpbench sweep --scenario client-leader-aware --threads 4,16 --vary-member operation-threads=1,2,4",
                 "  cpbench sweep --fresh-clusters --repeats 5",
                 "  cpbench sweep --grid sweep.yaml --failover fast"})
 final class SweepCommand implements Callable<Integer> {
@@ -88,9 +90,8 @@ final class SweepCommand implements Callable<Integer> {
     @Option(names = "--grid", paramLabel = "FILE", description = "A YAML grid (see below); the options here override it.")
     Path gridFile;
 
-    @Option(names = {"--scenarios", "--routings"}, paramLabel = "NAME", split = ",", completionCandidates = Completions.ScenarioNames.class,
-            description = "Routings to compare, as network (a) scenarios (default: client-leader-aware,client-smart,client-follower).")
-    List<String> scenarios;
+    @picocli.CommandLine.Mixin
+    ScenarioOption scenarioOption;
 
     @Option(names = "--clients", paramLabel = "N", split = ",", description = "Client instances per cell, a list (default: 1).")
     List<Integer> clients;
@@ -120,9 +121,12 @@ final class SweepCommand implements Callable<Integer> {
     @Option(names = "--seed", paramLabel = "N", description = "Seed for op and object choices.")
     Long seed;
 
-    @Option(names = "--cluster-warmup", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "20s",
-            description = "Untimed ops through a smart client before the first cell (default: ${DEFAULT-VALUE}; 0 for none).")
-    Duration clusterWarmup;
+    /** Before the first cell, and on every fresh cluster. */
+    @picocli.CommandLine.Mixin
+    ClusterWarmupOption clusterWarmupOption;
+
+    /** The cluster warm-up's length, read from its option when the command starts. */
+    private Duration clusterWarmup;
 
     @Option(names = "--fresh-clusters", negatable = true, description = "Start a fresh cluster for every repeat, so that"
             + " the 95 %% intervals hold the spread between clusters, not only between cells on one (default: one cluster"
@@ -150,8 +154,8 @@ final class SweepCommand implements Callable<Integer> {
     @Mixin
     ClusterOptions clusterOptions;
 
-    @Option(names = "--out", paramLabel = "DIR", defaultValue = "results/runs", description = "Where run directories are created (default: ${DEFAULT-VALUE}).")
-    Path out;
+    @picocli.CommandLine.Mixin
+    OutOption out;
 
     /** The grid's SLO, for each cell's run. */
     private Threshold sloThreshold;
@@ -162,7 +166,7 @@ final class SweepCommand implements Callable<Integer> {
     SweepGrid grid() {
         SweepGrid.FileValues file = gridFile == null ? SweepGrid.FileValues.NONE : SweepGrid.readFile(gridFile);
         Threshold threshold = SweepAnalysis.slo(pick(slo, file.slo(), "p99<10ms"));
-        return new SweepGrid(pick(scenarios, file.scenarios(), SweepGrid.DEFAULT_SCENARIOS).stream().map(String::trim).toList(),
+        return new SweepGrid(pick(scenarioOption.given() ? scenarioOption.names() : null, file.scenarios(), SweepGrid.DEFAULT_SCENARIOS).stream().map(String::trim).toList(),
                 pick(clients, file.clients(), SweepGrid.DEFAULT_CLIENTS), pick(threads, file.threads(), SweepGrid.DEFAULT_THREADS),
                 pick(rates, file.rates(), List.of()), pick(mix, file.mix(), "cas"),
                 pick(duration, file.duration(), Duration.ofSeconds(10)), pick(warmup, file.warmup(), Duration.ofSeconds(3)),
@@ -182,6 +186,7 @@ final class SweepCommand implements Callable<Integer> {
         if (from != null) {
             return reanalyse(console, from);
         }
+        clusterWarmup = clusterWarmupOption.length(false);
         SweepGrid grid = grid();
         clusterOptions.validate(-1);
         sloThreshold = grid.slo();
@@ -192,7 +197,7 @@ final class SweepCommand implements Callable<Integer> {
         }
         List<SweepCell> cells = grid.cells();
         cells.forEach(c -> cellSpec(grid, c, seed)); // every cell's spec builds, before anything starts
-        warmSpec(grid);
+        LoadWarmup.spec(warmBase(grid), clusterWarmup.isZero() ? Duration.ofSeconds(1) : clusterWarmup);
         console.println("cp-bench sweep: " + grid.describe());
         console.printf(Locale.ROOT, "estimate: %s for the cells%s, plus the cluster's start and %s warm-up%n",
                 ConsoleProgress.human(grid.estimate(clusterWarmup)),
@@ -204,8 +209,8 @@ final class SweepCommand implements Callable<Integer> {
             }
             return ExitCodes.OK;
         }
-        RunDirectory.checkWritable(out);
-        Path runDir = RunDirectory.choose(out, "sweep");
+        RunDirectory.checkWritable(out.dir);
+        Path runDir = RunDirectory.choose(out.dir, "sweep");
         console.println("results -> " + runDir);
         liveOptions.start(console, runDir, "cp-bench sweep (live)");
         List<CellRun> runs = new CopyOnWriteArrayList<>();
@@ -405,18 +410,14 @@ final class SweepCommand implements Callable<Integer> {
         if (clusterWarmup.isZero() || interrupted) {
             return;
         }
-        LoadSpec warm = warmSpec(grid);
-        console.printf(Locale.ROOT, "warming the cluster up for %s: the mix through a smart client, %d threads ...%n",
-                ConsoleProgress.human(clusterWarmup), warm.workers());
-        try (ScenarioSession session = ScenarioSession.open(Scenarios.byName("client-smart"), topology, options, null, 1)) {
-            LoadEngine engine = new LoadEngine(warm, session.clients(), null, null);
-            current = engine;
-            if (interrupted) {
-                engine.stop();
-            }
-            LoadResult r = engine.run();
-            current = null;
-            console.printf(Locale.ROOT, "warm-up ran at %,.0f op/s%n", r.total().all().opsPerSecond());
+        LoadWarmup.run(console, warmBase(grid), clusterWarmup, topology, options, this::running);
+    }
+
+    /** The engine Ctrl-C stops; one that starts after Ctrl-C is stopped at once. */
+    private void running(LoadEngine engine) {
+        current = engine;
+        if (engine != null && interrupted) {
+            engine.stop();
         }
     }
 
@@ -437,15 +438,12 @@ final class SweepCommand implements Callable<Integer> {
         try {
             LoadEngine engine = new LoadEngine(spec, session.clients(), dir, cellLines || liveOptions.view() != null
                     ? LoadCommand.listener(console, !cellLines, liveOptions.view(), "cell " + dir.getFileName()) : null);
-            current = engine;
-            if (interrupted) {
-                engine.stop();
-            }
+            running(engine);
             load = engine.run();
-            current = null;
+            running(null);
             report = session.finish(interrupted);
         } catch (RuntimeException e) {
-            current = null;
+            running(null);
             session.finish(interrupted);
             return failed(repeat, cell, "load could not run: " + io.cpbench.core.run.Driver.describe(e));
         } finally {
@@ -475,11 +473,10 @@ final class SweepCommand implements Callable<Integer> {
         return b.build();
     }
 
-    private LoadSpec warmSpec(SweepGrid grid) {
-        int workers = Math.min(16, grid.cells().stream().mapToInt(SweepCell::workers).max().orElse(1));
-        return cellSpec(grid, new SweepCell("client-smart", 1, workers, null), seed).toBuilder()
-                .duration(clusterWarmup.isZero() ? Duration.ofSeconds(1) : clusterWarmup).stages((List<Stage>) null)
-                .start(workers).warmup(Duration.ZERO).build();
+    /** The run the cluster warm-up stands in for: the grid's mix with its largest cell's workers, closed loop. */
+    private LoadSpec warmBase(SweepGrid grid) {
+        int workers = grid.cells().stream().mapToInt(SweepCell::workers).max().orElse(1);
+        return cellSpec(grid, new SweepCell("client-smart", 1, workers, null), seed);
     }
 
     private static CellRun failed(int repeat, SweepCell cell, String reason) {

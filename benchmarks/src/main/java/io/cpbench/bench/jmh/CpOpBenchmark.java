@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.cpbench.bench.scenario.Scenarios;
 import io.cpbench.bench.cli.ClusterOptions;
+import io.cpbench.bench.suite.ClusterWarmup;
 import io.cpbench.bench.suite.ScenarioRunner;
 import io.cpbench.bench.suite.SuiteOptions;
 import io.cpbench.core.run.RunPlan;
@@ -50,7 +51,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>With {@code -Dcpbench.jmh.report=FILE} (which {@code cpbench jmh} passes to each fork) the checks are written
  * there as JSON ({@link ScenarioSession.Report}) and member logs next to it; otherwise they are printed.
- * {@code -Dcpbench.jmh.cluster-warmup=N} changes the members' warm-up (0 for none).
+ * {@code -Dcpbench.jmh.cluster-warmup=TIME} changes the members' warm-up (5s by default, 0 for none).
  */
 @State(Scope.Benchmark)
 @Warmup(iterations = 2, time = 5)
@@ -85,7 +86,7 @@ public class CpOpBenchmark {
         String reportFile = System.getProperty(REPORT_PROPERTY);
         Path logs = reportFile != null ? Path.of(reportFile.replaceFirst("(\\.report)?\\.json$", "") + ".members")
                 : Files.createTempDirectory("cpbench-jmh-members");
-        long warmup = Long.getLong(CLUSTER_WARMUP_PROPERTY, 5_000);
+        ClusterWarmup warmup = ClusterWarmup.parse(System.getProperty(CLUSTER_WARMUP_PROPERTY, "5s"));
         String cluster = System.getProperty(CLUSTER_PROPERTY);
         // A local cluster is started for this trial and stopped after it; a remote or attached one is reached, and
         // left running for the next trial.

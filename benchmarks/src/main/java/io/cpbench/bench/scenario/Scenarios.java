@@ -27,7 +27,7 @@ public final class Scenarios {
             Scenario.of("client-leader-aware-from-slow-10ms", Network.ONE_SLOW_FOLLOWER, Routing.LEADER_AWARE_FROM_SLOW));
 
     /**
-     * Scenarios for load runs and sweeps that the matrix does not run by default (name them with --scenarios): the
+     * Scenarios for load runs and sweeps that the matrix does not run by default (name them with --scenario): the
      * per-group route, which only differs from client-leader-aware when the objects are in several CP groups.
      */
     private static final List<Scenario> EXTRA = List.of(

@@ -72,24 +72,32 @@ public final class ScenarioRunner {
     }
 
     /**
-     * Runs {@code ops} untimed ops through a smart client, so that every member's JIT has compiled the CP paths
-     * before the first scenario is measured. Without it the first scenario of a fresh cluster runs on cold
-     * members and loses to whatever runs after it.
+     * Runs untimed ops through a smart client for the warm-up's length (or, in its deprecated form, its op count), so
+     * that every member's JIT has compiled the CP paths before the first scenario is measured. Without it the first
+     * scenario of a fresh cluster runs on cold members and loses to whatever runs after it.
      *
      * @return the op/s of the warm-up's second half, a rough guide to how long the scenarios will take
      */
-    public double warmCluster(long ops) {
-        if (ops <= 0 || stopped) {
+    public double warmCluster(ClusterWarmup warmup) {
+        if (warmup.none() || stopped) {
             return 0;
         }
         Scenario warmUp = Scenario.of("cluster-warm-up", Network.PLAIN, Routing.SMART);
         try (ScenarioSession session = ScenarioSession.open(warmUp, topology, options)) {
             // The first half warms the JIT up; the second half's rate is the guide to what follows.
-            RunPlan warmPlan = RunPlan.builder().warmupOps(ops - ops / 2).ops(Math.max(1, ops / 2))
-                    .timebox(CLUSTER_WARMUP_TIMEBOX).build();
-            Measurement m = drive(session, warmPlan, null, p -> progress.report(warmUp, 0, p));
+            RunPlan.Builder second = RunPlan.builder().timebox(CLUSTER_WARMUP_TIMEBOX);
+            if (warmup.length() != null) {
+                Duration half = warmup.length().dividedBy(2);
+                if (!half.isZero()) {
+                    drive(session, RunPlan.builder().warmupOps(0).duration(half).build(), null, p -> { });
+                }
+                second.warmupOps(0).duration(warmup.length().minus(half));
+            } else {
+                second.warmupOps(warmup.ops() - warmup.ops() / 2).ops(Math.max(1, warmup.ops() / 2));
+            }
+            Measurement m = drive(session, second.build(), null, p -> progress.report(warmUp, 0, p));
             if (m.outcome() == Outcome.TIMEBOXED) {
-                throw new IllegalStateException("the cluster warm-up did not finish " + ops + " ops in "
+                throw new IllegalStateException("the cluster warm-up did not finish " + warmup.human() + " in "
                         + CLUSTER_WARMUP_TIMEBOX.toMinutes() + " min; the cluster is too slow to measure (lower --cluster-warmup?)");
             }
             return m.opsPerSecond();

@@ -66,8 +66,8 @@ class ContainersIT {
     @Test
     void aQuickMatrixOfThreeRoutingsRunsOnContainers() throws Exception {
         CliProcess cli = CliProcess.start(work, "matrix", "--topology", "containers",
-                "--scenarios", "client-leader,client-follower,client-leader-aware", "--ops", "500", "--warmup", "100",
-                "--rounds", "1", "--members", "3", "--settle", "2s", "--cluster-warmup", "300", "--out", "runs");
+                "--scenario", "client-leader,client-follower,client-leader-aware", "--ops", "500", "--warmup", "100",
+                "--rounds", "1", "--members", "3", "--settle", "2s", "--cluster-warmup", "500ms", "--out", "runs");
         long pid = cli.process.pid();
         CliProcess.Finished finished = cli.finish(600);
 

@@ -24,7 +24,7 @@ class EmulatorCostIT {
     @Test
     void twoPairsOnFreshClustersGiveTheRatioAndLeaveNoMemberBehind() throws Exception {
         CliProcess.Finished run = CliProcess.run(work, 600, "emulator-cost", "--pairs", "2", "--members", "3", "--ops", "200",
-                "--warmup", "50", "--cluster-warmup", "100", "--out", "runs");
+                "--warmup", "50", "--cluster-warmup", "500ms", "--out", "runs");
 
         assertThat(run.exitCode()).as(run.stdout() + run.stderr()).isZero();
         Path runDir;

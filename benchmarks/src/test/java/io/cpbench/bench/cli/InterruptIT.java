@@ -120,7 +120,7 @@ class InterruptIT {
 
     @Test
     void anInterruptedSweepAnalysesTheCellsItMeasuredMarksThemIncompleteAndStopsTheMembers() throws Exception {
-        CliProcess cli = CliProcess.start(work, "sweep", "--scenarios", "client-leader", "--threads", "1,2,4",
+        CliProcess cli = CliProcess.start(work, "sweep", "--scenario", "client-leader", "--threads", "1,2,4",
                 "--duration", "2s", "--warmup", "0s", "--repeats", "5", "--cluster-warmup", "0s", "--members", "3",
                 "--settle", "2s", "--out", "sweeps");
         assertThat(cli.awaitStdout("[2/15 repeat 1", 300)).as("two cells: " + cli.stdoutSoFar()).isTrue();

@@ -41,8 +41,8 @@ class JmhCommandIT {
     void runJmh() throws Exception {
         // Each JMH fork attaches to the shared cluster (the shortest forks that still fold: 1 iteration of 1 s); the
         // interrupt test below starts its own members, as a local run does.
-        finished = CliProcess.run(work, 600, SharedCluster.with("jmh", "--scenarios", "client-leader,client-follower",
-                "--warmup-iterations", "0", "--iterations", "1", "--iteration-time", "1s", "--cluster-warmup", "200",
+        finished = CliProcess.run(work, 600, SharedCluster.with("jmh", "--scenario", "client-leader,client-follower",
+                "--warmup-iterations", "0", "--iterations", "1", "--iteration-time", "1s", "--cluster-warmup", "500ms",
                 "--out", "runs"));
         try (Stream<Path> dirs = Files.list(work.resolve("runs"))) {
             runDir = dirs.filter(Files::isDirectory).findFirst().orElseThrow();
@@ -141,7 +141,7 @@ class JmhCommandIT {
     @Test
     void anInterruptedJmhRunKeepsAnIncompleteResultAndLeavesNoProcess() throws Exception {
         Path dir = work.resolve("interrupted");
-        CliProcess cli = CliProcess.start(dir, "jmh", "--scenarios", "client-leader", "--modes", "thrpt",
+        CliProcess cli = CliProcess.start(dir, "jmh", "--scenario", "client-leader", "--modes", "thrpt",
                 "--warmup-iterations", "0", "--iterations", "1", "--iteration-time", "120s", "--cluster-warmup", "0",
                 "--no-harness-cost", "--out", "runs");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);

@@ -76,8 +76,8 @@ class LabLoopbackIT {
     @Test
     void theRemoteTopologyRunsScenariosOnTheLabsMembers() throws Exception {
         CliProcess.Finished run = CliProcess.run(work, 600, "matrix", "--topology", "remote", "--inventory",
-                inventory.toString(), "--scenarios", "client-leader,client-follower,client-smart", "--ops", "300",
-                "--warmup", "100", "--cluster-warmup", "200", "--settle", "2s", "--out", "runs");
+                inventory.toString(), "--scenario", "client-leader,client-follower,client-smart", "--ops", "300",
+                "--warmup", "100", "--cluster-warmup", "500ms", "--settle", "2s", "--out", "runs");
 
         assertThat(run.exitCode()).as(run.stdout() + run.stderr()).isZero();
         Path runDir;
@@ -107,9 +107,9 @@ class LabLoopbackIT {
     void jmhRunsEveryTrialOnTheLabsRunningMembers() throws Exception {
         List<Long> pids = members.stream().map(Process::pid).toList();
         CliProcess.Finished run = CliProcess.run(work, 600, "jmh", "--topology", "remote", "--inventory",
-                inventory.toString(), "--scenarios", "client-leader,client-follower", "--modes", "thrpt",
+                inventory.toString(), "--scenario", "client-leader,client-follower", "--modes", "thrpt",
                 "--warmup-iterations", "0", "--iterations", "1", "--iteration-time", "1s",
-                "--cluster-warmup", "200", "--settle", "2s", "--no-harness-cost", "--out", "jmh-runs");
+                "--cluster-warmup", "500ms", "--settle", "2s", "--no-harness-cost", "--out", "jmh-runs");
 
         assertThat(run.exitCode()).as(run.stdout() + run.stderr()).isZero();
         assertThat(run.stdout()).contains("each reaches the members in " + inventory);
@@ -140,10 +140,10 @@ class LabLoopbackIT {
 
     @Test
     void theLabLoopRunsJmhOnTheClient() throws Exception {
-        String out = dryRun("jmh", "--scenarios", "client-leader");
+        String out = dryRun("jmh", "--scenario", "client-leader");
         List<String> lines = out.lines().toList();
         int jmh = indexOf(lines, "\\+ ssh admin@198.51.100.10 .*cpbench.jar jmh --topology remote --inventory inventory.json"
-                + " --out runs --scenarios client-leader");
+                + " --out runs --scenario client-leader");
         assertThat(jmh).as(out).isNotNegative();
         assertThat(indexOf(lines, "\\+ ssh admin@198.51.100.14 sudo systemctl restart cpbench-member.*")).isLessThan(jmh);
         assertThat(indexOf(lines, "\\+ scp -r admin@198.51.100.10:/opt/cpbench/runs/\\. .*")).isGreaterThan(jmh);
@@ -176,7 +176,7 @@ class LabLoopbackIT {
 
     @Test
     void theLabLoopUploadsStartsRunsAndFetchesInThatOrder() throws Exception {
-        String out = dryRun("run", "--scenarios", "client-leader");
+        String out = dryRun("run", "--scenario", "client-leader");
         List<String> lines = out.lines().toList();
         for (int i = 1; i <= 5; i++) {
             String host = "admin@198.51.100.1" + i;
@@ -185,7 +185,7 @@ class LabLoopbackIT {
             int stop = indexOf(lines, "\\+ ssh " + host + " sudo systemctl stop cpbench-member.*");
             assertThat(upload).as(out).isNotNegative().isLessThan(start);
             assertThat(start).isLessThan(indexOf(lines, "\\+ ssh admin@198.51.100.10 .*cpbench.jar matrix --topology remote "
-                    + "--inventory inventory.json --out runs --scenarios client-leader"));
+                    + "--inventory inventory.json --out runs --scenario client-leader"));
             assertThat(stop).isGreaterThan(indexOf(lines, "\\+ scp -r admin@198.51.100.10:/opt/cpbench/runs/\\. .*"));
         }
     }

@@ -44,7 +44,7 @@ class LoadIT {
                   warmup: 1s
                 thresholds: ["rate>=50", "cas:p50<1us"]
                 """);
-        finished = CliProcess.run(work, 300, SharedCluster.with("load", "--spec", "load.yaml", "--scenarios",
+        finished = CliProcess.run(work, 300, SharedCluster.with("load", "--spec", "load.yaml", "--scenario",
                 "client-leader,client-leader-aware", "--settle", "2s", "--out", "runs"));
         try (Stream<Path> dirs = Files.list(work.resolve("runs"))) {
             runDir = dirs.filter(Files::isDirectory).findFirst().orElseThrow();

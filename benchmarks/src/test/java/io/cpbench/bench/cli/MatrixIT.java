@@ -37,7 +37,7 @@ class MatrixIT {
     @BeforeAll
     void runQuickMatrix() throws Exception {
         finished = CliProcess.run(work, 600, "matrix", "--ops", Integer.toString(OPS), "--warmup", "100",
-                "--settle", "2s", "--cluster-warmup", "500", "--out", "runs");
+                "--settle", "2s", "--cluster-warmup", "1s", "--out", "runs");
         try (Stream<Path> dirs = Files.list(work.resolve("runs"))) {
             runDir = dirs.filter(Files::isDirectory).findFirst().orElseThrow();
         }

@@ -28,7 +28,7 @@ class NoPriorityGroupsIT {
     @Test
     void aClusterWithNoPriorityRunsALoadOverSeveralGroupsAndNamesTheirLeaders() throws Exception {
         CliProcess.Finished finished = CliProcess.run(work, 300, "load", "--no-priority", "--groups", "g1,g2,g3",
-                "--objects", "3", "--mix", "cas,get", "--scenarios", "client-leader-aware,client-leader-aware-per-group",
+                "--objects", "3", "--mix", "cas,get", "--scenario", "client-leader-aware,client-leader-aware-per-group",
                 "--threads", "4", "--duration", "3s", "--warmup", "1s", "--cluster-warmup", "5s", "--members", "3",
                 "--settle", "2s", "--quiet", "--out", "runs");
 

@@ -86,7 +86,7 @@ class StockClusterIT {
         Path out = work.resolve("runs");
         int code = CpBench.execute("run", "--topology", "attach", "--cluster-name", CLUSTER, "--connect",
                 cluster.address(2), "--network", "direct", "--scenario", "client-leader", "--ops", "500", "--warmup",
-                "100", "--cluster-warmup", "200", "--progress", "0", "--out", out.toString());
+                "100", "--cluster-warmup", "500ms", "--progress", "0", "--out", out.toString());
         assertEquals(0, code);
         List<RunResult> results = ResultFiles.readAll(List.of(runDir(out)));
         assertEquals(1, results.size());
@@ -154,7 +154,7 @@ class StockClusterIT {
         int[] code = {-1};
         Thread run = new Thread(() -> code[0] = CpBench.execute("run", "--topology", "attach", "--cluster-name", CLUSTER,
                 "--connect", cluster.address((oldIndex + 1) % 5), "--network", "direct", "--scenario", "client-follower",
-                "--duration", "15s", "--warmup", "100", "--cluster-warmup", "100", "--progress", "0", "--out", out.toString()));
+                "--duration", "15s", "--warmup", "100", "--cluster-warmup", "500ms", "--progress", "0", "--out", out.toString()));
         try {
             assertTrue(balancer.awaitSettled(Duration.ofSeconds(20)));
             assertEquals(oldLeader, balancer.leader().map(StockClusterIT::address).orElse(null));

@@ -26,7 +26,7 @@ class StrictExitIT {
     @Test
     void aTimeboxedResultExitsThreeWithStrictAndNamesTheRow() throws Exception {
         CliProcess.Finished finished = CliProcess.run(work, 300, SharedCluster.with("run", "--scenario", "client-leader",
-                "--ops", "100000000", "--warmup", "0", "--timebox", "3s", "--cluster-warmup", "200",
+                "--ops", "100000000", "--warmup", "0", "--timebox", "3s", "--cluster-warmup", "500ms",
                 "--settle", "2s", "--strict", "--out", "runs"));
 
         assertThat(finished.exitCode()).as(finished.stderr()).isEqualTo(ExitCodes.NOT_CLEAN);

@@ -26,7 +26,7 @@ class SweepFreshClustersIT {
 
     @Test
     void eachRepeatRunsOnAFreshClusterThatIsGoneAfterwards() throws Exception {
-        CliProcess.Finished finished = CliProcess.run(work, 400, "sweep", "--scenarios", "client-leader", "--threads", "1,2",
+        CliProcess.Finished finished = CliProcess.run(work, 400, "sweep", "--scenario", "client-leader", "--threads", "1,2",
                 "--duration", "2s", "--warmup", "1s", "--repeats", "2", "--fresh-clusters", "--slo", "p99<5s",
                 "--cluster-warmup", "2s", "--members", "3", "--settle", "2s", "--out", "runs");
 

@@ -1,0 +1,58 @@
+package io.cpbench.bench.cli;
+
+import io.cpbench.bench.suite.ClusterWarmup;
+import io.cpbench.core.load.Durations;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.time.Duration;
+import java.util.Set;
+
+/**
+ * {@code --cluster-warmup TIME}: one meaning and one default in every command that warms a cluster up. run, matrix,
+ * jmh and emulator-cost used to take an op count; a bare number there is still read as ops, with a deprecation
+ * line (elsewhere a bare number is seconds, as in every other duration option).
+ */
+final class ClusterWarmupOption {
+
+    static final Duration DEFAULT = Duration.ofSeconds(10);
+    static final Duration QUICK = Duration.ofSeconds(5);
+
+    /** The commands whose --cluster-warmup was an op count. */
+    private static final Set<String> COUNTED_OPS = Set.of("run", "matrix", "jmh", "emulator-cost");
+
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec mixee;
+
+    private ClusterWarmup value;
+
+    @Option(names = "--cluster-warmup", paramLabel = "TIME",
+            description = "Untimed ops through a smart client on the cluster before anything is measured, so nothing"
+                    + " measured runs on cold members; 0 for none (default: 10s; 5s with --quick where there is one).")
+    void set(String text) {
+        String t = text.strip();
+        try {
+            if (t.matches("\\d+") && !t.matches("0+") && COUNTED_OPS.contains(mixee.name())) {
+                System.err.printf("cpbench %s: --cluster-warmup %s is read as %s ops, as before; a bare number is"
+                        + " deprecated here, give a duration such as 10s%n", mixee.name(), t, t);
+                value = ClusterWarmup.ofOps(Long.parseLong(t));
+            } else {
+                value = ClusterWarmup.of(Durations.parse(t));
+            }
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(mixee.commandLine(), "--cluster-warmup: " + e.getMessage());
+        }
+    }
+
+    /** What was given, or the default for a plain or a quick run. */
+    ClusterWarmup get(boolean quick) {
+        return value != null ? value : ClusterWarmup.of(quick ? QUICK : DEFAULT);
+    }
+
+    /** For commands that only take a duration: what was given, or the default. */
+    Duration length(boolean quick) {
+        return get(quick).length();
+    }
+}

@@ -1,0 +1,63 @@
+package io.cpbench.bench.cli;
+
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code --scenario NAME[,NAME...]}: one or more scenarios, spelled the same in every command that takes a list.
+ * The old spellings {@code --scenarios} (and sweep's {@code --routings}) still work, hidden, with a deprecation line.
+ */
+final class ScenarioOption {
+
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec mixee;
+
+    // picocli hands a multi-value setter everything given so far, each time: each spelling keeps its latest list.
+    private List<String> given = List.of();
+    private List<String> oldSpelling = List.of();
+    private List<String> sweepSpelling = List.of();
+
+    @Option(names = "--scenario", paramLabel = "NAME", split = ",", completionCandidates = Completions.ScenarioNames.class,
+            description = "Scenarios to run: one or more, comma separated or repeated (see 'cpbench list'; without it,"
+                    + " what the command's description says).")
+    void given(List<String> values) {
+        given = List.copyOf(values);
+    }
+
+    @Option(names = "--scenarios", split = ",", hidden = true)
+    void oldSpelling(List<String> values) {
+        deprecated(values, "--scenarios");
+        oldSpelling = List.copyOf(values);
+    }
+
+    @Option(names = "--routings", split = ",", hidden = true)
+    void sweepSpelling(List<String> values) {
+        deprecated(values, "--routings");
+        sweepSpelling = List.copyOf(values);
+    }
+
+    private final java.util.Set<String> warned = new java.util.HashSet<>();
+
+    private void deprecated(List<String> values, String spelling) {
+        if (!values.isEmpty() && warned.add(spelling)) {
+            System.err.printf("cpbench %s: %s is deprecated; use --scenario, which takes one or more names%n",
+                    mixee.name(), spelling);
+        }
+    }
+
+    /** Every name given, under any spelling, in order of spelling. */
+    List<String> names() {
+        List<String> all = new ArrayList<>(given);
+        all.addAll(oldSpelling);
+        all.addAll(sweepSpelling);
+        return all;
+    }
+
+    boolean given() {
+        return !given.isEmpty() || !oldSpelling.isEmpty() || !sweepSpelling.isEmpty();
+    }
+}

@@ -1,0 +1,139 @@
+package io.cpbench.bench.cli;
+
+import io.cpbench.bench.suite.ClusterWarmup;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.OptionSpec;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The shared options mean one thing in every command: {@code --cluster-warmup} is a duration (a bare number still
+ * counts ops where it used to, with a deprecation line), {@code --scenario} takes one or more names (the old
+ * spellings still work, with a deprecation line), and each is declared once, so every command's help says the same.
+ */
+class OptionSpellingsTest {
+
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private PrintStream originalErr;
+
+    @BeforeEach
+    void captureStderr() {
+        originalErr = System.err;
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    @AfterEach
+    void restoreStderr() {
+        System.setErr(originalErr);
+    }
+
+    private String stderr() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> T parse(String... args) {
+        CommandLine.ParseResult result = CpBench.commandLine().parseArgs(args);
+        return (T) result.subcommand().commandSpec().userObject();
+    }
+
+    @Test
+    void scenarioTakesOneOrMoreNamesCommaSeparatedOrRepeated() {
+        MatrixCommand matrix = parse("matrix", "--scenario", "client-leader,client-lb", "--scenario", "client-smart");
+        assertThat(matrix.scenarioOption.names()).containsExactly("client-leader", "client-lb", "client-smart");
+        RunCommand run = parse("run", "--scenario", "client-leader,client-follower");
+        assertThat(run.scenarios()).extracting(s -> s.name()).containsExactly("client-leader", "client-follower");
+        assertThat(stderr()).isEmpty();
+    }
+
+    @Test
+    void oldScenarioSpellingsStillWorkWithADeprecationLine() {
+        MatrixCommand matrix = parse("matrix", "--scenarios", "client-leader,client-lb");
+        assertThat(matrix.scenarioOption.names()).containsExactly("client-leader", "client-lb");
+        assertThat(stderr()).isEqualTo("cpbench matrix: --scenarios is deprecated; use --scenario, which takes one or"
+                + " more names" + System.lineSeparator());
+        err.reset();
+        SweepCommand sweep = parse("sweep", "--routings", "client-smart");
+        assertThat(sweep.grid().scenarios()).containsExactly("client-smart");
+        assertThat(stderr()).contains("cpbench sweep: --routings is deprecated");
+    }
+
+    @Test
+    void runWithoutAScenarioSaysSo() {
+        RunCommand run = parse("run");
+        assertThatThrownBy(run::scenarios).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("run needs --scenario NAME (see 'cpbench list')");
+    }
+
+    @Test
+    void clusterWarmupIsADurationWithOneDefault() {
+        MatrixCommand matrix = parse("matrix");
+        assertThat(matrix.clusterWarmup.get(false)).isEqualTo(ClusterWarmup.of(Duration.ofSeconds(10)));
+        assertThat(matrix.clusterWarmup.get(true)).isEqualTo(ClusterWarmup.of(Duration.ofSeconds(5)));
+        LoadCommand load = parse("load", "--cluster-warmup", "1m30s");
+        assertThat(load.clusterWarmup.length(false)).isEqualTo(Duration.ofSeconds(90));
+        // In a command where it always was a duration, a bare number is seconds, as in every duration option.
+        EngineCostCommand engineCost = parse("engine-cost", "--cluster-warmup", "20");
+        assertThat(engineCost.clusterWarmupOption.length(false)).isEqualTo(Duration.ofSeconds(20));
+        JmhCommand jmh = parse("jmh", "--cluster-warmup", "0");
+        assertThat(jmh.clusterWarmup.get(false).none()).isTrue();
+        assertThat(stderr()).isEmpty();
+    }
+
+    @Test
+    void aBareNumberWhereItCountedOpsStillCountsOpsWithADeprecationLine() {
+        RunCommand run = parse("run", "--scenario", "client-leader", "--cluster-warmup", "5000");
+        assertThat(run.clusterWarmup.get(false)).isEqualTo(ClusterWarmup.ofOps(5000));
+        assertThat(stderr()).isEqualTo("cpbench run: --cluster-warmup 5000 is read as 5000 ops, as before; a bare"
+                + " number is deprecated here, give a duration such as 10s" + System.lineSeparator());
+    }
+
+    @Test
+    void aBadClusterWarmupIsAParameterError() {
+        assertThatThrownBy(() -> parse("matrix", "--cluster-warmup", "-1"))
+                .isInstanceOf(CommandLine.ParameterException.class)
+                .hasMessage("--cluster-warmup: '-1' is not a duration; write it like 30s, 500ms, 5m, 1m30s or 1h");
+        assertThatThrownBy(() -> parse("load", "--cluster-warmup", "5000ops"))
+                .isInstanceOf(CommandLine.ParameterException.class)
+                .hasMessageStartingWith("--cluster-warmup: '5000ops' is not a duration");
+    }
+
+    @Test
+    void warmupsRoundTripThroughTheirText() {
+        for (ClusterWarmup w : List.of(ClusterWarmup.of(Duration.ofMillis(1500)), ClusterWarmup.ofOps(7),
+                ClusterWarmup.NONE, ClusterWarmup.of(Duration.ofMinutes(2)))) {
+            assertThat(ClusterWarmup.parse(w.toString())).isEqualTo(w);
+        }
+    }
+
+    /** Declared once: every command that has the option shows the same help for it. */
+    @Test
+    void sharedOptionsHaveOneHelpText() {
+        for (String name : List.of("--cluster-warmup", "--out")) {
+            Set<String> texts = new HashSet<>();
+            List<String> commands = new ArrayList<>();
+            CpBench.commandLine().getSubcommands().forEach((command, cli) -> {
+                OptionSpec option = cli.getCommandSpec().findOption(name);
+                if (option != null && !command.equals("lab")) { // lab's --out is where it writes member argv files
+                    texts.add(String.join(" ", option.description()));
+                    commands.add(command);
+                }
+            });
+            assertThat(texts).as(name + " in " + commands).hasSize(1);
+            assertThat(commands).as(name).hasSizeGreaterThanOrEqualTo(name.equals("--out") ? 9 : 7);
+        }
+    }
+}
