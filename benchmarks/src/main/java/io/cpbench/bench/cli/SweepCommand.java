@@ -473,9 +473,12 @@ final class SweepCommand implements Callable<Integer> {
         return b.build();
     }
 
-    /** The run the cluster warm-up stands in for: the grid's mix with its largest cell's workers, closed loop. */
+    /**
+     * The run the cluster warm-up stands in for: the grid's mix, closed loop, with its largest cell's workers up to
+     * the warm-up's limit (so that one client can hold them all).
+     */
     private LoadSpec warmBase(SweepGrid grid) {
-        int workers = grid.cells().stream().mapToInt(SweepCell::workers).max().orElse(1);
+        int workers = Math.min(LoadWarmup.MAX_THREADS, grid.cells().stream().mapToInt(SweepCell::workers).max().orElse(1));
         return cellSpec(grid, new SweepCell("client-smart", 1, workers, null), seed);
     }
 

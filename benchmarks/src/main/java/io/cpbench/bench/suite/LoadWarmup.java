@@ -20,7 +20,7 @@ import java.util.function.Consumer;
 public final class LoadWarmup {
 
     /** More threads than this add contention, not warmth. */
-    static final int MAX_THREADS = 16;
+    public static final int MAX_THREADS = 16;
 
     private LoadWarmup() {
     }
