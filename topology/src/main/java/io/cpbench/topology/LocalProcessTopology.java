@@ -219,7 +219,7 @@ final class LocalProcessTopology extends StartedTopology {
 
     private void awaitJoined(long deadline) {
         for (int i = 0; i < processes.size(); i++) {
-            while (!logMentionsReady(i)) {
+            while (!MemberLauncher.printedReady(logFile(i))) {
                 Process process = processes.get(i);
                 if (!process.isAlive()) {
                     throw new TopologyException("member " + i + " exited with code " + process.exitValue()
@@ -232,10 +232,6 @@ final class LocalProcessTopology extends StartedTopology {
                 Leadership.sleep(200);
             }
         }
-    }
-
-    private boolean logMentionsReady(int i) {
-        return MemberLauncher.printedReady(logFile(i));
     }
 
     private String lastLogLine(int i) {

@@ -5,7 +5,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * {@code --scenario NAME[,NAME...]}: one or more scenarios, spelled the same in every command that takes a list.
@@ -17,15 +19,16 @@ final class ScenarioOption {
     CommandSpec mixee;
 
     // picocli hands a multi-value setter everything given so far, each time: each spelling keeps its latest list.
-    private List<String> given = List.of();
+    private List<String> named = List.of();
     private List<String> oldSpelling = List.of();
     private List<String> sweepSpelling = List.of();
+    private final Set<String> warned = new HashSet<>();
 
     @Option(names = "--scenario", paramLabel = "NAME", split = ",", completionCandidates = Completions.ScenarioNames.class,
             description = "Scenarios to run: one or more, comma separated or repeated (see 'cpbench list'; without it,"
                     + " what the command's description says).")
-    void given(List<String> values) {
-        given = List.copyOf(values);
+    void setNamed(List<String> values) {
+        named = List.copyOf(values);
     }
 
     @Option(names = "--scenarios", split = ",", hidden = true)
@@ -40,8 +43,6 @@ final class ScenarioOption {
         sweepSpelling = List.copyOf(values);
     }
 
-    private final java.util.Set<String> warned = new java.util.HashSet<>();
-
     private void deprecated(List<String> values, String spelling) {
         if (!values.isEmpty() && warned.add(spelling)) {
             System.err.printf("cpbench %s: %s is deprecated; use --scenario, which takes one or more names%n",
@@ -51,13 +52,13 @@ final class ScenarioOption {
 
     /** Every name given, under any spelling, in order of spelling. */
     List<String> names() {
-        List<String> all = new ArrayList<>(given);
+        List<String> all = new ArrayList<>(named);
         all.addAll(oldSpelling);
         all.addAll(sweepSpelling);
         return all;
     }
 
     boolean given() {
-        return !given.isEmpty() || !oldSpelling.isEmpty() || !sweepSpelling.isEmpty();
+        return !names().isEmpty();
     }
 }

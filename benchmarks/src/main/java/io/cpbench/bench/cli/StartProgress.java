@@ -74,17 +74,13 @@ final class StartProgress implements AutoCloseable {
         } catch (IOException e) {
             return "";
         }
-        long up = logs.stream().filter(StartProgress::ready).count();
+        long up = logs.stream().filter(MemberLauncher::printedReady).count();
         if (logs.isEmpty()) {
             return "";
         }
         return up == logs.size()
                 ? String.format(Locale.ROOT, "; all %d members up, waiting for the priority member to lead", up)
                 : String.format(Locale.ROOT, "; %d of %d members up", up, logs.size());
-    }
-
-    private static boolean ready(Path log) {
-        return MemberLauncher.printedReady(log);
     }
 
     @Override

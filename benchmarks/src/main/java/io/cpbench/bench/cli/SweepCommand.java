@@ -197,7 +197,7 @@ final class SweepCommand implements Callable<Integer> {
         }
         List<SweepCell> cells = grid.cells();
         cells.forEach(c -> cellSpec(grid, c, seed)); // every cell's spec builds, before anything starts
-        LoadWarmup.spec(warmBase(grid), clusterWarmup.isZero() ? Duration.ofSeconds(1) : clusterWarmup);
+        LoadWarmup.spec(warmBase(grid), clusterWarmup.isZero() ? Duration.ofSeconds(1) : clusterWarmup); // so does the warm-up's
         console.println("cp-bench sweep: " + grid.describe());
         console.printf(Locale.ROOT, "estimate: %s for the cells%s, plus the cluster's start and %s warm-up%n",
                 ConsoleProgress.human(grid.estimate(clusterWarmup)),
