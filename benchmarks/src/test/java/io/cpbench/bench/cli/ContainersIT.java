@@ -102,7 +102,7 @@ class ContainersIT {
     @Test
     void killingTheLeadersContainerIsAFaultTheChaosRunReports() throws Exception {
         CliProcess cli = CliProcess.start(work, "chaos", "--topology", "containers", "--nemesis", "kill-leader",
-                "--duration", "20s", "--fault-for", "6s", "--interval", "3s", "--faults", "1", "--members", "3",
+                "--duration", "15s", "--fault-for", "6s", "--interval", "3s", "--faults", "1", "--members", "3",
                 "--failover", "fast", "--settle", "2s", "--quiet", "--out", "runs");
         long pid = cli.process.pid();
         CliProcess.Finished finished = cli.finish(400);

@@ -24,8 +24,8 @@ import java.util.stream.Collectors;
  * For test classes ({@link Uses @SharedCluster.Uses}) whose runs need a running cluster, not a cluster start of
  * their own: they attach to one local 3-member cluster (cp-bench's member processes, member-0 with leadership priority, plain loopback), started once
  * per test JVM when the first such class begins and stopped when the JVM's tests end. Each run reaches it with
- * {@link #attachArgs()}; the paths that start clusters (local start, interrupts, chaos, containers, stock clusters)
- * keep their own.
+ * {@link #attachArgs()}; the paths that start clusters (local start, the interrupts of run, load and chaos, chaos,
+ * containers, stock clusters) keep their own.
  */
 public final class SharedCluster {
 
