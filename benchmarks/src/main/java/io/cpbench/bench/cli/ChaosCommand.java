@@ -105,36 +105,17 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
             description = "slow: the one-way delay added to what the member sends (default: ${DEFAULT-VALUE}).")
     Duration delay;
 
-    @Option(names = "--mix", paramLabel = "OP=W,...", defaultValue = "read=2,write=1,cmpset=1,increment=1",
-            description = "Ops and weights (default: ${DEFAULT-VALUE}); read, write and cmpset are the registers the"
-                    + " linearizability checker reads; increment and lock have their invariants.")
-    String mix;
-
-    @Option(names = "--objects", paramLabel = "N", defaultValue = "4", description = "Registers (and counters, locks) (default: ${DEFAULT-VALUE}).")
-    int objects;
-
-    @Option(names = "--clients", paramLabel = "N", defaultValue = "2", description = "Client instances (default: ${DEFAULT-VALUE}).")
-    int clients;
-
-    @Option(names = "--threads", paramLabel = "T", defaultValue = "4", description = "Worker threads per client (default: ${DEFAULT-VALUE}).")
-    int threads;
-
-    @Option(names = "--rate", paramLabel = "OPS", description = "Open loop at this rate (default: closed loop).")
-    Double rate;
+    /** read, write and cmpset are the registers the linearizability checker reads; increment and lock have invariants. */
+    @Mixin
+    WorkloadOptions workload = new WorkloadOptions("read=2,write=1,cmpset=1,increment=1", 4, 2, 4);
 
     @Option(names = "--scenario", paramLabel = "NAME", defaultValue = "client-smart", completionCandidates = Completions.ScenarioNames.class,
             description = "How the clients connect (default: ${DEFAULT-VALUE}).")
     String scenarioName;
 
-    @Option(names = "--seed", paramLabel = "N", description = "Seed for ops, values and random targets.")
-    Long seed;
-
     @Option(names = "--time-budget", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "60s",
             description = "Time the linearizability check may take (default: ${DEFAULT-VALUE}).")
     Duration timeBudget;
-
-    @Option(names = "--quiet", description = "No live line each interval.")
-    boolean quiet;
 
     @Mixin
     ClusterOptions clusterOptions;
@@ -149,6 +130,12 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
     private final CountDownLatch stopNemesis = new CountDownLatch(1);
     private final AtomicReference<LoadEngine> engine = new AtomicReference<>();
     private volatile boolean interrupted;
+
+    /** The load under the faults: the workload options over a 2 s warm-up, and 10 s for ops in flight at the end. */
+    LoadSpec spec() {
+        return workload.applyAll(LoadSpec.builder()).duration(duration).warmup(Duration.ofSeconds(2))
+                .drain(Duration.ofSeconds(10)).build();
+    }
 
     @Override
     public Integer call() throws Exception {
@@ -188,15 +175,7 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
             clusterOptions.proxyEveryLink(); // the fault picks its member as it goes: every link through the proxies
         }
         Scenario scenario = Scenarios.byName(scenarioName.trim());
-        LoadSpec.Builder b = LoadSpec.builder().mix(mix).objects(objects).clients(clients).threads(threads)
-                .duration(duration).warmup(Duration.ofSeconds(2)).drain(Duration.ofSeconds(10));
-        if (rate != null) {
-            b.rate(rate);
-        }
-        if (seed != null) {
-            b.seed(seed);
-        }
-        LoadSpec spec = b.build();
+        LoadSpec spec = spec();
         RunDirectory.checkWritable(out.dir);
         Path runDir = RunDirectory.choose(out.dir, "chaos");
         clusterOptions.failoverPreset().applyToClientsOfThisJvm();
@@ -260,7 +239,7 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
         HistoryRecorder recorder;
         try (ScenarioSession session = ScenarioSession.open(scenario, topology, options, null, spec.clients(),
                 spec.objectGroups())) {
-            LoadEngine e = new LoadEngine(spec, session.clients(), runDir, LoadCommand.listener(console, quiet,
+            LoadEngine e = new LoadEngine(spec, session.clients(), runDir, LoadCommand.listener(console, workload.quiet,
                     liveOptions.view(), "chaos " + plan.text())).recordHistory().routeByGroup(session.clientsByGroup());
             recorder = e.historyRecorder();
             engine.set(e);

@@ -68,24 +68,11 @@ final class LoadCommand implements Callable<Integer> {
             + " x 4 threads, closed loop for 20 s after 5 s warm-up.")
     boolean quick;
 
-    @Option(names = "--mix", paramLabel = "OP=W,...", description = "Ops and weights, e.g. cas=3,increment=1; ops: cas, get, set,"
-            + " increment, lock, semaphore, read, write, cmpset (registers), noop (the engine alone).")
-    String mix;
-
-    @Option(names = "--objects", paramLabel = "N", description = "CP objects of each kind the ops spread over (default 1).")
-    Integer objects;
+    @Mixin
+    WorkloadOptions workload = WorkloadOptions.engineDefaults();
 
     @Option(names = "--groups", paramLabel = "G,...", split = ",", description = "CP groups the objects spread over, round robin (default: default).")
     List<String> groups;
-
-    @Option(names = "--clients", paramLabel = "N", description = "Client instances, each built for the scenario's routing (default 1).")
-    Integer clients;
-
-    @Option(names = "--threads", paramLabel = "T", description = "Worker threads per client (default 1).")
-    Integer threads;
-
-    @Option(names = "--rate", paramLabel = "OPS", description = "Open loop at this rate in op/s; ops are timed from when they were due.")
-    Double rate;
 
     @Option(names = "--duration", paramLabel = "TIME", converter = DurationConverter.class, description = "How long to measure (default 30s).")
     Duration duration;
@@ -109,18 +96,12 @@ final class LoadCommand implements Callable<Integer> {
     @Option(names = "--abort-on-fail", description = "Stop as soon as an upper-bound threshold is crossed by the numbers so far.")
     boolean abortOnFail;
 
-    @Option(names = "--seed", paramLabel = "N", description = "Seed for op and object choices, to repeat a run's sequence.")
-    Long seed;
-
     @Option(names = "--interval", paramLabel = "TIME", converter = DurationConverter.class, description = "How often numbers are taken, printed and written to the CSV (default 1s).")
     Duration interval;
 
     /** The run's mix, before the first scenario. */
     @Mixin
     ClusterWarmupOption clusterWarmup;
-
-    @Option(names = "--quiet", description = "No live line each interval.")
-    boolean quiet;
 
     @Mixin
     ClusterOptions clusterOptions;
@@ -155,20 +136,9 @@ final class LoadCommand implements Callable<Integer> {
                 b.mix("cas=4,get=2,set=1,increment=2,lock=1").clients(2).threads(4).duration(Duration.ofSeconds(20));
             }
         }
-        if (mix != null) {
-            b.mix(mix);
-        }
-        if (objects != null) {
-            b.objects(objects);
-        }
+        workload.applyGiven(b);
         if (groups != null) {
             b.groups(groups);
-        }
-        if (clients != null) {
-            b.clients(clients);
-        }
-        if (threads != null) {
-            b.threads(threads);
         }
         if (stages != null) {
             b.stages(Stage.parseList(stages)).duration(null);
@@ -178,9 +148,6 @@ final class LoadCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("give --duration or --stages, not both");
             }
             b.duration(duration).stages((List<Stage>) null);
-        }
-        if (rate != null) {
-            b.rate(rate);
         }
         if (open) {
             b.open(true);
@@ -194,9 +161,6 @@ final class LoadCommand implements Callable<Integer> {
         thresholds.forEach(b::threshold);
         if (abortOnFail) {
             b.abortOnFail(true);
-        }
-        if (seed != null) {
-            b.seed(seed);
         }
         if (interval != null) {
             b.interval(interval);
@@ -355,7 +319,7 @@ final class LoadCommand implements Callable<Integer> {
     }
 
     private LoadEngine.Listener listener(PrintStream console) {
-        return listener(console, quiet, liveOptions.view(), "load");
+        return listener(console, workload.quiet, liveOptions.view(), "load");
     }
 
 

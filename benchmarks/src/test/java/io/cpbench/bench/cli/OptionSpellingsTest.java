@@ -1,15 +1,20 @@
 package io.cpbench.bench.cli;
 
 import io.cpbench.bench.suite.ClusterWarmup;
+import io.cpbench.core.load.LoadSpec;
+import io.cpbench.core.load.OpType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -117,6 +122,50 @@ class OptionSpellingsTest {
                 ClusterWarmup.NONE, ClusterWarmup.of(Duration.ofMinutes(2)))) {
             assertThat(ClusterWarmup.parse(w.toString())).isEqualTo(w);
         }
+    }
+
+    /** load and chaos share their workload options; each shows its own defaults, and load leaves a spec file's be. */
+    @Test
+    void loadAndChaosShareTheWorkloadOptionsEachWithItsDefaults(@TempDir Path dir) throws Exception {
+        CommandLine cli = CpBench.commandLine();
+        for (String name : List.of("--mix", "--objects", "--clients", "--threads", "--rate", "--seed", "--quiet")) {
+            OptionSpec inLoad = cli.getSubcommands().get("load").getCommandSpec().findOption(name);
+            OptionSpec inChaos = cli.getSubcommands().get("chaos").getCommandSpec().findOption(name);
+            assertThat(withoutDefault(inLoad)).as(name).isEqualTo(withoutDefault(inChaos));
+        }
+        assertThat(help(cli, "load", "--threads")).isEqualTo("Worker threads per client (default: 1).");
+        assertThat(help(cli, "load", "--mix")).startsWith("Ops and weights (default: cas);");
+        assertThat(help(cli, "chaos", "--threads")).isEqualTo("Worker threads per client (default: 4).");
+        assertThat(help(cli, "chaos", "--mix")).startsWith("Ops and weights (default: read=2,write=1,cmpset=1,increment=1);");
+
+        ChaosCommand chaos = parse("chaos", "--threads", "3");
+        LoadSpec chaosSpec = chaos.spec();
+        assertThat(chaosSpec.clients()).isEqualTo(2);
+        assertThat(chaosSpec.threads()).isEqualTo(3);
+        assertThat(chaosSpec.objects()).isEqualTo(4);
+        assertThat(chaosSpec.mix()).containsOnlyKeys(OpType.READ, OpType.WRITE, OpType.CMPSET, OpType.INCREMENT);
+
+        Path file = dir.resolve("spec.yaml");
+        Files.writeString(file, "mix: {get: 1}\nclients: 3\nthreads: 5\nobjects: {count: 2}\n");
+        LoadCommand load = parse("load", "--spec", file.toString(), "--threads", "7", "--seed", "42");
+        LoadSpec loadSpec = load.spec();
+        assertThat(loadSpec.mix()).containsOnlyKeys(OpType.GET);
+        assertThat(loadSpec.clients()).isEqualTo(3);
+        assertThat(loadSpec.objects()).isEqualTo(2);
+        assertThat(loadSpec.threads()).isEqualTo(7);
+        assertThat(loadSpec.seed()).isEqualTo(42);
+        LoadSpec plain = ((LoadCommand) parse("load")).spec();
+        assertThat(plain.mix()).containsOnlyKeys(OpType.CAS);
+        assertThat(plain.threads()).isEqualTo(1);
+    }
+
+    private static String help(CommandLine cli, String command, String option) {
+        return String.join(" ", cli.getSubcommands().get(command).getCommandSpec().findOption(option).description());
+    }
+
+    /** An option's help with its default (which is the command's) replaced by D. */
+    private static String withoutDefault(OptionSpec option) {
+        return String.join(" ", option.description()).replace("(default: " + option.defaultValueString() + ")", "(default: D)");
     }
 
     /** Declared once: every command that has the option shows the same help for it. */
