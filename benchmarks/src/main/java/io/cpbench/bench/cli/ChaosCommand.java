@@ -20,7 +20,7 @@ import io.cpbench.core.load.LoadSpec;
 import io.cpbench.core.load.LoadSummary;
 import io.cpbench.lb.ProbeSettings;
 import io.cpbench.topology.Faults;
-import io.cpbench.topology.LeaderView;
+import io.cpbench.topology.MemberTuning;
 import io.cpbench.topology.Topology;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -185,15 +185,9 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
         console.println("failover: " + clusterOptions.failoverPreset().describe());
         console.println("results -> " + runDir);
         liveOptions.start(console, runDir, "cp-bench chaos (live)");
-        console.println("starting " + clusterOptions.describe() + " ...");
         long startNanos = System.nanoTime();
-        Topology topology;
-        try (StartProgress ignored = new StartProgress(System.err, Duration.ofSeconds(5), startNanos, runDir.resolve("members"))) {
-            topology = clusterOptions.start(runDir.resolve("members"));
-        } catch (RuntimeException | Error e) {
-            liveOptions.close();
-            throw e;
-        }
+        Topology topology = clusterOptions.startAnnounced(console, runDir.resolve("members"), MemberTuning.NONE,
+                Duration.ofSeconds(5), liveOptions::close);
         topology.takeOverShutdown();
         Faults faults = topology.faults().orElse(null);
         if (faults == null) {
@@ -207,9 +201,7 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
         });
         int code;
         try {
-            LeaderView ready = topology.leadership().read();
-            console.printf(Locale.ROOT, "cluster ready in %.1f s: %s leads, term %d%n", (System.nanoTime() - startNanos) / 1e9,
-                    ready.leader(), ready.term());
+            ClusterOptions.printReady(console, topology, startNanos);
             RunDirectory.create(runDir);
             code = run(console, spec, scenario, plan, schedule, topology, faults, runDir);
         } finally {

@@ -1,14 +1,17 @@
 package io.cpbench.bench.cli;
 
 import io.cpbench.topology.Inventory;
+import io.cpbench.topology.LeaderView;
 import io.cpbench.topology.Topology;
 import io.cpbench.topology.TopologyKind;
 import io.cpbench.topology.TopologySpec;
 import picocli.CommandLine.Option;
 
+import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Which cluster to measure, and how to bring it up or reach it. A picocli mixin for the commands; {@link #toArgs()}
@@ -335,6 +338,32 @@ public final class ClusterOptions {
     /** Starts or reaches the cluster; call {@link #validate(int)} first, which checks every name and range used here. */
     Topology start(Path logDir) {
         return start(logDir, io.cpbench.topology.MemberTuning.NONE);
+    }
+
+    /**
+     * Starts the cluster (or attaches to it) as every command does: one line saying which, a progress line on stderr
+     * every {@code every} while members start, then the start. If the start fails or is interrupted, {@code onFailure}
+     * runs before the exception goes on; the start itself has stopped what it started. The caller takes the JVM's
+     * shutdown over from the topology ({@link Topology#takeOverShutdown()}) and then says it is ready
+     * ({@link #printReady}).
+     */
+    Topology startAnnounced(PrintStream console, Path logDir, io.cpbench.topology.MemberTuning extra, Duration every,
+                            Runnable onFailure) {
+        console.println((startsMembers() ? "starting " : "attaching to ") + describe()
+                + (extra.isEmpty() ? "" : ", " + extra.describe()) + " ...");
+        try (StartProgress ignored = new StartProgress(System.err, every, System.nanoTime(), startsMembers() ? logDir : null)) {
+            return start(logDir, extra);
+        } catch (RuntimeException | Error e) {
+            onFailure.run();
+            throw e;
+        }
+    }
+
+    /** {@code cluster ready in 13.3 s (local): member-0(127.0.0.1:5701, priority) leads, term 1}. */
+    static void printReady(PrintStream console, Topology topology, long startNanos) {
+        LeaderView ready = topology.leadership().read();
+        console.printf(Locale.ROOT, "cluster ready in %.1f s (%s): %s leads, term %d%n",
+                (System.nanoTime() - startNanos) / 1e9, topology.kind(), ready.leader(), ready.term());
     }
 
     /** As {@link #start(Path)}, with {@code extra} member settings over the --member-setting ones (a sweep's). */

@@ -16,7 +16,7 @@ import io.cpbench.core.result.ResultFiles;
 import io.cpbench.core.result.RunResult;
 import io.cpbench.core.result.Status;
 import io.cpbench.lb.ProbeSettings;
-import io.cpbench.topology.LeaderView;
+import io.cpbench.topology.MemberTuning;
 import io.cpbench.topology.Topology;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -214,15 +214,11 @@ final class LoadCommand implements Callable<Integer> {
                 String.join(", ", scenarios.stream().map(Scenario::name).toList()));
         console.println("results -> " + runDir);
         liveOptions.start(console, runDir, "cp-bench load (live)");
-        console.println((clusterOptions.startsMembers() ? "starting " : "attaching to ") + clusterOptions.describe() + " ...");
         long startNanos = System.nanoTime();
         Topology topology;
-        try (StartProgress ignored = new StartProgress(System.err, Duration.ofSeconds(5), startNanos,
-                clusterOptions.startsMembers() ? runDir.resolve("members") : null)) {
-            topology = clusterOptions.start(runDir.resolve("members"));
-        } catch (RuntimeException | Error e) {
-            liveOptions.close();
-            throw e;
+        try {
+            topology = clusterOptions.startAnnounced(console, runDir.resolve("members"), MemberTuning.NONE,
+                    Duration.ofSeconds(5), liveOptions::close);
         } finally {
             RunDirectory.removeIfEmpty(runDir);
         }
@@ -232,9 +228,7 @@ final class LoadCommand implements Callable<Integer> {
         List<LoadResult> loads = new CopyOnWriteArrayList<>();
         SuiteOptions options = clusterOptions.suiteOptions(slowMember, delay, ProbeSettings.defaults());
         try {
-            LeaderView ready = topology.leadership().read();
-            console.printf(Locale.ROOT, "cluster ready in %.1f s (%s): %s leads, term %d%n",
-                    (System.nanoTime() - startNanos) / 1e9, topology.kind(), ready.leader(), ready.term());
+            ClusterOptions.printReady(console, topology, startNanos);
             Duration warmCluster = clusterWarmup.length(quick);
             if (!warmCluster.isZero()) {
                 warmCluster(console, spec, warmCluster, topology, options);

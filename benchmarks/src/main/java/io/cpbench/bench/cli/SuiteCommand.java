@@ -8,7 +8,7 @@ import io.cpbench.bench.suite.Matrix;
 import io.cpbench.bench.suite.ScenarioRunner;
 import io.cpbench.core.result.RunResult;
 import io.cpbench.core.run.RunPlan;
-import io.cpbench.topology.LeaderView;
+import io.cpbench.topology.MemberTuning;
 import io.cpbench.topology.Topology;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -124,17 +124,13 @@ abstract class SuiteCommand implements Callable<Integer> {
         if (planted != null) {
             console.println(planted);
         }
-        console.println((clusterOptions.startsMembers() ? "starting " : "attaching to ") + clusterOptions.describe() + " ...");
-        long startNanos = System.nanoTime();
         liveOptions.start(console, runDir, "cp-bench " + commandName() + " (live)");
         io.cpbench.bench.report.LiveView live = liveOptions.view();
+        long startNanos = System.nanoTime();
         Topology topology;
-        try (StartProgress ignored = new StartProgress(System.err, progressEvery, startNanos,
-                clusterOptions.startsMembers() ? runDir.resolve("members") : null)) {
-            topology = clusterOptions.start(runDir.resolve("members"));
-        } catch (RuntimeException | Error e) {
-            liveOptions.close();
-            throw e;
+        try {
+            topology = clusterOptions.startAnnounced(console, runDir.resolve("members"), MemberTuning.NONE, progressEvery,
+                    liveOptions::close);
         } finally {
             RunDirectory.removeIfEmpty(runDir);
         }
@@ -152,9 +148,7 @@ abstract class SuiteCommand implements Callable<Integer> {
         Interruption interruption = new Interruption(runner::stop, topology::close);
         List<RunResult> results = new java.util.concurrent.CopyOnWriteArrayList<>();
         try {
-            LeaderView ready = topology.leadership().read();
-            console.printf(Locale.ROOT, "cluster ready in %.1f s (%s): %s leads, term %d%n",
-                    (System.nanoTime() - startNanos) / 1e9, topology.kind(), ready.leader(), ready.term());
+            ClusterOptions.printReady(console, topology, startNanos);
             ClusterWarmup warmup = clusterWarmup.get(planOptions.quick);
             Estimate estimate = new Estimate(plans, scenarios, rounds);
             if (!warmup.none()) {

@@ -20,7 +20,6 @@ import io.cpbench.core.sweep.SweepDocument;
 import io.cpbench.core.sweep.SweepFile;
 import io.cpbench.core.sweep.SweepReport;
 import io.cpbench.lb.ProbeSettings;
-import io.cpbench.topology.LeaderView;
 import io.cpbench.topology.MemberTuning;
 import io.cpbench.topology.Topology;
 import picocli.CommandLine.Command;
@@ -319,19 +318,11 @@ final class SweepCommand implements Callable<Integer> {
     }
 
     private Topology startCluster(PrintStream console, MemberTuning tuning, Path logDir, AtomicReference<Topology> live) {
-        console.println((clusterOptions.startsMembers() ? "starting " : "attaching to ") + clusterOptions.describe()
-                + (tuning.isEmpty() ? "" : ", " + tuning.describe()) + " ...");
         long startNanos = System.nanoTime();
-        Topology topology;
-        try (StartProgress ignored = new StartProgress(System.err, Duration.ofSeconds(5), startNanos,
-                clusterOptions.startsMembers() ? logDir : null)) {
-            topology = clusterOptions.start(logDir, tuning);
-        }
+        Topology topology = clusterOptions.startAnnounced(console, logDir, tuning, Duration.ofSeconds(5), () -> { });
         topology.takeOverShutdown();
         live.set(topology);
-        LeaderView ready = topology.leadership().read();
-        console.printf(Locale.ROOT, "cluster ready in %.1f s (%s): %s leads, term %d%n",
-                (System.nanoTime() - startNanos) / 1e9, topology.kind(), ready.leader(), ready.term());
+        ClusterOptions.printReady(console, topology, startNanos);
         return topology;
     }
 
