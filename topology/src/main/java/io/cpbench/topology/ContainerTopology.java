@@ -25,7 +25,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -389,12 +388,7 @@ final class ContainerTopology extends StartedTopology {
         return Optional.of(faults);
     }
 
-    private final Faults faults = new Faults() {
-        @Override
-        public void kill(MemberRef member) {
-            ContainerTopology.this.kill(member);
-        }
-
+    private final Faults faults = new EmulatedFaults() {
         @Override
         public void restart(MemberRef member, Duration timeout) {
             throw new UnsupportedOperationException("restarting a killed member is not supported on the containers"
@@ -422,16 +416,6 @@ final class ContainerTopology extends StartedTopology {
             } catch (RuntimeException notPaused) {
                 // Already running.
             }
-        }
-
-        @Override
-        public void isolate(Collection<MemberRef> side, Cut cut) {
-            isolateThroughEmulator(side, cut);
-        }
-
-        @Override
-        public void heal() {
-            emulatorOrThrow().heal();
         }
 
         @Override

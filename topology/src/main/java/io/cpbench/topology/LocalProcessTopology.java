@@ -11,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -95,12 +94,7 @@ final class LocalProcessTopology extends StartedTopology {
         return Optional.of(faults);
     }
 
-    private final Faults faults = new Faults() {
-        @Override
-        public void kill(MemberRef member) {
-            LocalProcessTopology.this.kill(member);
-        }
-
+    private final Faults faults = new EmulatedFaults() {
         @Override
         public synchronized void restart(MemberRef member, Duration timeout) {
             int i = member.index();
@@ -144,16 +138,6 @@ final class LocalProcessTopology extends StartedTopology {
         @Override
         public void resume(MemberRef member) {
             signals.resume(processes.get(member.index()));
-        }
-
-        @Override
-        public void isolate(Collection<MemberRef> side, Cut cut) {
-            isolateThroughEmulator(side, cut);
-        }
-
-        @Override
-        public void heal() {
-            emulatorOrThrow().heal();
         }
 
         @Override

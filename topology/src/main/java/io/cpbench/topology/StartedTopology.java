@@ -80,10 +80,28 @@ abstract class StartedTopology implements Topology {
                 + " without netem)"));
     }
 
-    /** Cuts {@code side} off from the rest, through the emulator. */
-    void isolateThroughEmulator(java.util.Collection<MemberRef> side, Faults.Cut cut) {
-        emulatorOrThrow().isolate(side.stream().map(MemberRef::index).collect(java.util.stream.Collectors.toSet()),
-                cut.members(), cut.clients());
+    /**
+     * The faults the local-process and container topologies inject alike: a kill is the topology's own, and a
+     * partition cuts the members off in the network emulator, healed there. Restarts, pauses and delays are each
+     * topology's own.
+     */
+    abstract class EmulatedFaults implements Faults {
+
+        @Override
+        public void kill(MemberRef member) {
+            StartedTopology.this.kill(member);
+        }
+
+        @Override
+        public void isolate(java.util.Collection<MemberRef> side, Cut cut) {
+            emulatorOrThrow().isolate(side.stream().map(MemberRef::index).collect(java.util.stream.Collectors.toSet()),
+                    cut.members(), cut.clients());
+        }
+
+        @Override
+        public void heal() {
+            emulatorOrThrow().heal();
+        }
     }
 
     /** Starts the members; returns once each has joined, or throws. */
