@@ -3,7 +3,6 @@ package io.cpbench.bench.cli;
 import io.cpbench.core.load.LoadSpec;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
 
 /**
@@ -14,12 +13,11 @@ import picocli.CommandLine.Spec;
  */
 final class WorkloadOptions {
 
-    static final String OPS = "ops: cas, get, set, increment, lock, semaphore, read, write, cmpset (registers), noop (the engine alone)";
-
     @Spec(Spec.Target.MIXEE)
     CommandSpec mixee;
 
-    @Option(names = "--mix", paramLabel = "OP=W,...", description = "Ops and weights (default: ${DEFAULT-VALUE}); " + OPS + ".")
+    @Option(names = "--mix", paramLabel = "OP=W,...", description = "Ops and weights (default: ${DEFAULT-VALUE}); ops: cas, get, set,"
+            + " increment, lock, semaphore, read, write, cmpset (registers), noop (the engine alone).")
     String mix;
 
     @Option(names = "--objects", paramLabel = "N", description = "CP objects of each kind the ops spread over (default: ${DEFAULT-VALUE}).")
@@ -85,7 +83,6 @@ final class WorkloadOptions {
     }
 
     private boolean given(String option) {
-        ParseResult parsed = mixee == null || mixee.commandLine() == null ? null : mixee.commandLine().getParseResult();
-        return parsed != null && parsed.hasMatchedOption(option);
+        return mixee.commandLine().getParseResult().hasMatchedOption(option);
     }
 }
