@@ -6,6 +6,9 @@ import io.cpbench.bench.scenario.Scenarios;
 import io.cpbench.bench.suite.ScenarioSession;
 import io.cpbench.bench.suite.SuiteOptions;
 import io.cpbench.core.run.Driver;
+import io.cpbench.core.run.Measurement;
+import io.cpbench.core.run.Outcome;
+import io.cpbench.core.run.RunPlan;
 import io.cpbench.core.workload.PlantedSlowdown;
 import io.cpbench.core.workload.Workload;
 import io.cpbench.lb.ProbeSettings;
@@ -19,14 +22,10 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 /**
  * One side of {@code cpbench ab}: a client of one build, on a cluster that {@code ab} started or reached, running
@@ -45,6 +44,8 @@ final class AbWorkerCommand implements Callable<Integer> {
     static final int PROTOCOL = 1;
     static final String PREFIX = "@ab ";
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** A slice never passes its length plus this (and the grace for ops in flight): inside ab's wait of length + 60 s. */
+    private static final Duration SLICE_OVERRUN = Duration.ofSeconds(20);
 
     @Mixin
     ClusterOptions clusterOptions;
@@ -61,11 +62,6 @@ final class AbWorkerCommand implements Callable<Integer> {
         Scenario chosen = Scenarios.byName(scenario);
         clusterOptions.validate(-1);
         Topology topology = clusterOptions.start(null);
-        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
-            Thread t = new Thread(r, "cpbench-ab-op");
-            t.setDaemon(true);
-            return t;
-        });
         SuiteOptions options = clusterOptions.suiteOptions(-1, SuiteOptions.SEED_DELAY, ProbeSettings.defaults());
         try (ScenarioSession session = ScenarioSession.open(chosen, topology, options)) {
             Workload op = session.op();
@@ -79,58 +75,31 @@ final class AbWorkerCommand implements Callable<Integer> {
             String line;
             while ((line = in.readLine()) != null && !line.equals("quit")) {
                 if (line.startsWith("run ")) {
-                    send(out, "slice", slice(op, pool, Long.parseLong(line.substring(4).trim())));
+                    send(out, "slice", slice(op, Long.parseLong(line.substring(4).trim())));
                 }
             }
         } finally {
-            pool.shutdownNow();
             topology.close();
         }
         return ExitCodes.OK;
     }
 
-    /** The op on every thread, back to back, for {@code millis}; what it did. */
-    private Map<String, Object> slice(Workload op, ExecutorService pool, long millis) throws Exception {
-        long start = System.nanoTime();
-        long end = start + millis * 1_000_000L;
-        List<Future<Histogram>> parts = new ArrayList<>();
-        String[] firstError = new String[1];
-        long[] errors = new long[1];
-        for (int i = 0; i < threads; i++) {
-            parts.add(pool.submit(() -> {
-                Histogram h = new Histogram(60_000_000L, 3);
-                long now = System.nanoTime();
-                while (now < end) {
-                    try {
-                        op.execute();
-                        long done = System.nanoTime();
-                        h.recordValue(Math.min(Math.max(1, (done - now) / 1000), 60_000_000L));
-                        now = done;
-                    } catch (Exception e) {
-                        synchronized (errors) {
-                            errors[0]++;
-                            if (firstError[0] == null) {
-                                firstError[0] = Driver.describe(e);
-                            }
-                        }
-                        now = System.nanoTime();
-                    }
-                }
-                return h;
-            }));
-        }
-        Histogram all = new Histogram(60_000_000L, 3);
-        for (Future<Histogram> part : parts) {
-            all.add(part.get());
-        }
-        double seconds = (System.nanoTime() - start) / 1e9;
+    /**
+     * The op on every thread, back to back, for {@code millis}, on the load engine (through {@link Driver}, as a
+     * scenario run measures); what it did.
+     */
+    private Map<String, Object> slice(Workload op, long millis) {
+        RunPlan plan = RunPlan.builder().warmupOps(0).duration(Duration.ofMillis(millis)).threads(threads)
+                .timebox(Duration.ofMillis(millis).plus(SLICE_OVERRUN)).build();
+        Measurement m = new Driver(plan).run(op, null, null);
+        Histogram all = m.histogram();
         Map<String, Object> r = new LinkedHashMap<>();
-        r.put("ops", all.getTotalCount());
-        r.put("errors", errors[0]);
-        r.put("seconds", seconds);
+        r.put("ops", m.ops());
+        r.put("errors", m.errors());
+        r.put("seconds", m.seconds());
         r.put("p50", all.getTotalCount() == 0 ? 0 : all.getValueAtPercentile(50));
         r.put("p99", all.getTotalCount() == 0 ? 0 : all.getValueAtPercentile(99));
-        r.put("error", firstError[0]);
+        r.put("error", m.firstError() != null ? m.firstError() : m.outcome() == Outcome.FAILED ? m.reason() : null);
         return r;
     }
 

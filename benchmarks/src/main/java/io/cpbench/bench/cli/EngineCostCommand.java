@@ -218,7 +218,7 @@ final class EngineCostCommand implements Callable<Integer> {
         if (r.total().all().errors() > 0) {
             failure.compareAndSet(null, "engine, " + threads + " threads: " + r.total().all().errors() + " ops failed: "
                     + r.total().all().errorTypes());
-        } else if (!"COMPLETED".equals(r.outcome()) && !interrupted) {
+        } else if (r.outcome() != io.cpbench.core.run.Outcome.COMPLETED && !interrupted) {
             failure.compareAndSet(null, "engine, " + threads + " threads: " + r.outcome() + " (" + r.reason() + ")");
         }
         return r.total().all().opsPerSecond();

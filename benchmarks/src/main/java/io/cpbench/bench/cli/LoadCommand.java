@@ -6,6 +6,7 @@ import io.cpbench.bench.suite.ResultBuilder;
 import io.cpbench.bench.suite.LoadWarmup;
 import io.cpbench.bench.suite.ScenarioSession;
 import io.cpbench.bench.suite.SuiteOptions;
+import io.cpbench.core.run.Outcome;
 import io.cpbench.core.load.LoadEngine;
 import io.cpbench.core.load.LoadResult;
 import io.cpbench.core.load.LoadSpec;
@@ -398,10 +399,11 @@ final class LoadCommand implements Callable<Integer> {
                 return new Verdict(Status.FAIL, "invariant violated: " + load.invariants().stream().filter(i -> !i.holds())
                         .map(i -> i.name() + ": " + i.evidence()).findFirst().orElse(""));
             }
-            if ("INTERRUPTED".equals(load.outcome()) || "ABORTED".equals(load.outcome())) {
+            // a load is not op-count bounded, so TIMEBOXED and FAILED do not come from the engine here; kept for safety
+            if (load.outcome() == Outcome.INTERRUPTED || load.outcome() == Outcome.ABORTED || load.outcome() == Outcome.TIMEBOXED) {
                 return new Verdict(Status.INCOMPLETE, load.reason());
             }
-            if ("FAILED".equals(load.outcome())) {
+            if (load.outcome() == Outcome.FAILED) {
                 return new Verdict(Status.FAIL, load.reason());
             }
             if (!report.problems().isEmpty()) {

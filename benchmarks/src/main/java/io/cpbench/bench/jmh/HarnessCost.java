@@ -23,8 +23,8 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * What cp-bench's own timed path costs per op: the real {@link Driver} (two clock reads, the loop's checks, one
- * HdrHistogram {@code recordValue} into a fixed-range recorder) around an op that does nothing, in ns per op, with
+ * What cp-bench's own timed path costs per op: the real {@link Driver}, which runs the load engine (two clock reads,
+ * the loop's checks, one HdrHistogram {@code recordValue} into a fixed-range recorder) around an op that does nothing, in ns per op, with
  * what a real run adds around it:
  * <ul>
  * <li><b>realistic values</b>: the driver reads a clock that the op moves on by a realistic op time each call (drawn

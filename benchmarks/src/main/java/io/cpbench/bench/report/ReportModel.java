@@ -242,7 +242,7 @@ public final class ReportModel {
         }
         for (RunResult r : results) {
             if (r.load() != null && (!r.load().thresholds().isEmpty() || !r.load().invariants().isEmpty())) {
-                verdicts.add(verdict("round " + r.round() + ", " + r.label(), r.load().outcome(),
+                verdicts.add(verdict("round " + r.round() + ", " + r.label(), r.load().outcome().name(),
                         r.load().thresholdsPassed() && r.load().invariantsHold(), LoadSummary.verdicts(r.load())));
             }
         }

@@ -93,7 +93,7 @@ class InterruptIT {
         }
         RunResult r = ResultFiles.read(result);
         assertThat(r.status()).isEqualTo(Status.INCOMPLETE);
-        assertThat(r.load().outcome()).isEqualTo("INTERRUPTED");
+        assertThat(r.load().outcome()).isEqualTo(io.cpbench.core.run.Outcome.INTERRUPTED);
         assertThat(r.ops()).isPositive();
         assertThat(r.durationSeconds()).isLessThan(300);
         // the counter was still checked: interrupted ops are unknown, never lost

@@ -3,6 +3,8 @@ package io.cpbench.core.load;
 import com.hazelcast.core.HazelcastInstance;
 import io.cpbench.core.history.Event;
 import io.cpbench.core.history.HistoryRecorder;
+import io.cpbench.core.run.Outcome;
+import io.cpbench.core.workload.Workload;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
 
@@ -24,7 +26,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
 
 /**
  * Runs a {@link LoadSpec} on clients that are already connected: workers (clients x threads, worker i on client
@@ -38,8 +42,14 @@ import java.util.concurrent.locks.LockSupport;
  * start late and the lag and latency show it; no op is skipped. After the schedule ends, ops already due still
  * run, for at most {@link LoadSpec#drain()}; any left then are counted as never started.
  *
- * <p>The timed path: {@code nanoTime} calls, a random pick of op and object, the op, and recorder writes into
- * fixed-range HdrHistogram recorders (no lock, no allocation), plus a primitive-array append for lock ops.
+ * <p>Bounded closed loop ({@link #bounded}): the shape of a scenario run. Warm-up is a number of ops (at most a
+ * share of the time box), measuring is a number of ops or the spec's duration, and the whole run never passes the
+ * time box: a run that reaches it ends {@code TIMEBOXED}, with what it measured kept. Ops that keep failing end
+ * the run {@code FAILED}.
+ *
+ * <p>The timed path: clock reads, a random pick of op and object (skipped when there is one of each), the op, and
+ * recorder writes into fixed-range HdrHistogram recorders (no lock, no allocation; one recorder in a closed loop,
+ * where an op's latency is its service time), plus a primitive-array append for lock ops.
  */
 public final class LoadEngine {
 
@@ -50,6 +60,51 @@ public final class LoadEngine {
         /** A line worth showing (warm-up started, measuring started, the drain). */
         default void message(String line) {
         }
+
+        /**
+         * Once an interval during warm-up, whose numbers are then discarded.
+         *
+         * @param done   warm-up ops that succeeded so far
+         * @param target warm-up ops asked for ({@link Bounds#warmupOps()}), or 0 when warm-up is a duration
+         */
+        default void warmingUp(long done, long target, double elapsedSeconds, double opsPerSecond, long p50Micros) {
+        }
+
+        /** Just before the first measured op may start, on the sampling thread (to read counters at the start). */
+        default void measuringStarts() {
+        }
+    }
+
+    /**
+     * A closed loop bounded by op counts and a time box: a scenario run's shape.
+     *
+     * @param warmupOps            ops run and discarded first, shared over the workers; warm-up ends early at
+     *                             {@link #WARMUP_SHARE_OF_TIMEBOX} of the time box, so a slow run still gets measured
+     * @param ops                  ops to measure, shared over the workers; 0 to measure for the spec's duration
+     * @param timebox              the most the run may take, warm-up included
+     * @param maxConsecutiveErrors ops failing back to back on one worker before the run ends FAILED; 0 for never
+     * @param grace                how long past the time box, or past a stop, ops in flight get before they are
+     *                             abandoned
+     */
+    public record Bounds(long warmupOps, long ops, Duration timebox, int maxConsecutiveErrors, Duration grace) {
+
+        /** Warm-up may use at most this share of the time box. */
+        public static final double WARMUP_SHARE_OF_TIMEBOX = 0.2;
+
+        public Bounds {
+            if (warmupOps < 0 || ops < 0) {
+                throw new IllegalArgumentException("op counts must be 0 or more, were " + warmupOps + " and " + ops);
+            }
+            if (timebox == null || timebox.isNegative() || timebox.isZero()) {
+                throw new IllegalArgumentException("time box must be positive, was " + timebox);
+            }
+            if (maxConsecutiveErrors < 0) {
+                throw new IllegalArgumentException("max consecutive errors must be 0 or more, was " + maxConsecutiveErrors);
+            }
+            if (grace == null || grace.isNegative()) {
+                throw new IllegalArgumentException("grace must be 0 or more, was " + grace);
+            }
+        }
     }
 
     /**
@@ -59,9 +114,11 @@ public final class LoadEngine {
      * @param stage   1-based
      * @param level   the profile's level at the interval's end: workers, or target op/s
      * @param lag     schedule lag in the interval (open loop), or null
+     * @param done    measured ops finished so far, errors included
      */
     public record IntervalReport(double elapsed, int stage, int stages, boolean open, double level, double opsPerSecond,
-                                 long errors, LoadResult.LoadLatency latency, LoadResult.LoadLatency lag, long inFlight) {
+                                 long errors, LoadResult.LoadLatency latency, LoadResult.LoadLatency lag, long inFlight,
+                                 long done) {
 
         /** {@code  12s  stage 2/3  target 1,500 op/s | 1,497 op/s  p50 0.91ms  p99 3.10ms  max 12.0ms  errors 0  lag p99 0.21ms}. */
         public String line() {
@@ -118,7 +175,24 @@ public final class LoadEngine {
     private volatile long measureStart;
     private volatile long measureEnd = Long.MAX_VALUE;
     private volatile long drainDeadline = Long.MAX_VALUE;
+    /** Lock logs' time base: real time, as {@link LoadOps} stamps lock holds with {@link System#nanoTime()}. */
     private final long origin = System.nanoTime();
+    /** Where every time the engine measures comes from: {@link System#nanoTime()}, but for measuring the engine itself. */
+    private final LongSupplier clock;
+    private Bounds bounds;
+    private volatile long timeboxDeadline = Long.MAX_VALUE;
+    private volatile boolean timeboxHit;
+    private final AtomicReference<String> failure = new AtomicReference<>();
+    private final LongAdder warmupDone = new LongAdder();
+    private Path hlog;
+    private Tally measured;
+    /**
+     * Whether each op bumps the started and finished counts (for ops in flight). A bounded closed loop does without:
+     * each worker has at most one op in flight, so the workers still running are the ops in flight.
+     */
+    private boolean countsOps = true;
+    /** The caller's op, when the engine runs one ({@link #call}); null otherwise. */
+    private Workload call;
 
     /**
      * @param clients connected clients, one per {@link LoadSpec#clients()}; empty for a {@code noop} mix
@@ -130,17 +204,43 @@ public final class LoadEngine {
 
     /** @param executor runs each op instead of the CP ops (tests of the engine); null for the real ops */
     LoadEngine(LoadSpec spec, List<HazelcastInstance> clients, Path outDir, Listener listener, OpExecutor executor) {
-        boolean noop = spec.mix().containsKey(OpType.NOOP);
-        if (!noop && executor == null && clients.size() != spec.clients()) {
+        this(spec, clients, outDir, listener, executor == null ? null : (op, client, object, log, a, b) -> {
+            executor.execute(op, client, object, log);
+            return 0;
+        }, System::nanoTime);
+    }
+
+    /**
+     * An engine that runs the caller's op, {@code op}, on every worker: the spec's mix must be {@link OpType#CALL}
+     * alone. No clients: the op brings its own.
+     *
+     * @param clock where the engine reads time: {@code System::nanoTime}, or a clock for measuring the engine itself
+     *              (recorded latencies, the time box and elapsed times follow it; the interval between samples is
+     *              real time)
+     */
+    public static LoadEngine call(LoadSpec spec, Workload op, Path outDir, Listener listener, LongSupplier clock) {
+        if (!spec.mix().keySet().equals(java.util.Set.of(OpType.CALL))) {
+            throw new IllegalArgumentException("a caller's op runs alone: the mix must be call only, was " + spec.mix().keySet());
+        }
+        LoadEngine engine = new LoadEngine(spec, List.of(), outDir, listener, (type, client, object, log, a, b) -> {
+            op.execute();
+            return 0;
+        }, clock);
+        engine.call = op;
+        return engine;
+    }
+
+    private LoadEngine(LoadSpec spec, List<HazelcastInstance> clients, Path outDir, Listener listener, Exec executor,
+                       LongSupplier clock) {
+        boolean clientless = spec.mix().keySet().stream().allMatch(OpType::clientless);
+        if (!clientless && executor == null && clients.size() != spec.clients()) {
             throw new IllegalArgumentException("the spec asks for " + spec.clients() + " clients, " + clients.size() + " given");
         }
         this.spec = spec;
-        this.ops = new LoadOps(spec, noop ? List.of() : clients, Long.toString(System.currentTimeMillis() % 100_000_000L, 36)
+        this.clock = clock;
+        this.ops = new LoadOps(spec, clientless ? List.of() : clients, Long.toString(System.currentTimeMillis() % 100_000_000L, 36)
                 + Integer.toString((int) (Math.random() * 1296), 36));
-        this.executor = executor != null ? (op, client, object, log, a, b) -> {
-            executor.execute(op, client, object, log);
-            return 0;
-        } : ops::execute;
+        this.executor = executor != null ? executor : ops::execute;
         this.outDir = outDir;
         this.listener = listener;
         this.used = spec.mix().keySet().toArray(new OpType[0]);
@@ -150,7 +250,7 @@ public final class LoadEngine {
             sum += spec.mix().get(used[i]);
             cumulativeWeights[i] = sum;
         }
-        this.recording = new Recording(used);
+        this.recording = new Recording(used, !spec.open());
         this.warmedUp = new CountDownLatch(spec.workers());
         this.done = new CountDownLatch(spec.workers());
     }
@@ -181,6 +281,52 @@ public final class LoadEngine {
         return this;
     }
 
+    /**
+     * Bounds the run by op counts and a time box instead of the spec's warm-up duration ({@link Bounds}); the spec
+     * must be a closed loop. Call before {@link #run()}.
+     */
+    public LoadEngine bounded(Bounds value) {
+        if (spec.open()) {
+            throw new IllegalArgumentException("op-count bounds need a closed loop");
+        }
+        bounds = value;
+        countsOps = false;
+        return this;
+    }
+
+    /**
+     * Writes every measured interval, all ops together, to this HdrHistogram interval log (values µs, max column
+     * ms). Call before {@link #run()}.
+     */
+    public LoadEngine intervalLog(Path file) {
+        hlog = file;
+        return this;
+    }
+
+    /**
+     * What the measured phase recorded, all ops together. Read after {@link #run()}.
+     *
+     * @param latency    latency of every successful measured op, µs (the sum of the interval log's intervals)
+     * @param ok         measured ops that succeeded
+     * @param errors     measured ops that threw
+     * @param warmupOps  warm-up ops that succeeded (bounded runs; 0 otherwise)
+     * @param firstError the first measured error, described; null if none
+     */
+    public record Totals(Histogram latency, long ok, long errors, long warmupOps, String firstError) {
+    }
+
+    /** @throws IllegalStateException before {@link #run()} has returned */
+    public Totals totals() {
+        if (measured == null) {
+            throw new IllegalStateException("the run has not ended");
+        }
+        Histogram all = new Histogram(Recording.MAX_MICROS, 3);
+        for (Histogram h : measured.latency) {
+            all.add(h);
+        }
+        return new Totals(all, measured.okOps(), measured.allErrors(), warmupDone.sum(), recording.firstError());
+    }
+
     /** The run's history so far (null unless {@link #recordHistory()}); taking it closes it to later ops. */
     public HistoryRecorder historyRecorder() {
         return history;
@@ -194,7 +340,16 @@ public final class LoadEngine {
     private void stop(String reason) {
         if (!stopRequested) {
             stopReason = reason;
-            stopRequestedAtNanos = System.nanoTime();
+            stopRequestedAtNanos = clock.getAsLong();
+        }
+        stopRequested = true;
+        measureGate.countDown();
+    }
+
+    /** Ends the run as FAILED: ops keep failing, so there is nothing to measure. */
+    private void fail(String reason) {
+        if (failure.compareAndSet(null, reason)) {
+            stopRequestedAtNanos = clock.getAsLong();
         }
         stopRequested = true;
         measureGate.countDown();
@@ -214,8 +369,13 @@ public final class LoadEngine {
             }
         }
         ops.setUp(history == null ? null : history.setup());
-        warmupStart = System.nanoTime();
+        warmupStart = clock.getAsLong();
         long warmupEnd = warmupStart + spec.warmup().toNanos();
+        if (bounds != null) {
+            timeboxDeadline = warmupStart + bounds.timebox().toNanos();
+            warmupEnd = bounds.warmupOps() == 0 ? warmupStart
+                    : warmupStart + (long) (bounds.timebox().toNanos() * Bounds.WARMUP_SHARE_OF_TIMEBOX);
+        }
         if (spec.open() && !spec.warmup().isZero()) {
             // open loop at the schedule's first rate (or its peak, if it starts from 0)
             double rate = spec.profile().startLevel() > 0 ? spec.profile().startLevel() : spec.profile().peak();
@@ -228,7 +388,10 @@ public final class LoadEngine {
             t.setDaemon(true);
             t.start();
         }
-        if (!spec.warmup().isZero()) {
+        if (bounds != null && bounds.warmupOps() > 0) {
+            message(String.format(Locale.ROOT, "warming up: %,d ops, closed loop, %d worker%s", bounds.warmupOps(),
+                    spec.workers(), spec.workers() == 1 ? "" : "s"));
+        } else if (bounds == null && !spec.warmup().isZero()) {
             message(warmupProfile != null
                     ? String.format(Locale.ROOT, "warming up for %s: open loop at %,.0f op/s", Durations.format(spec.warmup()),
                     warmupProfile.startLevel())
@@ -240,12 +403,22 @@ public final class LoadEngine {
             // compiled before the first measured interval instead of competing with the workers in it.
             long warmupDeadline = warmupEnd + spec.drain().toNanos() + Duration.ofSeconds(1).toNanos();
             boolean warm = false;
-            Tally discarded = new Tally(used);
-            while (!warm && System.nanoTime() < warmupDeadline) {
-                warm = warmedUp.await(Math.min(spec.interval().toNanos(), Math.max(1, warmupDeadline - System.nanoTime())),
+            Tally discarded = new Tally(used, !spec.open());
+            long lastSample = clock.getAsLong();
+            long target = bounds == null ? 0 : bounds.warmupOps();
+            while (!warm && clock.getAsLong() < warmupDeadline) {
+                // real time between samples; the deadline follows the engine's clock
+                warm = warmedUp.await(Math.min(spec.interval().toNanos(), Math.max(1, warmupDeadline - clock.getAsLong())),
                         TimeUnit.NANOSECONDS);
                 recording.take(discarded.reset());
-                discarded.stats(1, 0, 0, spec.open());
+                long now = clock.getAsLong();
+                discarded.nanos = now - lastSample;
+                lastSample = now;
+                LoadResult.OpStats all = discarded.stats(1, 0, 0, spec.open()).all();
+                if (listener != null && !warm) {
+                    listener.warmingUp(bounds == null ? started.sum() : warmupDone.sum(), target,
+                            (now - warmupStart) / 1e9, all.opsPerSecond(), all.latency().p50());
+                }
             }
             if (!warm) {
                 message("warm-up: some ops were still in flight " + Durations.format(spec.drain())
@@ -258,29 +431,37 @@ public final class LoadEngine {
         Profile profile = spec.profile();
         Tally[] stages = new Tally[profile.stages().size()];
         for (int s = 0; s < stages.length; s++) {
-            stages[s] = new Tally(used);
+            stages[s] = new Tally(used, !spec.open());
         }
         Instant startedAt = Instant.now();
-        try (Output output = new Output(outDir, used, spec.open())) {
+        try (Output output = new Output(outDir, used, spec.open(), hlog)) {
             recording.reset();
             long startedBefore = started.sum();
-            long finishedBefore = finished.sum();
-            measureStart = System.nanoTime();
-            measureEnd = measureStart + profile.totalNanos();
-            drainDeadline = measureEnd + spec.drain().toNanos();
+            long measuredDone = 0;
+            if (listener != null) {
+                listener.measuringStarts();
+            }
+            measureStart = clock.getAsLong();
+            measureEnd = Math.min(measureStart + profile.totalNanos(), timeboxDeadline);
+            drainDeadline = measureEnd + (bounds != null ? bounds.grace() : spec.drain()).toNanos();
             measureGate.countDown();
             if (!stopRequested) {
                 message("measuring: " + spec.summary());
             }
             long last = measureStart;
             boolean draining = false;
-            Tally interval = new Tally(used);
+            Tally interval = new Tally(used, !spec.open());
+            long lastReal = System.nanoTime();
             while (true) {
                 long next = nextSample(last, profile);
-                boolean allDone = awaitDone(next);
-                long now = System.nanoTime();
+                // An interval of real time, or less up to the next stage boundary on the engine's clock.
+                long wait = Math.min(spec.interval().toNanos() - (System.nanoTime() - lastReal), next - clock.getAsLong());
+                boolean allDone = awaitDone(wait);
+                lastReal = System.nanoTime();
+                long now = clock.getAsLong();
                 recording.take(interval.reset());
                 interval.nanos = now - last;
+                measuredDone += interval.okOps() + interval.allErrors();
                 int stage = Math.min(profile.stageAt(last - measureStart), stages.length - 1);
                 stages[stage].add(interval);
                 output.write(interval, (now - measureStart) / 1e9, stage + 1, profile.levelAt(now - measureStart));
@@ -290,13 +471,14 @@ public final class LoadEngine {
                     listener.interval(new IntervalReport((now - measureStart) / 1e9, stage + 1, stages.length,
                             spec.open(), profile.levelAt(Math.min(now, measureEnd) - measureStart),
                             st.all().opsPerSecond(), st.all().errors(), st.all().latency(), st.lag(),
-                            inFlight()));
+                            inFlight(), measuredDone));
                 }
                 last = now;
                 if (spec.abortOnFail() && !stopRequested) {
                     checkEarly(stages, profile, now);
                 }
-                if (allDone || now >= drainDeadline || (stopReason != null && now - stopRequestedAtNanos > spec.drain().toNanos())) {
+                Duration stopDrain = bounds != null ? bounds.grace() : spec.drain();
+                if (allDone || now >= drainDeadline || (stopRequested && now - stopRequestedAtNanos > stopDrain.toNanos())) {
                     break;
                 }
                 if (!draining && now >= measureEnd && !stopRequested && inFlight() > 0) {
@@ -306,11 +488,15 @@ public final class LoadEngine {
                             spec.open() ? " or already due" : "", Durations.format(spec.drain())));
                 }
             }
+            if (bounds != null && inFlight() > 0 && !stopRequested && clock.getAsLong() >= timeboxDeadline) {
+                timeboxHit = true; // ops stuck past the time box and its grace, on every worker
+            }
             stopRequested = true; // no new ops; those in flight get a moment to end, then are abandoned
-            awaitDone(System.nanoTime() + IN_FLIGHT_GRACE.toNanos());
+            // (bounded: the grace was given above)
+            awaitDone(bounds != null ? 0 : IN_FLIGHT_GRACE.toNanos());
             Tally tail = interval.reset();
             recording.take(tail); // ops that ended since the last interval
-            long tailEnd = System.nanoTime();
+            long tailEnd = clock.getAsLong();
             if (tail.okOps() + tail.allErrors() > 0) {
                 tail.nanos = tailEnd - last;
                 stages[stages.length - 1].add(tail);
@@ -321,7 +507,7 @@ public final class LoadEngine {
             long measuredStarted = started.sum() - startedBefore;
             long abandoned = inFlight();
             List<LoadResult.StageStats> stageStats = new ArrayList<>();
-            Tally whole = new Tally(used);
+            Tally whole = new Tally(used, !spec.open());
             for (int s = 0; s < stages.length; s++) {
                 stageStats.add(stages[s].stats(s + 1, s == 0 ? profile.startLevel() : profile.stages().get(s - 1).target(),
                         profile.stages().get(s).target(), spec.open()));
@@ -349,16 +535,25 @@ public final class LoadEngine {
             for (int i = 0; i < used.length; i++) {
                 histograms.put(used[i].key(), io.cpbench.core.result.RunResult.encode(whole.latency[i]));
             }
-            String outcome;
+            measured = whole;
+            Outcome outcome;
             String reason;
-            if (aborted) {
-                outcome = "ABORTED";
+            if (failure.get() != null) {
+                outcome = Outcome.FAILED;
+                reason = failure.get();
+            } else if (timeboxHit) {
+                outcome = Outcome.TIMEBOXED;
+                reason = abandoned > 0 ? "ops still in flight " + bounds.grace().toMillis() / 1000.0
+                        + " s after the time box of " + bounds.timebox().toSeconds() + " s were abandoned"
+                        : "time box of " + bounds.timebox().toSeconds() + " s reached";
+            } else if (aborted) {
+                outcome = Outcome.ABORTED;
                 reason = stopReason;
             } else if (stopReason != null) {
-                outcome = "INTERRUPTED";
-                reason = stopReason;
+                outcome = Outcome.INTERRUPTED;
+                reason = abandoned > 0 ? stopReason + "; ops in flight were abandoned" : stopReason;
             } else {
-                outcome = "COMPLETED";
+                outcome = Outcome.COMPLETED;
                 reason = abandoned > 0 ? String.format(Locale.ROOT, "%,d op%s still in flight %s after the end were"
                         + " abandoned (outcome unknown)", abandoned, abandoned == 1 ? "" : "s", Durations.format(spec.drain())) : null;
             }
@@ -373,8 +568,11 @@ public final class LoadEngine {
     /** When {@link #stop} was first called: the drain after a stop counts from here. */
     private volatile long stopRequestedAtNanos;
 
-    /** Ops started and not finished; finished is read first, so this is never negative. */
+    /** Ops started and not finished (finished is read first, so never negative); bounded: the workers still running. */
     private long inFlight() {
+        if (!countsOps) {
+            return done.getCount();
+        }
         long f = finished.sum();
         return started.sum() - f;
     }
@@ -405,9 +603,9 @@ public final class LoadEngine {
         return next;
     }
 
-    private boolean awaitDone(long until) {
+    /** Waits at most {@code wait} ns (real time) for every worker to end; whether they all have. */
+    private boolean awaitDone(long wait) {
         try {
-            long wait = until - System.nanoTime();
             return done.await(Math.max(wait, 0), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             stop();
@@ -429,7 +627,7 @@ public final class LoadEngine {
                 stats = stages[t.stage() - 1].stats(t.stage(), 0, 0, spec.open());
             } else {
                 if (whole == null) {
-                    whole = new Tally(used);
+                    whole = new Tally(used, !spec.open());
                     for (Tally s : stages) {
                         whole.add(s);
                     }
@@ -463,9 +661,11 @@ public final class LoadEngine {
             try {
                 if (spec.open() && warmupProfile != null) {
                     openLoop(random, client, lane, lockLog, warmupProfile, warmupStart, warmupSlot, warmupEnd);
+                } else if (bounds != null) {
+                    boundedLoop(random, client, lane, lockLog, share(bounds.warmupOps(), index), warmupEnd, false);
                 } else {
                     long now;
-                    while (!stopRequested && (now = System.nanoTime()) < warmupEnd) {
+                    while (!stopRequested && (now = clock.getAsLong()) < warmupEnd) {
                         runOp(random, client, lane, lockLog, now, now);
                     }
                 }
@@ -474,6 +674,9 @@ public final class LoadEngine {
                 measureGate.await();
                 if (spec.open()) {
                     openLoop(random, client, lane, lockLog, spec.profile(), measureStart, nextSlot, drainDeadline);
+                } else if (bounds != null) {
+                    boundedLoop(random, client, lane, lockLog, bounds.ops() == 0 ? Long.MAX_VALUE : share(bounds.ops(), index),
+                            measureEnd, true);
                 } else {
                     closedLoop(index, random, client, lane, lockLog);
                 }
@@ -488,12 +691,61 @@ public final class LoadEngine {
         };
     }
 
+    /** This worker's share of {@code total} ops: an even split, the first workers taking one more. */
+    private long share(long total, int index) {
+        long base = total / spec.workers();
+        return base + (index < total % spec.workers() ? 1 : 0);
+    }
+
+    /**
+     * Bounded closed loop: at most {@code quota} ops, none started at or after {@code end}. Measuring, reaching the
+     * time box marks the run TIMEBOXED. Too many failures in a row fail the run.
+     */
+    private void boundedLoop(SplittableRandom random, int client, HistoryRecorder.Lane lane, LockLog lockLog, long quota,
+                             long end, boolean measure) {
+        int maxErrors = bounds.maxConsecutiveErrors();
+        int consecutiveErrors = 0;
+        for (long n = 0; n < quota && !stopRequested; n++) {
+            long now = clock.getAsLong();
+            if (now >= end) {
+                if (measure && now >= timeboxDeadline) {
+                    timeboxHit = true;
+                }
+                return;
+            }
+            Exception error;
+            if (call != null && lane == null) {
+                // The caller's op alone: no pick, no history. As short as a scenario run's timed path has always
+                // been (HarnessCost measures it): the op between two clock reads, one recorder write.
+                try {
+                    call.execute();
+                    recording.ok(0, now, now, clock.getAsLong());
+                    error = null;
+                } catch (Exception e) {
+                    recording.error(0, e);
+                    error = e;
+                }
+            } else {
+                error = runOp(random, client, lane, lockLog, now, now);
+            }
+            if (error == null) {
+                consecutiveErrors = 0;
+                if (!measure) {
+                    warmupDone.increment();
+                }
+            } else if (maxErrors > 0 && ++consecutiveErrors >= maxErrors) {
+                fail(consecutiveErrors + " ops in a row failed; last: " + Errors.describe(error));
+                return;
+            }
+        }
+    }
+
     private void closedLoop(int index, SplittableRandom random, int client, HistoryRecorder.Lane lane, LockLog lockLog) {
         Profile profile = spec.profile();
         long start = measureStart;
         long end = measureEnd;
         while (!stopRequested) {
-            long now = System.nanoTime();
+            long now = clock.getAsLong();
             if (now >= end) {
                 return;
             }
@@ -519,7 +771,7 @@ public final class LoadEngine {
             }
             long due = start + offset;
             long now;
-            while ((now = System.nanoTime()) < due) {
+            while ((now = clock.getAsLong()) < due) {
                 if (stopRequested) {
                     return;
                 }
@@ -538,7 +790,8 @@ public final class LoadEngine {
         }
     }
 
-    private void runOp(SplittableRandom random, int client, HistoryRecorder.Lane lane, LockLog lockLog, long due, long begin) {
+    /** Runs one op and records it; the exception it threw, or null. */
+    private Exception runOp(SplittableRandom random, int client, HistoryRecorder.Lane lane, LockLog lockLog, long due, long begin) {
         int op = pick(random);
         int object = spec.objects() == 1 ? 0 : random.nextInt(spec.objects());
         OpType type = used[op];
@@ -548,7 +801,9 @@ public final class LoadEngine {
             a = random.nextInt(LoadOps.REGISTER_VALUES);
             b = random.nextInt(LoadOps.REGISTER_VALUES);
         }
-        started.increment();
+        if (countsOps) {
+            started.increment();
+        }
         long start = begin;
         long intended = due;
         if (lane != null) {
@@ -557,25 +812,29 @@ public final class LoadEngine {
             // loop the intended start is the start.
             lane.invoke(type.historyName(), type.register() ? ops.registerName(object) : ops.objectName(object),
                     type == OpType.WRITE ? Long.valueOf(a) : type == OpType.CMPSET ? List.of(a, b) : null, begin);
-            start = System.nanoTime();
+            start = clock.getAsLong();
             intended = due == begin ? start : due;
         }
         try {
             long result = executor.execute(type, client, object, lockLog, a, b);
-            long end = System.nanoTime();
+            long end = clock.getAsLong();
             recording.ok(op, intended, start, end);
             if (lane != null) {
                 complete(lane, type, result, end);
             }
+            return null;
         } catch (Exception e) {
             recording.error(op, e);
             if (lane != null) {
                 // A read that failed changed nothing. Any other op may have taken effect: its outcome is unknown.
                 lane.completeWithOwnValue(type == OpType.READ || type == OpType.GET ? Event.Type.FAIL : Event.Type.INFO,
-                        Errors.type(e), System.nanoTime());
+                        Errors.type(e), clock.getAsLong());
             }
+            return e;
         } finally {
-            finished.increment();
+            if (countsOps) {
+                finished.increment();
+            }
         }
     }
 
@@ -600,7 +859,10 @@ public final class LoadEngine {
         return used.length - 1;
     }
 
-    /** {@code load.csv} (one row per interval per op, and one for all ops) and one {@code .hlog} per op. */
+    /**
+     * {@code load.csv} (one row per interval per op, and one for all ops) and one {@code .hlog} per op, in the output
+     * directory if there is one; and the interval log of all ops together, if asked for ({@link #intervalLog}).
+     */
     private static final class Output implements AutoCloseable {
         static final String HEADER = "elapsed_s,stage,level,op,ops,errors,ops_per_s,p50_us,p90_us,p95_us,p99_us,p999_us,"
                 + "max_us,service_p50_us,service_p99_us,lag_p99_us,lag_max_us";
@@ -610,13 +872,26 @@ public final class LoadEngine {
         private final OpType[] ops;
         private final boolean open;
         private final long base = System.currentTimeMillis();
+        private final PrintStream allStream;
+        private final HistogramLogWriter allLog;
         private double lastElapsed;
 
-        Output(Path dir, OpType[] ops, boolean open) {
+        Output(Path dir, OpType[] ops, boolean open, Path hlog) {
             this.ops = ops;
             this.open = open;
             logs = new HistogramLogWriter[ops.length];
             logStreams = new PrintStream[ops.length];
+            if (hlog == null) {
+                allStream = null;
+                allLog = null;
+            } else {
+                try {
+                    allStream = new PrintStream(hlog.toFile(), StandardCharsets.UTF_8);
+                } catch (IOException e) {
+                    throw new UncheckedIOException("cannot write interval log " + hlog + ": " + e.getMessage(), e);
+                }
+                allLog = logWriter(allStream, "cp-bench measured intervals; latency values in microseconds");
+            }
             if (dir == null) {
                 csv = null;
                 return;
@@ -626,35 +901,43 @@ public final class LoadEngine {
                 csv.println(HEADER);
                 for (int i = 0; i < ops.length; i++) {
                     logStreams[i] = new PrintStream(dir.resolve("load-" + ops[i].key() + ".hlog").toFile(), StandardCharsets.UTF_8);
-                    logs[i] = new HistogramLogWriter(logStreams[i]);
-                    logs[i].outputComment("cp-bench load, op " + ops[i].key() + "; latency in microseconds"
+                    logs[i] = logWriter(logStreams[i], "cp-bench load, op " + ops[i].key() + "; latency in microseconds"
                             + (open ? ", counted from when each op was due" : ""));
-                    logs[i].outputLogFormatVersion();
-                    logs[i].outputStartTime(base);
-                    logs[i].setBaseTime(base);
-                    logs[i].outputBaseTime(base);
-                    logs[i].outputLegend();
                 }
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot write load output in " + dir + ": " + e.getMessage(), e);
             }
         }
 
+        private HistogramLogWriter logWriter(PrintStream stream, String comment) {
+            HistogramLogWriter writer = new HistogramLogWriter(stream);
+            writer.outputComment(comment);
+            writer.outputLogFormatVersion();
+            writer.outputStartTime(base);
+            writer.setBaseTime(base);
+            writer.outputBaseTime(base);
+            writer.outputLegend();
+            return writer;
+        }
+
         void write(Tally interval, double elapsed, int stage, double level) {
-            if (csv == null) {
+            if (csv == null && allLog == null) {
                 return;
             }
             double seconds = interval.nanos / 1e9;
-            Histogram all = new Histogram(Recording.MAX_MICROS, 3);
-            Histogram allService = new Histogram(Recording.MAX_MICROS, 3);
+            boolean one = ops.length == 1; // then "all" is that op: no copies (the sampler allocates nothing per interval)
+            Histogram all = one ? interval.latency[0] : new Histogram(Recording.MAX_MICROS, 3);
+            Histogram allService = one ? interval.service[0] : new Histogram(Recording.MAX_MICROS, 3);
             long allErrors = 0;
             for (int i = 0; i < ops.length; i++) {
                 row(elapsed, stage, level, ops[i].key(), interval.latency[i], interval.service[i], interval.errors[i],
                         seconds, interval.lag);
-                all.add(interval.latency[i]);
-                allService.add(interval.service[i]);
+                if (!one) {
+                    all.add(interval.latency[i]);
+                    allService.add(interval.service[i]);
+                }
                 allErrors += interval.errors[i];
-                if (interval.latency[i].getTotalCount() > 0) {
+                if (csv != null && interval.latency[i].getTotalCount() > 0) {
                     Histogram h = interval.latency[i];
                     h.setStartTimeStamp(base + (long) (lastElapsed * 1000));
                     h.setEndTimeStamp(base + (long) (elapsed * 1000));
@@ -664,12 +947,22 @@ public final class LoadEngine {
             if (ops.length > 1) {
                 row(elapsed, stage, level, "all", all, allService, allErrors, seconds, interval.lag);
             }
+            if (allLog != null && all.getTotalCount() > 0) {
+                all.setStartTimeStamp(base + (long) (lastElapsed * 1000));
+                all.setEndTimeStamp(base + (long) (elapsed * 1000));
+                allLog.outputIntervalHistogram(lastElapsed, elapsed, all, 1000.0);
+            }
             lastElapsed = elapsed;
-            csv.flush();
+            if (csv != null) {
+                csv.flush();
+            }
         }
 
         private void row(double elapsed, int stage, double level, String op, Histogram h, Histogram service, long errors,
                          double seconds, Histogram lag) {
+            if (csv == null) {
+                return;
+            }
             LoadResult.LoadLatency l = LoadResult.LoadLatency.of(h);
             LoadResult.LoadLatency s = LoadResult.LoadLatency.of(service);
             LoadResult.LoadLatency g = LoadResult.LoadLatency.of(lag);
@@ -683,6 +976,9 @@ public final class LoadEngine {
         public void close() {
             if (csv != null) {
                 csv.close();
+            }
+            if (allStream != null) {
+                allStream.close();
             }
             for (PrintStream s : logStreams) {
                 if (s != null) {

@@ -11,8 +11,8 @@ import java.util.Map;
  * {@code cpbench-result/1}). Latencies are µs. In an open loop {@code latency} counts from when each op was due
  * and {@code service} from when it really started; in a closed loop both are the service time.
  *
- * @param outcome    COMPLETED, INTERRUPTED (stopped from outside), ABORTED (a threshold crossed, with abortOnFail) or
- *                   FAILED (the run could not go on)
+ * @param outcome    COMPLETED, INTERRUPTED (stopped from outside) or ABORTED (a threshold crossed, with abortOnFail);
+ *                   an op-count bounded run also TIMEBOXED or FAILED (ops kept failing). Written by name.
  * @param reason     why, when not COMPLETED
  * @param spec       the spec that ran ({@link LoadSpec#describe()})
  * @param stages     numbers per stage, in order; an op counts in the stage in which it ended
@@ -22,7 +22,7 @@ import java.util.Map;
  * @param invariants each invariant the run checked, and the evidence when one failed
  * @param histograms whole-run latency histogram per op, HdrHistogram's compressed encoding in Base64
  */
-public record LoadResult(String outcome, String reason, Map<String, Object> spec, String startedAt, double seconds,
+public record LoadResult(io.cpbench.core.run.Outcome outcome, String reason, Map<String, Object> spec, String startedAt, double seconds,
                          List<StageStats> stages, StageStats total, ScheduleStats schedule,
                          List<ThresholdResult> thresholds, List<InvariantResult> invariants,
                          Map<String, String> histograms) {

@@ -70,6 +70,9 @@ public record LoadSpec(Map<OpType, Integer> mix, int objects, String prefix, Lis
         if (kept.containsKey(OpType.NOOP) && kept.size() > 1) {
             throw new IllegalArgumentException("mix: noop measures the engine alone and cannot be mixed with CP ops");
         }
+        if (kept.containsKey(OpType.CALL) && kept.size() > 1) {
+            throw new IllegalArgumentException("mix: a caller's own op runs alone and cannot be mixed with other ops");
+        }
         mix = Collections.unmodifiableMap(kept);
         if (objects < 1 || objects > 10_000) {
             throw new IllegalArgumentException("objects.count must be 1-10000, was " + objects);
@@ -134,8 +137,8 @@ public record LoadSpec(Map<OpType, Integer> mix, int objects, String prefix, Lis
             throw new IllegalArgumentException("schedule.warmup must be 0-1h, was " + warmup);
         }
         interval = interval == null ? Duration.ofSeconds(1) : interval;
-        if (interval.toMillis() < 100 || interval.compareTo(Duration.ofMinutes(1)) > 0) {
-            throw new IllegalArgumentException("interval must be 100ms-1m, was " + interval);
+        if (interval.toMillis() < 10 || interval.compareTo(Duration.ofMinutes(1)) > 0) {
+            throw new IllegalArgumentException("interval must be 10ms-1m, was " + interval);
         }
         drain = drain == null ? Duration.ofSeconds(10) : drain;
         if (drain.isNegative() || drain.compareTo(Duration.ofMinutes(10)) > 0) {

@@ -81,7 +81,7 @@ public final class LoadSummary {
                 out.append(String.format(Locale.ROOT, "  %-4s  %-8s %s%n", i.holds() ? "OK" : "FAIL", i.name(), i.evidence()));
             }
         }
-        if (!"COMPLETED".equals(r.outcome())) {
+        if (r.outcome() != io.cpbench.core.run.Outcome.COMPLETED) {
             out.append(r.outcome()).append(r.reason() == null ? "" : ": " + r.reason()).append('\n');
         } else if (r.reason() != null) {
             out.append("note: ").append(r.reason()).append('\n');

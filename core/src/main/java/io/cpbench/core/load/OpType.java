@@ -27,7 +27,12 @@ public enum OpType {
     /** {@code IAtomicLong.compareAndSet} of random values 0-4 on a register: the checker's cas. */
     CMPSET,
     /** Nothing at all: for measuring the engine itself (no cluster is touched). */
-    NOOP;
+    NOOP,
+    /**
+     * The caller's own op, given to the engine as a {@link io.cpbench.core.workload.Workload} (a scenario's seed op
+     * through its topology's client). Never in a load mix: {@link #of} and {@link #known} leave it out.
+     */
+    CALL;
 
     public String key() {
         return name().toLowerCase(Locale.ROOT);
@@ -37,7 +42,7 @@ public enum OpType {
     public static OpType of(String name) {
         String key = name == null ? "" : name.trim().toLowerCase(Locale.ROOT);
         for (OpType op : values()) {
-            if (op.key().equals(key)) {
+            if (op != CALL && op.key().equals(key)) {
                 return op;
             }
         }
@@ -45,7 +50,12 @@ public enum OpType {
     }
 
     public static String known() {
-        return Arrays.stream(values()).map(OpType::key).collect(Collectors.joining(", "));
+        return Arrays.stream(values()).filter(op -> op != CALL).map(OpType::key).collect(Collectors.joining(", "));
+    }
+
+    /** Whether the op runs without a client of its own: {@link #NOOP} and {@link #CALL}. */
+    boolean clientless() {
+        return this == NOOP || this == CALL;
     }
 
     /** Whether the op acts on the run's registers, whose history the linearizability checker reads. */

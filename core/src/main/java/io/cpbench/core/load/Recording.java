@@ -11,13 +11,16 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Where workers record, and where the sampling thread takes an interval's numbers from. Recorders have a fixed
  * range (no resizing on the timed path) and recycle their interval histograms; values past one hour are clamped
- * and counted.
+ * and counted. In a closed loop an op's latency is its service time, so one recorder holds both.
  */
 final class Recording {
 
     static final long MAX_MICROS = 3_600_000_000L;
 
     private final OpType[] ops;
+    private final boolean closed;
+    /** The first error, described: why ops failed, even when the run did not. */
+    private final java.util.concurrent.atomic.AtomicReference<String> firstError = new java.util.concurrent.atomic.AtomicReference<>();
     private final Recorder[] latency;
     private final Recorder[] service;
     private final Recorder lag = new Recorder(1, MAX_MICROS, 3);
@@ -32,8 +35,9 @@ final class Recording {
     private final java.util.List<Map<String, Long>> typesTaken = new java.util.ArrayList<>();
 
     @SuppressWarnings("unchecked")
-    Recording(OpType[] ops) {
+    Recording(OpType[] ops, boolean closed) {
         this.ops = ops;
+        this.closed = closed;
         latency = new Recorder[ops.length];
         service = new Recorder[ops.length];
         errors = new LongAdder[ops.length];
@@ -43,7 +47,7 @@ final class Recording {
         errorsTaken = new long[ops.length];
         for (int i = 0; i < ops.length; i++) {
             latency[i] = new Recorder(1, MAX_MICROS, 3);
-            service[i] = new Recorder(1, MAX_MICROS, 3);
+            service[i] = closed ? null : new Recorder(1, MAX_MICROS, 3);
             errors[i] = new LongAdder();
             errorTypes[i] = new ConcurrentHashMap<>();
             typesTaken.add(new HashMap<>());
@@ -59,9 +63,12 @@ final class Recording {
         return Math.max(micros, 0);
     }
 
+    /** In a closed loop {@code dueNanos} is {@code startNanos}: one value, recorded once. */
     void ok(int op, long dueNanos, long startNanos, long endNanos) {
         latency[op].recordValue(clamp(endNanos - dueNanos));
-        service[op].recordValue(clamp(endNanos - startNanos));
+        if (!closed) {
+            service[op].recordValue(clamp(endNanos - startNanos));
+        }
     }
 
     void lag(long nanos) {
@@ -74,6 +81,14 @@ final class Recording {
     void error(int op, Throwable e) {
         errors[op].increment();
         errorTypes[op].computeIfAbsent(Errors.type(e), k -> new LongAdder()).increment();
+        if (firstError.get() == null) {
+            firstError.compareAndSet(null, Errors.describe(e));
+        }
+    }
+
+    /** The first error recorded since the last {@link #reset()}, described; null if none. */
+    String firstError() {
+        return firstError.get();
     }
 
     /** Takes what was recorded since the last call into {@code into} (which it adds to). */
@@ -81,8 +96,10 @@ final class Recording {
         for (int i = 0; i < ops.length; i++) {
             recycledLatency[i] = latency[i].getIntervalHistogram(recycledLatency[i]);
             into.latency[i].add(recycledLatency[i]);
-            recycledService[i] = service[i].getIntervalHistogram(recycledService[i]);
-            into.service[i].add(recycledService[i]);
+            if (!closed) { // a closed tally's service histograms are its latency histograms
+                recycledService[i] = service[i].getIntervalHistogram(recycledService[i]);
+                into.service[i].add(recycledService[i]);
+            }
             long e = errors[i].sum();
             into.errors[i] += e - errorsTaken[i];
             errorsTaken[i] = e;
@@ -103,8 +120,9 @@ final class Recording {
 
     /** Discards what was recorded so far (the warm-up's numbers). */
     void reset() {
-        take(new Tally(ops));
+        take(new Tally(ops, closed));
         clamped.reset();
         late.reset();
+        firstError.set(null);
     }
 }

@@ -7,7 +7,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** Numbers accumulated over a span (an interval, a stage, the run): per op, histograms and error counts. */
+/**
+ * Numbers accumulated over a span (an interval, a stage, the run): per op, histograms and error counts. In a closed
+ * loop an op's service time is its latency, and {@link #service} holds the very same histograms as {@link #latency}.
+ */
 final class Tally {
 
     final OpType[] ops;
@@ -17,23 +20,32 @@ final class Tally {
     final List<Map<String, Long>> errorTypes = new ArrayList<>();
     final Histogram lag = new Histogram(Recording.MAX_MICROS, 3);
     long nanos;
+    private final boolean closed;
 
-    Tally(OpType[] ops) {
+    Tally(OpType[] ops, boolean closed) {
         this.ops = ops;
+        this.closed = closed;
         latency = new Histogram[ops.length];
-        service = new Histogram[ops.length];
+        service = closed ? latency : new Histogram[ops.length];
         errors = new long[ops.length];
         for (int i = 0; i < ops.length; i++) {
             latency[i] = new Histogram(Recording.MAX_MICROS, 3);
-            service[i] = new Histogram(Recording.MAX_MICROS, 3);
+            if (!closed) {
+                service[i] = new Histogram(Recording.MAX_MICROS, 3);
+            }
             errorTypes.add(new TreeMap<>());
         }
     }
 
     void add(Tally other) {
+        if (other.closed != closed) {
+            throw new IllegalArgumentException("a closed loop's tally and an open loop's do not add up");
+        }
         for (int i = 0; i < ops.length; i++) {
             latency[i].add(other.latency[i]);
-            service[i].add(other.service[i]);
+            if (!closed) {
+                service[i].add(other.service[i]);
+            }
             errors[i] += other.errors[i];
             Map<String, Long> mine = errorTypes.get(i);
             other.errorTypes.get(i).forEach((type, n) -> mine.merge(type, n, Long::sum));
@@ -46,7 +58,9 @@ final class Tally {
     Tally reset() {
         for (int i = 0; i < ops.length; i++) {
             latency[i].reset();
-            service[i].reset();
+            if (!closed) {
+                service[i].reset();
+            }
             errors[i] = 0;
             errorTypes.get(i).clear();
         }
@@ -82,26 +96,37 @@ final class Tally {
     LoadResult.StageStats stats(int stage, double from, double to, boolean open) {
         double seconds = nanos / 1e9;
         List<LoadResult.OpStats> per = new ArrayList<>();
-        Histogram allLatency = new Histogram(Recording.MAX_MICROS, 3);
-        Histogram allService = new Histogram(Recording.MAX_MICROS, 3);
+        boolean one = ops.length == 1; // then "all" is that op: no copies
+        Histogram allLatency = one ? latency[0] : new Histogram(Recording.MAX_MICROS, 3);
+        Histogram allService = one ? service[0] : closed ? allLatency : new Histogram(Recording.MAX_MICROS, 3);
         Map<String, Long> allTypes = new TreeMap<>();
         long allErrors = 0;
         for (int i = 0; i < ops.length; i++) {
             per.add(opStats(ops[i].key(), latency[i], service[i], errors[i], errorTypes.get(i), seconds));
-            allLatency.add(latency[i]);
-            allService.add(service[i]);
+            if (!one) {
+                allLatency.add(latency[i]);
+                if (!closed) {
+                    allService.add(service[i]);
+                }
+            }
             allErrors += errors[i];
             errorTypes.get(i).forEach((type, n) -> allTypes.merge(type, n, Long::sum));
         }
-        return new LoadResult.StageStats(stage, seconds, from, to, per,
-                opStats("all", allLatency, allService, allErrors, allTypes, seconds), open ? LoadResult.LoadLatency.of(lag) : null);
+        LoadResult.OpStats all = one ? renamed(per.get(0), "all") : opStats("all", allLatency, allService, allErrors, allTypes, seconds);
+        return new LoadResult.StageStats(stage, seconds, from, to, per, all, open ? LoadResult.LoadLatency.of(lag) : null);
     }
 
     private static LoadResult.OpStats opStats(String op, Histogram latency, Histogram service, long errors,
                                               Map<String, Long> types, double seconds) {
         long ok = latency.getTotalCount();
+        LoadResult.LoadLatency l = LoadResult.LoadLatency.of(latency);
         return new LoadResult.OpStats(op, ok, errors, seconds <= 0 ? 0 : ok / seconds,
-                ok + errors == 0 ? 0 : (double) errors / (ok + errors), LoadResult.LoadLatency.of(latency),
-                LoadResult.LoadLatency.of(service), types);
+                ok + errors == 0 ? 0 : (double) errors / (ok + errors), l,
+                service == latency ? l : LoadResult.LoadLatency.of(service), types);
+    }
+
+    private static LoadResult.OpStats renamed(LoadResult.OpStats s, String op) {
+        return new LoadResult.OpStats(op, s.ops(), s.errors(), s.opsPerSecond(), s.errorRate(), s.latency(), s.service(),
+                s.errorTypes());
     }
 }

@@ -31,7 +31,7 @@ class LoadEngineTest {
                 .warmup(Duration.ZERO).build();
         LoadResult r = new LoadEngine(spec, List.of(), dir, null).run();
 
-        assertThat(r.outcome()).isEqualTo("COMPLETED");
+        assertThat(r.outcome()).isEqualTo(io.cpbench.core.run.Outcome.COMPLETED);
         assertThat(r.schedule().due()).isEqualTo(40_000);
         assertThat(r.schedule().started()).isEqualTo(40_000);
         assertThat(r.schedule().unstarted()).isZero();
@@ -83,7 +83,7 @@ class LoadEngineTest {
             Thread.sleep(1);
         }, null);
 
-        assertThat(r.outcome()).isEqualTo("COMPLETED");
+        assertThat(r.outcome()).isEqualTo(io.cpbench.core.run.Outcome.COMPLETED);
         long first = seen.stream().mapToLong(s -> s[0]).min().orElseThrow();
         // level 1 -> 4 over 2 s: worker 3 may run once round(1 + 1.5 t) >= 4, at t >= 1.667 s
         long lateWorkerFirstOp = seen.stream().filter(s -> s[1] == 3).mapToLong(s -> s[0] - first).min().orElseThrow();
@@ -124,7 +124,7 @@ class LoadEngineTest {
         long start = System.nanoTime();
         LoadResult r = new LoadEngine(spec, List.of(), null, null).run();
 
-        assertThat(r.outcome()).isEqualTo("ABORTED");
+        assertThat(r.outcome()).isEqualTo(io.cpbench.core.run.Outcome.ABORTED);
         assertThat(r.reason()).contains("threshold 'rate<10' crossed");
         assertThat(r.seconds()).isLessThan(10);
         assertThat(System.nanoTime() - start).isLessThan(Duration.ofSeconds(20).toNanos());
@@ -148,7 +148,7 @@ class LoadEngineTest {
         LoadResult r = engine.run();
         stopper.join();
 
-        assertThat(r.outcome()).isEqualTo("INTERRUPTED");
+        assertThat(r.outcome()).isEqualTo(io.cpbench.core.run.Outcome.INTERRUPTED);
         assertThat(r.seconds()).isBetween(1.0, 10.0);
         assertThat(r.schedule().due()).isBetween(1000L, 10_000L);
         assertThat(r.schedule().started()).isEqualTo(r.total().all().ops());
@@ -193,7 +193,7 @@ class LoadEngineTest {
             }
         }, null);
 
-        assertThat(r.outcome()).isEqualTo("COMPLETED");
+        assertThat(r.outcome()).isEqualTo(io.cpbench.core.run.Outcome.COMPLETED);
         assertThat(r.reason()).isEqualTo("1 op still in flight 0s after the end were abandoned (outcome unknown)");
         assertThat(r.total().all().ops()).isEqualTo(calls.get() - 1);
         assertThat(System.nanoTime() - start).isLessThan(Duration.ofSeconds(30).toNanos());
@@ -204,5 +204,40 @@ class LoadEngineTest {
         static Histogram decode(String encoded) {
             return io.cpbench.core.result.RunResult.decode(encoded);
         }
+    }
+
+    @Test
+    void boundedRunsExactlyTheWarmupAndMeasuredOpsOfAMixAndRecordsEachOnce() {
+        AtomicLong calls = new AtomicLong();
+        LoadSpec spec = LoadSpec.builder().mix("cas=1,get=1").threads(3).duration(Duration.ofMinutes(1))
+                .warmup(Duration.ZERO).seed(3).build();
+        LoadEngine engine = new LoadEngine(spec, List.of(), null, null, (op, client, object, log) -> calls.incrementAndGet())
+                .bounded(new LoadEngine.Bounds(301, 3_001, Duration.ofMinutes(1), 0, Duration.ofSeconds(1)));
+
+        LoadResult r = engine.run();
+
+        assertThat(r.outcome()).isEqualTo(io.cpbench.core.run.Outcome.COMPLETED);
+        assertThat(calls.get()).isEqualTo(301 + 3_001);
+        assertThat(engine.totals().warmupOps()).isEqualTo(301);
+        assertThat(engine.totals().ok()).isEqualTo(3_001);
+        assertThat(engine.totals().latency().getTotalCount()).isEqualTo(3_001);
+        // a closed loop records latency once and reports it as the service time too
+        assertThat(r.total().ops()).allSatisfy(o -> assertThat(o.service()).isEqualTo(o.latency()));
+        assertThat(r.total().ops()).extracting(LoadResult.OpStats::ops).containsExactlyInAnyOrder(
+                r.total().ops().get(0).ops(), 3_001 - r.total().ops().get(0).ops());
+        assertThat(r.total().ops()).allSatisfy(o -> assertThat(o.ops()).isBetween(1_200L, 1_800L));
+    }
+
+    @Test
+    void boundedNeedsAClosedLoopAndACallerOpRunsAlone() {
+        LoadSpec open = LoadSpec.builder().op(OpType.NOOP, 1).rate(100).duration(Duration.ofSeconds(1)).build();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new LoadEngine(open, List.of(), null, null)
+                        .bounded(new LoadEngine.Bounds(0, 10, Duration.ofSeconds(5), 0, Duration.ZERO)))
+                .hasMessageContaining("closed loop");
+        LoadSpec cas = LoadSpec.builder().op(OpType.CAS, 1).duration(Duration.ofSeconds(1)).build();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> LoadEngine.call(cas, () -> { }, null, null, System::nanoTime))
+                .hasMessageContaining("the mix must be call only");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> LoadSpec.builder().op(OpType.CALL, 1).op(OpType.GET, 1)
+                .duration(Duration.ofSeconds(1)).build()).hasMessageContaining("cannot be mixed");
     }
 }

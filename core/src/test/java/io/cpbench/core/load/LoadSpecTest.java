@@ -101,6 +101,9 @@ class LoadSpecTest {
         assertThatThrownBy(() -> yaml("mix: {cas: 1}\nschedule: {mode: open, duration: 10s}\n"))
                 .hasMessageContaining("needs a rate");
         assertThatThrownBy(() -> yaml("mix: {cas: 1, noop: 1}\n")).hasMessageContaining("cannot be mixed");
+        // call is the engine's own op for a caller's workload (a scenario run): no spec names it, and no list shows it
+        assertThatThrownBy(() -> yaml("mix: {call: 1}\n")).hasMessageContaining("unknown op 'call'");
+        org.assertj.core.api.Assertions.assertThat(OpType.known()).contains("noop").doesNotContain("call");
         assertThatThrownBy(() -> yaml("- just\n- a list\n")).hasMessageContaining("not a load spec");
         assertThatThrownBy(() -> yaml("mix: {cas: 1\n")).hasMessageContaining("cannot read");
         assertThatThrownBy(() -> yaml("objects: {groups: ['bad group']}\n")).hasMessageContaining("not a CP group name");

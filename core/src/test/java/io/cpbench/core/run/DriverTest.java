@@ -190,7 +190,7 @@ class DriverTest {
     @Test
     void anOpStuckPastTheTimeboxIsAbandonedAfterTheGraceAndTheRestIsKept() {
         RunPlan plan = RunPlan.builder().warmupOps(0).ops(1_000_000).threads(2).timebox(Duration.ofSeconds(1)).build();
-        Driver driver = new Driver(plan, Duration.ofMillis(300), Duration.ofMillis(300));
+        Driver driver = new Driver(plan, Duration.ofMillis(300));
         java.util.concurrent.CountDownLatch never = new java.util.concurrent.CountDownLatch(1);
         AtomicLong calls = new AtomicLong();
 
