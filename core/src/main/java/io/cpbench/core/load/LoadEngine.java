@@ -439,7 +439,9 @@ public final class LoadEngine {
                 listener.measuringStarts();
             }
             measureStart = clock.getAsLong();
-            measureEnd = Math.min(measureStart + profile.totalNanos(), timeboxDeadline);
+            // An op count runs until its ops are done or the time box ends it, however long the spec's schedule.
+            measureEnd = bounds != null && bounds.ops() > 0 ? timeboxDeadline
+                    : Math.min(measureStart + profile.totalNanos(), timeboxDeadline);
             drainDeadline = measureEnd + (bounds != null ? bounds.grace() : spec.drain()).toNanos();
             measureGate.countDown();
             if (!stopRequested) {

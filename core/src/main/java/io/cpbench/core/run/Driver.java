@@ -30,7 +30,10 @@ public final class Driver {
     static final int MAX_CONSECUTIVE_ERRORS = 100;
     /** How long past the time box, or past a stop, to wait for ops still in flight before abandoning them. */
     static final Duration IN_FLIGHT_GRACE = Duration.ofSeconds(30);
-    /** A load spec's schedule may last at most this long; a longer time box still bounds the run at this. */
+    /**
+     * A load spec's schedule may last at most this long. With an op count the engine runs to the time box whatever
+     * the schedule; a duration longer than this is refused by the spec.
+     */
     private static final Duration LONGEST_SCHEDULE = Duration.ofHours(24);
 
     private final RunPlan plan;
