@@ -44,7 +44,10 @@ final class AbWorkerCommand implements Callable<Integer> {
     static final int PROTOCOL = 1;
     static final String PREFIX = "@ab ";
     private static final ObjectMapper JSON = new ObjectMapper();
-    /** A slice never passes its length plus this (and the grace for ops in flight): inside ab's wait of length + 60 s. */
+    /**
+     * The time box past a slice's length, which a plan needs. A slice ends at its length; ops still in flight then get
+     * Driver's 30 s grace, so a slice answers within length + 30 s, inside ab's wait of length + 60 s.
+     */
     private static final Duration SLICE_OVERRUN = Duration.ofSeconds(20);
 
     @Mixin

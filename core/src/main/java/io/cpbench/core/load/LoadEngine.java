@@ -183,13 +183,6 @@ public final class LoadEngine {
     private final LongAdder warmupDone = new LongAdder();
     private Path hlog;
     private Tally measured;
-    /**
-     * Whether each op bumps the started and finished counts (for ops in flight). A bounded closed loop does without:
-     * each worker has at most one op in flight, so the workers still running are the ops in flight.
-     */
-    private boolean countsOps = true;
-    /** The caller's op, when the engine runs one ({@link #call}); null otherwise. */
-    private Workload call;
 
     /**
      * @param clients connected clients, one per {@link LoadSpec#clients()}; empty for a {@code noop} mix
@@ -219,12 +212,10 @@ public final class LoadEngine {
         if (!spec.mix().keySet().equals(java.util.Set.of(OpType.CALL))) {
             throw new IllegalArgumentException("a caller's op runs alone: the mix must be call only, was " + spec.mix().keySet());
         }
-        LoadEngine engine = new LoadEngine(spec, List.of(), outDir, listener, (type, client, object, log, a, b) -> {
+        return new LoadEngine(spec, List.of(), outDir, listener, (type, client, object, log, a, b) -> {
             op.execute();
             return 0;
         }, clock);
-        engine.call = op;
-        return engine;
     }
 
     private LoadEngine(LoadSpec spec, List<HazelcastInstance> clients, Path outDir, Listener listener, Exec executor,
@@ -287,7 +278,6 @@ public final class LoadEngine {
             throw new IllegalArgumentException("op-count bounds need a closed loop");
         }
         bounds = value;
-        countsOps = false;
         return this;
     }
 
@@ -402,6 +392,7 @@ public final class LoadEngine {
             boolean warm = false;
             Tally discarded = new Tally(used, !spec.open());
             long lastSample = clock.getAsLong();
+            long warmOk = 0;
             long target = bounds == null ? 0 : bounds.warmupOps();
             while (!warm && clock.getAsLong() < warmupDeadline) {
                 // real time between samples; the deadline follows the engine's clock
@@ -411,9 +402,10 @@ public final class LoadEngine {
                 long now = clock.getAsLong();
                 discarded.nanos = now - lastSample;
                 lastSample = now;
+                warmOk += discarded.okOps();
                 LoadResult.OpStats all = discarded.stats(1, 0, 0, spec.open()).all();
                 if (listener != null && !warm) {
-                    listener.warmingUp(bounds == null ? started.sum() : warmupDone.sum(), target,
+                    listener.warmingUp(warmOk, target,
                             (now - warmupStart) / 1e9, all.opsPerSecond(), all.latency().p50());
                 }
             }
@@ -569,7 +561,8 @@ public final class LoadEngine {
 
     /** Ops started and not finished (finished is read first, so never negative); bounded: the workers still running. */
     private long inFlight() {
-        if (!countsOps) {
+        if (bounds != null) {
+            // each worker of a bounded closed loop has at most one op in flight, and ops are not counted one by one
             return done.getCount();
         }
         long f = finished.sum();
@@ -712,21 +705,7 @@ public final class LoadEngine {
                 }
                 return;
             }
-            Exception error;
-            if (call != null && lane == null) {
-                // The caller's op alone: no pick, no history. As short as a scenario run's timed path has always
-                // been (HarnessCost measures it): the op between two clock reads, one recorder write.
-                try {
-                    call.execute();
-                    recording.ok(0, now, now, clock.getAsLong());
-                    error = null;
-                } catch (Exception e) {
-                    recording.error(0, e);
-                    error = e;
-                }
-            } else {
-                error = runOp(random, client, lane, lockLog, now, now);
-            }
+            Exception error = runOp(random, client, lane, lockLog, now, now);
             if (error == null) {
                 consecutiveErrors = 0;
                 if (!measure) {
@@ -800,7 +779,7 @@ public final class LoadEngine {
             a = random.nextInt(LoadOps.REGISTER_VALUES);
             b = random.nextInt(LoadOps.REGISTER_VALUES);
         }
-        if (countsOps) {
+        if (bounds == null) { // a bounded run counts ops in flight by workers (inFlight), not per op
             started.increment();
         }
         long start = begin;
@@ -831,7 +810,7 @@ public final class LoadEngine {
             }
             return e;
         } finally {
-            if (countsOps) {
+            if (bounds == null) {
                 finished.increment();
             }
         }
