@@ -33,6 +33,7 @@ public final class ResultBuilder {
     private long errors;
     private double opsPerSecond;
     private Histogram histogram = new Histogram(3);
+    private io.cpbench.core.stats.Censored censored;
     private String hlog;
     private String harness;
     private String firstError;
@@ -89,6 +90,7 @@ public final class ResultBuilder {
         errors = m.errors();
         opsPerSecond = m.opsPerSecond();
         histogram = m.histogram();
+        censored = m.censored();
         firstError = m.firstError();
         counters = m.counters();
         return this;
@@ -114,6 +116,7 @@ public final class ResultBuilder {
         Histogram all = new Histogram(3);
         result.histograms().values().forEach(encoded -> all.add(RunResult.decode(encoded)));
         histogram = all;
+        censored = result.total().all().latency().censored();
         return this;
     }
 
@@ -133,7 +136,7 @@ public final class ResultBuilder {
                 status, reason, w != null ? w.topology() : null, w != null ? w.clusterName() : null,
                 w != null ? w.clientTarget() : null, w != null ? w.members() : List.of(),
                 w != null && w.networkPath() != null ? w.networkPath() : new RunResult.NetworkPath("unknown", null, 0, Map.of()),
-                plan, environment, startedAt, seconds, warmupOps, ops, errors, opsPerSecond, RunResult.Latency.of(histogram),
+                plan, environment, startedAt, seconds, warmupOps, ops, errors, opsPerSecond, RunResult.Latency.of(histogram, censored),
                 w != null ? w.leaderBefore() : null, w != null ? w.leaderAfter() : null, hlog, RunResult.encode(histogram),
                 harness, firstError, counters, scenario.isBaseline(), load);
     }

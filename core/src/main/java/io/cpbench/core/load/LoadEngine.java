@@ -4,6 +4,7 @@ import com.hazelcast.core.HazelcastInstance;
 import io.cpbench.core.history.Event;
 import io.cpbench.core.history.HistoryRecorder;
 import io.cpbench.core.run.Outcome;
+import io.cpbench.core.stats.Censored;
 import io.cpbench.core.workload.Workload;
 import org.HdrHistogram.Histogram;
 
@@ -163,6 +164,7 @@ public final class LoadEngine {
     private volatile long warmupStart;
     private final LongAdder started = new LongAdder();
     private final LongAdder finished = new LongAdder();
+    private final InFlight inFlight;
     private final CountDownLatch warmedUp;
     private final CountDownLatch done;
     private final CountDownLatch measureGate = new CountDownLatch(1);
@@ -241,6 +243,7 @@ public final class LoadEngine {
         this.recording = new Recording(used, !spec.open());
         this.warmedUp = new CountDownLatch(spec.workers());
         this.done = new CountDownLatch(spec.workers());
+        this.inFlight = new InFlight(spec.workers());
     }
 
     /**
@@ -293,13 +296,15 @@ public final class LoadEngine {
     /**
      * What the measured phase recorded, all ops together. Read after {@link #run()}.
      *
-     * @param latency    latency of every successful measured op, µs (the sum of the interval log's intervals)
+     * @param latency    latency of every successful measured op, and of every op abandoned in flight at its latency so
+     *                   far, µs (the sum of the interval log's intervals)
      * @param ok         measured ops that succeeded
      * @param errors     measured ops that threw
      * @param warmupOps  warm-up ops that succeeded (bounded runs; 0 otherwise)
      * @param firstError the first measured error, described; null if none
+     * @param censored   the ops abandoned in flight, in {@code latency} at a lower bound; null when none
      */
-    public record Totals(Histogram latency, long ok, long errors, long warmupOps, String firstError) {
+    public record Totals(Histogram latency, long ok, long errors, long warmupOps, String firstError, Censored censored) {
     }
 
     /** @throws IllegalStateException before {@link #run()} has returned */
@@ -308,10 +313,12 @@ public final class LoadEngine {
             throw new IllegalStateException("the run has not ended");
         }
         Histogram all = new Histogram(Recording.MAX_MICROS, 3);
-        for (Histogram h : measured.latency) {
-            all.add(h);
+        Censored censored = null;
+        for (int i = 0; i < measured.latency.length; i++) {
+            all.add(measured.latency[i]);
+            censored = Censored.merge(censored, measured.censored[i]);
         }
-        return new Totals(all, measured.okOps(), measured.allErrors(), warmupDone.sum(), recording.firstError());
+        return new Totals(all, measured.okOps(), measured.allErrors(), warmupDone.sum(), recording.firstError(), censored);
     }
 
     /** The run's history so far (null unless {@link #recordHistory()}); taking it closes it to later ops. */
@@ -485,10 +492,13 @@ public final class LoadEngine {
             stopRequested = true; // no new ops; those in flight get a moment to end, then are abandoned
             // (bounded: the grace was given above)
             awaitDone(bounds != null ? 0 : IN_FLIGHT_GRACE.toNanos());
-            Tally tail = interval.reset();
-            recording.take(tail); // ops that ended since the last interval
             long tailEnd = clock.getAsLong();
-            if (tail.okOps() + tail.allErrors() > 0) {
+            Tally tail = interval.reset();
+            // Ops still in flight are abandoned: each counts at its latency so far, a lower bound, never dropped.
+            // Claimed before the last take, so one that ends meanwhile is counted once (InFlight).
+            inFlight.abandon((op, since) -> tail.censor(op, Recording.clampMicros(tailEnd - since)));
+            recording.take(tail); // ops that ended since the last interval
+            if (tail.okOps() + tail.allErrors() + tail.censoredOps() > 0) {
                 tail.nanos = tailEnd - last;
                 stages[stages.length - 1].add(tail);
                 output.write(tail, (tailEnd - measureStart) / 1e9, stages.length, profile.levelAt(tailEnd - measureStart));
@@ -652,22 +662,22 @@ public final class LoadEngine {
             boolean warm = false;
             try {
                 if (spec.open() && warmupProfile != null) {
-                    openLoop(random, client, lane, lockLog, warmupProfile, warmupStart, warmupSlot, warmupEnd);
+                    openLoop(index, random, client, lane, lockLog, warmupProfile, warmupStart, warmupSlot, warmupEnd);
                 } else if (bounds != null) {
-                    boundedLoop(random, client, lane, lockLog, share(bounds.warmupOps(), index), warmupEnd, false);
+                    boundedLoop(index, random, client, lane, lockLog, share(bounds.warmupOps(), index), warmupEnd, false);
                 } else {
                     long now;
                     while (!stopRequested && (now = clock.getAsLong()) < warmupEnd) {
-                        runOp(random, client, lane, lockLog, now, now);
+                        runOp(index, random, client, lane, lockLog, now, now);
                     }
                 }
                 warm = true;
                 warmedUp.countDown();
                 measureGate.await();
                 if (spec.open()) {
-                    openLoop(random, client, lane, lockLog, spec.profile(), measureStart, nextSlot, drainDeadline);
+                    openLoop(index, random, client, lane, lockLog, spec.profile(), measureStart, nextSlot, drainDeadline);
                 } else if (bounds != null) {
-                    boundedLoop(random, client, lane, lockLog, bounds.ops() == 0 ? Long.MAX_VALUE : share(bounds.ops(), index),
+                    boundedLoop(index, random, client, lane, lockLog, bounds.ops() == 0 ? Long.MAX_VALUE : share(bounds.ops(), index),
                             measureEnd, true);
                 } else {
                     closedLoop(index, random, client, lane, lockLog);
@@ -693,7 +703,7 @@ public final class LoadEngine {
      * Bounded closed loop: at most {@code quota} ops, none started at or after {@code end}. Measuring, reaching the
      * time box marks the run TIMEBOXED. Too many failures in a row fail the run.
      */
-    private void boundedLoop(SplittableRandom random, int client, HistoryRecorder.Lane lane, LockLog lockLog, long quota,
+    private void boundedLoop(int index, SplittableRandom random, int client, HistoryRecorder.Lane lane, LockLog lockLog, long quota,
                              long end, boolean measure) {
         int maxErrors = bounds.maxConsecutiveErrors();
         int consecutiveErrors = 0;
@@ -705,7 +715,7 @@ public final class LoadEngine {
                 }
                 return;
             }
-            Exception error = runOp(random, client, lane, lockLog, now, now);
+            Exception error = runOp(index, random, client, lane, lockLog, now, now);
             if (error == null) {
                 consecutiveErrors = 0;
                 if (!measure) {
@@ -731,7 +741,7 @@ public final class LoadEngine {
                 LockSupport.parkNanos(Math.min(5_000_000L, end - now));
                 continue;
             }
-            runOp(random, client, lane, lockLog, now, now);
+            runOp(index, random, client, lane, lockLog, now, now);
         }
     }
 
@@ -740,7 +750,7 @@ public final class LoadEngine {
      * (numbers discarded at the start of measuring), so the JIT has compiled what is measured, with no branch
      * left cold to deoptimise on in the first measured second.
      */
-    private void openLoop(SplittableRandom random, int client, HistoryRecorder.Lane lane, LockLog lockLog, Profile profile, long start,
+    private void openLoop(int index, SplittableRandom random, int client, HistoryRecorder.Lane lane, LockLog lockLog, Profile profile, long start,
                           AtomicLong slots, long deadline) {
         while (!stopRequested) {
             long offset = profile.slotOffsetNanos(slots.getAndIncrement());
@@ -764,12 +774,12 @@ public final class LoadEngine {
                 return;
             }
             recording.lag(now - due);
-            runOp(random, client, lane, lockLog, due, now);
+            runOp(index, random, client, lane, lockLog, due, now);
         }
     }
 
     /** Runs one op and records it; the exception it threw, or null. */
-    private Exception runOp(SplittableRandom random, int client, HistoryRecorder.Lane lane, LockLog lockLog, long due, long begin) {
+    private Exception runOp(int worker, SplittableRandom random, int client, HistoryRecorder.Lane lane, LockLog lockLog, long due, long begin) {
         int op = pick(random);
         int object = spec.objects() == 1 ? 0 : random.nextInt(spec.objects());
         OpType type = used[op];
@@ -793,16 +803,23 @@ public final class LoadEngine {
             start = clock.getAsLong();
             intended = due == begin ? start : due;
         }
+        inFlight.begin(worker, op, intended);
         try {
             long result = executor.execute(type, client, object, lockLog, a, b);
             long end = clock.getAsLong();
-            recording.ok(op, intended, start, end);
+            if (inFlight.ending(worker, intended)) { // else the run abandoned it and counted it censored
+                recording.ok(op, intended, start, end);
+                inFlight.ended(worker);
+            }
             if (lane != null) {
                 complete(lane, type, result, end);
             }
             return null;
         } catch (Exception e) {
-            recording.error(op, e);
+            if (inFlight.ending(worker, intended)) {
+                recording.error(op, e);
+                inFlight.ended(worker);
+            }
             if (lane != null) {
                 // A read that failed changed nothing. Any other op may have taken effect: its outcome is unknown.
                 lane.completeWithOwnValue(type == OpType.READ || type == OpType.GET ? Event.Type.FAIL : Event.Type.INFO,

@@ -1,6 +1,8 @@
 package io.cpbench.core.load;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.cpbench.core.stats.Censored;
 import org.HdrHistogram.Histogram;
 
 import java.util.List;
@@ -78,17 +80,40 @@ public record LoadResult(io.cpbench.core.run.Outcome outcome, String reason, Map
         }
     }
 
+    /**
+     * Latency percentiles, µs.
+     *
+     * @param count    values recorded: successful ops, and ops abandoned in flight (counted in {@code censored})
+     * @param censored ops abandoned in flight, recorded at a lower bound of their latency; null when none (then
+     *                 left out of the file). Percentiles at or above its smallest value are lower bounds
+     *                 ({@link Censored#lowerBound}).
+     */
     public record LoadLatency(long count, long min, double mean, long p50, long p90, long p95, long p99, long p999,
-                              long max) {
+                              long max, @JsonInclude(JsonInclude.Include.NON_NULL) Censored censored) {
         public static final LoadLatency EMPTY = new LoadLatency(0, 0, 0, 0, 0, 0, 0, 0, 0);
 
+        /** Percentiles without censored ops. */
+        public LoadLatency(long count, long min, double mean, long p50, long p90, long p95, long p99, long p999, long max) {
+            this(count, min, mean, p50, p90, p95, p99, p999, max, null);
+        }
+
         public static LoadLatency of(Histogram h) {
+            return of(h, null);
+        }
+
+        /** @param censored what of {@code h} was recorded censored, or null */
+        public static LoadLatency of(Histogram h, Censored censored) {
             if (h.getTotalCount() == 0) {
                 return EMPTY;
             }
             return new LoadLatency(h.getTotalCount(), h.getMinValue(), h.getMean(), h.getValueAtPercentile(50),
                     h.getValueAtPercentile(90), h.getValueAtPercentile(95), h.getValueAtPercentile(99),
-                    h.getValueAtPercentile(99.9), h.getMaxValue());
+                    h.getValueAtPercentile(99.9), h.getMaxValue(), censored);
+        }
+
+        /** "≥" when {@code value} (one of these percentiles) is only a lower bound, else "". */
+        public String mark(long value) {
+            return Censored.mark(censored, value);
         }
     }
 

@@ -32,7 +32,7 @@ public final class LoadSummary {
             boolean first = true;
             for (LoadResult.OpStats o : ops) {
                 LoadResult.LoadLatency l = o.latency();
-                java.util.function.LongFunction<String> ms = v -> l.count() == 0 ? "-" : LoadSummary.ms(v);
+                java.util.function.LongFunction<String> ms = v -> l.count() == 0 ? "-" : l.mark(v) + LoadSummary.ms(v);
                 out.append(String.format(Locale.ROOT, "%-6s %-22s %-9s %,10d %,10.1f %9s %9s %9s %9s %9s %,8d%n",
                         first ? stage : "", first ? level : "", o.op(), o.ops(), o.opsPerSecond(), ms.apply(l.p50()),
                         ms.apply(l.p95()), ms.apply(l.p99()), ms.apply(l.p999()), ms.apply(l.max()), o.errors()));
@@ -48,6 +48,12 @@ public final class LoadSummary {
         }
         if (open) {
             out.append("latency counts from when each op was due (open loop); service time, from when it started, is in the CSV\n");
+        }
+        io.cpbench.core.stats.Censored censored = r.total().all().latency().censored();
+        if (censored != null) {
+            out.append(String.format(Locale.ROOT, "≥: a lower bound; %,d op%s still in flight at the end %s counted at"
+                    + " %s or more (when abandoned), not left out%n", censored.ops(), censored.ops() == 1 ? "" : "s",
+                    censored.ops() == 1 ? "is" : "are", ms(censored.fromMicros())));
         }
         LoadResult.ScheduleStats sc = r.schedule();
         if (sc != null) {

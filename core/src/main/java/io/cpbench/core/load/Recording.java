@@ -54,6 +54,11 @@ final class Recording {
         }
     }
 
+    /** {@code nanos} in µs, within what the histograms hold (0 to an hour); not counted as clamped. */
+    static long clampMicros(long nanos) {
+        return Math.min(Math.max(nanos / 1000, 0), MAX_MICROS);
+    }
+
     private long clamp(long nanos) {
         long micros = nanos / 1000;
         if (micros > MAX_MICROS) {

@@ -1,5 +1,6 @@
 package io.cpbench.core.load;
 
+import io.cpbench.core.stats.Censored;
 import org.HdrHistogram.Histogram;
 
 import java.util.ArrayList;
@@ -17,6 +18,8 @@ final class Tally {
     final Histogram[] latency;
     final Histogram[] service;
     final long[] errors;
+    /** Per op, what of {@link #latency} was recorded censored (ops abandoned in flight); null when none. */
+    final Censored[] censored;
     final List<Map<String, Long>> errorTypes = new ArrayList<>();
     final Histogram lag = new Histogram(Recording.MAX_MICROS, 3);
     long nanos;
@@ -28,6 +31,7 @@ final class Tally {
         latency = new Histogram[ops.length];
         service = closed ? latency : new Histogram[ops.length];
         errors = new long[ops.length];
+        censored = new Censored[ops.length];
         for (int i = 0; i < ops.length; i++) {
             latency[i] = new Histogram(Recording.MAX_MICROS, 3);
             if (!closed) {
@@ -47,6 +51,7 @@ final class Tally {
                 service[i].add(other.service[i]);
             }
             errors[i] += other.errors[i];
+            censored[i] = Censored.merge(censored[i], other.censored[i]);
             Map<String, Long> mine = errorTypes.get(i);
             other.errorTypes.get(i).forEach((type, n) -> mine.merge(type, n, Long::sum));
         }
@@ -62,6 +67,7 @@ final class Tally {
                 service[i].reset();
             }
             errors[i] = 0;
+            censored[i] = null;
             errorTypes.get(i).clear();
         }
         lag.reset();
@@ -69,10 +75,32 @@ final class Tally {
         return this;
     }
 
+    /**
+     * Records op {@code op}, abandoned in flight, at {@code micros}: a lower bound of its latency. It counts in the
+     * percentiles, not as an op done.
+     */
+    void censor(int op, long micros) {
+        latency[op].recordValue(micros);
+        censored[op] = Censored.merge(censored[op], new Censored(1, micros));
+    }
+
+    /** Ops that ended without an error (censored ones did not end). */
     long okOps() {
         long n = 0;
-        for (Histogram h : latency) {
-            n += h.getTotalCount();
+        for (int i = 0; i < ops.length; i++) {
+            n += ok(i);
+        }
+        return n;
+    }
+
+    private long ok(int op) {
+        return latency[op].getTotalCount() - (censored[op] == null ? 0 : censored[op].ops());
+    }
+
+    long censoredOps() {
+        long n = 0;
+        for (Censored c : censored) {
+            n += c == null ? 0 : c.ops();
         }
         return n;
     }
@@ -101,25 +129,30 @@ final class Tally {
         Histogram allService = one ? service[0] : closed ? allLatency : new Histogram(Recording.MAX_MICROS, 3);
         Map<String, Long> allTypes = new TreeMap<>();
         long allErrors = 0;
+        long allOk = 0;
+        Censored allCensored = null;
         for (int i = 0; i < ops.length; i++) {
-            per.add(opStats(ops[i].key(), latency[i], service[i], errors[i], errorTypes.get(i), seconds));
+            per.add(opStats(ops[i].key(), ok(i), latency[i], service[i], censored[i], errors[i], errorTypes.get(i), seconds));
             if (!one) {
                 allLatency.add(latency[i]);
                 if (!closed) {
                     allService.add(service[i]);
                 }
             }
+            allOk += ok(i);
+            allCensored = Censored.merge(allCensored, censored[i]);
             allErrors += errors[i];
             errorTypes.get(i).forEach((type, n) -> allTypes.merge(type, n, Long::sum));
         }
-        LoadResult.OpStats all = one ? renamed(per.get(0), "all") : opStats("all", allLatency, allService, allErrors, allTypes, seconds);
+        LoadResult.OpStats all = one ? renamed(per.get(0), "all")
+                : opStats("all", allOk, allLatency, allService, allCensored, allErrors, allTypes, seconds);
         return new LoadResult.StageStats(stage, seconds, from, to, per, all, open ? LoadResult.LoadLatency.of(lag) : null);
     }
 
-    private static LoadResult.OpStats opStats(String op, Histogram latency, Histogram service, long errors,
-                                              Map<String, Long> types, double seconds) {
-        long ok = latency.getTotalCount();
-        LoadResult.LoadLatency l = LoadResult.LoadLatency.of(latency);
+    /** @param censored what of {@code latency} was recorded censored; the service histogram holds ended ops alone */
+    private static LoadResult.OpStats opStats(String op, long ok, Histogram latency, Histogram service, Censored censored,
+                                              long errors, Map<String, Long> types, double seconds) {
+        LoadResult.LoadLatency l = LoadResult.LoadLatency.of(latency, censored);
         return new LoadResult.OpStats(op, ok, errors, seconds <= 0 ? 0 : ok / seconds,
                 ok + errors == 0 ? 0 : (double) errors / (ok + errors), l,
                 service == latency ? l : LoadResult.LoadLatency.of(service), types);

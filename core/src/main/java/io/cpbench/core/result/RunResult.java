@@ -1,6 +1,8 @@
 package io.cpbench.core.result;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.cpbench.core.stats.Censored;
 import org.HdrHistogram.Histogram;
 
 import java.nio.ByteBuffer;
@@ -31,7 +33,9 @@ import java.util.zip.DataFormatException;
  * <li>{@code environment}: versions of cp-bench, Hazelcast and the JVM, OS, cores, host.</li>
  * <li>{@code startedAt} (ISO-8601, measured phase), {@code durationSeconds} (measured phase), {@code warmupOps},
  * {@code ops} (successful measured ops), {@code errors} (measured ops that threw), {@code opsPerSecond}.</li>
- * <li>{@code latencyMicros}: min, mean, p50, p90, p99, p99.9 and max service time in µs, from {@code histogram}.</li>
+ * <li>{@code latencyMicros}: min, mean, p50, p90, p99, p99.9 and max service time in µs, from {@code histogram};
+ * {@code censored} (optional): the ops abandoned in flight, recorded in the histogram at a lower bound of their
+ * latency ({@code ops}, and the smallest such value, {@code fromMicros}).</li>
  * <li>{@code leaderBefore}, {@code leaderAfter}: member name, address and Raft term of the {@code default}
  * group's leader, and the {@code source} they were read from ({@code members}, {@code metrics} or
  * {@code inferred}); null when it could not be read.</li>
@@ -171,7 +175,18 @@ public record RunResult(
         }
     }
 
-    public record Latency(long min, double mean, long p50, long p90, long p99, long p999, long max) {
+    /**
+     * @param censored ops abandoned in flight at the end of the run, recorded in the histogram at a lower bound of
+     *                 their latency; null when none (then left out of the file). Percentiles at or above its smallest
+     *                 value are lower bounds ({@link Censored#lowerBound}); tables print them with "≥".
+     */
+    public record Latency(long min, double mean, long p50, long p90, long p99, long p999, long max,
+                          @JsonInclude(JsonInclude.Include.NON_NULL) Censored censored) {
+
+        /** Percentiles without censored ops. */
+        public Latency(long min, double mean, long p50, long p90, long p99, long p999, long max) {
+            this(min, mean, p50, p90, p99, p999, max, null);
+        }
 
         /** Nothing was recorded: a run without ops, or a harness that measures no latencies (JMH Throughput). */
         @JsonIgnore
@@ -180,12 +195,22 @@ public record RunResult(
         }
 
         public static Latency of(Histogram histogram) {
+            return of(histogram, null);
+        }
+
+        /** @param censored what of {@code histogram} was recorded censored, or null */
+        public static Latency of(Histogram histogram, Censored censored) {
             if (histogram.getTotalCount() == 0) {
                 return new Latency(0, 0, 0, 0, 0, 0, 0);
             }
             return new Latency(histogram.getMinValue(), histogram.getMean(), histogram.getValueAtPercentile(50),
                     histogram.getValueAtPercentile(90), histogram.getValueAtPercentile(99),
-                    histogram.getValueAtPercentile(99.9), histogram.getMaxValue());
+                    histogram.getValueAtPercentile(99.9), histogram.getMaxValue(), censored);
+        }
+
+        /** "≥" when {@code value} (one of these percentiles) is only a lower bound, else "". */
+        public String mark(long value) {
+            return Censored.mark(censored, value);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.cpbench.core.result;
 
 import io.cpbench.core.stats.Bootstrap;
+import io.cpbench.core.stats.Censored;
 import org.HdrHistogram.Histogram;
 
 import java.util.ArrayList;
@@ -53,12 +54,14 @@ public final class ScenarioTable {
         double[] durations = runs.stream().mapToDouble(RunResult::durationSeconds).sorted().toArray();
         Histogram merged = new Histogram(3);
         long errors = 0;
+        Censored censored = null;
         for (RunResult run : runs) {
             merged.add(run.decodeHistogram());
             errors += run.errors();
+            censored = run.latencyMicros() == null ? censored : Censored.merge(censored, run.latencyMicros().censored());
         }
         return new Row(scenario, runs.get(0).network(), runs.size(), Bootstrap.median(durations), Bootstrap.median(ops), ops[0],
-                ops[ops.length - 1], RunResult.Latency.of(merged), errors, leader(runs), status(runs), Bootstrap.median95(ops));
+                ops[ops.length - 1], RunResult.Latency.of(merged, censored), errors, leader(runs), status(runs), Bootstrap.median95(ops));
     }
 
     private static String leader(List<RunResult> runs) {
@@ -106,12 +109,16 @@ public final class ScenarioTable {
                         : fmt("%.0f–%.0f ±%.1f%% (n=%d)", ci.low(), ci.high(), ci.relativeHalfWidth() * 100, ci.n()));
             }
             RunResult.Latency l = row.latency();
-            boolean none = l.isEmpty(); // shown as "–" rather than zeros
-            line.addAll(List.of(micros(l.p50(), none), micros(l.p99(), none), micros(l.p999(), none),
-                    micros(l.max(), none), Long.toString(row.errors()), row.leader(), row.status()));
+            line.addAll(List.of(micros(l, l.p50()), micros(l, l.p99()), micros(l, l.p999()),
+                    micros(l, l.max()), Long.toString(row.errors()), row.leader(), row.status()));
             cells.add(line);
         }
-        return MarkdownTable.render(header, cells);
+        long censored = rows.stream().map(r -> r.latency().censored()).filter(java.util.Objects::nonNull)
+                .mapToLong(Censored::ops).sum();
+        return MarkdownTable.render(header, cells) + (censored == 0 ? "" : fmt("%n≥: a lower bound. %,d op%s still in"
+                + " flight when %s run ended %s counted at %s latency so far, not left out.%n", censored,
+                censored == 1 ? "" : "s", censored == 1 ? "its" : "their", censored == 1 ? "is" : "are",
+                censored == 1 ? "its" : "their"));
     }
 
     /**
@@ -210,8 +217,9 @@ public final class ScenarioTable {
                 "min–max", "paired rounds"), cells);
     }
 
-    private static String micros(long value, boolean none) {
-        return none ? "–" : Long.toString(value);
+    /** "–" where nothing was measured (rather than zeros); "≥" before a value ops abandoned in flight make a lower bound. */
+    private static String micros(RunResult.Latency latency, long value) {
+        return latency.isEmpty() ? "–" : latency.mark(value) + value;
     }
 
     private static String fmt(String format, Object... args) {

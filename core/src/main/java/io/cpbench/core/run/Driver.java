@@ -102,7 +102,7 @@ public final class Driver {
         LoadEngine.Totals totals = running.totals();
         return new Measurement(result.outcome(), result.reason(), Instant.parse(result.startedAt()),
                 totals.warmupOps(), totals.ok(), totals.errors(), Math.round(result.seconds() * 1e9), totals.latency(),
-                totals.firstError(), difference(workload.counters(), listener.countersAtStart));
+                totals.firstError(), difference(workload.counters(), listener.countersAtStart), totals.censored());
     }
 
     /** The workload's counts during the measured phase alone. */

@@ -197,6 +197,40 @@ class LoadEngineTest {
         assertThat(r.reason()).isEqualTo("1 op still in flight 0s after the end were abandoned (outcome unknown)");
         assertThat(r.total().all().ops()).isEqualTo(calls.get() - 1);
         assertThat(System.nanoTime() - start).isLessThan(Duration.ofSeconds(30).toNanos());
+        // Not dropped: counted in the percentiles at its latency when abandoned (the 1 s run and the 5 s grace), a
+        // lower bound that the summary marks.
+        LoadResult.LoadLatency latency = r.total().all().latency();
+        assertThat(latency.censored()).isNotNull();
+        assertThat(latency.censored().ops()).isEqualTo(1);
+        assertThat(latency.censored().fromMicros()).isBetween(5_000_000L, 30_000_000L);
+        assertThat(latency.count()).isEqualTo(r.total().all().ops() + 1);
+        assertThat(latency.max()).isGreaterThanOrEqualTo(latency.censored().fromMicros());
+        assertThat(RunResultCodec.decode(r.histograms().get("get")).getTotalCount()).isEqualTo(latency.count());
+        assertThat(LoadSummary.render(r)).contains("≥").contains("1 op still in flight at the end is counted at");
+    }
+
+    @Test
+    void anOpenLoopCountsEveryAbandonedOpAtItsLatencyFromWhenItWasDue() {
+        AtomicLong calls = new AtomicLong();
+        java.util.concurrent.CountDownLatch never = new java.util.concurrent.CountDownLatch(1);
+        LoadSpec spec = LoadSpec.builder().op(OpType.GET, 1).threads(4).open(true).rate(200).duration(Duration.ofSeconds(1))
+                .drain(Duration.ofMillis(200)).warmup(Duration.ZERO).build();
+        LoadResult r = run(spec, (op, client, object, log) -> {
+            long n = calls.incrementAndGet();
+            if (n == 20 || n == 40) {
+                never.await(); // two workers stuck until the test ends
+            }
+        }, null);
+        never.countDown();
+
+        LoadResult.LoadLatency latency = r.total().all().latency();
+        assertThat(r.schedule().abandoned()).isEqualTo(2);
+        assertThat(latency.censored()).isNotNull();
+        assertThat(latency.censored().ops()).as("every abandoned op is in the percentiles").isEqualTo(r.schedule().abandoned());
+        // due at about 0.1 s and 0.2 s, abandoned after the 1 s schedule, the drain and the 5 s grace
+        assertThat(latency.censored().fromMicros()).isBetween(5_000_000L, 30_000_000L);
+        assertThat(latency.mark(latency.max())).isEqualTo("≥");
+        assertThat(latency.mark(latency.p50())).isEmpty();
     }
 
     /** Decodes a result's histogram, as reports do. */

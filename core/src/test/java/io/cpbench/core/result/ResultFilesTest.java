@@ -38,6 +38,15 @@ class ResultFilesTest {
                 new RunResult.LeaderInfo("member-0", "127.0.0.1:5701", 2), "x.hlog", RunResult.encode(h), null);
     }
 
+    /** The same result with other percentiles. */
+    static RunResult withLatency(RunResult r, RunResult.Latency latency) {
+        return new RunResult(r.format(), r.scenario(), r.network(), r.description(), r.round(), r.status(), r.reason(),
+                r.topology(), r.clusterName(), r.clientTarget(), r.members(), r.networkPath(), r.plan(), r.environment(),
+                r.startedAt(), r.durationSeconds(), r.warmupOps(), r.ops(), r.errors(), r.opsPerSecond(),
+                latency, r.leaderBefore(), r.leaderAfter(), r.hlog(), r.histogram(), r.harness(), r.firstError(),
+                r.counters(), r.baseline());
+    }
+
     /** The same result, as measured by another harness. */
     static RunResult withHarness(RunResult r, String harness) {
         return new RunResult(r.format(), r.scenario(), r.network(), r.description(), r.round(), r.status(), r.reason(),

@@ -30,6 +30,30 @@ class ScenarioTableTest {
         assertThat(row.status()).isEqualTo("OK");
     }
 
+    /**
+     * An op abandoned in flight is in the histogram at a lower bound of its latency: the percentiles it may have
+     * moved, and only those, are printed with "≥", and a line says why. The mark survives the result file.
+     */
+    @Test
+    void percentilesThatAnAbandonedOpMayHaveMovedAreMarkedAsLowerBounds(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        long[] latencies = new long[200];
+        java.util.Arrays.fill(latencies, 100);
+        latencies[199] = 2_000_000; // abandoned after 2 s in flight
+        RunResult plain = result("client-leader", 1, 1000, Status.TIMEBOXED, latencies);
+        RunResult.Latency l = plain.latencyMicros();
+        RunResult censored = ResultFilesTest.withLatency(plain, new RunResult.Latency(l.min(), l.mean(), l.p50(), l.p90(),
+                l.p99(), l.p999(), l.max(), new io.cpbench.core.stats.Censored(1, 2_000_000)));
+
+        RunResult read = ResultFiles.read(ResultFiles.write(dir, censored));
+        String table = ScenarioTable.markdown(List.of(read));
+
+        String row = table.lines().filter(line -> line.contains("client-leader")).findFirst().orElseThrow();
+        assertThat(row).contains("| 100 ").doesNotContain("≥100"); // p50 and p99: below the censored value, exact
+        assertThat(row).contains("≥" + l.max()).contains("≥" + l.p999());
+        assertThat(table).contains("≥: a lower bound. 1 op still in flight when its run ended is counted at its latency so far");
+        assertThat(ScenarioTable.markdown(List.of(plain))).doesNotContain("≥");
+    }
+
     @Test
     void mixedStatusesAreAllShown() {
         List<RunResult> results = List.of(
