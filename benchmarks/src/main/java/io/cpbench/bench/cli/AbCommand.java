@@ -1,10 +1,15 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.bench.run.AbProtocol;
+import io.cpbench.bench.run.AbProtocol.Pair;
+import io.cpbench.bench.run.AbProtocol.Slice;
+import io.cpbench.bench.run.AbProtocol.Worker;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.cpbench.bench.scenario.Network;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.scenario.Scenarios;
+import io.cpbench.core.load.Durations;
 import io.cpbench.core.result.Comparison;
 import io.cpbench.core.result.Environment;
 import io.cpbench.core.stats.Bootstrap;
@@ -15,18 +20,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import java.io.BufferedReader;
-import java.io.BufferedWriter;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -34,9 +33,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -134,22 +131,6 @@ final class AbCommand implements Callable<Integer> {
 
     private volatile boolean interrupted;
 
-    /** One pair of slices: BASE's and NEW's, and which ran first. */
-    record Pair(int index, int fork, boolean baseFirst, Slice base, Slice next) {
-    }
-
-    /** What a worker measured in one slice. */
-    record Slice(long ops, long errors, double seconds, double p50, double p99, String error) {
-        double opsPerSecond() {
-            return ops / seconds;
-        }
-
-        static Slice of(JsonNode n) {
-            return new Slice(n.path("ops").asLong(), n.path("errors").asLong(), n.path("seconds").asDouble(),
-                    n.path("p50").asDouble(), n.path("p99").asDouble(), n.path("error").isNull() ? null : n.path("error").asText());
-        }
-    }
-
     @Override
     public Integer call() throws Exception {
         PrintStream console = System.out;
@@ -168,7 +149,7 @@ final class AbCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--threads must be 1-256, was " + threads);
         }
         if (slice.toMillis() < 100 || slice.toMillis() > 60_000) {
-            throw new IllegalArgumentException("--slice must be 100ms-60s, was " + ConsoleProgress.human(slice));
+            throw new IllegalArgumentException("--slice must be 100ms-60s, was " + Durations.human(slice));
         }
         if (warmup.isNegative() || maxTime.toMillis() < 1000) {
             throw new IllegalArgumentException("--warmup must be 0 or more and --max-time at least 1s");
@@ -192,12 +173,12 @@ final class AbCommand implements Callable<Integer> {
         console.printf(Locale.ROOT, "cp-bench ab: %s, %d thread%s per side, turns of %s, BASE-NEW then NEW-BASE,"
                         + " %s; until the 95%% interval of %s new÷base is within ±%s (at least %d, at most %d pairs and"
                         + " %s), after %s warm-up per side%n",
-                scenario, threads, threads == 1 ? "" : "s", ConsoleProgress.human(slice),
+                scenario, threads, threads == 1 ? "" : "s", Durations.human(slice),
                 restartEvery == 0 ? "the same two client processes throughout"
                         : "both client processes anew every " + restartEvery + " pairs",
                 gated.stream().map(Comparison.Metric::label).collect(Collectors.joining(" and ")),
                 target == 0 ? "- (off: every pair)" : String.format(Locale.ROOT, "%.1f%%", target * 100), minPairs,
-                maxPairs, ConsoleProgress.human(maxTime), ConsoleProgress.human(warmup));
+                maxPairs, Durations.human(maxTime), Durations.human(warmup));
         console.println("  BASE: " + describe(baseJar, baseJvmArgs));
         console.println("  NEW:  " + describe(newJar, newJvmArgs));
         console.println("results -> " + runDir);
@@ -253,9 +234,9 @@ final class AbCommand implements Callable<Integer> {
                 Slice second = (baseFirst ? next : base).slice(slice);
                 Pair pair = new Pair(index, fork, baseFirst, baseFirst ? first : second, baseFirst ? second : first);
                 pairs.add(pair);
-                if (pair.base.errors() + pair.next.errors() > 0) {
-                    failure = "ops failed in pair " + index + ": " + (pair.base.error() != null ? "BASE " + pair.base.error()
-                            : "NEW " + pair.next.error());
+                if (pair.base().errors() + pair.next().errors() > 0) {
+                    failure = "ops failed in pair " + index + ": " + (pair.base().error() != null ? "BASE " + pair.base().error()
+                            : "NEW " + pair.next().error());
                     break;
                 }
                 boolean enough = mayStop(pairs.size()) && widest(analyse(pairs, tol, gated), gated) <= target;
@@ -271,7 +252,7 @@ final class AbCommand implements Callable<Integer> {
             }
             if (!interrupted && failure == null) {
                 console.printf(Locale.ROOT, "stopped after %d pairs in %s: %s%n", pairs.size(),
-                        ConsoleProgress.human(Duration.ofNanos(System.nanoTime() - start)), stop);
+                        Durations.human(Duration.ofNanos(System.nanoTime() - start)), stop);
             }
         } catch (IllegalStateException | UncheckedIOException e) {
             failure = e.getMessage();
@@ -287,7 +268,7 @@ final class AbCommand implements Callable<Integer> {
                 console.print(md);
                 Files.writeString(runDir.resolve("table.md"), "# cp-bench ab: " + scenario + "\n\n"
                         + "- BASE: " + describe(baseJar, baseJvmArgs) + "\n- NEW: " + describe(newJar, newJvmArgs)
-                        + "\n- " + clusterOptions.describe() + "; turns of " + ConsoleProgress.human(slice) + ", "
+                        + "\n- " + clusterOptions.describe() + "; turns of " + Durations.human(slice) + ", "
                         + threads + " thread(s) per side\n- " + environment() + "\n\n" + md);
                 Files.writeString(runDir.resolve("slices.csv"), csv(pairs));
                 console.println("wrote table.md and slices.csv to " + runDir);
@@ -340,9 +321,9 @@ final class AbCommand implements Callable<Integer> {
         long readyBy = System.nanoTime() + clusterOptions.startupTimeout.toNanos();
         for (Worker w : workers) {
             JsonNode ready = w.await("ready", readyBy);
-            if (ready.path("protocol").asInt() != AbWorkerCommand.PROTOCOL) {
+            if (ready.path("protocol").asInt() != AbProtocol.VERSION) {
                 throw new IllegalStateException(w.side + "'s cp-bench speaks ab protocol " + ready.path("protocol").asInt()
-                        + ", this one " + AbWorkerCommand.PROTOCOL);
+                        + ", this one " + AbProtocol.VERSION);
             }
             if (fork == 1) {
                 console.printf(Locale.ROOT, "  %s ready: %s, pid %d%s%n", w.side, ready.path("version").asText(),
@@ -371,13 +352,13 @@ final class AbCommand implements Callable<Integer> {
         values.put(Comparison.Metric.OPS, sides(pairs, Slice::opsPerSecond));
         values.put(Comparison.Metric.P50, sides(pairs, Slice::p50));
         values.put(Comparison.Metric.P99, sides(pairs, Slice::p99));
-        return Comparison.paired(pairs.isEmpty() ? "-" : "ab", values, pairs.stream().mapToInt(p -> p.fork - 1).toArray(),
+        return Comparison.paired(pairs.isEmpty() ? "-" : "ab", values, pairs.stream().mapToInt(p -> p.fork() - 1).toArray(),
                 tolerance, gate);
     }
 
     private static double[][] sides(List<Pair> pairs, java.util.function.ToDoubleFunction<Slice> f) {
-        return new double[][]{pairs.stream().mapToDouble(p -> f.applyAsDouble(p.base)).toArray(),
-                pairs.stream().mapToDouble(p -> f.applyAsDouble(p.next)).toArray()};
+        return new double[][]{pairs.stream().mapToDouble(p -> f.applyAsDouble(p.base())).toArray(),
+                pairs.stream().mapToDouble(p -> f.applyAsDouble(p.next())).toArray()};
     }
 
     /** The widest relative half-width among the gated metrics' intervals (infinite when one has none). */
@@ -392,7 +373,7 @@ final class AbCommand implements Callable<Integer> {
     }
 
     private static String progress(Comparison.Result result, Set<Comparison.Metric> gate, int pairs, Duration elapsed) {
-        StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%d pairs, %s:", pairs, ConsoleProgress.human(elapsed)));
+        StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%d pairs, %s:", pairs, Durations.human(elapsed)));
         for (Comparison.MetricChange m : result.rows().get(0).metrics().values()) {
             Bootstrap.Interval i = m.ratio();
             if (i != null) {
@@ -428,9 +409,9 @@ final class AbCommand implements Callable<Integer> {
         StringBuilder b = new StringBuilder("pair,processes,first,side,ops,errors,seconds,ops_per_s,p50_us,p99_us\n");
         for (Pair p : pairs) {
             for (int s = 0; s < 2; s++) {
-                Slice x = s == 0 ? p.base : p.next;
-                b.append(String.format(Locale.ROOT, "%d,%d,%s,%s,%d,%d,%.4f,%.1f,%.0f,%.0f%n", p.index, p.fork,
-                        p.baseFirst ? "BASE" : "NEW", s == 0 ? "BASE" : "NEW", x.ops(), x.errors(), x.seconds(),
+                Slice x = s == 0 ? p.base() : p.next();
+                b.append(String.format(Locale.ROOT, "%d,%d,%s,%s,%d,%d,%.4f,%.1f,%.0f,%.0f%n", p.index(), p.fork(),
+                        p.baseFirst() ? "BASE" : "NEW", s == 0 ? "BASE" : "NEW", x.ops(), x.errors(), x.seconds(),
                         x.opsPerSecond(), x.p50(), x.p99()));
             }
         }
@@ -494,122 +475,6 @@ final class AbCommand implements Callable<Integer> {
             return zip.getEntry(AbWorkerCommand.class.getName().replace('.', '/') + ".class") != null;
         } catch (IOException e) {
             throw new IllegalArgumentException(option + " " + jar + " is not a jar (" + e.getMessage() + ")");
-        }
-    }
-
-    /** One side's client process, and the protocol lines it printed. */
-    static final class Worker {
-        final String side;
-        private final Process process;
-        private final BufferedWriter in;
-        private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-        private final Path log;
-
-        private Worker(String side, Process process, Path log) {
-            this.side = side;
-            this.process = process;
-            this.log = log;
-            this.in = new BufferedWriter(new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8));
-            Thread reader = new Thread(this::read, "cpbench-ab-" + side);
-            reader.setDaemon(true);
-            reader.start();
-        }
-
-        static Worker start(String side, List<String> command, List<String> attach, Path log) {
-            List<String> all = new ArrayList<>(command);
-            all.add("ab-worker");
-            all.addAll(attach);
-            try {
-                Files.writeString(log, String.join(" ", all) + "\n");
-                ProcessBuilder pb = new ProcessBuilder(all).redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
-                return new Worker(side, pb.start(), log);
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot start " + side + "'s client process: " + e.getMessage(), e);
-            }
-        }
-
-        private void read() {
-            try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = out.readLine()) != null) {
-                    if (line.startsWith(AbWorkerCommand.PREFIX)) {
-                        lines.add(line.substring(AbWorkerCommand.PREFIX.length()));
-                    } else {
-                        Files.writeString(log, line + "\n", StandardOpenOption.APPEND);
-                    }
-                }
-            } catch (IOException ignored) {
-                // the process ended; await() says so
-            }
-        }
-
-        /** The body of the next line of {@code kind}, waiting until {@code byNanos} at most. */
-        JsonNode await(String kind, long byNanos) {
-            try {
-                while (true) {
-                    String line = lines.poll(200, TimeUnit.MILLISECONDS);
-                    if (line != null) {
-                        if (line.startsWith(kind + " ")) {
-                            return JSON.readTree(line.substring(kind.length() + 1));
-                        }
-                        continue;
-                    }
-                    if (!process.isAlive() && lines.isEmpty()) {
-                        throw new IllegalStateException(side + "'s client process ended (exit " + process.exitValue()
-                                + "): " + lastLines());
-                    }
-                    if (System.nanoTime() > byNanos) {
-                        throw new IllegalStateException(side + "'s client process did not answer in time; see " + log);
-                    }
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(side + ": interrupted");
-            } catch (IOException e) {
-                throw new IllegalStateException(side + "'s client process sent a malformed line: " + e.getMessage());
-            }
-        }
-
-        Slice slice(Duration length) {
-            try {
-                in.write("run " + length.toMillis() + "\n");
-                in.flush();
-            } catch (IOException e) {
-                throw new IllegalStateException(side + "'s client process is gone: " + lastLines());
-            }
-            return Slice.of(await("slice", System.nanoTime() + length.toNanos() + TimeUnit.SECONDS.toNanos(60)));
-        }
-
-        private String lastLines() {
-            try {
-                List<String> all = Files.readAllLines(log);
-                List<String> cpbench = all.stream().filter(l -> l.startsWith("cpbench")).toList();
-                List<String> tail = cpbench.isEmpty() ? all.subList(Math.max(0, all.size() - 3), all.size()) : cpbench;
-                return String.join(" / ", tail) + " (log: " + log + ")";
-            } catch (IOException e) {
-                return "see " + log;
-            }
-        }
-
-        /** Asks it to quit, then ends it and anything it started. */
-        void close() {
-            try {
-                in.write("quit\n");
-                in.flush();
-                in.close();
-            } catch (IOException ignored) {
-                // already gone
-            }
-            try {
-                if (!process.waitFor(15, TimeUnit.SECONDS)) {
-                    process.descendants().forEach(ProcessHandle::destroyForcibly);
-                    process.destroyForcibly();
-                    process.waitFor(10, TimeUnit.SECONDS);
-                }
-            } catch (InterruptedException e) {
-                process.destroyForcibly();
-                Thread.currentThread().interrupt();
-            }
         }
     }
 }

@@ -1,23 +1,12 @@
 package io.cpbench.bench.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import io.cpbench.bench.run.ChaosNemesis;
+import io.cpbench.bench.run.ChaosRun;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.scenario.Scenarios;
-import io.cpbench.bench.suite.ScenarioSession;
 import io.cpbench.bench.suite.SuiteOptions;
-import io.cpbench.core.check.Availability;
-import io.cpbench.core.check.ChaosDocument;
-import io.cpbench.core.check.Linearizability;
-import io.cpbench.core.history.Event;
-import io.cpbench.core.history.History;
-import io.cpbench.core.history.HistoryFiles;
-import io.cpbench.core.history.HistoryRecorder;
 import io.cpbench.core.load.Durations;
-import io.cpbench.core.load.LoadEngine;
-import io.cpbench.core.load.LoadResult;
 import io.cpbench.core.load.LoadSpec;
-import io.cpbench.core.load.LoadSummary;
 import io.cpbench.lb.ProbeSettings;
 import io.cpbench.topology.Faults;
 import io.cpbench.topology.MemberTuning;
@@ -26,26 +15,14 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * {@code cpbench chaos}: the load engine's workload and clients, a nemesis hitting members on a schedule, every op
- * recorded as a history, and checkers on that history: linearizability of the registers, the counter and lock
- * invariants, and availability around each fault. Jepsen's roles, kept apart: the workload and schedule are a
- * {@link LoadSpec}, the client a scenario's routing, the nemesis {@link Faults}, the history a
- * {@link HistoryRecorder}, the checkers {@link Linearizability} and {@link Availability}.
+ * {@code cpbench chaos}: its options, checked, a started cluster, and a {@link ChaosRun} on it (the load, the
+ * nemesis, the history and its checkers).
  */
 @Command(name = "chaos", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Runs a load while a nemesis injects faults on a schedule (inject, hold for --fault-for, heal, wait"
@@ -127,9 +104,6 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
     @picocli.CommandLine.Mixin
     OutOption out;
 
-    private final CountDownLatch stopNemesis = new CountDownLatch(1);
-    private final AtomicReference<LoadEngine> engine = new AtomicReference<>();
-    private volatile boolean interrupted;
 
     /** The load under the faults: the workload options over a 2 s warm-up, and 10 s for ops in flight at the end. */
     LoadSpec spec() {
@@ -195,7 +169,9 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
             liveOptions.close();
             throw new IllegalStateException("the " + topology.kind() + " topology cannot inject faults");
         }
-        Interruption interruption = new Interruption(this::stop, () -> {
+        ChaosRun run = new ChaosRun(new ChaosRun.Config(plan, schedule, scenario, spec, timeBudget,
+                clusterOptions.failoverPreset().describe()), console);
+        Interruption interruption = new Interruption(run::stop, () -> {
             faults.healAll();
             topology.close();
         });
@@ -203,150 +179,26 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
         try {
             ClusterOptions.printReady(console, topology, startNanos);
             RunDirectory.create(runDir);
-            code = run(console, spec, scenario, plan, schedule, topology, faults, runDir);
+            SuiteOptions options = clusterOptions.suiteOptions(-1, SuiteOptions.SEED_DELAY, ProbeSettings.defaults());
+            code = exitCode(run.run(topology, faults, options, runDir, LoadCommand.listener(console, workload.quiet,
+                    liveOptions.view(), "chaos " + plan.text())));
         } finally {
             faults.healAll();
             topology.close();
             liveOptions.close();
             interruption.written();
         }
-        boolean wasInterrupted = !interruption.disarm() || interrupted;
-        return wasInterrupted ? ExitCodes.INTERRUPTED : code;
-    }
-
-    private void stop() {
-        interrupted = true;
-        stopNemesis.countDown();
-        LoadEngine e = engine.get();
-        if (e != null) {
-            e.stop();
-        }
-    }
-
-    private int run(PrintStream console, LoadSpec spec, Scenario scenario, ChaosNemesis.Plan plan, ChaosNemesis.Schedule schedule,
-                    Topology topology, Faults faults, Path runDir) throws Exception {
-        SuiteOptions options = clusterOptions.suiteOptions(-1, SuiteOptions.SEED_DELAY, ProbeSettings.defaults());
-        ChaosNemesis nemesis;
-        LoadResult load;
-        HistoryRecorder recorder;
-        try (ScenarioSession session = ScenarioSession.open(scenario, topology, options, null, spec.clients(),
-                spec.objectGroups())) {
-            LoadEngine e = new LoadEngine(spec, session.clients(), runDir, LoadCommand.listener(console, workload.quiet,
-                    liveOptions.view(), "chaos " + plan.text())).recordHistory().routeByGroup(session.clientsByGroup());
-            recorder = e.historyRecorder();
-            engine.set(e);
-            if (interrupted) {
-                e.stop();
-            }
-            AtomicReference<LoadResult> result = new AtomicReference<>();
-            AtomicReference<Throwable> failure = new AtomicReference<>();
-            Thread runner = new Thread(() -> {
-                try {
-                    result.set(e.run());
-                } catch (Throwable t) {
-                    failure.set(t);
-                } finally {
-                    stopNemesis.countDown();
-                }
-            }, "cpbench-chaos-load");
-            runner.start();
-            nemesis = new ChaosNemesis(plan, schedule, topology, faults, recorder, console, stopNemesis);
-            nemesis.run(System.nanoTime() + spec.warmup().toNanos() + duration.toNanos(), spec.seed());
-            runner.join();
-            if (failure.get() != null) {
-                throw new IllegalStateException("the load could not run: " + io.cpbench.core.run.Driver.describe(failure.get()));
-            }
-            load = result.get();
-        }
-        List<Event> events = recorder.events();
-        long end = events.isEmpty() ? 0 : events.get(events.size() - 1).time();
-        List<Availability.Window> closed = nemesis.windows(end);
-        Files.createDirectories(runDir.resolve("jepsen"));
-        HistoryFiles.writeJson(runDir.resolve("history.jsonl"), events);
-        Map<String, List<Event>> byKey = new TreeMap<>();
-        for (Event ev : events) {
-            if (ev.registerOp()) {
-                byKey.computeIfAbsent(ev.key(), k -> new ArrayList<>()).add(ev);
-            }
-        }
-        for (Map.Entry<String, List<Event>> k : byKey.entrySet()) {
-            HistoryFiles.writeJepsen(runDir.resolve("jepsen").resolve(k.getKey().replaceAll("[^\\w.-]", "_") + ".log"), k.getValue());
-        }
-        console.printf(Locale.ROOT, "%nhistory: %,d events -> history.jsonl (and jepsen/*.log, one per register)%n", events.size());
-        console.println("checking linearizability ...");
-        Linearizability.Result lin = Linearizability.check(new History(events, false),
-                new Linearizability.Budget(timeBudget, Linearizability.Budget.DEFAULT.memoryBytes()));
-        List<Availability.Result> availability = Availability.of(events, closed);
-
-        console.println();
-        console.print(LoadSummary.render(load));
-        console.println();
-        console.print(faultTable(availability));
-        console.println();
-        console.printf(Locale.ROOT, "linearizability: %s (%,d register ops on %d keys, %.2f s)%n", lin.verdict().text(),
-                lin.ops(), lin.keys().size(), lin.seconds());
-        if (lin.firstProblem() != null) {
-            console.println(lin.firstProblem().detail().indent(2).stripTrailing());
-        }
-        for (LoadResult.InvariantResult inv : load.invariants()) {
-            console.printf(Locale.ROOT, "%s: %s (%s)%n", inv.name(), inv.holds() ? "holds" : "VIOLATED", inv.evidence());
-        }
-        writeResult(runDir, plan, spec, load, lin, availability, nemesis.log());
-        console.println("wrote chaos.json, history.jsonl, jepsen/, load.csv");
-        return exitCode(lin.verdict(), load.invariantsHold());
+        return interruption.disarm() ? code : ExitCodes.INTERRUPTED;
     }
 
     /** A verdict that is unknown: the linearizability check ran over its budget. */
     static final int UNKNOWN = 3;
 
-    /** 1 when a checker failed, else 3 when linearizability is unknown, else 0. */
-    static int exitCode(Linearizability.Verdict linearizability, boolean invariantsHold) {
-        if (linearizability == Linearizability.Verdict.NOT_LINEARIZABLE || !invariantsHold) {
-            return ExitCodes.FAILED;
-        }
-        return linearizability == Linearizability.Verdict.UNKNOWN ? UNKNOWN : ExitCodes.OK;
-    }
-
-    /** One row per fault: when, what, how long until an op invoked after it succeeded, the longest gap, errors. */
-    static String faultTable(List<Availability.Result> results) {
-        StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "%-3s %-8s %-9s %-26s %8s %10s %12s  %s%n", "#", "at", "fault", "target",
-                "healed", "first ok", "longest gap", "errors during the fault"));
-        int i = 1;
-        for (Availability.Result r : results) {
-            String errors = r.errors().isEmpty() ? "none" : String.join(", ", r.errors().entrySet().stream()
-                    .map(e -> e.getValue() + " " + e.getKey()).toList());
-            b.append(String.format(Locale.ROOT, "%-3d %-8s %-9s %-26s %8s %10s %12s  %s%n", i++,
-                    String.format(Locale.ROOT, "%.1fs", r.injectedAtS()), r.fault(), r.target(),
-                    Double.isNaN(r.healedAfterMs()) ? "never" : String.format(Locale.ROOT, "%.1fs", r.healedAfterMs() / 1000),
-                    ms(r.firstOkMs()),
-                    String.format(Locale.ROOT, "%,.0f ms%s", r.longestGapMs(), r.gapOpen() ? "+" : ""), errors));
-        }
-        if (results.isEmpty()) {
-            b.append("(no fault was injected)\n");
-            return b.toString();
-        }
-        Availability.Summary s = Availability.Summary.of(results);
-        b.append(String.format(Locale.ROOT, "over %d fault%s: first ok p50 %s, max %s; longest gap p50 %s, max %s%s%n", s.faults(),
-                s.faults() == 1 ? "" : "s", ms(s.firstOkP50Ms()), ms(s.firstOkMaxMs()), ms(s.longestGapP50Ms()), ms(s.longestGapMaxMs()),
-                s.neverRecovered() == 0 ? "" : "; " + s.neverRecovered() + " with no success after the injection"));
-        return b.toString();
-    }
-
-    private static String ms(Double value) {
-        return value == null ? "none" : String.format(Locale.ROOT, "%,.0f ms", value);
-    }
-
-    private void writeResult(Path runDir, ChaosNemesis.Plan plan, LoadSpec spec, LoadResult load, Linearizability.Result lin,
-                             List<Availability.Result> availability, List<String> log) {
-        ChaosDocument json = new ChaosDocument("chaos", plan.text(), Durations.format(faultFor), Durations.format(interval),
-                restart, clusterOptions.failoverPreset().describe(), spec.describe(), availability,
-                Availability.Summary.of(availability), log,
-                new ChaosDocument.Check(lin.verdict().text(), lin.ops(), lin.seconds(), lin.keys()), load);
-        try {
-            new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(runDir.resolve("chaos.json").toFile(), json);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + runDir.resolve("chaos.json") + ": " + e.getMessage(), e);
-        }
+    static int exitCode(ChaosRun.Verdict verdict) {
+        return switch (verdict) {
+            case PASSED -> ExitCodes.OK;
+            case FAILED -> ExitCodes.FAILED;
+            case UNKNOWN -> UNKNOWN;
+        };
     }
 }

@@ -1,5 +1,6 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.core.load.Durations;
 import io.cpbench.topology.Inventory;
 import io.cpbench.topology.LeaderView;
 import io.cpbench.topology.Topology;
@@ -137,14 +138,14 @@ public final class ClusterOptions {
             }
         }
         if (startupTimeout.compareTo(Duration.ofSeconds(10)) < 0) {
-            throw new IllegalArgumentException("--startup-timeout must be at least 10s, was " + ConsoleProgress.human(startupTimeout));
+            throw new IllegalArgumentException("--startup-timeout must be at least 10s, was " + Durations.human(startupTimeout));
         }
         if (connectTimeout.compareTo(Duration.ofSeconds(1)) < 0) {
-            throw new IllegalArgumentException("--connect-timeout must be at least 1s, was " + ConsoleProgress.human(connectTimeout));
+            throw new IllegalArgumentException("--connect-timeout must be at least 1s, was " + Durations.human(connectTimeout));
         }
         if (settle.compareTo(startupTimeout) >= 0) {
-            throw new IllegalArgumentException("--settle " + ConsoleProgress.human(settle) + " must be shorter than --startup-timeout "
-                    + ConsoleProgress.human(startupTimeout));
+            throw new IllegalArgumentException("--settle " + Durations.human(settle) + " must be shorter than --startup-timeout "
+                    + Durations.human(startupTimeout));
         }
         if (attach()) {
             if (connect == null || connect.isEmpty()) {

@@ -2,6 +2,7 @@ package io.cpbench.bench.cli;
 
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.suite.ScenarioRunner;
+import io.cpbench.core.load.Durations;
 import io.cpbench.core.run.Progress;
 
 import java.io.PrintStream;
@@ -45,44 +46,19 @@ final class ConsoleProgress implements ScenarioRunner.ProgressSink {
             if (p.done() > 0) {
                 long seconds = (long) (p.elapsed().toMillis() / 1000.0 * (p.target() - p.done()) / p.done());
                 long boxLeft = round == 0 ? Long.MAX_VALUE : timebox.apply(scenario).minus(p.elapsed()).toSeconds();
-                eta = seconds <= boxLeft ? "  ETA " + human(seconds) : "  ETA " + human(boxLeft) + " (time box)";
+                eta = seconds <= boxLeft ? "  ETA " + Durations.human(seconds) : "  ETA " + Durations.human(boxLeft) + " (time box)";
             }
         } else if (p.measuring() && measureFor != null) {
             double fraction = Math.min(1, (double) p.elapsed().toMillis() / Math.max(1, measureFor.toMillis()));
-            done = String.format(Locale.ROOT, "%,d ops, %s of %s (%.0f%%)", p.done(), human(p.elapsed().toSeconds()),
-                    human(measureFor.toSeconds()), 100 * fraction);
-            eta = "  ETA " + human(measureFor.minus(p.elapsed()).toSeconds());
+            done = String.format(Locale.ROOT, "%,d ops, %s of %s (%.0f%%)", p.done(), Durations.human(p.elapsed().toSeconds()),
+                    Durations.human(measureFor.toSeconds()), 100 * fraction);
+            eta = "  ETA " + Durations.human(measureFor.minus(p.elapsed()).toSeconds());
         } else {
             done = String.format(Locale.ROOT, "%,d ops", p.done());
         }
         String where = round == 0 ? (p.measuring() ? "[cluster warm-up, 2nd half]" : "[cluster warm-up, 1st half]") : String.format(Locale.ROOT, "[round %d/%d] %s %s", round, rounds,
                 scenario.name(), p.measuring() ? "measure" : "warm-up");
         out.printf(Locale.ROOT, "    %s %s  %,.0f op/s  p50 %,d µs  errors %d  %s elapsed%s%n", where, done,
-                p.intervalOpsPerSecond(), p.intervalP50Micros(), p.errors(), human(p.elapsed().toSeconds()), eta);
-    }
-
-    /** A duration as people write it: 250ms, 1.5s, 45s, 2m05s. */
-    static String human(Duration d) {
-        long ms = d.toMillis();
-        if (ms < 1000) {
-            return ms + "ms";
-        }
-        if (ms < 60_000 && ms % 1000 != 0) {
-            return String.format(Locale.ROOT, "%.1fs", ms / 1000.0);
-        }
-        return human(d.toSeconds());
-    }
-
-    static String human(long seconds) {
-        if (seconds < 0) {
-            return "0s";
-        }
-        if (seconds < 60) {
-            return seconds + "s";
-        }
-        if (seconds < 3600) {
-            return (seconds / 60) + "m" + String.format("%02d", seconds % 60) + "s";
-        }
-        return (seconds / 3600) + "h" + String.format("%02d", (seconds % 3600) / 60) + "m";
+                p.intervalOpsPerSecond(), p.intervalP50Micros(), p.errors(), Durations.human(p.elapsed().toSeconds()), eta);
     }
 }

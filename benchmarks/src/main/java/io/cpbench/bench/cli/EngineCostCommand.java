@@ -1,12 +1,13 @@
 package io.cpbench.bench.cli;
 
-import io.cpbench.core.result.MarkdownTable;
 import io.cpbench.bench.scenario.Scenarios;
 import io.cpbench.bench.suite.ScenarioSession;
 import io.cpbench.bench.suite.SuiteOptions;
+import io.cpbench.core.load.Durations;
 import io.cpbench.core.load.LoadEngine;
 import io.cpbench.core.load.LoadResult;
 import io.cpbench.core.load.LoadSpec;
+import io.cpbench.core.result.MarkdownTable;
 import io.cpbench.core.stats.Bootstrap;
 import io.cpbench.core.workload.CasWorkload;
 import io.cpbench.lb.ProbeSettings;
@@ -93,8 +94,8 @@ final class EngineCostCommand implements Callable<Integer> {
         RunDirectory.checkWritable(out.dir);
         Path runDir = RunDirectory.choose(out.dir, "engine-cost");
         console.printf(Locale.ROOT, "cp-bench engine-cost: threads %s, %d pairs each, %s measured after %s warm-up per run"
-                        + " (about %s in all)%nresults -> %s%n", threads, pairs, ConsoleProgress.human(duration),
-                ConsoleProgress.human(warmup), ConsoleProgress.human((duration.toSeconds() + warmup.toSeconds() + 1) * 2 * pairs
+                        + " (about %s in all)%nresults -> %s%n", threads, pairs, Durations.human(duration),
+                Durations.human(warmup), Durations.human((duration.toSeconds() + warmup.toSeconds() + 1) * 2 * pairs
                         * threads.size()), runDir);
         console.println("starting " + clusterOptions.describe() + " ...");
         Topology topology = clusterOptions.start(runDir.resolve("members"));
@@ -109,7 +110,7 @@ final class EngineCostCommand implements Callable<Integer> {
                 Duration clusterWarmup = clusterWarmupOption.length(false);
                 if (!clusterWarmup.isZero()) {
                     console.printf(Locale.ROOT, "warming the cluster up for %s (plain loop, 16 threads): %,.0f op/s%n",
-                            ConsoleProgress.human(clusterWarmup), timed(plain, 16, Duration.ZERO, clusterWarmup));
+                            Durations.human(clusterWarmup), timed(plain, 16, Duration.ZERO, clusterWarmup));
                 }
                 for (int t : threads) {
                     List<double[]> rows = new ArrayList<>();

@@ -8,6 +8,7 @@ import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.scenario.Scenarios;
 import io.cpbench.bench.suite.Matrix;
 import io.cpbench.bench.suite.ScenarioSession;
+import io.cpbench.core.load.Durations;
 import io.cpbench.core.result.ResultFiles;
 import io.cpbench.core.result.RunResult;
 import io.cpbench.core.result.ScenarioTable;
@@ -154,8 +155,8 @@ final class JmhCommand implements java.util.concurrent.Callable<Integer> {
                 scenarios.size(), scenarios.size() == 1 ? "" : "s", harnesses.size(), harnesses.size() == 1 ? "" : "s",
                 rounds, rounds == 1 ? "" : "s", trials, clusterOptions.startsMembers()
                         ? "starts a fresh cluster (" + clusterOptions.describe() + ")"
-                        : "reaches " + clusterOptions.describe(), wi, ConsoleProgress.human(wt.toSeconds()), mi,
-                ConsoleProgress.human(mt.toSeconds()), ConsoleProgress.human(trials * perTrial + (harnessCost ? 15 : 0)));
+                        : "reaches " + clusterOptions.describe(), wi, Durations.human(wt.toSeconds()), mi,
+                Durations.human(mt.toSeconds()), Durations.human(trials * perTrial + (harnessCost ? 15 : 0)));
         console.println("results -> " + runDir + "   (JMH's own JSON and output: " + jmhDir + ")");
 
         Interruption interruption = new Interruption(() -> {

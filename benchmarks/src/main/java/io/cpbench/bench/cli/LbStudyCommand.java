@@ -6,6 +6,7 @@ import com.hazelcast.client.HazelcastClient;
 import com.hazelcast.client.config.ClientConfig;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.cp.IAtomicReference;
+import io.cpbench.core.load.Durations;
 import io.cpbench.lb.LeaderAwareLoadBalancer;
 import io.cpbench.lb.ProbeSettings;
 import io.cpbench.topology.StockCluster;
@@ -101,7 +102,7 @@ final class LbStudyCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--starts must be 1-200, was " + starts);
         }
         if (window.toMillis() < 1_000 || window.toMinutes() > 10) {
-            throw new IllegalArgumentException("--window must be 1s-10m, was " + ConsoleProgress.human(window));
+            throw new IllegalArgumentException("--window must be 1s-10m, was " + Durations.human(window));
         }
         if (threads < 1 || threads > 32) {
             throw new IllegalArgumentException("--threads must be 1-32, was " + threads);

@@ -1,12 +1,13 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.bench.run.LoadVerdict;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.scenario.Scenarios;
-import io.cpbench.bench.suite.ResultBuilder;
 import io.cpbench.bench.suite.LoadWarmup;
+import io.cpbench.bench.suite.ResultBuilder;
 import io.cpbench.bench.suite.ScenarioSession;
 import io.cpbench.bench.suite.SuiteOptions;
-import io.cpbench.core.run.Outcome;
+import io.cpbench.core.load.Durations;
 import io.cpbench.core.load.LoadEngine;
 import io.cpbench.core.load.LoadResult;
 import io.cpbench.core.load.LoadSpec;
@@ -195,7 +196,7 @@ final class LoadCommand implements Callable<Integer> {
             }
         }
         if (delay.isZero() || delay.compareTo(Duration.ofSeconds(10)) > 0) {
-            throw new IllegalArgumentException("--delay must be 1ms-10s, was " + ConsoleProgress.human(delay));
+            throw new IllegalArgumentException("--delay must be 1ms-10s, was " + Durations.human(delay));
         }
         RunDirectory.checkWritable(out.dir);
         Path runDir = RunDirectory.choose(out.dir, "load");
@@ -211,7 +212,7 @@ final class LoadCommand implements Callable<Integer> {
             return engineOnly(console, spec, runDir);
         }
         console.printf(Locale.ROOT, "%d scenario%s x %d round%s, about %s each: %s%n", scenarios.size(),
-                scenarios.size() == 1 ? "" : "s", rounds, rounds == 1 ? "" : "s", ConsoleProgress.human(perRun),
+                scenarios.size() == 1 ? "" : "s", rounds, rounds == 1 ? "" : "s", Durations.human(perRun),
                 String.join(", ", scenarios.stream().map(Scenario::name).toList()));
         console.println("results -> " + runDir);
         liveOptions.start(console, runDir, "cp-bench load (live)");
@@ -379,7 +380,7 @@ final class LoadCommand implements Callable<Integer> {
         } finally {
             session.close();
         }
-        Verdict verdict = Verdict.of(load, report);
+        LoadVerdict verdict = LoadVerdict.of(load, report);
         Status status = verdict.status();
         String reason = verdict.reason();
         RunResult result = builder.where(report).measured(load).status(status, reason)
@@ -390,27 +391,6 @@ final class LoadCommand implements Callable<Integer> {
         console.printf(Locale.ROOT, "    %s  via %s%s%n    wrote %s.json, %s/load.csv and one .hlog per op%n%n", status,
                 report.clientTarget(), reason == null ? "" : "  (" + reason + ")", stem, stem);
         return result;
-    }
-
-    /** A load run's status: FAIL on a broken invariant, INCOMPLETE when stopped early, UNSTABLE when the cluster changed. */
-    record Verdict(Status status, String reason) {
-        static Verdict of(LoadResult load, ScenarioSession.Report report) {
-            if (!load.invariantsHold()) {
-                return new Verdict(Status.FAIL, "invariant violated: " + load.invariants().stream().filter(i -> !i.holds())
-                        .map(i -> i.name() + ": " + i.evidence()).findFirst().orElse(""));
-            }
-            // a load is not op-count bounded, so TIMEBOXED and FAILED do not come from the engine here; kept for safety
-            if (load.outcome() == Outcome.INTERRUPTED || load.outcome() == Outcome.ABORTED || load.outcome() == Outcome.TIMEBOXED) {
-                return new Verdict(Status.INCOMPLETE, load.reason());
-            }
-            if (load.outcome() == Outcome.FAILED) {
-                return new Verdict(Status.FAIL, load.reason());
-            }
-            if (!report.problems().isEmpty()) {
-                return new Verdict(Status.UNSTABLE, String.join("; ", report.problems()));
-            }
-            return new Verdict(Status.OK, null);
-        }
     }
 
     private int engineOnly(PrintStream console, LoadSpec spec, Path runDir) {

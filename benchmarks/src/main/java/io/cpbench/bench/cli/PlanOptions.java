@@ -1,5 +1,6 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.core.load.Durations;
 import io.cpbench.core.run.RunPlan;
 import picocli.CommandLine.Option;
 
@@ -80,18 +81,18 @@ final class PlanOptions {
             throw new IllegalArgumentException("--warmup must be 0 or more, was " + warmup);
         }
         if (duration != null && duration.compareTo(MIN_DURATION) < 0) {
-            throw new IllegalArgumentException("--duration must be at least 1s, was " + ConsoleProgress.human(duration));
+            throw new IllegalArgumentException("--duration must be at least 1s, was " + Durations.human(duration));
         }
         if (timebox != null && timebox.compareTo(MIN_TIMEBOX) < 0) {
             throw new IllegalArgumentException("--timebox must be at least 1s (it bounds a whole scenario, warm-up"
-                    + " included), was " + ConsoleProgress.human(timebox));
+                    + " included), was " + Durations.human(timebox));
         }
         if (threads < 1 || threads > MAX_THREADS) {
             throw new IllegalArgumentException("--threads must be 1-" + MAX_THREADS + ", was " + threads);
         }
         if (duration != null && timebox != null && timebox.compareTo(duration) <= 0) {
-            throw new IllegalArgumentException("--timebox " + ConsoleProgress.human(timebox) + " is not longer than --duration "
-                    + ConsoleProgress.human(duration) + ": every scenario would end TIMEBOXED; give a longer --timebox or omit it");
+            throw new IllegalArgumentException("--timebox " + Durations.human(timebox) + " is not longer than --duration "
+                    + Durations.human(duration) + ": every scenario would end TIMEBOXED; give a longer --timebox or omit it");
         }
         RunPlan.Builder builder = RunPlan.builder().threads(threads);
         builder.warmupOps(warmup != null ? warmup : quick ? QUICK_WARMUP : RunPlan.SEED_WARMUP_OPS);

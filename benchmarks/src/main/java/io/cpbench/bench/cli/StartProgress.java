@@ -1,5 +1,6 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.core.load.Durations;
 import io.cpbench.topology.MemberLauncher;
 
 import java.io.IOException;
@@ -60,7 +61,7 @@ final class StartProgress implements AutoCloseable {
         long seconds = (System.nanoTime() - startNanos) / 1_000_000_000L;
         String members = membersUp();
         return String.format(Locale.ROOT, "%s: %s elapsed%s", memberLogs == null ? "connecting" : "starting",
-                ConsoleProgress.human(seconds), members);
+                Durations.human(seconds), members);
     }
 
     /** ", 3 of 5 members up" from the member logs, or "" when there are none. */

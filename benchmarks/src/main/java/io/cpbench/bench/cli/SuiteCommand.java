@@ -1,5 +1,7 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.bench.run.UntilCi;
+import io.cpbench.core.load.Durations;
 import io.cpbench.lb.ProbeSettings;
 
 import io.cpbench.bench.scenario.Scenario;
@@ -111,11 +113,11 @@ abstract class SuiteCommand implements Callable<Integer> {
         boolean shorterBoxes = shortestBox.compareTo(plan.timebox()) < 0;
         console.printf(Locale.ROOT, "cp-bench %s: %d scenario%s x %d round%s; %s; time box %s per scenario%s (at most %s in all)%n",
                 commandName(), scenarios.size(), scenarios.size() == 1 ? "" : "s", rounds, rounds == 1 ? "" : "s",
-                describe(plan), ConsoleProgress.human(plan.timebox()),
-                shorterBoxes ? ", " + ConsoleProgress.human(shortestBox) + " through the slow member" : "",
+                describe(plan), Durations.human(plan.timebox()),
+                shorterBoxes ? ", " + Durations.human(shortestBox) + " through the slow member" : "",
                 untilCi != null && untilCi.maxTime().toSeconds() < boxedRound * rounds
-                        ? ConsoleProgress.human(untilCi.maxTime().toSeconds() + boxedRound) + ": --max-time, plus the round in flight"
-                        : ConsoleProgress.human(boxedRound * rounds));
+                        ? Durations.human(untilCi.maxTime().toSeconds() + boxedRound) + ": --max-time, plus the round in flight"
+                        : Durations.human(boxedRound * rounds));
         if (untilCi != null) {
             console.println(untilCi.describe());
         }
@@ -158,7 +160,7 @@ abstract class SuiteCommand implements Callable<Integer> {
                 long seconds = estimate.remainingSeconds(0, 0);
                 if (seconds > 0) {
                     console.printf(Locale.ROOT, "warm-up ran at %,.0f op/s; at that rate, with scenarios through the slow "
-                            + "member at their time box, this takes about %s%n", rate, ConsoleProgress.human(seconds));
+                            + "member at their time box, this takes about %s%n", rate, Durations.human(seconds));
                 }
             }
             RunDirectory.create(runDir);
@@ -169,7 +171,7 @@ abstract class SuiteCommand implements Callable<Integer> {
                         int k = results.size() + 1;
                         long left = estimate.remainingSeconds(results.size(), System.nanoTime() - measuringStart);
                         console.printf(Locale.ROOT, "[round %d/%d, scenario %d of %d%s] %s: %s%n", round, rounds, k, total,
-                                left > 0 ? ", about " + ConsoleProgress.human(left) + " left in all" : "", scenario.name(),
+                                left > 0 ? ", about " + Durations.human(left) + " left in all" : "", scenario.name(),
                                 scenario.description());
                     },
                     (round, result) -> {
@@ -214,7 +216,7 @@ abstract class SuiteCommand implements Callable<Integer> {
                     + ") need a local, embedded or containers topology with --network emulated, or remote with an inventory that has an ssh section");
         }
         if (delay.isZero() || delay.compareTo(Duration.ofSeconds(10)) > 0) {
-            throw new IllegalArgumentException("--delay must be 1ms-10s, was " + ConsoleProgress.human(delay));
+            throw new IllegalArgumentException("--delay must be 1ms-10s, was " + Durations.human(delay));
         }
         RunDirectory.checkWritable(out.dir);
     }
@@ -288,7 +290,7 @@ abstract class SuiteCommand implements Callable<Integer> {
     }
 
     static String describe(RunPlan plan) {
-        String measured = plan.duration() != null ? "measure " + ConsoleProgress.human(plan.duration().toSeconds())
+        String measured = plan.duration() != null ? "measure " + Durations.human(plan.duration().toSeconds())
                 : String.format(Locale.ROOT, "%,d ops", plan.ops());
         return String.format(Locale.ROOT, "%s after %,d warm-up, %d thread%s", measured, plan.warmupOps(),
                 plan.threads(), plan.threads() == 1 ? "" : "s");

@@ -1,48 +1,30 @@
 package io.cpbench.bench.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import io.cpbench.bench.scenario.Scenarios;
-import io.cpbench.bench.suite.Matrix;
+import io.cpbench.bench.run.SweepGrid;
+import io.cpbench.bench.run.SweepRun;
 import io.cpbench.bench.suite.LoadWarmup;
-import io.cpbench.bench.suite.ScenarioSession;
 import io.cpbench.bench.suite.SuiteOptions;
-import io.cpbench.core.load.LoadEngine;
-import io.cpbench.core.load.LoadResult;
-import io.cpbench.core.load.LoadSpec;
+import io.cpbench.core.load.Durations;
 import io.cpbench.core.load.Threshold;
-import io.cpbench.core.result.Environment;
 import io.cpbench.core.result.Status;
 import io.cpbench.core.sweep.CellRun;
 import io.cpbench.core.sweep.SweepAnalysis;
 import io.cpbench.core.sweep.SweepCell;
-import io.cpbench.core.sweep.SweepDocument;
 import io.cpbench.core.sweep.SweepFile;
 import io.cpbench.core.sweep.SweepReport;
 import io.cpbench.lb.ProbeSettings;
-import io.cpbench.topology.MemberTuning;
 import io.cpbench.topology.Topology;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import java.io.BufferedWriter;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.LongSupplier;
-import java.util.function.Supplier;
 
 /**
  * {@code cpbench sweep}: the load engine over a grid of routings x client instances x threads (or open-loop
@@ -157,10 +139,6 @@ final class SweepCommand implements Callable<Integer> {
     OutOption out;
 
     /** The grid's SLO, for each cell's run. */
-    private Threshold sloThreshold;
-    private SuiteOptions options;
-    private volatile LoadEngine current;
-    private volatile boolean interrupted;
 
     SweepGrid grid() {
         SweepGrid.FileValues file = gridFile == null ? SweepGrid.FileValues.NONE : SweepGrid.readFile(gridFile);
@@ -188,20 +166,19 @@ final class SweepCommand implements Callable<Integer> {
         clusterWarmup = clusterWarmupOption.length(false);
         SweepGrid grid = grid();
         clusterOptions.validate(-1);
-        sloThreshold = grid.slo();
-        options = clusterOptions.suiteOptions(-1, Duration.ofMillis(10), ProbeSettings.defaults());
+        SuiteOptions options = clusterOptions.suiteOptions(-1, Duration.ofMillis(10), ProbeSettings.defaults());
         if (grid.clusterPerRepeat() && !clusterOptions.startsMembers()) {
             throw new IllegalArgumentException((grid.clusterPerSetting() ? "--vary-member" : "--fresh-clusters")
                     + " needs members cp-bench starts (--topology local, embedded or containers)");
         }
         List<SweepCell> cells = grid.cells();
-        cells.forEach(c -> cellSpec(grid, c, seed)); // every cell's spec builds, before anything starts
-        LoadWarmup.spec(warmBase(grid), clusterWarmup.isZero() ? Duration.ofSeconds(1) : clusterWarmup); // so does the warm-up's
+        cells.forEach(c -> SweepRun.cellSpec(grid, c, seed)); // every cell's spec builds, before anything starts
+        LoadWarmup.spec(SweepRun.cellSpec(grid, SweepRun.warmupCell(grid), seed), clusterWarmup.isZero() ? Duration.ofSeconds(1) : clusterWarmup); // so does the warm-up's
         console.println("cp-bench sweep: " + grid.describe());
         console.printf(Locale.ROOT, "estimate: %s for the cells%s, plus the cluster's start and %s warm-up%n",
-                ConsoleProgress.human(grid.estimate(clusterWarmup)),
+                Durations.human(grid.estimate(clusterWarmup)),
                 grid.clusterPerSetting() ? " and the clusters of the other settings"
-                        : grid.clusterPerRepeat() ? " and the other repeats' clusters" : "", ConsoleProgress.human(clusterWarmup));
+                        : grid.clusterPerRepeat() ? " and the other repeats' clusters" : "", Durations.human(clusterWarmup));
         if (dryRun) {
             for (SweepCell c : cells) {
                 console.println("  " + c);
@@ -212,84 +189,27 @@ final class SweepCommand implements Callable<Integer> {
         Path runDir = RunDirectory.choose(out.dir, "sweep");
         console.println("results -> " + runDir);
         liveOptions.start(console, runDir, "cp-bench sweep (live)");
-        List<CellRun> runs = new CopyOnWriteArrayList<>();
-        AtomicReference<Topology> live = new AtomicReference<>();
-        Interruption interruption = new Interruption(this::stop, () -> {
-            Topology t = live.getAndSet(null);
-            if (t != null) {
-                t.close();
-            }
-        });
-        BufferedWriter csv = null;
-        Instant started = Instant.now();
+        SweepRun run = new SweepRun(new SweepRun.Config(grid, seed, clusterWarmup, options, clusterOptions.describe()), console,
+                (tuning, logDir) -> {
+                    long startNanos = System.nanoTime();
+                    Topology topology = clusterOptions.startAnnounced(console, logDir, tuning, Duration.ofSeconds(5), () -> { });
+                    topology.takeOverShutdown();
+                    ClusterOptions.printReady(console, topology, startNanos);
+                    return topology;
+                },
+                name -> cellLines || liveOptions.view() != null
+                        ? LoadCommand.listener(console, !cellLines, liveOptions.view(), name) : null);
+        Interruption interruption = new Interruption(run::stop, run::closeCluster);
+        List<CellRun> runs;
         try {
             RunDirectory.create(runDir);
-            csv = Files.newBufferedWriter(runDir.resolve("cells.csv"), StandardCharsets.UTF_8);
-            csv.write(CellRun.CSV_HEADER);
-            csv.newLine();
-            csv.flush();
-            Progress progress = new Progress(console, cells.size() * grid.repeats(),
-                    grid.clusterPerRepeat() ? grid.repeats() * grid.memberSettings().size() : 1, csv, runs);
-            if (!grid.clusterPerRepeat()) {
-                progress.clusterStarting();
-                Topology topology = startCluster(console, grid.memberSettings().get(0), runDir.resolve("members"), live);
-                warmCluster(console, grid, topology);
-                Matrix.rounds(cells, grid.repeats(), () -> interrupted, done -> true,
-                        (repeat, cell) -> progress.run(() -> runCell(grid, cell, repeat, topology, runDir)));
-            } else {
-                // A cluster per member setting and repeat, settings in an order rotated per repeat, as the cells are.
-                outer:
-                for (int repeat = 1; repeat <= grid.repeats(); repeat++) {
-                    List<MemberTuning> order = Matrix.orderForRound(grid.memberSettings(), repeat);
-                    for (int i = 0; i < order.size(); i++) {
-                        if (interrupted) {
-                            break outer;
-                        }
-                        MemberTuning tuning = order.get(i);
-                        console.printf(Locale.ROOT, "[repeat %d/%d] a fresh cluster, members with %s%n", repeat, grid.repeats(), tuning.describe());
-                        progress.clusterStarting();
-                        Topology topology = startCluster(console, tuning,
-                                runDir.resolve("members").resolve(String.format(Locale.ROOT, "r%d-%d", repeat, i + 1)), live);
-                        try {
-                            warmCluster(console, grid, topology);
-                            int r = repeat;
-                            for (SweepCell cell : Matrix.orderForRound(grid.cells(tuning), repeat)) {
-                                if (interrupted) {
-                                    break;
-                                }
-                                progress.run(() -> runCell(grid, cell, r, topology, runDir));
-                            }
-                        } finally {
-                            live.set(null);
-                            topology.close();
-                        }
-                    }
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            runs = run.run(runDir);
         } finally {
-            Topology t = live.getAndSet(null);
-            if (t != null) {
-                t.close();
-            }
             liveOptions.close();
-            try {
-                if (csv != null) {
-                    csv.close();
-                }
-                if (!runs.isEmpty()) {
-                    writeAnalysis(console, runDir, grid, cells, runs, started);
-                }
-                RunDirectory.removeIfEmpty(runDir);
-            } catch (IOException e) {
-                System.err.println("cpbench: could not write the sweep's files: " + e.getMessage());
-            } finally {
-                interruption.written();
-            }
+            RunDirectory.removeIfEmpty(runDir);
+            interruption.written();
         }
-        boolean wasInterrupted = !interruption.disarm() || interrupted;
-        if (wasInterrupted) {
+        if (!interruption.disarm() || run.stopped()) {
             return ExitCodes.INTERRUPTED;
         }
         return runs.stream().anyMatch(r -> Status.FAIL.name().equals(r.status())) ? ExitCodes.FAILED : ExitCodes.OK;
@@ -315,199 +235,5 @@ final class SweepCommand implements Callable<Integer> {
         console.println();
         console.print(SweepReport.render(analysis));
         return ExitCodes.OK;
-    }
-
-    private Topology startCluster(PrintStream console, MemberTuning tuning, Path logDir, AtomicReference<Topology> live) {
-        long startNanos = System.nanoTime();
-        Topology topology = clusterOptions.startAnnounced(console, logDir, tuning, Duration.ofSeconds(5), () -> { });
-        topology.takeOverShutdown();
-        live.set(topology);
-        ClusterOptions.printReady(console, topology, startNanos);
-        return topology;
-    }
-
-    /**
-     * Each cell run as it ends: a CSV row (flushed, so a crash keeps it) and a progress line with the time left. The
-     * time left is the cells still to run at the cells' own mean time, plus the clusters still to start at the mean
-     * time spent outside cells so far (start, warm-up, stop): a first cell that came after a cluster's start must not
-     * be extrapolated as if every cell cost that much.
-     */
-    static final class Progress {
-        private final PrintStream console;
-        private final int total;
-        private final int clusters;
-        private final BufferedWriter csv;
-        private final List<CellRun> runs;
-        private final LongSupplier clock;
-        private final long startNanos;
-        private long cellNanos;
-        private int clustersStarted;
-
-        Progress(PrintStream console, int total, int clusters, BufferedWriter csv, List<CellRun> runs) {
-            this(console, total, clusters, csv, runs, System::nanoTime);
-        }
-
-        Progress(PrintStream console, int total, int clusters, BufferedWriter csv, List<CellRun> runs, LongSupplier clock) {
-            this.console = console;
-            this.total = total;
-            this.clusters = clusters;
-            this.csv = csv;
-            this.runs = runs;
-            this.clock = clock;
-            this.startNanos = clock.getAsLong();
-        }
-
-        void clusterStarting() {
-            clustersStarted++;
-        }
-
-        void run(Supplier<CellRun> cell) {
-            long t0 = clock.getAsLong();
-            CellRun run = cell.get();
-            cellNanos += clock.getAsLong() - t0;
-            add(run);
-        }
-
-        private void add(CellRun run) {
-            runs.add(run);
-            try {
-                if (csv != null) {
-                    csv.write(run.csvLine());
-                    csv.newLine();
-                    csv.flush();
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            printCell(console, run, runs.size(), total, elapsedSeconds(), secondsLeft());
-        }
-
-        double elapsedSeconds() {
-            return (clock.getAsLong() - startNanos) / 1e9;
-        }
-
-        long secondsLeft() {
-            int done = runs.size();
-            if (done == 0) {
-                return 0;
-            }
-            double perCell = cellNanos / 1e9 / done;
-            double perCluster = clustersStarted == 0 ? 0 : Math.max(0, elapsedSeconds() - cellNanos / 1e9) / clustersStarted;
-            return Math.round(perCell * (total - done) + perCluster * Math.max(0, clusters - clustersStarted));
-        }
-    }
-
-    private void warmCluster(PrintStream console, SweepGrid grid, Topology topology) {
-        if (clusterWarmup.isZero() || interrupted) {
-            return;
-        }
-        LoadWarmup.run(console, warmBase(grid), clusterWarmup, topology, options, this::running);
-    }
-
-    /** The engine Ctrl-C stops; one that starts after Ctrl-C is stopped at once. */
-    private void running(LoadEngine engine) {
-        current = engine;
-        if (engine != null && interrupted) {
-            engine.stop();
-        }
-    }
-
-    private CellRun runCell(SweepGrid grid, SweepCell cell, int repeat, Topology topology, Path runDir) {
-        PrintStream console = System.out;
-        LoadSpec spec = cellSpec(grid, cell, seed);
-        Path dir = runDir.resolve("cells").resolve(String.format(Locale.ROOT, "r%d-%s-%s%s", repeat, cell.routing(),
-                cell.level().replace('@', '-').replace('/', '_'),
-                cell.members().isEmpty() ? "" : "-" + cell.members().replace(", ", "-").replace("=", "")));
-        ScenarioSession session;
-        try {
-            session = ScenarioSession.open(Scenarios.byName(cell.routing()), topology, options, null, cell.clients());
-        } catch (ScenarioSession.SetupException e) {
-            return failed(repeat, cell, e.getMessage());
-        }
-        LoadResult load;
-        ScenarioSession.Report report;
-        try {
-            LoadEngine engine = new LoadEngine(spec, session.clients(), dir, cellLines || liveOptions.view() != null
-                    ? LoadCommand.listener(console, !cellLines, liveOptions.view(), "cell " + dir.getFileName()) : null);
-            running(engine);
-            load = engine.run();
-            running(null);
-            report = session.finish(interrupted);
-        } catch (RuntimeException e) {
-            running(null);
-            session.finish(interrupted);
-            return failed(repeat, cell, "load could not run: " + io.cpbench.core.run.Driver.describe(e));
-        } finally {
-            session.close();
-        }
-        LoadCommand.Verdict verdict = LoadCommand.Verdict.of(load, report);
-        LoadResult.OpStats all = load.total().all();
-        LoadResult.LoadLatency l = all.latency();
-        return new CellRun(repeat, cell, verdict.status().name(), verdict.reason(), load.total().seconds(), all.ops(),
-                all.errors(), all.opsPerSecond(), l.p50(), l.p90(), l.p99(), l.p999(), l.max(),
-                sloThreshold.actual(load.total()));
-    }
-
-    /**
-     * The load one cell runs: the grid's mix and lengths, the cell's clients and threads, its rate if any. Built
-     * afresh, not from another spec: a spec's flat profile holds its level, which would carry over.
-     */
-    static LoadSpec cellSpec(SweepGrid grid, SweepCell cell, Long seed) {
-        LoadSpec.Builder b = LoadSpec.builder().mix(grid.mix()).duration(grid.duration()).warmup(grid.warmup())
-                .clients(cell.clients()).threads(cell.threads());
-        if (cell.rate() != null) {
-            b.rate(cell.rate());
-        }
-        if (seed != null) {
-            b.seed(seed);
-        }
-        return b.build();
-    }
-
-    /**
-     * The run the cluster warm-up stands in for: the grid's mix, closed loop, with its largest cell's workers up to
-     * the warm-up's limit (so that one client can hold them all).
-     */
-    private LoadSpec warmBase(SweepGrid grid) {
-        int workers = Math.min(LoadWarmup.MAX_THREADS, grid.cells().stream().mapToInt(SweepCell::workers).max().orElse(1));
-        return cellSpec(grid, new SweepCell("client-smart", 1, workers, null), seed);
-    }
-
-    private static CellRun failed(int repeat, SweepCell cell, String reason) {
-        return new CellRun(repeat, cell, Status.FAIL.name(), reason, 0, 0, 0, 0, 0, 0, 0, 0, 0, Double.NaN);
-    }
-
-    private static void printCell(PrintStream console, CellRun run, int done, int total, double elapsed, long left) {
-        String numbers = run.ops() == 0 ? "" : String.format(Locale.ROOT, "%,10.0f op/s  p50 %-9s p99 %-9s%s", run.opsPerSecond(),
-                SweepAnalysis.micros(run.p50Us()), SweepAnalysis.micros(run.p99Us()),
-                run.errors() > 0 ? String.format(Locale.ROOT, " %,d errors", run.errors()) : "");
-        console.printf(Locale.ROOT, "[%d/%d repeat %d, %s elapsed, ~%s left] %-22s %-8s %s  %s%s%n", done, total, run.repeat(),
-                ConsoleProgress.human(Math.round(elapsed)), ConsoleProgress.human(left), run.cell().routing(),
-                run.cell().level(), numbers, run.status(), run.reason() == null ? "" : " (" + run.reason() + ")");
-    }
-
-    private void writeAnalysis(PrintStream console, Path runDir, SweepGrid grid, List<SweepCell> cells, List<CellRun> runs,
-                               Instant started) throws IOException {
-        SweepAnalysis analysis = SweepAnalysis.of(cells, runs, grid.slo(), grid.repeats());
-        String text = SweepReport.render(analysis);
-        console.println();
-        console.print(text);
-        Files.writeString(runDir.resolve("sweep.md"), "# cp-bench sweep\n\n" + grid.describe() + "\n\n" + text);
-        SweepDocument.Grid g = new SweepDocument.Grid(grid.scenarios(), grid.clients(), grid.threads(), grid.rates(),
-                grid.mix(), grid.duration().toMillis() / 1000.0, grid.warmup().toMillis() / 1000.0, grid.repeats(),
-                grid.clusterPerRepeat(), grid.slo().text());
-        SweepDocument json = new SweepDocument(SweepFile.FORMAT, analysis.complete() ? "COMPLETE" : "INCOMPLETE",
-                started.toString(), clusterOptions.describe(), g, Environment.current(), analysis, runs);
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(runDir.resolve("sweep.json").toFile(), json);
-        console.printf(Locale.ROOT, "%nwrote %s: cells.csv (%d cell runs), sweep.json, sweep.md%s%n", runDir, runs.size(),
-                analysis.complete() ? "" : "; INCOMPLETE");
-    }
-
-    private void stop() {
-        interrupted = true;
-        LoadEngine engine = current;
-        if (engine != null) {
-            engine.stop();
-        }
     }
 }

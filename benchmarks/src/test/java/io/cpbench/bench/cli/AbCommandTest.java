@@ -1,5 +1,6 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.bench.run.AbProtocol;
 import io.cpbench.core.result.Comparison;
 import org.junit.jupiter.api.Test;
 
@@ -35,12 +36,12 @@ class AbCommandTest {
     @Test
     void aProcessPairThatRanFasterWidensTheIntervalInsteadOfMovingTheVerdict() {
         // the same build: NEW's processes were 6 % faster in the first process pair, 6 % slower in the second
-        List<AbCommand.Pair> pairs = new ArrayList<>();
+        List<AbProtocol.Pair> pairs = new ArrayList<>();
         for (int i = 1; i <= 100; i++) {
             int fork = i <= 50 ? 1 : 2;
             double base = 600 + (i % 7) * 3;
             double next = base * (fork == 1 ? 1.06 : 0.94) * (1 + ((i % 5) - 2) * 0.002);
-            pairs.add(new AbCommand.Pair(i, fork, i % 2 == 1, slice(base), slice(next)));
+            pairs.add(new AbProtocol.Pair(i, fork, i % 2 == 1, slice(base), slice(next)));
         }
         Comparison.MetricChange ops = AbCommand.analyse(pairs, 0.05, Set.of(Comparison.Metric.OPS))
                 .rows().get(0).metrics().get(Comparison.Metric.OPS);
@@ -54,7 +55,7 @@ class AbCommandTest {
                 .contains("from 2 pairs of client processes").contains("bootstrap over process pairs, then the pairs in them");
     }
 
-    private static AbCommand.Slice slice(double opsPerSecond) {
-        return new AbCommand.Slice(Math.round(opsPerSecond), 0, 1.0, 1e6 / opsPerSecond, 3e6 / opsPerSecond, null);
+    private static AbProtocol.Slice slice(double opsPerSecond) {
+        return new AbProtocol.Slice(Math.round(opsPerSecond), 0, 1.0, 1e6 / opsPerSecond, 3e6 / opsPerSecond, null);
     }
 }

@@ -1,5 +1,7 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.bench.run.ChaosNemesis;
+import io.cpbench.bench.run.ChaosRun;
 import io.cpbench.core.check.Availability;
 import io.cpbench.topology.MemberRef;
 import org.junit.jupiter.api.Test;
@@ -19,11 +21,11 @@ class ChaosCommandTest {
 
     @Test
     void aFailedCheckerNeverExitsZero() {
-        assertThat(ChaosCommand.exitCode(LINEARIZABLE, true)).isEqualTo(0);
-        assertThat(ChaosCommand.exitCode(NOT_LINEARIZABLE, true)).isEqualTo(1);
-        assertThat(ChaosCommand.exitCode(LINEARIZABLE, false)).isEqualTo(1);
-        assertThat(ChaosCommand.exitCode(UNKNOWN, false)).isEqualTo(1);
-        assertThat(ChaosCommand.exitCode(UNKNOWN, true)).isEqualTo(3);
+        assertThat(ChaosCommand.exitCode(ChaosRun.Verdict.of(LINEARIZABLE, true))).isEqualTo(0);
+        assertThat(ChaosCommand.exitCode(ChaosRun.Verdict.of(NOT_LINEARIZABLE, true))).isEqualTo(1);
+        assertThat(ChaosCommand.exitCode(ChaosRun.Verdict.of(LINEARIZABLE, false))).isEqualTo(1);
+        assertThat(ChaosCommand.exitCode(ChaosRun.Verdict.of(UNKNOWN, false))).isEqualTo(1);
+        assertThat(ChaosCommand.exitCode(ChaosRun.Verdict.of(UNKNOWN, true))).isEqualTo(3);
     }
 
     @Test
@@ -69,7 +71,7 @@ class ChaosCommandTest {
 
     @Test
     void theFaultTableShowsAGapStillOpenAndNoSuccess() {
-        String table = ChaosCommand.faultTable(List.of(new Availability.Result("pause", "member 0", 12.0, 20_000, null,
+        String table = ChaosRun.faultTable(List.of(new Availability.Result("pause", "member 0", 12.0, 20_000, null,
                 8_000, true, 0, Map.of("info OperationTimeoutException", 3L)),
                 new Availability.Result("pause", "member 1", 40.0, 20_000, 2_400.0, 2_500, false, 10, Map.of())));
         assertThat(table).contains("pause").contains("20.0s").contains("none").contains("8,000 ms+")

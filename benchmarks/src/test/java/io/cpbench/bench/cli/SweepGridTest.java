@@ -1,5 +1,7 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.bench.run.SweepRun;
+import io.cpbench.bench.run.SweepGrid;
 import io.cpbench.core.load.Threshold;
 import io.cpbench.core.sweep.SweepCell;
 import io.cpbench.topology.MemberTuning;
@@ -62,7 +64,7 @@ class SweepGridTest {
     void eachCellsLoadRunsItsOwnWorkersOrRate() {
         SweepGrid closed = grid(List.of("client-smart"), List.of(1, 2), List.of(1, 8), List.of(), null);
         for (SweepCell c : closed.cells()) {
-            io.cpbench.core.load.LoadSpec spec = SweepCommand.cellSpec(closed, c, 7L);
+            io.cpbench.core.load.LoadSpec spec = SweepRun.cellSpec(closed, c, 7L);
             assertThat(spec.workers()).isEqualTo(c.workers());
             assertThat(spec.profile().startLevel()).as(c.toString()).isEqualTo(c.workers());
             assertThat(spec.profile().peak()).as(c.toString()).isEqualTo(c.workers());
@@ -70,8 +72,8 @@ class SweepGridTest {
             assertThat(spec.profile().totalNanos()).isEqualTo(Duration.ofSeconds(10).toNanos());
         }
         SweepGrid open = grid(List.of("client-smart"), List.of(1), List.of(16), List.of(500.0, 2000.0), null);
-        assertThat(open.cells()).extracting(c -> SweepCommand.cellSpec(open, c, null).profile().peak()).containsExactly(500.0, 2000.0);
-        assertThat(open.cells()).allSatisfy(c -> assertThat(SweepCommand.cellSpec(open, c, null).open()).isTrue());
+        assertThat(open.cells()).extracting(c -> SweepRun.cellSpec(open, c, null).profile().peak()).containsExactly(500.0, 2000.0);
+        assertThat(open.cells()).allSatisfy(c -> assertThat(SweepRun.cellSpec(open, c, null).open()).isTrue());
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.bench.run.SweepRun;
 import io.cpbench.core.sweep.CellRun;
 import io.cpbench.core.sweep.SweepCell;
 import org.junit.jupiter.api.Test;
@@ -27,8 +28,8 @@ class SweepProgressTest {
     }
 
     /** A sweep of {@code cells} cell runs on {@code clusters} clusters, the first of which took {@code startSeconds}. */
-    private SweepCommand.Progress started(int cells, int clusters, long startSeconds) {
-        SweepCommand.Progress p = new SweepCommand.Progress(console, cells, clusters, null, new ArrayList<>(), now::get);
+    private SweepRun.Progress started(int cells, int clusters, long startSeconds) {
+        SweepRun.Progress p = new SweepRun.Progress(console, cells, clusters, null, new ArrayList<>(), now::get);
         p.clusterStarting();
         now.addAndGet(startSeconds * S);
         return p;
@@ -37,7 +38,7 @@ class SweepProgressTest {
     @Test
     void aFreshClusterPerRepeatCountsTheClustersStillToStartNotTheFirstCellsShareOfOne() {
         // 3 repeats of 18 cells, a cluster per repeat; a cluster costs 60 s (start + warm-up), a cell 13 s
-        SweepCommand.Progress p = started(54, 3, 60);
+        SweepRun.Progress p = started(54, 3, 60);
         p.run(() -> cell(13));
         assertThat(p.secondsLeft()).isEqualTo(53 * 13 + 2 * 60);
         assertThat(out.toString(StandardCharsets.UTF_8)).startsWith("[1/54 repeat 1, 1m13s elapsed, ~13m29s left] client-smart");
@@ -53,7 +54,7 @@ class SweepProgressTest {
 
     @Test
     void oneClusterForTheWholeSweepLeavesOnlyCells() {
-        SweepCommand.Progress p = started(10, 1, 45);
+        SweepRun.Progress p = started(10, 1, 45);
         p.run(() -> cell(12));
         p.run(() -> cell(14));
         assertThat(p.secondsLeft()).isEqualTo(8 * 13);

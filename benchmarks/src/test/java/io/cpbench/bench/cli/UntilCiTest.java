@@ -1,5 +1,6 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.bench.run.UntilCi;
 import io.cpbench.core.result.RunResult;
 import io.cpbench.core.result.Status;
 import org.junit.jupiter.api.Test;

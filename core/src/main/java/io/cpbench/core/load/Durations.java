@@ -50,4 +50,33 @@ public final class Durations {
         }
         return s >= 60 ? s / 60 + "m" + s % 60 + "s" : s + "s";
     }
+
+    /**
+     * A duration for people reading progress: "450ms", "2.5s", "42s", "3m05s", "1h02m" (seconds dropped past an
+     * hour). Unlike {@link #format}, not meant to be read back.
+     */
+    public static String human(Duration d) {
+        long ms = d.toMillis();
+        if (ms < 1000) {
+            return ms + "ms";
+        }
+        if (ms < 60_000 && ms % 1000 != 0) {
+            return String.format(java.util.Locale.ROOT, "%.1fs", ms / 1000.0);
+        }
+        return human(d.toSeconds());
+    }
+
+    /** {@link #human(Duration)} of a whole number of seconds; "0s" below 0. */
+    public static String human(long seconds) {
+        if (seconds < 0) {
+            return "0s";
+        }
+        if (seconds < 60) {
+            return seconds + "s";
+        }
+        if (seconds < 3600) {
+            return (seconds / 60) + "m" + String.format(java.util.Locale.ROOT, "%02d", seconds % 60) + "s";
+        }
+        return (seconds / 3600) + "h" + String.format(java.util.Locale.ROOT, "%02d", (seconds % 3600) / 60) + "m";
+    }
 }

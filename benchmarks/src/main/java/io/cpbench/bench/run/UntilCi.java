@@ -1,5 +1,6 @@
-package io.cpbench.bench.cli;
+package io.cpbench.bench.run;
 
+import io.cpbench.core.load.Durations;
 import io.cpbench.core.result.RunResult;
 import io.cpbench.core.result.ScenarioTable;
 
@@ -19,11 +20,11 @@ import java.util.Locale;
  * @param maxRounds rounds never exceeded
  * @param maxTime   no round starts when the last one's length would take the run past this
  */
-record UntilCi(double target, int minRounds, int maxRounds, Duration maxTime) {
+public record UntilCi(double target, int minRounds, int maxRounds, Duration maxTime) {
 
-    static final int MIN_ROUNDS = 5;
+    public static final int MIN_ROUNDS = 5;
 
-    UntilCi {
+    public UntilCi {
         if (!(target > 0 && target < 1)) {
             throw new IllegalArgumentException("--until-ci must be between 0% and 100% (e.g. 5%), was " + target * 100 + "%");
         }
@@ -31,22 +32,22 @@ record UntilCi(double target, int minRounds, int maxRounds, Duration maxTime) {
             throw new IllegalArgumentException("--max-rounds must be " + minRounds + "-1000 with --until-ci, was " + maxRounds);
         }
         if (maxTime.compareTo(Duration.ofMinutes(1)) < 0) {
-            throw new IllegalArgumentException("--max-time must be at least 1m, was " + ConsoleProgress.human(maxTime));
+            throw new IllegalArgumentException("--max-time must be at least 1m, was " + Durations.human(maxTime));
         }
     }
 
     /** "5%", "2.5%" or "0.05". */
-    static double parseTarget(String text) {
+    public static double parseTarget(String text) {
         return io.cpbench.core.stats.Percent.parse(text, "--until-ci");
     }
 
-    String describe() {
+    public String describe() {
         return String.format(Locale.ROOT, "rounds until every paired ratio's 95%% CI half-width is at most ±%.1f%%: at least %d,"
-                + " at most %d rounds and %s", target * 100, minRounds, maxRounds, ConsoleProgress.human(maxTime));
+                + " at most %d rounds and %s", target * 100, minRounds, maxRounds, Durations.human(maxTime));
     }
 
     /** The widest of the ratios' CIs, or null when there is no ratio yet. */
-    static ScenarioTable.Ratio widest(List<RunResult> results) {
+    public static ScenarioTable.Ratio widest(List<RunResult> results) {
         return ScenarioTable.pairedRatiosWithinNetwork(results).stream()
                 .max(Comparator.comparingDouble(r -> r.interval().relativeHalfWidth())).orElse(null);
     }
@@ -54,7 +55,7 @@ record UntilCi(double target, int minRounds, int maxRounds, Duration maxTime) {
     /**
      * Whether to run another round, after {@code done} rounds that took {@code elapsed} in all; says why not.
      */
-    boolean another(int done, List<RunResult> results, Duration elapsed, PrintStream console) {
+    public boolean another(int done, List<RunResult> results, Duration elapsed, PrintStream console) {
         ScenarioTable.Ratio widest = widest(results);
         String now = widest == null ? "no paired ratio yet"
                 : String.format(Locale.ROOT, "widest CI ±%.1f%% (%s ÷ %s, n=%d)", widest.interval().relativeHalfWidth() * 100,
@@ -70,8 +71,8 @@ record UntilCi(double target, int minRounds, int maxRounds, Duration maxTime) {
         }
         if (elapsed.plus(perRound).compareTo(maxTime) > 0) {
             console.printf(Locale.ROOT, "until-ci: after %d rounds (%s), %s: another round (about %s) would pass --max-time %s%n",
-                    done, ConsoleProgress.human(elapsed.toSeconds()), now, ConsoleProgress.human(perRound.toSeconds()),
-                    ConsoleProgress.human(maxTime));
+                    done, Durations.human(elapsed.toSeconds()), now, Durations.human(perRound.toSeconds()),
+                    Durations.human(maxTime));
             return false;
         }
         console.printf(Locale.ROOT, "until-ci: after %d round%s, %s; target ±%.1f%%: another round%n", done,
@@ -83,7 +84,7 @@ record UntilCi(double target, int minRounds, int maxRounds, Duration maxTime) {
      * The fewest rounds (at least the minimum) after which {@code label}'s ratio was within the target, judging the
      * results of rounds 1..k as they stood then; 0 if it never was.
      */
-    int roundsNeeded(List<RunResult> results, String label, int rounds) {
+    public int roundsNeeded(List<RunResult> results, String label, int rounds) {
         for (int k = minRounds; k <= rounds; k++) {
             int upTo = k;
             List<RunResult> firstK = results.stream().filter(r -> r.round() <= upTo).toList();
@@ -97,7 +98,7 @@ record UntilCi(double target, int minRounds, int maxRounds, Duration maxTime) {
     }
 
     /** One line per ratio for the table's notes: reached the target or not, and with how many rounds. */
-    List<String> verdicts(List<RunResult> results) {
+    public List<String> verdicts(List<RunResult> results) {
         List<String> lines = new ArrayList<>();
         int rounds = results.stream().mapToInt(RunResult::round).max().orElse(0);
         lines.add(String.format(Locale.ROOT, "--until-ci ±%.1f%%: %d round%s run", target * 100, rounds, rounds == 1 ? "" : "s"));

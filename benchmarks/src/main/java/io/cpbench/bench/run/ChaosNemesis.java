@@ -1,4 +1,4 @@
-package io.cpbench.bench.cli;
+package io.cpbench.bench.run;
 
 import io.cpbench.core.check.Availability;
 import io.cpbench.core.history.HistoryRecorder;
@@ -24,17 +24,17 @@ import java.util.stream.Collectors;
  * inject, hold for {@code faultFor}, heal, repeat) until the load ends or the run is stopped. It touches the cluster
  * only through {@link Faults}, and tells the checkers when each fault was in force as {@link Availability.Window}s.
  */
-final class ChaosNemesis {
+public final class ChaosNemesis {
 
     /** What a fault does to a member. */
-    enum Fault { KILL, PAUSE, PARTITION, SLOW }
+    public enum Fault { KILL, PAUSE, PARTITION, SLOW }
 
     /** Whom it hits. Minority and majority always include the leader. */
-    enum Target {
+    public enum Target {
         LEADER, FOLLOWER, RANDOM, MINORITY, MAJORITY;
 
         /** How many members of a cluster of {@code n} it hits. */
-        int size(int n) {
+        public int size(int n) {
             return switch (this) {
                 case MINORITY -> Math.max(1, (n - 1) / 2);
                 case MAJORITY -> n / 2 + 1;
@@ -43,8 +43,8 @@ final class ChaosNemesis {
         }
     }
 
-    record Plan(Fault fault, Target target) {
-        static Plan parse(String text) {
+    public record Plan(Fault fault, Target target) {
+        public static Plan parse(String text) {
             String t = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
             int dash = t.lastIndexOf('-');
             try {
@@ -58,7 +58,7 @@ final class ChaosNemesis {
         }
 
         /** Refuses plans that cannot be carried out, or could not be healed, on {@code members} members. */
-        void validate(int members) {
+        public void validate(int members) {
             if (fault == Fault.SLOW && target.size(members) > 1) {
                 throw new IllegalArgumentException("slow delays one member; give slow-leader, slow-follower or slow-random");
             }
@@ -69,16 +69,16 @@ final class ChaosNemesis {
             }
         }
 
-        String text() {
+        public String text() {
             return fault.name().toLowerCase(Locale.ROOT) + "-" + target.name().toLowerCase(Locale.ROOT);
         }
     }
 
     /** How the faults are held and healed. */
-    record Schedule(Duration faultFor, Duration interval, int maxFaults, boolean restart, Faults.Cut cut, Duration delay) {
+    public record Schedule(Duration faultFor, Duration interval, int maxFaults, boolean restart, Faults.Cut cut, Duration delay) {
 
         /** For the header: "kill-leader (restart), 20s on, 20s off, for 2m". */
-        String describe(Plan plan, Duration duration) {
+        public String describe(Plan plan, Duration duration) {
             return plan.text() + (plan.fault() == Fault.KILL && restart ? " (restart)" : "")
                     + (plan.fault() == Fault.PARTITION ? " (cut " + cut.name().toLowerCase(Locale.ROOT) + ")" : "")
                     + (plan.fault() == Fault.SLOW ? " (" + Durations.format(delay) + ")" : "")
@@ -97,7 +97,7 @@ final class ChaosNemesis {
     private final List<String> log = new ArrayList<>();
     private final List<Availability.Window> windows = new ArrayList<>();
 
-    ChaosNemesis(Plan plan, Schedule schedule, Topology topology, Faults faults, HistoryRecorder recorder,
+    public ChaosNemesis(Plan plan, Schedule schedule, Topology topology, Faults faults, HistoryRecorder recorder,
                  PrintStream console, CountDownLatch stop) {
         this.plan = plan;
         this.schedule = schedule;
@@ -109,7 +109,7 @@ final class ChaosNemesis {
     }
 
     /** What the nemesis did, a line each, for the result. */
-    List<String> log() {
+    public List<String> log() {
         return log;
     }
 
@@ -117,7 +117,7 @@ final class ChaosNemesis {
      * The faults injected, each judged until the next one is injected or {@code historyEnd}: the last window
      * stays open until the history ends.
      */
-    List<Availability.Window> windows(long historyEnd) {
+    public List<Availability.Window> windows(long historyEnd) {
         List<Availability.Window> closed = new ArrayList<>();
         for (int i = 0; i < windows.size(); i++) {
             Availability.Window w = windows.get(i);
@@ -128,7 +128,7 @@ final class ChaosNemesis {
     }
 
     /** Injects and heals on the schedule until {@code loadEndNanos} (System.nanoTime) or until stopped. */
-    void run(long loadEndNanos, long seed) throws InterruptedException {
+    public void run(long loadEndNanos, long seed) throws InterruptedException {
         SplittableRandom random = new SplittableRandom(seed);
         int killed = 0;
         int injected = 0;
@@ -225,7 +225,7 @@ final class ChaosNemesis {
      * {@code n} members, the leader among them (for a partition: the leader's side is the minority, or keeps the
      * majority).
      */
-    static List<MemberRef> pick(Target target, List<MemberRef> alive, MemberRef leader, int n, SplittableRandom random) {
+    public static List<MemberRef> pick(Target target, List<MemberRef> alive, MemberRef leader, int n, SplittableRandom random) {
         if (target == Target.RANDOM) {
             return List.of(alive.get(random.nextInt(alive.size())));
         }
@@ -252,7 +252,7 @@ final class ChaosNemesis {
     }
 
     /** "member 2 (127.0.0.1:5703)" or "members 0, 2". */
-    static String describe(List<MemberRef> side) {
+    public static String describe(List<MemberRef> side) {
         if (side.size() == 1) {
             return "member " + side.get(0).index() + " (" + side.get(0).address() + ")";
         }

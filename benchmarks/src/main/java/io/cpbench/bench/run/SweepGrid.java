@@ -1,8 +1,9 @@
-package io.cpbench.bench.cli;
+package io.cpbench.bench.run;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.scenario.Scenarios;
+import io.cpbench.core.load.Durations;
 import io.cpbench.core.load.LoadSpec;
 import io.cpbench.core.load.Threshold;
 import io.cpbench.core.sweep.SweepCell;
@@ -22,21 +23,21 @@ import java.util.Set;
  * A sweep's grid: routings (scenarios) x client instances x threads per client (x open-loop rates), with the cell's
  * length, repeats and SLO. Read from a YAML file and then from flags, each validated with a one-line error.
  */
-record SweepGrid(List<String> scenarios, List<Integer> clients, List<Integer> threads, List<Double> rates, String mix,
+public record SweepGrid(List<String> scenarios, List<Integer> clients, List<Integer> threads, List<Double> rates, String mix,
                  Duration duration, Duration warmup, int repeats, Threshold slo, List<MemberTuning> memberSettings,
                  boolean freshClusters) {
 
-    static final List<String> DEFAULT_SCENARIOS = List.of("client-leader-aware", "client-smart", "client-follower");
-    static final List<Integer> DEFAULT_CLIENTS = List.of(1);
-    static final List<Integer> DEFAULT_THREADS = List.of(1, 4, 16, 32, 64, 128);
-    static final Set<String> KEYS = Set.of("scenarios", "clients", "threads", "rates", "mix", "duration", "warmup",
+    public static final List<String> DEFAULT_SCENARIOS = List.of("client-leader-aware", "client-smart", "client-follower");
+    public static final List<Integer> DEFAULT_CLIENTS = List.of(1);
+    public static final List<Integer> DEFAULT_THREADS = List.of(1, 4, 16, 32, 64, 128);
+    public static final Set<String> KEYS = Set.of("scenarios", "clients", "threads", "rates", "mix", "duration", "warmup",
             "repeats", "slo", "members", "fresh-clusters");
     /** Starting a fresh cluster for another member setting, and settling its leadership: ~25 s here. */
-    static final Duration CLUSTER_START = Duration.ofSeconds(30);
+    public static final Duration CLUSTER_START = Duration.ofSeconds(30);
     /** Setting a session up, clients included, and reading leadership back: measured at 1-3 s a cell here. */
-    static final Duration CELL_OVERHEAD = Duration.ofSeconds(3);
+    public static final Duration CELL_OVERHEAD = Duration.ofSeconds(3);
 
-    SweepGrid {
+    public SweepGrid {
         if (scenarios.isEmpty() || clients.isEmpty() || threads.isEmpty()) {
             throw new IllegalArgumentException("a sweep needs at least one scenario, one client count and one thread count");
         }
@@ -74,10 +75,10 @@ record SweepGrid(List<String> scenarios, List<Integer> clients, List<Integer> th
             }
         }
         if (duration.compareTo(Duration.ofSeconds(1)) < 0 || duration.compareTo(Duration.ofHours(1)) > 0) {
-            throw new IllegalArgumentException("a cell's duration must be 1s-1h, was " + ConsoleProgress.human(duration));
+            throw new IllegalArgumentException("a cell's duration must be 1s-1h, was " + Durations.human(duration));
         }
         if (warmup.isNegative() || warmup.compareTo(Duration.ofMinutes(10)) > 0) {
-            throw new IllegalArgumentException("a cell's warm-up must be 0-10m, was " + ConsoleProgress.human(warmup));
+            throw new IllegalArgumentException("a cell's warm-up must be 0-10m, was " + Durations.human(warmup));
         }
         if (repeats < 1 || repeats > 50) {
             throw new IllegalArgumentException("repeats must be 1-50, was " + repeats);
@@ -108,7 +109,7 @@ record SweepGrid(List<String> scenarios, List<Integer> clients, List<Integer> th
      * The cells of one repeat, level by level and, within a level, routing by routing: the routings compared at a
      * level run next to each other, so a drift of the machine between them is small.
      */
-    List<SweepCell> cells() {
+    public List<SweepCell> cells() {
         List<SweepCell> cells = new ArrayList<>();
         for (MemberTuning tuning : memberSettings) {
             cells.addAll(cells(tuning));
@@ -117,7 +118,7 @@ record SweepGrid(List<String> scenarios, List<Integer> clients, List<Integer> th
     }
 
     /** The cells that run on a cluster with these member settings. */
-    List<SweepCell> cells(MemberTuning tuning) {
+    public List<SweepCell> cells(MemberTuning tuning) {
         List<SweepCell> cells = new ArrayList<>();
         List<Double> rateLevels = rates.isEmpty() ? java.util.Collections.singletonList(null) : rates;
         String members = tuning.isEmpty() ? "" : tuning.describe();
@@ -136,7 +137,7 @@ record SweepGrid(List<String> scenarios, List<Integer> clients, List<Integer> th
     }
 
     /** Each member setting is a cluster of its own, started afresh in every repeat. */
-    boolean clusterPerSetting() {
+    public boolean clusterPerSetting() {
         return memberSettings.size() > 1;
     }
 
@@ -144,12 +145,12 @@ record SweepGrid(List<String> scenarios, List<Integer> clients, List<Integer> th
      * Whether every repeat starts its own cluster(s): with several member settings, or when asked
      * ({@code --fresh-clusters}), so that the intervals over repeats hold the cluster-to-cluster spread too.
      */
-    boolean clusterPerRepeat() {
+    public boolean clusterPerRepeat() {
         return clusterPerSetting() || freshClusters;
     }
 
     /** How long the cells take, overhead included, and the extra clusters' starts (not the first one's). */
-    Duration estimate(Duration clusterWarmup) {
+    public Duration estimate(Duration clusterWarmup) {
         Duration perCell = duration.plus(warmup).plus(CELL_OVERHEAD);
         Duration cellsTime = perCell.multipliedBy((long) cells().size() * repeats);
         if (!clusterPerRepeat()) {
@@ -164,7 +165,7 @@ record SweepGrid(List<String> scenarios, List<Integer> clients, List<Integer> th
      *
      * @throws IllegalArgumentException naming the item
      */
-    static List<MemberTuning> memberGrid(java.util.Map<String, List<Integer>> knobs) {
+    public static List<MemberTuning> memberGrid(java.util.Map<String, List<Integer>> knobs) {
         List<MemberTuning> grid = new ArrayList<>(List.of(MemberTuning.NONE));
         knobs.forEach((knob, values) -> {
             if (values.isEmpty()) {
@@ -183,7 +184,7 @@ record SweepGrid(List<String> scenarios, List<Integer> clients, List<Integer> th
     }
 
     /** Parses {@code --vary-member KNOB=V1,V2} items. */
-    static java.util.Map<String, List<Integer>> parseVary(List<String> items) {
+    public static java.util.Map<String, List<Integer>> parseVary(List<String> items) {
         java.util.Map<String, List<Integer>> knobs = new java.util.LinkedHashMap<>();
         for (String item : items) {
             int eq = item.indexOf('=');
@@ -204,7 +205,7 @@ record SweepGrid(List<String> scenarios, List<Integer> clients, List<Integer> th
         return knobs;
     }
 
-    String describe() {
+    public String describe() {
         String levels = rates.isEmpty()
                 ? "clients " + join(clients) + " x threads " + join(threads)
                 : "clients " + join(clients) + " x threads " + join(threads) + " x rates " + join(rates.stream()
@@ -218,8 +219,8 @@ record SweepGrid(List<String> scenarios, List<Integer> clients, List<Integer> th
         }
         return String.format(Locale.ROOT, "%d routing%s (%s) x %s = %d cells, x %d repeat%s; each cell %s warm-up + %s measured;"
                         + " mix %s; SLO %s", scenarios.size(), scenarios.size() == 1 ? "" : "s", String.join(", ", scenarios),
-                levels, cells().size(), repeats, repeats == 1 ? "" : "s", ConsoleProgress.human(warmup),
-                ConsoleProgress.human(duration), mix, slo.text());
+                levels, cells().size(), repeats, repeats == 1 ? "" : "s", Durations.human(warmup),
+                Durations.human(duration), mix, slo.text());
     }
 
     private static String join(List<?> values) {
@@ -227,15 +228,15 @@ record SweepGrid(List<String> scenarios, List<Integer> clients, List<Integer> th
     }
 
     /** The values a YAML grid file gives; absent keys are null. */
-    record FileValues(List<String> scenarios, List<Integer> clients, List<Integer> threads, List<Double> rates,
+    public record FileValues(List<String> scenarios, List<Integer> clients, List<Integer> threads, List<Double> rates,
                       String mix, Duration duration, Duration warmup, Integer repeats, String slo,
                       java.util.Map<String, List<Integer>> members, Boolean freshClusters) {
 
-        static final FileValues NONE = new FileValues(null, null, null, null, null, null, null, null, null, null, null);
+        public static final FileValues NONE = new FileValues(null, null, null, null, null, null, null, null, null, null, null);
     }
 
     /** @throws IllegalArgumentException naming the file and what is wrong, in one line */
-    static FileValues readFile(Path file) {
+    public static FileValues readFile(Path file) {
         if (!Files.isReadable(file)) {
             throw new IllegalArgumentException("--grid: cannot read " + file);
         }

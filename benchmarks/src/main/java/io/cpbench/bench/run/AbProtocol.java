@@ -1,0 +1,236 @@
+package io.cpbench.bench.run;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.cpbench.core.run.Driver;
+import io.cpbench.core.run.Measurement;
+import io.cpbench.core.run.Outcome;
+import io.cpbench.core.run.RunPlan;
+import io.cpbench.core.workload.Workload;
+import org.HdrHistogram.Histogram;
+
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * How {@code cpbench ab} talks to its two client processes, one per build: both sides of the protocol, the worker's
+ * ({@link #serve}) and the coordinator's ({@link Worker}).
+ *
+ * <p>A line each way: the worker prints {@code @ab ready {json}} once its client is connected (with
+ * {@code protocol}, this class's {@link #VERSION}); then, for each {@code run MILLIS} it reads, it runs the op for
+ * that long and prints {@code @ab slice {json}} (ops, errors, seconds, p50 and p99 in µs, the first error). {@code
+ * quit} or the end of its input (the coordinator died) ends it. Everything else it prints (the CLI's lines,
+ * Hazelcast's warnings on stderr) is not part of the protocol. Builds with the same {@link #VERSION} work together,
+ * so {@code ab} can compare this build with an older one.
+ */
+public final class AbProtocol {
+
+    /** Version of the line protocol; {@code ab} refuses a worker that speaks another. */
+    public static final int VERSION = 1;
+    /** The hidden subcommand that runs a worker. */
+    public static final String COMMAND = "ab-worker";
+    static final String PREFIX = "@ab ";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /**
+     * The time box past a slice's length, which a plan needs. A slice ends at its length; ops still in flight then get
+     * Driver's 30 s grace, so a slice answers within length + 30 s, inside the coordinator's wait of length + 60 s.
+     */
+    private static final Duration SLICE_OVERRUN = Duration.ofSeconds(20);
+
+    private AbProtocol() {
+    }
+
+    /** One pair of slices: BASE's and NEW's, and which ran first. */
+    public record Pair(int index, int fork, boolean baseFirst, Slice base, Slice next) {
+    }
+
+    /** What a worker measured in one slice. */
+    public record Slice(long ops, long errors, double seconds, double p50, double p99, String error) {
+        public double opsPerSecond() {
+            return ops / seconds;
+        }
+
+        public static Slice of(JsonNode n) {
+            return new Slice(n.path("ops").asLong(), n.path("errors").asLong(), n.path("seconds").asDouble(),
+                    n.path("p50").asDouble(), n.path("p99").asDouble(), n.path("error").isNull() ? null : n.path("error").asText());
+        }
+    }
+
+    /**
+     * The worker's side: says {@code ready} with {@code ready}'s fields (and the protocol version), then runs
+     * {@code op} on {@code threads} threads for each slice asked, until {@code quit} or the end of {@code in}.
+     */
+    public static void serve(Workload op, int threads, Map<String, Object> ready, BufferedReader in, PrintStream out)
+            throws IOException {
+        Map<String, Object> hello = new LinkedHashMap<>();
+        hello.put("protocol", VERSION);
+        hello.putAll(ready);
+        send(out, "ready", hello);
+        String line;
+        while ((line = in.readLine()) != null && !line.equals("quit")) {
+            if (line.startsWith("run ")) {
+                send(out, "slice", slice(op, threads, Long.parseLong(line.substring(4).trim())));
+            }
+        }
+    }
+
+    /**
+     * The op on every thread, back to back, for {@code millis}, on the load engine (through {@link Driver}, as a
+     * scenario run measures); what it did.
+     */
+    private static Map<String, Object> slice(Workload op, int threads, long millis) {
+        RunPlan plan = RunPlan.builder().warmupOps(0).duration(Duration.ofMillis(millis)).threads(threads)
+                .timebox(Duration.ofMillis(millis).plus(SLICE_OVERRUN)).build();
+        Measurement m = new Driver(plan).run(op, null, null);
+        Histogram all = m.histogram();
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("ops", m.ops());
+        r.put("errors", m.errors());
+        r.put("seconds", m.seconds());
+        r.put("p50", all.getTotalCount() == 0 ? 0 : all.getValueAtPercentile(50));
+        r.put("p99", all.getTotalCount() == 0 ? 0 : all.getValueAtPercentile(99));
+        r.put("error", m.firstError() != null ? m.firstError() : m.outcome() == Outcome.FAILED ? m.reason() : null);
+        return r;
+    }
+
+    private static void send(PrintStream out, String kind, Map<String, Object> body) throws IOException {
+        out.println(PREFIX + kind + " " + JSON.writeValueAsString(body));
+        out.flush();
+    }
+
+    /** One side's client process, and the protocol lines it printed. */
+    public static final class Worker {
+        public final String side;
+        private final Process process;
+        private final BufferedWriter in;
+        private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        private final Path log;
+
+        private Worker(String side, Process process, Path log) {
+            this.side = side;
+            this.process = process;
+            this.log = log;
+            this.in = new BufferedWriter(new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8));
+            Thread reader = new Thread(this::read, "cpbench-ab-" + side);
+            reader.setDaemon(true);
+            reader.start();
+        }
+
+        /**
+         * Starts {@code command ab-worker attach...}; its stderr and non-protocol lines go to {@code log}.
+         */
+        public static Worker start(String side, List<String> command, List<String> attach, Path log) {
+            List<String> all = new ArrayList<>(command);
+            all.add(COMMAND);
+            all.addAll(attach);
+            try {
+                Files.writeString(log, String.join(" ", all) + "\n");
+                ProcessBuilder pb = new ProcessBuilder(all).redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
+                return new Worker(side, pb.start(), log);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot start " + side + "'s client process: " + e.getMessage(), e);
+            }
+        }
+
+        private void read() {
+            try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = out.readLine()) != null) {
+                    if (line.startsWith(PREFIX)) {
+                        lines.add(line.substring(PREFIX.length()));
+                    } else {
+                        Files.writeString(log, line + "\n", StandardOpenOption.APPEND);
+                    }
+                }
+            } catch (IOException ignored) {
+                // the process ended; await() says so
+            }
+        }
+
+        /** The body of the next line of {@code kind}, waiting until {@code byNanos} at most. */
+        public JsonNode await(String kind, long byNanos) {
+            try {
+                while (true) {
+                    String line = lines.poll(200, TimeUnit.MILLISECONDS);
+                    if (line != null) {
+                        if (line.startsWith(kind + " ")) {
+                            return JSON.readTree(line.substring(kind.length() + 1));
+                        }
+                        continue;
+                    }
+                    if (!process.isAlive() && lines.isEmpty()) {
+                        throw new IllegalStateException(side + "'s client process ended (exit " + process.exitValue()
+                                + "): " + lastLines());
+                    }
+                    if (System.nanoTime() > byNanos) {
+                        throw new IllegalStateException(side + "'s client process did not answer in time; see " + log);
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(side + ": interrupted");
+            } catch (IOException e) {
+                throw new IllegalStateException(side + "'s client process sent a malformed line: " + e.getMessage());
+            }
+        }
+
+        public Slice slice(Duration length) {
+            try {
+                in.write("run " + length.toMillis() + "\n");
+                in.flush();
+            } catch (IOException e) {
+                throw new IllegalStateException(side + "'s client process is gone: " + lastLines());
+            }
+            return Slice.of(await("slice", System.nanoTime() + length.toNanos() + TimeUnit.SECONDS.toNanos(60)));
+        }
+
+        private String lastLines() {
+            try {
+                List<String> all = Files.readAllLines(log);
+                List<String> cpbench = all.stream().filter(l -> l.startsWith("cpbench")).toList();
+                List<String> tail = cpbench.isEmpty() ? all.subList(Math.max(0, all.size() - 3), all.size()) : cpbench;
+                return String.join(" / ", tail) + " (log: " + log + ")";
+            } catch (IOException e) {
+                return "see " + log;
+            }
+        }
+
+        /** Asks it to quit, then ends it and anything it started. */
+        public void close() {
+            try {
+                in.write("quit\n");
+                in.flush();
+                in.close();
+            } catch (IOException ignored) {
+                // already gone
+            }
+            try {
+                if (!process.waitFor(15, TimeUnit.SECONDS)) {
+                    process.descendants().forEach(ProcessHandle::destroyForcibly);
+                    process.destroyForcibly();
+                    process.waitFor(10, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                process.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

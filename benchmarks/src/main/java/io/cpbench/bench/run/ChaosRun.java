@@ -1,0 +1,222 @@
+package io.cpbench.bench.run;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.cpbench.bench.scenario.Scenario;
+import io.cpbench.bench.suite.ScenarioSession;
+import io.cpbench.bench.suite.SuiteOptions;
+import io.cpbench.core.check.Availability;
+import io.cpbench.core.check.ChaosDocument;
+import io.cpbench.core.check.Linearizability;
+import io.cpbench.core.history.Event;
+import io.cpbench.core.history.History;
+import io.cpbench.core.history.HistoryFiles;
+import io.cpbench.core.history.HistoryRecorder;
+import io.cpbench.core.load.Durations;
+import io.cpbench.core.load.LoadEngine;
+import io.cpbench.core.load.LoadResult;
+import io.cpbench.core.load.LoadSpec;
+import io.cpbench.core.load.LoadSummary;
+import io.cpbench.topology.Faults;
+import io.cpbench.topology.Topology;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * A chaos run on a started cluster: the load engine's workload with every op recorded as a history, a nemesis
+ * hitting members on a schedule, then the checkers on that history (linearizability of the registers, the counter
+ * and lock invariants, availability around each fault), and the files: {@code chaos.json}, {@code history.jsonl},
+ * {@code jepsen/} and the load's own. Jepsen's roles, kept apart: the workload and schedule are a {@link LoadSpec},
+ * the client a scenario's routing, the nemesis {@link ChaosNemesis} on {@link Faults}, the history a
+ * {@link HistoryRecorder}, the checkers {@link Linearizability} and {@link Availability}.
+ *
+ * <p>A run runs once; {@link #stop()} may be called from any thread (a Ctrl-C hook): the nemesis stops, the load
+ * ends after its ops in flight, and what was recorded is still checked and written.
+ */
+public final class ChaosRun {
+
+    /** How a chaos run ended, as the checkers judged it. */
+    public enum Verdict {
+        /** Every checker passed. */
+        PASSED,
+        /** A checker failed: not linearizable, or an invariant broken. */
+        FAILED,
+        /** No checker failed, but linearizability is unknown: its check ran out of time or memory. */
+        UNKNOWN;
+
+        public static Verdict of(Linearizability.Verdict linearizability, boolean invariantsHold) {
+            if (linearizability == Linearizability.Verdict.NOT_LINEARIZABLE || !invariantsHold) {
+                return FAILED;
+            }
+            return linearizability == Linearizability.Verdict.UNKNOWN ? UNKNOWN : PASSED;
+        }
+    }
+
+    /**
+     * @param plan       the fault and its target
+     * @param schedule   when faults come and go
+     * @param scenario   how the clients connect
+     * @param spec       the load; its warm-up and duration bound the nemesis
+     * @param timeBudget time the linearizability check may take
+     * @param failover   the client failover settings, described, for {@code chaos.json}
+     */
+    public record Config(ChaosNemesis.Plan plan, ChaosNemesis.Schedule schedule, Scenario scenario, LoadSpec spec,
+                         Duration timeBudget, String failover) {
+    }
+
+    private final Config config;
+    private final PrintStream console;
+    private final CountDownLatch stopNemesis = new CountDownLatch(1);
+    private final AtomicReference<LoadEngine> engine = new AtomicReference<>();
+    private volatile boolean stopped;
+
+    public ChaosRun(Config config, PrintStream console) {
+        this.config = config;
+        this.console = console;
+    }
+
+    /** Stops the nemesis and ends the load after its ops in flight; what was recorded is still checked. Any thread. */
+    public void stop() {
+        stopped = true;
+        stopNemesis.countDown();
+        LoadEngine e = engine.get();
+        if (e != null) {
+            e.stop();
+        }
+    }
+
+    /**
+     * Runs the load and the nemesis on {@code topology}, checks the history, prints the tables and writes the files
+     * into {@code runDir}. Blocks until done.
+     *
+     * @param listener the load engine's progress, or null
+     */
+    public Verdict run(Topology topology, Faults faults, SuiteOptions options, Path runDir, LoadEngine.Listener listener)
+            throws Exception {
+        LoadSpec spec = config.spec();
+        ChaosNemesis nemesis;
+        LoadResult load;
+        HistoryRecorder recorder;
+        try (ScenarioSession session = ScenarioSession.open(config.scenario(), topology, options, null, spec.clients(),
+                spec.objectGroups())) {
+            LoadEngine e = new LoadEngine(spec, session.clients(), runDir, listener).recordHistory()
+                    .routeByGroup(session.clientsByGroup());
+            recorder = e.historyRecorder();
+            engine.set(e);
+            if (stopped) {
+                e.stop();
+            }
+            AtomicReference<LoadResult> result = new AtomicReference<>();
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            Thread runner = new Thread(() -> {
+                try {
+                    result.set(e.run());
+                } catch (Throwable t) {
+                    failure.set(t);
+                } finally {
+                    stopNemesis.countDown();
+                }
+            }, "cpbench-chaos-load");
+            runner.start();
+            nemesis = new ChaosNemesis(config.plan(), config.schedule(), topology, faults, recorder, console, stopNemesis);
+            nemesis.run(System.nanoTime() + spec.warmup().toNanos() + spec.profile().totalNanos(), spec.seed());
+            runner.join();
+            if (failure.get() != null) {
+                throw new IllegalStateException("the load could not run: " + io.cpbench.core.run.Driver.describe(failure.get()));
+            }
+            load = result.get();
+        }
+        List<Event> events = recorder.events();
+        long end = events.isEmpty() ? 0 : events.get(events.size() - 1).time();
+        List<Availability.Window> closed = nemesis.windows(end);
+        Files.createDirectories(runDir.resolve("jepsen"));
+        HistoryFiles.writeJson(runDir.resolve("history.jsonl"), events);
+        Map<String, List<Event>> byKey = new TreeMap<>();
+        for (Event ev : events) {
+            if (ev.registerOp()) {
+                byKey.computeIfAbsent(ev.key(), k -> new ArrayList<>()).add(ev);
+            }
+        }
+        for (Map.Entry<String, List<Event>> k : byKey.entrySet()) {
+            HistoryFiles.writeJepsen(runDir.resolve("jepsen").resolve(k.getKey().replaceAll("[^\\w.-]", "_") + ".log"), k.getValue());
+        }
+        console.printf(Locale.ROOT, "%nhistory: %,d events -> history.jsonl (and jepsen/*.log, one per register)%n", events.size());
+        console.println("checking linearizability ...");
+        Linearizability.Result lin = Linearizability.check(new History(events, false),
+                new Linearizability.Budget(config.timeBudget(), Linearizability.Budget.DEFAULT.memoryBytes()));
+        List<Availability.Result> availability = Availability.of(events, closed);
+
+        console.println();
+        console.print(LoadSummary.render(load));
+        console.println();
+        console.print(faultTable(availability));
+        console.println();
+        console.printf(Locale.ROOT, "linearizability: %s (%,d register ops on %d keys, %.2f s)%n", lin.verdict().text(),
+                lin.ops(), lin.keys().size(), lin.seconds());
+        if (lin.firstProblem() != null) {
+            console.println(lin.firstProblem().detail().indent(2).stripTrailing());
+        }
+        for (LoadResult.InvariantResult inv : load.invariants()) {
+            console.printf(Locale.ROOT, "%s: %s (%s)%n", inv.name(), inv.holds() ? "holds" : "VIOLATED", inv.evidence());
+        }
+        writeResult(runDir, load, lin, availability, nemesis.log());
+        console.println("wrote chaos.json, history.jsonl, jepsen/, load.csv");
+        return Verdict.of(lin.verdict(), load.invariantsHold());
+    }
+
+    /** One row per fault: when, what, how long until an op invoked after it succeeded, the longest gap, errors. */
+    public static String faultTable(List<Availability.Result> results) {
+        StringBuilder b = new StringBuilder();
+        b.append(String.format(Locale.ROOT, "%-3s %-8s %-9s %-26s %8s %10s %12s  %s%n", "#", "at", "fault", "target",
+                "healed", "first ok", "longest gap", "errors during the fault"));
+        int i = 1;
+        for (Availability.Result r : results) {
+            String errors = r.errors().isEmpty() ? "none" : String.join(", ", r.errors().entrySet().stream()
+                    .map(e -> e.getValue() + " " + e.getKey()).toList());
+            b.append(String.format(Locale.ROOT, "%-3d %-8s %-9s %-26s %8s %10s %12s  %s%n", i++,
+                    String.format(Locale.ROOT, "%.1fs", r.injectedAtS()), r.fault(), r.target(),
+                    Double.isNaN(r.healedAfterMs()) ? "never" : String.format(Locale.ROOT, "%.1fs", r.healedAfterMs() / 1000),
+                    ms(r.firstOkMs()),
+                    String.format(Locale.ROOT, "%,.0f ms%s", r.longestGapMs(), r.gapOpen() ? "+" : ""), errors));
+        }
+        if (results.isEmpty()) {
+            b.append("(no fault was injected)\n");
+            return b.toString();
+        }
+        Availability.Summary s = Availability.Summary.of(results);
+        b.append(String.format(Locale.ROOT, "over %d fault%s: first ok p50 %s, max %s; longest gap p50 %s, max %s%s%n", s.faults(),
+                s.faults() == 1 ? "" : "s", ms(s.firstOkP50Ms()), ms(s.firstOkMaxMs()), ms(s.longestGapP50Ms()), ms(s.longestGapMaxMs()),
+                s.neverRecovered() == 0 ? "" : "; " + s.neverRecovered() + " with no success after the injection"));
+        return b.toString();
+    }
+
+    private static String ms(Double value) {
+        return value == null ? "none" : String.format(Locale.ROOT, "%,.0f ms", value);
+    }
+
+    private void writeResult(Path runDir, LoadResult load, Linearizability.Result lin, List<Availability.Result> availability,
+                             List<String> log) {
+        ChaosNemesis.Schedule schedule = config.schedule();
+        ChaosDocument json = new ChaosDocument("chaos", config.plan().text(), Durations.format(schedule.faultFor()),
+                Durations.format(schedule.interval()), schedule.restart(), config.failover(), config.spec().describe(), availability,
+                Availability.Summary.of(availability), log,
+                new ChaosDocument.Check(lin.verdict().text(), lin.ops(), lin.seconds(), lin.keys()), load);
+        try {
+            new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(runDir.resolve("chaos.json").toFile(), json);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + runDir.resolve("chaos.json") + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package io.cpbench.bench.run;
+
+import io.cpbench.bench.suite.ScenarioSession;
+import io.cpbench.core.load.LoadResult;
+import io.cpbench.core.result.Status;
+
+/**
+ * What a load run on a cluster comes to, as a result's status: FAIL when an invariant was violated or the run
+ * failed, INCOMPLETE when it did not run to its end (stopped, aborted by a threshold, or time-boxed), UNSTABLE when
+ * leadership or routing moved under it, else OK.
+ *
+ * @param reason why, when not OK
+ */
+public record LoadVerdict(Status status, String reason) {
+
+    public static LoadVerdict of(LoadResult load, ScenarioSession.Report report) {
+        if (!load.invariantsHold()) {
+            return new LoadVerdict(Status.FAIL, "invariant violated: " + load.invariants().stream().filter(i -> !i.holds())
+                    .map(i -> i.name() + ": " + i.evidence()).findFirst().orElse(""));
+        }
+        return switch (load.outcome()) {
+            case FAILED -> new LoadVerdict(Status.FAIL, load.reason());
+            case INTERRUPTED, ABORTED, TIMEBOXED -> new LoadVerdict(Status.INCOMPLETE, load.reason());
+            case COMPLETED -> report.problems().isEmpty() ? new LoadVerdict(Status.OK, null)
+                    : new LoadVerdict(Status.UNSTABLE, String.join("; ", report.problems()));
+        };
+    }
+}
