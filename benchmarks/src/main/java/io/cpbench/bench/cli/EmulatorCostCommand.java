@@ -7,6 +7,7 @@ import io.cpbench.core.result.RunResult;
 import io.cpbench.core.result.MarkdownTable;
 import io.cpbench.core.result.Status;
 import io.cpbench.core.run.RunPlan;
+import io.cpbench.core.run.StopSwitch;
 import io.cpbench.core.stats.Bootstrap;
 import io.cpbench.topology.net.EmulatedLinks;
 import io.cpbench.topology.Topology;
@@ -87,8 +88,7 @@ final class EmulatorCostCommand implements Callable<Integer> {
         }
     }
 
-    private volatile ScenarioRunner current;
-    private volatile boolean stopped;
+    private final StopSwitch stops = new StopSwitch();
 
     @Override
     public Integer call() {
@@ -118,15 +118,15 @@ final class EmulatorCostCommand implements Callable<Integer> {
                 + " order alternating); each run %s%n", chosen.name(), pairs, members, emulatedPath, SuiteCommand.describe(plan));
         console.println("results -> " + runDir);
         List<Pair> done = new java.util.concurrent.CopyOnWriteArrayList<>();
-        Interruption interruption = new Interruption(this::stop, () -> { });
+        Interruption interruption = new Interruption(stops::stop, () -> { });
         try {
-            for (int pair = 1; pair <= pairs && !stopped; pair++) {
+            for (int pair = 1; pair <= pairs && !stops.stopped(); pair++) {
                 RunResult[] byPath = new RunResult[2];
-                for (int k = 0; k < 2 && !stopped; k++) {
+                for (int k = 0; k < 2 && !stops.stopped(); k++) {
                     int path = (pair % 2 == 1) ? k : 1 - k; // odd pairs direct first, even pairs emulated first
                     console.printf(Locale.ROOT, "[pair %d/%d] %s: starting a fresh cluster ...%n", pair, pairs, PATHS[path]);
                     byPath[path] = runOnce(chosen, plan, runDir.resolve(PATHS[path]), PATHS[path].equals("emulated"), pair);
-                    if (stopped && byPath[path] != null && byPath[path].status() != Status.OK) {
+                    if (stops.stopped() && byPath[path] != null && byPath[path].status() != Status.OK) {
                         byPath[path] = null; // cut short by Ctrl-C: not a measurement of either path
                     }
                     if (byPath[path] != null) {
@@ -142,7 +142,7 @@ final class EmulatorCostCommand implements Callable<Integer> {
             }
         } finally {
             try {
-                String table = table(chosen, done, stopped);
+                String table = table(chosen, done, stops.stopped());
                 console.println();
                 console.print(table);
                 write(runDir.resolve("emulator-cost.md"), table);
@@ -150,7 +150,7 @@ final class EmulatorCostCommand implements Callable<Integer> {
                 interruption.written();
             }
         }
-        return exitCode(done, !interruption.disarm() || stopped);
+        return exitCode(done, !interruption.disarm() || stops.stopped());
     }
 
     /** Interrupted: 130; a pair without a ratio (a run failed, or ended TIMEBOXED or UNSTABLE): 1; else 0. */
@@ -161,14 +161,6 @@ final class EmulatorCostCommand implements Callable<Integer> {
         return !pairs.isEmpty() && pairs.stream().allMatch(Pair::complete) ? ExitCodes.OK : ExitCodes.FAILED;
     }
 
-    private void stop() {
-        stopped = true;
-        ScenarioRunner runner = current;
-        if (runner != null) {
-            runner.stop();
-        }
-    }
-
     private RunResult runOnce(Scenario chosen, RunPlan plan, Path dir, boolean emulated, int pair) {
         RunDirectory.create(dir);
         TopologySpec spec = new TopologySpec(members, 0, "127.0.0.1", 0, 5, TopologySpec.DEFAULT_SETTLE,
@@ -177,14 +169,14 @@ final class EmulatorCostCommand implements Callable<Integer> {
         try (Topology topology = TopologyKind.LOCAL.start(spec)) {
             ScenarioRunner runner = new ScenarioRunner(topology, plan, dir, io.cpbench.bench.suite.SuiteOptions.defaults(),
                     (s, r, p) -> { });
-            current = runner;
-            if (stopped) {
+            stops.running(runner::stop);
+            if (stops.stopped()) {
                 return null;
             }
             runner.warmCluster(clusterWarmup.get(planOptions.quick));
             return runner.run(chosen, pair);
         } finally {
-            current = null;
+            stops.running(null);
         }
     }
 

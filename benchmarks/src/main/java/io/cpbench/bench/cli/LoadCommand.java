@@ -17,6 +17,7 @@ import io.cpbench.core.load.Stage;
 import io.cpbench.core.result.ResultFiles;
 import io.cpbench.core.result.RunResult;
 import io.cpbench.core.result.Status;
+import io.cpbench.core.run.StopSwitch;
 import io.cpbench.lb.ProbeSettings;
 import io.cpbench.topology.MemberTuning;
 import io.cpbench.topology.Topology;
@@ -121,8 +122,7 @@ final class LoadCommand implements Callable<Integer> {
             description = "One-way delay of the slow member in network (b), 1ms-10s (default: ${DEFAULT-VALUE}).")
     Duration delay;
 
-    private volatile LoadEngine current;
-    private volatile boolean interrupted;
+    private final StopSwitch stops = new StopSwitch();
 
     /** The spec these options describe: the file, then the preset, then each option given. */
     LoadSpec spec() {
@@ -225,7 +225,7 @@ final class LoadCommand implements Callable<Integer> {
             RunDirectory.removeIfEmpty(runDir);
         }
         topology.takeOverShutdown();
-        Interruption interruption = new Interruption(this::stop, topology::close);
+        Interruption interruption = new Interruption(stops::stop, topology::close);
         List<RunResult> results = new CopyOnWriteArrayList<>();
         List<LoadResult> loads = new CopyOnWriteArrayList<>();
         SuiteOptions options = clusterOptions.suiteOptions(slowMember, delay, ProbeSettings.defaults());
@@ -241,7 +241,7 @@ final class LoadCommand implements Callable<Integer> {
                 // Each round starts one scenario later, so no scenario always runs first (or last).
                 for (int k = 0; k < scenarios.size(); k++) {
                     Scenario scenario = scenarios.get((k + round - 1) % scenarios.size());
-                    if (interrupted) {
+                    if (stops.stopped()) {
                         break outer;
                     }
                     console.printf(Locale.ROOT, "[round %d/%d] %s: %s; %d client%s%n", round, rounds, scenario.name(),
@@ -273,21 +273,13 @@ final class LoadCommand implements Callable<Integer> {
                 interruption.written();
             }
         }
-        boolean wasInterrupted = !interruption.disarm() || interrupted;
+        boolean wasInterrupted = !interruption.disarm() || stops.stopped();
         return ExitCodes.ofLoad(results, wasInterrupted);
     }
 
     private void warmCluster(PrintStream console, LoadSpec spec, Duration length, Topology topology, SuiteOptions options) {
-        LoadWarmup.run(console, spec, length, topology, options, this::running);
+        LoadWarmup.run(console, spec, length, topology, options, stops.tracking(LoadEngine::stop));
         printGroupLeaders(console, spec, topology);
-    }
-
-    /** The engine Ctrl-C stops; one that starts after Ctrl-C is stopped at once. */
-    private void running(LoadEngine engine) {
-        current = engine;
-        if (engine != null && interrupted) {
-            engine.stop();
-        }
     }
 
     /** Where the objects' CP groups are led, once the warm-up created them (priority puts them all on one member). */
@@ -303,14 +295,6 @@ final class LoadCommand implements Callable<Integer> {
                     .map(e -> e.getKey() + " -> " + (e.getValue() == null ? "none yet" : e.getValue().name())).toList()));
         } catch (RuntimeException e) {
             console.println("CP group leaders: unknown (" + e.getMessage() + ")");
-        }
-    }
-
-    private void stop() {
-        interrupted = true;
-        LoadEngine engine = current;
-        if (engine != null) {
-            engine.stop();
         }
     }
 
@@ -365,13 +349,13 @@ final class LoadCommand implements Callable<Integer> {
         try {
             LoadEngine engine = new LoadEngine(spec, session.clients(), dir, listener(console))
                     .routeByGroup(session.clientsByGroup());
-            running(engine);
+            stops.running(engine::stop);
             load = engine.run();
-            running(null);
-            report = session.finish(interrupted);
+            stops.running(null);
+            report = session.finish(stops.stopped());
         } catch (RuntimeException e) { // setting the objects up, or reading them back, failed: this run FAILs, the rest go on
-            running(null);
-            ScenarioSession.Report where = session.finish(interrupted);
+            stops.running(null);
+            ScenarioSession.Report where = session.finish(stops.stopped());
             RunResult failed = builder.where(where).status(Status.FAIL, "load could not run: "
                     + io.cpbench.core.run.Driver.describe(e)).build();
             ResultFiles.write(runDir, failed);
@@ -396,8 +380,8 @@ final class LoadCommand implements Callable<Integer> {
     private int engineOnly(PrintStream console, LoadSpec spec, Path runDir) {
         RunDirectory.create(runDir);
         LoadEngine engine = new LoadEngine(spec, List.of(), runDir, listener(console));
-        current = engine;
-        Interruption interruption = new Interruption(this::stop, () -> { });
+        stops.running(engine::stop);
+        Interruption interruption = new Interruption(stops::stop, () -> { });
         LoadResult load;
         try {
             load = engine.run();
@@ -413,7 +397,7 @@ final class LoadCommand implements Callable<Integer> {
         } finally {
             interruption.written();
         }
-        boolean wasInterrupted = !interruption.disarm() || interrupted;
+        boolean wasInterrupted = !interruption.disarm() || stops.stopped();
         if (wasInterrupted) {
             return ExitCodes.INTERRUPTED;
         }

@@ -17,6 +17,7 @@ import io.cpbench.core.load.LoadEngine;
 import io.cpbench.core.load.LoadResult;
 import io.cpbench.core.load.LoadSpec;
 import io.cpbench.core.load.LoadSummary;
+import io.cpbench.core.run.StopSwitch;
 import io.cpbench.topology.Faults;
 import io.cpbench.topology.Topology;
 
@@ -79,8 +80,7 @@ public final class ChaosRun {
     private final Config config;
     private final PrintStream console;
     private final CountDownLatch stopNemesis = new CountDownLatch(1);
-    private final AtomicReference<LoadEngine> engine = new AtomicReference<>();
-    private volatile boolean stopped;
+    private final StopSwitch stops = new StopSwitch();
 
     public ChaosRun(Config config, PrintStream console) {
         this.config = config;
@@ -89,12 +89,8 @@ public final class ChaosRun {
 
     /** Stops the nemesis and ends the load after its ops in flight; what was recorded is still checked. Any thread. */
     public void stop() {
-        stopped = true;
         stopNemesis.countDown();
-        LoadEngine e = engine.get();
-        if (e != null) {
-            e.stop();
-        }
+        stops.stop();
     }
 
     /**
@@ -114,10 +110,7 @@ public final class ChaosRun {
             LoadEngine e = new LoadEngine(spec, session.clients(), runDir, listener).recordHistory()
                     .routeByGroup(session.clientsByGroup());
             recorder = e.historyRecorder();
-            engine.set(e);
-            if (stopped) {
-                e.stop();
-            }
+            stops.running(e::stop);
             AtomicReference<LoadResult> result = new AtomicReference<>();
             AtomicReference<Throwable> failure = new AtomicReference<>();
             Thread runner = new Thread(() -> {

@@ -13,6 +13,7 @@ import io.cpbench.core.load.LoadResult;
 import io.cpbench.core.load.LoadSpec;
 import io.cpbench.core.result.Environment;
 import io.cpbench.core.result.Status;
+import io.cpbench.core.run.StopSwitch;
 import io.cpbench.core.sweep.CellRun;
 import io.cpbench.core.sweep.SweepAnalysis;
 import io.cpbench.core.sweep.SweepCell;
@@ -71,8 +72,7 @@ public final class SweepRun {
     private final Clusters clusters;
     private final Function<String, LoadEngine.Listener> cellListener;
     private final AtomicReference<Topology> live = new AtomicReference<>();
-    private volatile LoadEngine current;
-    private volatile boolean interrupted;
+    private final StopSwitch stops = new StopSwitch();
 
     /** @param cellListener a cell's progress listener, given the cell's name; it may return null for none */
     public SweepRun(Config config, PrintStream console, Clusters clusters, Function<String, LoadEngine.Listener> cellListener) {
@@ -84,16 +84,12 @@ public final class SweepRun {
 
     /** Ends the cell in flight after its ops in flight and starts no other. Any thread. */
     public void stop() {
-        interrupted = true;
-        LoadEngine engine = current;
-        if (engine != null) {
-            engine.stop();
-        }
+        stops.stop();
     }
 
     /** Whether {@link #stop()} was called. */
     public boolean stopped() {
-        return interrupted;
+        return stops.stopped();
     }
 
     /** Stops the cluster in use, if any. Any thread (a Ctrl-C hook, once the results are written). */
@@ -127,7 +123,7 @@ public final class SweepRun {
                 progress.clusterStarting();
                 Topology topology = startCluster(grid.memberSettings().get(0), runDir.resolve("members"));
                 warmCluster(grid, topology);
-                Matrix.rounds(cells, grid.repeats(), () -> interrupted, done -> true,
+                Matrix.rounds(cells, grid.repeats(), stops::stopped, done -> true,
                         (repeat, cell) -> progress.run(() -> runCell(grid, cell, repeat, topology, runDir)));
             } else {
                 // A cluster per member setting and repeat, settings in an order rotated per repeat, as the cells are.
@@ -135,7 +131,7 @@ public final class SweepRun {
                 for (int repeat = 1; repeat <= grid.repeats(); repeat++) {
                     List<MemberTuning> order = Matrix.orderForRound(grid.memberSettings(), repeat);
                     for (int i = 0; i < order.size(); i++) {
-                        if (interrupted) {
+                        if (stops.stopped()) {
                             break outer;
                         }
                         MemberTuning tuning = order.get(i);
@@ -147,7 +143,7 @@ public final class SweepRun {
                             warmCluster(grid, topology);
                             int r = repeat;
                             for (SweepCell cell : Matrix.orderForRound(grid.cells(tuning), repeat)) {
-                                if (interrupted) {
+                                if (stops.stopped()) {
                                     break;
                                 }
                                 progress.run(() -> runCell(grid, cell, r, topology, runDir));
@@ -255,18 +251,11 @@ public final class SweepRun {
     }
 
     private void warmCluster(SweepGrid grid, Topology topology) {
-        if (config.clusterWarmup().isZero() || interrupted) {
+        if (config.clusterWarmup().isZero() || stops.stopped()) {
             return;
         }
-        LoadWarmup.run(console, warmBase(grid), config.clusterWarmup(), topology, config.options(), this::running);
-    }
-
-    /** The engine Ctrl-C stops; one that starts after Ctrl-C is stopped at once. */
-    private void running(LoadEngine engine) {
-        current = engine;
-        if (engine != null && interrupted) {
-            engine.stop();
-        }
+        LoadWarmup.run(console, warmBase(grid), config.clusterWarmup(), topology, config.options(),
+                stops.tracking(LoadEngine::stop));
     }
 
     private CellRun runCell(SweepGrid grid, SweepCell cell, int repeat, Topology topology, Path runDir) {
@@ -284,13 +273,13 @@ public final class SweepRun {
         ScenarioSession.Report report;
         try {
             LoadEngine engine = new LoadEngine(spec, session.clients(), dir, cellListener.apply("cell " + dir.getFileName()));
-            running(engine);
+            stops.running(engine::stop);
             load = engine.run();
-            running(null);
-            report = session.finish(interrupted);
+            stops.running(null);
+            report = session.finish(stops.stopped());
         } catch (RuntimeException e) {
-            running(null);
-            session.finish(interrupted);
+            stops.running(null);
+            session.finish(stops.stopped());
             return failed(repeat, cell, "load could not run: " + io.cpbench.core.run.Driver.describe(e));
         } finally {
             session.close();

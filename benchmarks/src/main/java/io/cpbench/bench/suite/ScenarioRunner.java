@@ -11,6 +11,7 @@ import io.cpbench.core.run.Measurement;
 import io.cpbench.core.run.Outcome;
 import io.cpbench.core.run.Progress;
 import io.cpbench.core.run.RunPlan;
+import io.cpbench.core.run.StopSwitch;
 import io.cpbench.topology.Topology;
 
 import java.nio.file.Path;
@@ -36,8 +37,7 @@ public final class ScenarioRunner {
     private final Path outDir;
     private final SuiteOptions options;
     private final ProgressSink progress;
-    private volatile Driver current;
-    private volatile boolean stopped;
+    private final StopSwitch stops = new StopSwitch();
 
     /** Receives the driver's progress, tagged with what is running. */
     public interface ProgressSink {
@@ -60,15 +60,11 @@ public final class ScenarioRunner {
 
     /** Stops the scenario in flight (its result is kept, INCOMPLETE) and refuses further ones. */
     public void stop() {
-        stopped = true;
-        Driver driver = current;
-        if (driver != null) {
-            driver.stop();
-        }
+        stops.stop();
     }
 
     public boolean stopped() {
-        return stopped;
+        return stops.stopped();
     }
 
     /**
@@ -79,7 +75,7 @@ public final class ScenarioRunner {
      * @return the op/s of the warm-up's second half, a rough guide to how long the scenarios will take
      */
     public double warmCluster(ClusterWarmup warmup) {
-        if (warmup.none() || stopped) {
+        if (warmup.none() || stops.stopped()) {
             return 0;
         }
         Scenario warmUp = Scenario.of("cluster-warm-up", Network.PLAIN, Routing.SMART);
@@ -119,7 +115,7 @@ public final class ScenarioRunner {
                         "client could not run: " + Driver.describe(e)).build());
             }
             // From here on the measurement is kept whatever happens: a failed check makes the run UNSTABLE.
-            report = session.finish(stopped);
+            report = session.finish(stops.stopped());
         } catch (ScenarioSession.SetupException e) {
             return write(result.where(e.where()).status(Status.FAIL, e.getMessage()).build());
         }
@@ -136,14 +132,11 @@ public final class ScenarioRunner {
     /** Runs the seed's op through the session's client; {@link #stop()} reaches the driver while it runs. */
     private Measurement drive(ScenarioSession session, RunPlan runPlan, Path hlog, Consumer<Progress> progressSink) {
         Driver driver = new Driver(runPlan);
-        current = driver;
+        stops.running(driver::stop);
         try {
-            if (stopped) {
-                driver.stop();
-            }
             return driver.run(session.op(), hlog, progressSink);
         } finally {
-            current = null;
+            stops.running(null);
         }
     }
 

@@ -90,12 +90,7 @@ public record LoadResult(io.cpbench.core.run.Outcome outcome, String reason, Map
      */
     public record LoadLatency(long count, long min, double mean, long p50, long p90, long p95, long p99, long p999,
                               long max, @JsonInclude(JsonInclude.Include.NON_NULL) Censored censored) {
-        public static final LoadLatency EMPTY = new LoadLatency(0, 0, 0, 0, 0, 0, 0, 0, 0);
-
-        /** Percentiles without censored ops. */
-        public LoadLatency(long count, long min, double mean, long p50, long p90, long p95, long p99, long p999, long max) {
-            this(count, min, mean, p50, p90, p95, p99, p999, max, null);
-        }
+        public static final LoadLatency EMPTY = new LoadLatency(0, 0, 0, 0, 0, 0, 0, 0, 0, null);
 
         public static LoadLatency of(Histogram h) {
             return of(h, null);

@@ -132,14 +132,15 @@ final class Tally {
         long allOk = 0;
         Censored allCensored = null;
         for (int i = 0; i < ops.length; i++) {
-            per.add(opStats(ops[i].key(), ok(i), latency[i], service[i], censored[i], errors[i], errorTypes.get(i), seconds));
+            long ok = ok(i);
+            per.add(opStats(ops[i].key(), ok, latency[i], service[i], censored[i], errors[i], errorTypes.get(i), seconds));
             if (!one) {
                 allLatency.add(latency[i]);
                 if (!closed) {
                     allService.add(service[i]);
                 }
             }
-            allOk += ok(i);
+            allOk += ok;
             allCensored = Censored.merge(allCensored, censored[i]);
             allErrors += errors[i];
             errorTypes.get(i).forEach((type, n) -> allTypes.merge(type, n, Long::sum));

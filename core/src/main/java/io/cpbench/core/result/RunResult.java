@@ -183,11 +183,6 @@ public record RunResult(
     public record Latency(long min, double mean, long p50, long p90, long p99, long p999, long max,
                           @JsonInclude(JsonInclude.Include.NON_NULL) Censored censored) {
 
-        /** Percentiles without censored ops. */
-        public Latency(long min, double mean, long p50, long p90, long p99, long p999, long max) {
-            this(min, mean, p50, p90, p99, p999, max, null);
-        }
-
         /** Nothing was recorded: a run without ops, or a harness that measures no latencies (JMH Throughput). */
         @JsonIgnore
         public boolean isEmpty() {
@@ -201,7 +196,7 @@ public record RunResult(
         /** @param censored what of {@code histogram} was recorded censored, or null */
         public static Latency of(Histogram histogram, Censored censored) {
             if (histogram.getTotalCount() == 0) {
-                return new Latency(0, 0, 0, 0, 0, 0, 0);
+                return new Latency(0, 0, 0, 0, 0, 0, 0, null);
             }
             return new Latency(histogram.getMinValue(), histogram.getMean(), histogram.getValueAtPercentile(50),
                     histogram.getValueAtPercentile(90), histogram.getValueAtPercentile(99),

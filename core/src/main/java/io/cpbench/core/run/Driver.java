@@ -40,8 +40,7 @@ public final class Driver {
     private final Duration grace;
     /** Where every time the run reads comes from: {@link System#nanoTime()}, but for measuring the engine itself. */
     private final LongSupplier clock;
-    private volatile boolean stopRequested;
-    private volatile LoadEngine engine;
+    private final StopSwitch stops = new StopSwitch();
 
     public Driver(RunPlan plan) {
         this(plan, IN_FLIGHT_GRACE, System::nanoTime);
@@ -70,11 +69,7 @@ public final class Driver {
 
     /** Asks the run to end after the ops in flight. Safe from any thread, any number of times. */
     public void stop() {
-        stopRequested = true;
-        LoadEngine running = engine;
-        if (running != null) {
-            running.stop();
-        }
+        stops.stop();
     }
 
     /**
@@ -94,10 +89,7 @@ public final class Driver {
         LoadEngine running = LoadEngine.call(spec, workload, null, listener, clock)
                 .bounded(new LoadEngine.Bounds(plan.warmupOps(), target, plan.timebox(), MAX_CONSECUTIVE_ERRORS, grace))
                 .intervalLog(hlog);
-        engine = running;
-        if (stopRequested) {
-            running.stop();
-        }
+        stops.running(running::stop);
         LoadResult result = running.run();
         LoadEngine.Totals totals = running.totals();
         return new Measurement(result.outcome(), result.reason(), Instant.parse(result.startedAt()),

@@ -11,7 +11,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class ThresholdTest {
 
     private static LoadResult.LoadLatency latency(long p50, long p99, long max) {
-        return new LoadResult.LoadLatency(100, 1, p50, p50, p50, p99, p99, p99, max);
+        return new LoadResult.LoadLatency(100, 1, p50, p50, p50, p99, p99, p99, max, null);
     }
 
     private static final LoadResult.StageStats STATS = new LoadResult.StageStats(1, 10, 0, 100,
