@@ -20,7 +20,7 @@ class EngineCostIT {
     @Test
     void measuresEveryPairAndWritesTheTable() throws Exception {
         CliProcess.Finished finished = CliProcess.run(work, 300, SharedCluster.with("engine-cost", "--threads", "1,4",
-                "--pairs", "2", "--duration", "2s", "--warmup", "1s", "--cluster-warmup", "2s", "--settle", "2s", "--out", "runs"));
+                "--pairs", "2", "--duration", "1s", "--warmup", "500ms", "--cluster-warmup", "1s", "--settle", "1s", "--out", "runs"));
 
         assertThat(finished.exitCode()).as(finished.stderr()).isZero();
         Path runDir;

@@ -29,7 +29,7 @@ class NoPriorityGroupsIT {
     void aClusterWithNoPriorityRunsALoadOverSeveralGroupsAndNamesTheirLeaders() throws Exception {
         CliProcess.Finished finished = CliProcess.run(work, 300, "load", "--no-priority", "--groups", "g1,g2,g3",
                 "--objects", "3", "--mix", "cas,get", "--scenario", "client-leader-aware,client-leader-aware-per-group",
-                "--threads", "4", "--duration", "2s", "--warmup", "1s", "--cluster-warmup", "5s", "--members", "3",
+                "--threads", "4", "--duration", "1s", "--warmup", "1s", "--cluster-warmup", "2s", "--members", "3",
                 "--settle", "2s", "--quiet", "--out", "runs");
 
         assertThat(finished.exitCode()).as(finished.stderr()).isEqualTo(ExitCodes.OK);

@@ -148,6 +148,9 @@ public final class LoadEngine {
     /** After the drain (or a stop), how long ops in flight get to end before they are abandoned. */
     static final Duration IN_FLIGHT_GRACE = Duration.ofSeconds(5);
 
+    /** {@link #IN_FLIGHT_GRACE}, or a shorter one a test of abandoned ops sets. */
+    private Duration inFlightGrace = IN_FLIGHT_GRACE;
+
     private final LoadSpec spec;
     private final LoadOps ops;
     private final Exec executor;
@@ -276,6 +279,12 @@ public final class LoadEngine {
      * Bounds the run by op counts and a time box instead of the spec's warm-up duration ({@link Bounds}); the spec
      * must be a closed loop. Call before {@link #run()}.
      */
+    /** For tests of abandoned ops: how long ops in flight get after the drain, instead of {@link #IN_FLIGHT_GRACE}. */
+    LoadEngine inFlightGrace(Duration grace) {
+        this.inFlightGrace = grace;
+        return this;
+    }
+
     public LoadEngine bounded(Bounds value) {
         if (spec.open()) {
             throw new IllegalArgumentException("op-count bounds need a closed loop");
@@ -491,7 +500,7 @@ public final class LoadEngine {
             }
             stopRequested = true; // no new ops; those in flight get a moment to end, then are abandoned
             // (bounded: the grace was given above)
-            awaitDone(bounds != null ? 0 : IN_FLIGHT_GRACE.toNanos());
+            awaitDone(bounds != null ? 0 : inFlightGrace.toNanos());
             long tailEnd = clock.getAsLong();
             Tally tail = interval.reset();
             // Ops still in flight are abandoned: each counts at its latency so far, a lower bound, never dropped.

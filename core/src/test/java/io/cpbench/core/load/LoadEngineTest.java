@@ -25,6 +25,11 @@ class LoadEngineTest {
         return new LoadEngine(spec, List.of(), out, null, ops).run();
     }
 
+    /** A run whose ops in flight after the drain get {@code grace} (not the engine's 5 s) before they are abandoned. */
+    private static LoadResult runWithGrace(LoadSpec spec, LoadEngine.OpExecutor ops, Duration grace) {
+        return new LoadEngine(spec, List.of(), null, null, ops).inFlightGrace(grace).run();
+    }
+
     @Test
     void openLoopStartsEveryOpThatFallsDueAndWritesCsvAndHlog() throws Exception {
         LoadSpec spec = LoadSpec.builder().op(OpType.NOOP, 1).threads(2).rate(20_000).duration(Duration.ofSeconds(2))
@@ -187,22 +192,22 @@ class LoadEngineTest {
         LoadSpec spec = LoadSpec.builder().op(OpType.GET, 1).threads(2).duration(Duration.ofSeconds(1))
                 .drain(Duration.ZERO).warmup(Duration.ZERO).build();
         long start = System.nanoTime();
-        LoadResult r = run(spec, (op, client, object, log) -> {
+        LoadResult r = runWithGrace(spec, (op, client, object, log) -> {
             if (calls.incrementAndGet() == 10) {
                 Thread.sleep(60_000); // stuck: a daemon thread, left behind
             }
-        }, null);
+        }, Duration.ofSeconds(1));
 
         assertThat(r.outcome()).isEqualTo(io.cpbench.core.run.Outcome.COMPLETED);
         assertThat(r.reason()).isEqualTo("1 op still in flight 0s after the end were abandoned (outcome unknown)");
         assertThat(r.total().all().ops()).isEqualTo(calls.get() - 1);
         assertThat(System.nanoTime() - start).isLessThan(Duration.ofSeconds(30).toNanos());
-        // Not dropped: counted in the percentiles at its latency when abandoned (the 1 s run and the 5 s grace), a
-        // lower bound that the summary marks.
+        // Not dropped: counted in the percentiles at its latency when abandoned (after the 1 s run and the 1 s grace),
+        // a lower bound that the summary marks.
         LoadResult.LoadLatency latency = r.total().all().latency();
         assertThat(latency.censored()).isNotNull();
         assertThat(latency.censored().ops()).isEqualTo(1);
-        assertThat(latency.censored().fromMicros()).isBetween(5_000_000L, 30_000_000L);
+        assertThat(latency.censored().fromMicros()).isBetween(1_000_000L, 30_000_000L);
         assertThat(latency.count()).isEqualTo(r.total().all().ops() + 1);
         assertThat(latency.max()).isGreaterThanOrEqualTo(latency.censored().fromMicros());
         assertThat(RunResultCodec.decode(r.histograms().get("get")).getTotalCount()).isEqualTo(latency.count());
@@ -215,20 +220,20 @@ class LoadEngineTest {
         java.util.concurrent.CountDownLatch never = new java.util.concurrent.CountDownLatch(1);
         LoadSpec spec = LoadSpec.builder().op(OpType.GET, 1).threads(4).open(true).rate(200).duration(Duration.ofSeconds(1))
                 .drain(Duration.ofMillis(200)).warmup(Duration.ZERO).build();
-        LoadResult r = run(spec, (op, client, object, log) -> {
+        LoadResult r = runWithGrace(spec, (op, client, object, log) -> {
             long n = calls.incrementAndGet();
             if (n == 20 || n == 40) {
                 never.await(); // two workers stuck until the test ends
             }
-        }, null);
+        }, Duration.ofSeconds(1));
         never.countDown();
 
         LoadResult.LoadLatency latency = r.total().all().latency();
         assertThat(r.schedule().abandoned()).isEqualTo(2);
         assertThat(latency.censored()).isNotNull();
         assertThat(latency.censored().ops()).as("every abandoned op is in the percentiles").isEqualTo(r.schedule().abandoned());
-        // due at about 0.1 s and 0.2 s, abandoned after the 1 s schedule, the drain and the 5 s grace
-        assertThat(latency.censored().fromMicros()).isBetween(5_000_000L, 30_000_000L);
+        // due at about 0.1 s and 0.2 s, abandoned after the 1 s schedule, the drain and the 1 s grace
+        assertThat(latency.censored().fromMicros()).isBetween(1_800_000L, 30_000_000L);
         assertThat(latency.mark(latency.max())).isEqualTo("≥");
         assertThat(latency.mark(latency.p50())).isEmpty();
     }
