@@ -1,18 +1,11 @@
 package io.cpbench.bench.cli;
 
-import io.cpbench.bench.run.AbProtocol;
-import io.cpbench.bench.run.AbProtocol.Pair;
-import io.cpbench.bench.run.AbProtocol.Slice;
-import io.cpbench.bench.run.AbProtocol.Worker;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.cpbench.bench.run.AbRun;
 import io.cpbench.bench.scenario.Network;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.scenario.Scenarios;
 import io.cpbench.core.load.Durations;
 import io.cpbench.core.result.Comparison;
-import io.cpbench.core.result.Environment;
-import io.cpbench.core.stats.Bootstrap;
 import io.cpbench.core.stats.Percent;
 import io.cpbench.topology.MemberRef;
 import io.cpbench.topology.Topology;
@@ -22,19 +15,15 @@ import picocli.CommandLine.Option;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
@@ -61,9 +50,6 @@ import java.util.stream.Collectors;
                 "  cpbench ab --topology attach --cluster-name prod --connect 10.0.0.1:5701 --scenario client-leader-aware"})
 final class AbCommand implements Callable<Integer> {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-    /** Untimed turns per side after a restart of the client processes (the cluster is warm by then). */
-    private static final Duration REWARM = Duration.ofSeconds(5);
 
     @Option(names = "--base", paramLabel = "JAR", description = "BASE: a cp-bench jar (cpbench.jar of that build)"
             + " (default: this cp-bench).")
@@ -129,8 +115,6 @@ final class AbCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     OutOption out;
 
-    private volatile boolean interrupted;
-
     @Override
     public Integer call() throws Exception {
         PrintStream console = System.out;
@@ -140,27 +124,9 @@ final class AbCommand implements Callable<Integer> {
                     + " which only the process holding the network emulator can switch");
         }
         double tol = gateOptions.tolerance();
-        double target = Percent.parse(untilCi, "--until-ci");
-        if (!(target >= 0 && target < 1)) {
-            throw new IllegalArgumentException("--until-ci must be from 0% to below 100%, was " + untilCi);
-        }
         Set<Comparison.Metric> gated = gateOptions.gated();
-        if (threads < 1 || threads > 256) {
-            throw new IllegalArgumentException("--threads must be 1-256, was " + threads);
-        }
-        if (slice.toMillis() < 100 || slice.toMillis() > 60_000) {
-            throw new IllegalArgumentException("--slice must be 100ms-60s, was " + Durations.human(slice));
-        }
-        if (warmup.isNegative() || maxTime.toMillis() < 1000) {
-            throw new IllegalArgumentException("--warmup must be 0 or more and --max-time at least 1s");
-        }
-        if (restartEvery < 0) {
-            throw new IllegalArgumentException("--restart-every must be 0 (never) or more, was " + restartEvery);
-        }
-        if (minPairs < 5 || maxPairs < minPairs || maxPairs > 100_000) {
-            throw new IllegalArgumentException("--min-pairs must be 5 or more and --max-pairs from --min-pairs to"
-                    + " 100,000; were " + minPairs + " and " + maxPairs);
-        }
+        AbRun.Turns turns = new AbRun.Turns(scenario, threads, slice, warmup);
+        AbRun.Stopping stopping = stopping();
         if (!(clusterOptions.startsMembers() && !clusterOptions.containers()) && !clusterOptions.attachTopology()) {
             throw new IllegalArgumentException("ab runs on --topology local or attach, not " + clusterOptions.topology);
         }
@@ -169,6 +135,8 @@ final class AbCommand implements Callable<Integer> {
         clusterOptions.validate(-1);
         RunDirectory.checkWritable(out.dir);
         Path runDir = RunDirectory.choose(out.dir, "ab");
+        AbRun run = new AbRun(new AbRun.Config(turns, stopping, tol, gated, baseCommand, newCommand,
+                clusterOptions.startupTimeout), console);
 
         console.printf(Locale.ROOT, "cp-bench ab: %s, %d thread%s per side, turns of %s, BASE-NEW then NEW-BASE,"
                         + " %s; until the 95%% interval of %s new÷base is within ±%s (at least %d, at most %d pairs and"
@@ -177,8 +145,8 @@ final class AbCommand implements Callable<Integer> {
                 restartEvery == 0 ? "the same two client processes throughout"
                         : "both client processes anew every " + restartEvery + " pairs",
                 gated.stream().map(Comparison.Metric::label).collect(Collectors.joining(" and ")),
-                target == 0 ? "- (off: every pair)" : String.format(Locale.ROOT, "%.1f%%", target * 100), minPairs,
-                maxPairs, Durations.human(maxTime), Durations.human(warmup));
+                stopping.untilCi() == 0 ? "- (off: every pair)" : String.format(Locale.ROOT, "%.1f%%", stopping.untilCi() * 100),
+                minPairs, maxPairs, Durations.human(maxTime), Durations.human(warmup));
         console.println("  BASE: " + describe(baseJar, baseJvmArgs));
         console.println("  NEW:  " + describe(newJar, newJvmArgs));
         console.println("results -> " + runDir);
@@ -186,236 +154,44 @@ final class AbCommand implements Callable<Integer> {
         console.println((clusterOptions.attachTopology() ? "attaching to " : "starting ") + clusterOptions.describe() + " ...");
         Topology topology = clusterOptions.start(runDir.resolve("members"));
         topology.takeOverShutdown();
-        List<Worker> workers = new java.util.concurrent.CopyOnWriteArrayList<>();
-        Interruption interruption = new Interruption(() -> interrupted = true, () -> {
-            workers.forEach(Worker::close);
+        Interruption interruption = new Interruption(run::stop, () -> {
+            run.closeWorkers();
             topology.close();
         });
-        List<Pair> pairs = new ArrayList<>();
-        String failure = null;
-        Comparison.Result result = null;
-        long pairsStarted = 0;
+        AbRun.Outcome outcome;
         try {
-            List<String> attach = new ArrayList<>(attachArgs(topology));
-            attach.addAll(List.of("--scenario", scenario, "--threads", Integer.toString(threads)));
-            int fork = 1;
-            startWorkers(workers, baseCommand, newCommand, attach, runDir, fork, console);
-            warm(workers, warmup, console);
-            long start = System.nanoTime();
-            long deadline = start + maxTime.toNanos();
-            long lastProgress = start;
-            String stop = "--max-pairs reached";
-            while (!interrupted) {
-                if (pairs.size() >= maxPairs) {
-                    break;
-                }
-                if (System.nanoTime() > deadline) {
-                    stop = "--max-time reached";
-                    break;
-                }
-                int index = pairs.size() + 1;
-                if (restartEvery > 0 && index > 1 && (index - 1) % restartEvery == 0) {
-                    workers.forEach(Worker::close);
-                    workers.clear();
-                    fork++;
-                    console.printf(Locale.ROOT, "  after %d pairs: both client processes anew (process pair %d)%n",
-                            index - 1, fork);
-                    startWorkers(workers, baseCommand, newCommand, attach, runDir, fork, console);
-                    warm(workers, warmup.compareTo(REWARM) < 0 ? warmup : REWARM, console);
-                    if (interrupted) {
-                        break;
-                    }
-                }
-                Worker base = workers.get(0);
-                Worker next = workers.get(1);
-                pairsStarted = index;
-                boolean baseFirst = index % 2 == 1;
-                Slice first = (baseFirst ? base : next).slice(slice);
-                Slice second = (baseFirst ? next : base).slice(slice);
-                Pair pair = new Pair(index, fork, baseFirst, baseFirst ? first : second, baseFirst ? second : first);
-                pairs.add(pair);
-                if (pair.base().errors() + pair.next().errors() > 0) {
-                    failure = "ops failed in pair " + index + ": " + (pair.base().error() != null ? "BASE " + pair.base().error()
-                            : "NEW " + pair.next().error());
-                    break;
-                }
-                boolean enough = mayStop(pairs.size()) && widest(analyse(pairs, tol, gated), gated) <= target;
-                if (enough || System.nanoTime() - lastProgress > TimeUnit.SECONDS.toNanos(10)) {
-                    lastProgress = System.nanoTime();
-                    console.println("  " + progress(analyse(pairs, tol, gated), gated, pairs.size(),
-                            Duration.ofNanos(System.nanoTime() - start)));
-                }
-                if (enough) {
-                    stop = String.format(Locale.ROOT, "every gated interval within ±%.1f%%", target * 100);
-                    break;
-                }
-            }
-            if (!interrupted && failure == null) {
-                console.printf(Locale.ROOT, "stopped after %d pairs in %s: %s%n", pairs.size(),
-                        Durations.human(Duration.ofNanos(System.nanoTime() - start)), stop);
-            }
-        } catch (IllegalStateException | UncheckedIOException e) {
-            failure = e.getMessage();
+            run.run(attachArgs(topology), runDir);
         } finally {
-            workers.forEach(Worker::close);
+            run.closeWorkers();
             topology.close();
             try {
-                if (pairs.size() >= 2) {
-                    result = analyse(pairs, tol, gated);
-                }
-                String md = table(result, pairs, pairsStarted, interrupted, failure);
-                console.println();
-                console.print(md);
-                Files.writeString(runDir.resolve("table.md"), "# cp-bench ab: " + scenario + "\n\n"
-                        + "- BASE: " + describe(baseJar, baseJvmArgs) + "\n- NEW: " + describe(newJar, newJvmArgs)
-                        + "\n- " + clusterOptions.describe() + "; turns of " + Durations.human(slice) + ", "
-                        + threads + " thread(s) per side\n- " + environment() + "\n\n" + md);
-                Files.writeString(runDir.resolve("slices.csv"), csv(pairs));
-                console.println("wrote table.md and slices.csv to " + runDir);
+                outcome = run.write(runDir, List.of("BASE: " + describe(baseJar, baseJvmArgs), "NEW: " + describe(newJar, newJvmArgs),
+                        clusterOptions.describe() + "; turns of " + Durations.human(slice) + ", " + threads + " thread(s) per side"));
             } finally {
                 interruption.written();
             }
         }
-        if (!interruption.disarm() || interrupted) {
+        if (!interruption.disarm() || outcome.stopped()) {
             return ExitCodes.INTERRUPTED;
         }
-        if (failure != null) {
-            System.err.println("cpbench ab: " + failure);
+        if (outcome.failure() != null) {
+            System.err.println("cpbench ab: " + outcome.failure());
             return ExitCodes.FAILED;
         }
-        if (result == null) {
+        if (outcome.result() == null) {
             System.err.println("cpbench ab: fewer than 2 pairs measured; no verdict");
             return ExitCodes.FAILED;
         }
-        if (result.regression()) {
-            System.err.println("cpbench: " + Comparison.summary(result, "BASE", "NEW"));
+        if (outcome.result().regression()) {
+            System.err.println("cpbench: " + Comparison.summary(outcome.result(), "BASE", "NEW"));
             return ExitCodes.FAILED;
         }
         return ExitCodes.OK;
     }
 
-    /**
-     * Whether --until-ci may end the run after {@code n} pairs: at least --min-pairs, every 5th pair; with restarts,
-     * at the end of a process pair and after 2 or more of them, so the interval has seen the processes vary.
-     */
-    boolean mayStop(int n) {
-        if (untilCiTarget() == 0 || n < minPairs) {
-            return false;
-        }
-        if (restartEvery > 0) {
-            return n % restartEvery == 0 && n >= 2 * restartEvery;
-        }
-        return n % 5 == 0 || n == minPairs;
-    }
-
-    private double untilCiTarget() {
-        return Percent.parse(untilCi, "--until-ci");
-    }
-
-    /** Starts BASE's and NEW's client processes (the {@code fork}-th pair of them) and waits until both are ready. */
-    private void startWorkers(List<Worker> workers, List<String> baseCommand, List<String> newCommand, List<String> attach,
-                              Path runDir, int fork, PrintStream console) {
-        String suffix = fork == 1 ? "" : "-" + fork;
-        workers.add(Worker.start("BASE", baseCommand, attach, runDir.resolve("base-worker" + suffix + ".log")));
-        workers.add(Worker.start("NEW", newCommand, attach, runDir.resolve("new-worker" + suffix + ".log")));
-        long readyBy = System.nanoTime() + clusterOptions.startupTimeout.toNanos();
-        for (Worker w : workers) {
-            JsonNode ready = w.await("ready", readyBy);
-            if (ready.path("protocol").asInt() != AbProtocol.VERSION) {
-                throw new IllegalStateException(w.side + "'s cp-bench speaks ab protocol " + ready.path("protocol").asInt()
-                        + ", this one " + AbProtocol.VERSION);
-            }
-            if (fork == 1) {
-                console.printf(Locale.ROOT, "  %s ready: %s, pid %d%s%n", w.side, ready.path("version").asText(),
-                        ready.path("pid").asLong(), ready.path("planted").asDouble() > 0 ? String.format(Locale.ROOT,
-                                ", PLANTED SLOWDOWN %.0f %%", ready.path("planted").asDouble() * 100) : "");
-            }
-        }
-    }
-
-    /** Untimed turns, alternately, for {@code time} per side. */
-    private void warm(List<Worker> workers, Duration time, PrintStream console) {
-        if (time.isZero()) {
-            return;
-        }
-        long turns = Math.max(1, time.toMillis() / slice.toMillis());
-        double[] rates = new double[2];
-        for (long i = 0; i < turns && !interrupted; i++) {
-            rates[0] = workers.get(0).slice(slice).opsPerSecond();
-            rates[1] = workers.get(1).slice(slice).opsPerSecond();
-        }
-        console.printf(Locale.ROOT, "  warm-up: %d turns each; last: BASE %,.0f op/s, NEW %,.0f op/s%n", turns, rates[0], rates[1]);
-    }
-
-    static Comparison.Result analyse(List<Pair> pairs, double tolerance, Set<Comparison.Metric> gate) {
-        Map<Comparison.Metric, double[][]> values = new EnumMap<>(Comparison.Metric.class);
-        values.put(Comparison.Metric.OPS, sides(pairs, Slice::opsPerSecond));
-        values.put(Comparison.Metric.P50, sides(pairs, Slice::p50));
-        values.put(Comparison.Metric.P99, sides(pairs, Slice::p99));
-        return Comparison.paired(pairs.isEmpty() ? "-" : "ab", values, pairs.stream().mapToInt(p -> p.fork() - 1).toArray(),
-                tolerance, gate);
-    }
-
-    private static double[][] sides(List<Pair> pairs, java.util.function.ToDoubleFunction<Slice> f) {
-        return new double[][]{pairs.stream().mapToDouble(p -> f.applyAsDouble(p.base())).toArray(),
-                pairs.stream().mapToDouble(p -> f.applyAsDouble(p.next())).toArray()};
-    }
-
-    /** The widest relative half-width among the gated metrics' intervals (infinite when one has none). */
-    static double widest(Comparison.Result result, Set<Comparison.Metric> gate) {
-        double widest = 0;
-        for (Comparison.MetricChange m : result.rows().get(0).metrics().values()) {
-            if (gate.contains(m.metric())) {
-                widest = Math.max(widest, m.ratio() == null ? Double.POSITIVE_INFINITY : m.ratio().relativeHalfWidth());
-            }
-        }
-        return widest;
-    }
-
-    private static String progress(Comparison.Result result, Set<Comparison.Metric> gate, int pairs, Duration elapsed) {
-        StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%d pairs, %s:", pairs, Durations.human(elapsed)));
-        for (Comparison.MetricChange m : result.rows().get(0).metrics().values()) {
-            Bootstrap.Interval i = m.ratio();
-            if (i != null) {
-                b.append(String.format(Locale.ROOT, " %s new÷base %.3f [%.3f-%.3f] ±%.1f%%%s;", m.metric().label(),
-                        i.median(), i.low(), i.high(), i.relativeHalfWidth() * 100, gate.contains(m.metric()) ? "" : " (not gated)"));
-            }
-        }
-        return b.substring(0, b.length() - 1);
-    }
-
-    static String table(Comparison.Result result, List<Pair> pairs, long started, boolean interrupted, String failure) {
-        StringBuilder b = new StringBuilder();
-        if (interrupted || failure != null) {
-            b.append(String.format(Locale.ROOT, "INCOMPLETE: %s after %d pairs%n%n",
-                    interrupted ? "interrupted" : "stopped (" + failure + ")", pairs.size()));
-        }
-        if (result == null) {
-            b.append("No verdict: fewer than 2 pairs measured (").append(started).append(" started).\n");
-            return b.toString();
-        }
-        b.append(Comparison.markdown(result, "BASE", "NEW", "pairs"));
-        long baseFirst = pairs.stream().filter(Pair::baseFirst).count();
-        long forks = pairs.stream().mapToInt(Pair::fork).distinct().count();
-        b.append(String.format(Locale.ROOT, "%nEach pair: a turn of each side on the same cluster, BASE first in %d"
-                + " pairs, NEW first in %d, from %d pair%s of client processes; a ratio is the median over pairs of"
-                + " new ÷ base in the pair, its interval a bootstrap over %s. op/s base and new are the medians of the"
-                + " turns.%n", baseFirst, pairs.size() - baseFirst, forks, forks == 1 ? "" : "s",
-                forks == 1 ? "pairs" : "process pairs, then the pairs in them"));
-        return b.toString();
-    }
-
-    static String csv(List<Pair> pairs) {
-        StringBuilder b = new StringBuilder("pair,processes,first,side,ops,errors,seconds,ops_per_s,p50_us,p99_us\n");
-        for (Pair p : pairs) {
-            for (int s = 0; s < 2; s++) {
-                Slice x = s == 0 ? p.base() : p.next();
-                b.append(String.format(Locale.ROOT, "%d,%d,%s,%s,%d,%d,%.4f,%.1f,%.0f,%.0f%n", p.index(), p.fork(),
-                        p.baseFirst() ? "BASE" : "NEW", s == 0 ? "BASE" : "NEW", x.ops(), x.errors(), x.seconds(),
-                        x.opsPerSecond(), x.p50(), x.p99()));
-            }
-        }
-        return b.toString();
+    /** When the pairs end, from --until-ci, --min-pairs, --max-pairs, --max-time and --restart-every. */
+    AbRun.Stopping stopping() {
+        return new AbRun.Stopping(Percent.parse(untilCi, "--until-ci"), minPairs, maxPairs, maxTime, restartEvery);
     }
 
     /** How a worker reaches the cluster: the user's attach options, or the members this run started. */
@@ -426,12 +202,6 @@ final class AbCommand implements Callable<Integer> {
         return List.of("--topology", "attach", "--cluster-name", topology.clusterName(), "--connect",
                 topology.members().stream().map(MemberRef::address).collect(Collectors.joining(",")),
                 "--settle", "1s", "--connect-timeout", clusterOptions.connectTimeout.toMillis() + "ms");
-    }
-
-    private static String environment() {
-        Environment e = Environment.current();
-        return String.format(Locale.ROOT, "cp-bench %s, Hazelcast %s, Java %s (%s), %s %s, %d cores, host %s",
-                e.cpbenchVersion(), e.hazelcastVersion(), e.javaVersion(), e.javaVendor(), e.os(), e.arch(), e.cores(), e.host());
     }
 
     private static String describe(Path jar, List<String> jvmArgs) {

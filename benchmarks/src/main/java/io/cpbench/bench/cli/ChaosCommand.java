@@ -2,6 +2,7 @@ package io.cpbench.bench.cli;
 
 import io.cpbench.bench.run.ChaosNemesis;
 import io.cpbench.bench.run.ChaosRun;
+import io.cpbench.bench.run.LoadRun;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.scenario.Scenarios;
 import io.cpbench.bench.suite.SuiteOptions;
@@ -180,7 +181,7 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
             ClusterOptions.printReady(console, topology, startNanos);
             RunDirectory.create(runDir);
             SuiteOptions options = clusterOptions.suiteOptions(-1, SuiteOptions.SEED_DELAY, ProbeSettings.defaults());
-            code = exitCode(run.run(topology, faults, options, runDir, LoadCommand.listener(console, workload.quiet,
+            code = exitCode(run.run(topology, faults, options, runDir, LoadRun.consoleListener(console, workload.quiet,
                     liveOptions.view(), "chaos " + plan.text())));
         } finally {
             faults.healAll();

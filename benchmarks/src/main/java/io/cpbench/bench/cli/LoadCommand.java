@@ -1,23 +1,15 @@
 package io.cpbench.bench.cli;
 
-import io.cpbench.bench.run.LoadVerdict;
+import io.cpbench.bench.run.LoadRun;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.scenario.Scenarios;
-import io.cpbench.bench.suite.LoadWarmup;
-import io.cpbench.bench.suite.ResultBuilder;
-import io.cpbench.bench.suite.ScenarioSession;
 import io.cpbench.bench.suite.SuiteOptions;
 import io.cpbench.core.load.Durations;
-import io.cpbench.core.load.LoadEngine;
 import io.cpbench.core.load.LoadResult;
 import io.cpbench.core.load.LoadSpec;
-import io.cpbench.core.load.LoadSummary;
 import io.cpbench.core.load.OpType;
 import io.cpbench.core.load.Stage;
-import io.cpbench.core.result.ResultFiles;
 import io.cpbench.core.result.RunResult;
-import io.cpbench.core.result.Status;
-import io.cpbench.core.run.StopSwitch;
 import io.cpbench.lb.ProbeSettings;
 import io.cpbench.topology.MemberTuning;
 import io.cpbench.topology.Topology;
@@ -33,7 +25,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * {@code cpbench load}: many clients, a mix of CP ops, a closed or open loop with stages, on the same topologies and
@@ -122,8 +113,6 @@ final class LoadCommand implements Callable<Integer> {
             description = "One-way delay of the slow member in network (b), 1ms-10s (default: ${DEFAULT-VALUE}).")
     Duration delay;
 
-    private final StopSwitch stops = new StopSwitch();
-
     /** The spec these options describe: the file, then the preset, then each option given. */
     LoadSpec spec() {
         LoadSpec.Builder b;
@@ -185,9 +174,6 @@ final class LoadCommand implements Callable<Integer> {
         LoadSpec spec = spec();
         boolean engineOnly = spec.mix().containsKey(OpType.NOOP);
         List<Scenario> scenarios = engineOnly ? List.of() : scenarios();
-        if (rounds < 1 || rounds > 100) {
-            throw new IllegalArgumentException("--rounds must be 1-100, was " + rounds);
-        }
         if (!engineOnly) {
             clusterOptions.validate(slowMember);
             if (scenarios.stream().anyMatch(Scenario::slowNetwork) && !clusterOptions.canSlowAMemberDown()) {
@@ -198,6 +184,9 @@ final class LoadCommand implements Callable<Integer> {
         if (delay.isZero() || delay.compareTo(Duration.ofSeconds(10)) > 0) {
             throw new IllegalArgumentException("--delay must be 1ms-10s, was " + Durations.human(delay));
         }
+        SuiteOptions options = engineOnly ? null : clusterOptions.suiteOptions(slowMember, delay, ProbeSettings.defaults());
+        LoadRun run = new LoadRun(new LoadRun.Config(spec, scenarios, rounds, clusterWarmup.length(quick), options), console,
+                LoadRun.consoleListener(console, workload.quiet, liveOptions.view(), "load"));
         RunDirectory.checkWritable(out.dir);
         Path runDir = RunDirectory.choose(out.dir, "load");
         console.println("cp-bench load: " + spec.summary());
@@ -205,12 +194,12 @@ final class LoadCommand implements Callable<Integer> {
             console.println("thresholds: " + String.join(", ", spec.thresholds().stream().map(t -> t.text()).toList())
                     + (spec.abortOnFail() ? " (abort on fail)" : ""));
         }
-        long perRun = (spec.warmup().toNanos() + spec.profile().totalNanos()) / 1_000_000_000L;
         if (engineOnly) {
             console.println("the engine alone (noop ops): no cluster is started");
             console.println("results -> " + runDir);
-            return engineOnly(console, spec, runDir);
+            return engineOnly(run, runDir);
         }
+        long perRun = (spec.warmup().toNanos() + spec.profile().totalNanos()) / 1_000_000_000L;
         console.printf(Locale.ROOT, "%d scenario%s x %d round%s, about %s each: %s%n", scenarios.size(),
                 scenarios.size() == 1 ? "" : "s", rounds, rounds == 1 ? "" : "s", Durations.human(perRun),
                 String.join(", ", scenarios.stream().map(Scenario::name).toList()));
@@ -225,38 +214,16 @@ final class LoadCommand implements Callable<Integer> {
             RunDirectory.removeIfEmpty(runDir);
         }
         topology.takeOverShutdown();
-        Interruption interruption = new Interruption(stops::stop, topology::close);
-        List<RunResult> results = new CopyOnWriteArrayList<>();
-        List<LoadResult> loads = new CopyOnWriteArrayList<>();
-        SuiteOptions options = clusterOptions.suiteOptions(slowMember, delay, ProbeSettings.defaults());
+        Interruption interruption = new Interruption(run::stop, topology::close);
         try {
             ClusterOptions.printReady(console, topology, startNanos);
-            Duration warmCluster = clusterWarmup.length(quick);
-            if (!warmCluster.isZero()) {
-                warmCluster(console, spec, warmCluster, topology, options);
-            }
             RunDirectory.create(runDir);
-            outer:
-            for (int round = 1; round <= rounds; round++) {
-                // Each round starts one scenario later, so no scenario always runs first (or last).
-                for (int k = 0; k < scenarios.size(); k++) {
-                    Scenario scenario = scenarios.get((k + round - 1) % scenarios.size());
-                    if (stops.stopped()) {
-                        break outer;
-                    }
-                    console.printf(Locale.ROOT, "[round %d/%d] %s: %s; %d client%s%n", round, rounds, scenario.name(),
-                            scenario.description(), spec.clients(), spec.clients() == 1 ? "" : "s");
-                    RunResult result = runOne(console, spec, scenario, round, topology, options, runDir);
-                    results.add(result);
-                    if (result.load() != null) {
-                        loads.add(result.load());
-                    }
-                }
-            }
+            run.run(topology, runDir);
         } finally {
             topology.close();
             liveOptions.close();
             try {
+                List<RunResult> results = run.results();
                 if (!results.isEmpty()) {
                     RunDirectory.writeSummary(console, runDir, "load", results, List.of());
                 }
@@ -273,141 +240,22 @@ final class LoadCommand implements Callable<Integer> {
                 interruption.written();
             }
         }
-        boolean wasInterrupted = !interruption.disarm() || stops.stopped();
-        return ExitCodes.ofLoad(results, wasInterrupted);
+        boolean wasInterrupted = !interruption.disarm() || run.stopped();
+        return ExitCodes.ofLoad(run.results(), wasInterrupted);
     }
 
-    private void warmCluster(PrintStream console, LoadSpec spec, Duration length, Topology topology, SuiteOptions options) {
-        LoadWarmup.run(console, spec, length, topology, options, stops.tracking(LoadEngine::stop));
-        printGroupLeaders(console, spec, topology);
-    }
-
-    /** Where the objects' CP groups are led, once the warm-up created them (priority puts them all on one member). */
-    static void printGroupLeaders(PrintStream console, LoadSpec spec, Topology topology) {
-        List<String> groups = spec.groups() == null ? List.of() : spec.groups().stream()
-                .filter(g -> !g.equals("default")).distinct().toList();
-        if (groups.isEmpty()) {
-            return;
-        }
-        try {
-            java.util.Map<String, io.cpbench.topology.MemberRef> leaders = topology.leadership().leadersOf(groups);
-            console.println("CP group leaders: " + String.join(", ", leaders.entrySet().stream()
-                    .map(e -> e.getKey() + " -> " + (e.getValue() == null ? "none yet" : e.getValue().name())).toList()));
-        } catch (RuntimeException e) {
-            console.println("CP group leaders: unknown (" + e.getMessage() + ")");
-        }
-    }
-
-    private LoadEngine.Listener listener(PrintStream console) {
-        return listener(console, workload.quiet, liveOptions.view(), "load");
-    }
-
-
-    /**
-     * Prints the engine's messages on {@code console} and, unless {@code quiet}, a live line each interval on stderr;
-     * hands each interval's numbers to the live view, if there is one.
-     */
-    static LoadEngine.Listener listener(PrintStream console, boolean quiet, io.cpbench.bench.report.LiveView live, String what) {
-        return new LoadEngine.Listener() {
-            @Override
-            public void interval(LoadEngine.IntervalReport report) {
-                if (!quiet) {
-                    System.err.println(report.line());
-                }
-                if (live != null) {
-                    live.sample(String.format(java.util.Locale.ROOT, "%s, stage %d/%d", what, report.stage(), report.stages()),
-                            report.opsPerSecond(), report.latency().p50(), report.latency().p99(), report.latency().count(),
-                            report.errors());
-                }
-            }
-
-            @Override
-            public void message(String line) {
-                console.println("    " + line);
-            }
-        };
-    }
-
-    private RunResult runOne(PrintStream console, LoadSpec spec, Scenario scenario, int round, Topology topology,
-                             SuiteOptions options, Path runDir) {
-        ResultBuilder builder = ResultBuilder.of(scenario, round).harness("load")
-                .plan(new RunResult.PlanInfo(0, 0, spec.profile().totalNanos() / 1e9,
-                        (spec.warmup().toNanos() + spec.profile().totalNanos() + spec.drain().toNanos()) / 1e9, spec.workers()));
-        String stem = String.format(Locale.ROOT, "%02d-%s.load", round, scenario.name());
-        Path dir = runDir.resolve(stem);
-        ScenarioSession session;
-        try {
-            session = ScenarioSession.open(scenario, topology, options, null, spec.clients(), spec.objectGroups());
-        } catch (ScenarioSession.SetupException e) {
-            RunResult failed = builder.where(e.where()).status(Status.FAIL, e.getMessage()).build();
-            ResultFiles.write(runDir, failed);
-            console.println("    FAIL  " + e.getMessage());
-            return failed;
-        }
-        LoadResult load;
-        ScenarioSession.Report report;
-        try {
-            LoadEngine engine = new LoadEngine(spec, session.clients(), dir, listener(console))
-                    .routeByGroup(session.clientsByGroup());
-            stops.running(engine::stop);
-            load = engine.run();
-            stops.running(null);
-            report = session.finish(stops.stopped());
-        } catch (RuntimeException e) { // setting the objects up, or reading them back, failed: this run FAILs, the rest go on
-            stops.running(null);
-            ScenarioSession.Report where = session.finish(stops.stopped());
-            RunResult failed = builder.where(where).status(Status.FAIL, "load could not run: "
-                    + io.cpbench.core.run.Driver.describe(e)).build();
-            ResultFiles.write(runDir, failed);
-            console.println("    FAIL  " + failed.reason());
-            return failed;
-        } finally {
-            session.close();
-        }
-        LoadVerdict verdict = LoadVerdict.of(load, report);
-        Status status = verdict.status();
-        String reason = verdict.reason();
-        RunResult result = builder.where(report).measured(load).status(status, reason)
-                .hlog(stem + "/load-" + spec.mix().keySet().iterator().next().key() + ".hlog").build();
-        ResultFiles.write(runDir, result);
-        console.println();
-        console.print(indent(LoadSummary.render(load)));
-        console.printf(Locale.ROOT, "    %s  via %s%s%n    wrote %s.json, %s/load.csv and one .hlog per op%n%n", status,
-                report.clientTarget(), reason == null ? "" : "  (" + reason + ")", stem, stem);
-        return result;
-    }
-
-    private int engineOnly(PrintStream console, LoadSpec spec, Path runDir) {
+    private static int engineOnly(LoadRun run, Path runDir) {
         RunDirectory.create(runDir);
-        LoadEngine engine = new LoadEngine(spec, List.of(), runDir, listener(console));
-        stops.running(engine::stop);
-        Interruption interruption = new Interruption(stops::stop, () -> { });
+        Interruption interruption = new Interruption(run::stop, () -> { });
         LoadResult load;
         try {
-            load = engine.run();
-            console.println();
-            console.print(LoadSummary.render(load));
-            try {
-                Files.writeString(runDir.resolve("load.json"), new com.fasterxml.jackson.databind.ObjectMapper()
-                        .writerWithDefaultPrettyPrinter().writeValueAsString(load));
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
-            console.println("wrote load.json, load.csv and load-noop.hlog to " + runDir);
+            load = run.runEngineOnly(runDir);
         } finally {
             interruption.written();
         }
-        boolean wasInterrupted = !interruption.disarm() || stops.stopped();
-        if (wasInterrupted) {
+        if (!interruption.disarm() || run.stopped()) {
             return ExitCodes.INTERRUPTED;
         }
         return load.thresholdsPassed() ? ExitCodes.OK : ExitCodes.THRESHOLDS;
     }
-
-    private static String indent(String text) {
-        StringBuilder b = new StringBuilder();
-        text.lines().forEach(line -> b.append("    ").append(line).append('\n'));
-        return b.toString();
-    }
-
 }

@@ -1,6 +1,7 @@
 package io.cpbench.bench.cli;
 
 import io.cpbench.bench.run.SweepGrid;
+import io.cpbench.bench.run.LoadRun;
 import io.cpbench.bench.run.SweepRun;
 import io.cpbench.bench.suite.LoadWarmup;
 import io.cpbench.bench.suite.SuiteOptions;
@@ -198,7 +199,7 @@ final class SweepCommand implements Callable<Integer> {
                     return topology;
                 },
                 name -> cellLines || liveOptions.view() != null
-                        ? LoadCommand.listener(console, !cellLines, liveOptions.view(), name) : null);
+                        ? LoadRun.consoleListener(console, !cellLines, liveOptions.view(), name) : null);
         Interruption interruption = new Interruption(run::stop, run::closeCluster);
         List<CellRun> runs;
         try {

@@ -1,0 +1,391 @@
+package io.cpbench.bench.run;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.cpbench.bench.run.AbProtocol.Pair;
+import io.cpbench.bench.run.AbProtocol.Slice;
+import io.cpbench.bench.run.AbProtocol.Worker;
+import io.cpbench.core.load.Durations;
+import io.cpbench.core.result.Comparison;
+import io.cpbench.core.result.Environment;
+import io.cpbench.core.stats.Bootstrap;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * An A/B run: a client process of BASE and one of NEW ({@link AbProtocol}) take turns on one cluster, BASE-NEW then
+ * NEW-BASE, until the new ÷ base ratios of the gated metrics are known well enough ({@link Stopping}), a pair fails, or
+ * the run is stopped. Each pair of turns gives new ÷ base; the verdict is the median of those ratios with a bootstrap
+ * interval ({@link Comparison#paired}), over process pairs first when the client processes are restarted.
+ *
+ * <p>Why turns: on a small shared machine one unchanged client's op/s wanders by several percent from minute to
+ * minute, more than a regression worth catching; alternating every second cancels most of that.
+ *
+ * <p>A run runs once. {@link #stop()} may be called from any thread (a Ctrl-C hook): no other turn starts, and
+ * {@link #outcome()} holds the pairs measured.
+ */
+public final class AbRun {
+
+    /** Untimed turns per side after a restart of the client processes (the cluster is warm by then). */
+    private static final Duration REWARM = Duration.ofSeconds(5);
+
+    /**
+     * What each side runs per turn.
+     *
+     * @param scenario the scenario both sides run (its routing and op)
+     * @param threads  threads calling the op back to back in each client, 1-256
+     * @param slice    how long each side runs per turn, 100ms-60s
+     * @param warmup   untimed turns per side before the first pair, in time (zero for none)
+     */
+    public record Turns(String scenario, int threads, Duration slice, Duration warmup) {
+        public Turns {
+            if (threads < 1 || threads > 256) {
+                throw new IllegalArgumentException("--threads must be 1-256, was " + threads);
+            }
+            if (slice.toMillis() < 100 || slice.toMillis() > 60_000) {
+                throw new IllegalArgumentException("--slice must be 100ms-60s, was " + Durations.human(slice));
+            }
+            if (warmup.isNegative()) {
+                throw new IllegalArgumentException("--warmup must be 0 or more, was " + Durations.human(warmup));
+            }
+        }
+    }
+
+    /**
+     * When the pairs end.
+     *
+     * @param untilCi      stop once the 95 % interval of every gated ratio is within this fraction of its median (0: off)
+     * @param minPairs     pairs before {@code untilCi} may stop, 5 or more
+     * @param maxPairs     pairs at most
+     * @param maxTime      time for the pairs at most, warm-up excluded
+     * @param restartEvery start both client processes anew after every this many pairs (0: never)
+     */
+    public record Stopping(double untilCi, int minPairs, int maxPairs, Duration maxTime, int restartEvery) {
+        public Stopping {
+            if (!(untilCi >= 0 && untilCi < 1)) {
+                throw new IllegalArgumentException("--until-ci must be from 0% to below 100%, was "
+                        + java.math.BigDecimal.valueOf(untilCi * 100).stripTrailingZeros().toPlainString() + "%");
+            }
+            if (minPairs < 5 || maxPairs < minPairs || maxPairs > 100_000) {
+                throw new IllegalArgumentException("--min-pairs must be 5 or more and --max-pairs from --min-pairs to"
+                        + " 100,000; were " + minPairs + " and " + maxPairs);
+            }
+            if (maxTime.toMillis() < 1000) {
+                throw new IllegalArgumentException("--max-time must be at least 1s, was " + Durations.human(maxTime));
+            }
+            if (restartEvery < 0) {
+                throw new IllegalArgumentException("--restart-every must be 0 (never) or more, was " + restartEvery);
+            }
+        }
+
+        /**
+         * Whether the interval may end the run after {@code n} pairs: at least {@code minPairs}, every 5th pair; with
+         * restarts, at the end of a process pair and after 2 or more of them, so the interval has seen the processes vary.
+         */
+        public boolean mayStop(int n) {
+            if (untilCi == 0 || n < minPairs) {
+                return false;
+            }
+            if (restartEvery > 0) {
+                return n % restartEvery == 0 && n >= 2 * restartEvery;
+            }
+            return n % 5 == 0 || n == minPairs;
+        }
+    }
+
+    /**
+     * @param turns          what each side runs per turn
+     * @param stopping       when the pairs end
+     * @param tolerance      the smallest change the verdict calls a change
+     * @param gated          the metrics the verdict and {@link Stopping#untilCi()} look at
+     * @param baseCommand    the command that starts BASE's client process
+     * @param newCommand     the command that starts NEW's client process
+     * @param startupTimeout how long both client processes get to become ready
+     */
+    public record Config(Turns turns, Stopping stopping, double tolerance, Set<Comparison.Metric> gated,
+                         List<String> baseCommand, List<String> newCommand, Duration startupTimeout) {
+        public Config {
+            gated = Set.copyOf(gated);
+            baseCommand = List.copyOf(baseCommand);
+            newCommand = List.copyOf(newCommand);
+        }
+    }
+
+    /**
+     * What a run measured.
+     *
+     * @param pairs   the pairs, in order
+     * @param started pairs started (one more than measured when a pair failed)
+     * @param result  the verdict over the pairs; null with fewer than 2
+     * @param failure why the run ended early (ops failed, a client process broke), or null
+     * @param stopped whether {@link #stop()} ended it
+     */
+    public record Outcome(List<Pair> pairs, long started, Comparison.Result result, String failure, boolean stopped) {
+        /** The table of the verdict (with a line saying the run is incomplete, if it is) and how the pairs ran. */
+        public String table() {
+            return AbRun.table(result, pairs, started, stopped, failure);
+        }
+    }
+
+    private final Config config;
+    private final PrintStream console;
+    private final List<Worker> workers = new CopyOnWriteArrayList<>();
+    private final List<Pair> pairs = new CopyOnWriteArrayList<>();
+    private volatile boolean stopped;
+    private volatile long started;
+    private volatile String failure;
+
+    public AbRun(Config config, PrintStream console) {
+        this.config = config;
+        this.console = console;
+    }
+
+    /** Ends the run early: no other turn starts. */
+    public void stop() {
+        stopped = true;
+    }
+
+    public boolean stopped() {
+        return stopped;
+    }
+
+    /** Stops both client processes (also when the run is in a turn: the turn then fails). */
+    public void closeWorkers() {
+        workers.forEach(Worker::close);
+    }
+
+    /**
+     * Runs the pairs; the client processes reach the cluster with {@code attach} (cp-bench's cluster options) and log
+     * to {@code runDir}. A client process that breaks, or ops that fail, end the run with a {@link Outcome#failure()}.
+     * Both client processes are stopped when it returns.
+     */
+    public void run(List<String> attach, Path runDir) {
+        Turns turns = config.turns();
+        Stopping stopping = config.stopping();
+        List<String> args = new ArrayList<>(attach);
+        args.addAll(List.of("--scenario", turns.scenario(), "--threads", Integer.toString(turns.threads())));
+        try {
+            int fork = 1;
+            startWorkers(args, runDir, fork);
+            warm(turns.warmup());
+            long start = System.nanoTime();
+            long deadline = start + stopping.maxTime().toNanos();
+            long lastProgress = start;
+            String stop = "--max-pairs reached";
+            while (!stopped && pairs.size() < stopping.maxPairs()) {
+                if (System.nanoTime() > deadline) {
+                    stop = "--max-time reached";
+                    break;
+                }
+                int index = pairs.size() + 1;
+                if (stopping.restartEvery() > 0 && index > 1 && (index - 1) % stopping.restartEvery() == 0) {
+                    closeWorkers();
+                    workers.clear();
+                    fork++;
+                    console.printf(Locale.ROOT, "  after %d pairs: both client processes anew (process pair %d)%n",
+                            index - 1, fork);
+                    startWorkers(args, runDir, fork);
+                    warm(turns.warmup().compareTo(REWARM) < 0 ? turns.warmup() : REWARM);
+                    if (stopped) {
+                        break;
+                    }
+                }
+                started = index;
+                Pair pair = pair(index, fork);
+                pairs.add(pair);
+                if (pair.base().errors() + pair.next().errors() > 0) {
+                    failure = "ops failed in pair " + index + ": " + (pair.base().error() != null ? "BASE " + pair.base().error()
+                            : "NEW " + pair.next().error());
+                    break;
+                }
+                boolean enough = stopping.mayStop(pairs.size()) && widest(analysed(), config.gated()) <= stopping.untilCi();
+                if (enough || System.nanoTime() - lastProgress > TimeUnit.SECONDS.toNanos(10)) {
+                    lastProgress = System.nanoTime();
+                    console.println("  " + progress(analysed(), config.gated(), pairs.size(), Duration.ofNanos(System.nanoTime() - start)));
+                }
+                if (enough) {
+                    stop = String.format(Locale.ROOT, "every gated interval within ±%.1f%%", stopping.untilCi() * 100);
+                    break;
+                }
+            }
+            if (!stopped && failure == null) {
+                console.printf(Locale.ROOT, "stopped after %d pairs in %s: %s%n", pairs.size(),
+                        Durations.human(Duration.ofNanos(System.nanoTime() - start)), stop);
+            }
+        } catch (IllegalStateException | UncheckedIOException e) {
+            failure = e.getMessage();
+        } finally {
+            closeWorkers();
+        }
+    }
+
+    /** BASE then NEW in odd pairs, NEW then BASE in even ones. */
+    private Pair pair(int index, int fork) {
+        Duration slice = config.turns().slice();
+        Worker base = workers.get(0);
+        Worker next = workers.get(1);
+        boolean baseFirst = index % 2 == 1;
+        Slice first = (baseFirst ? base : next).slice(slice);
+        Slice second = (baseFirst ? next : base).slice(slice);
+        return new Pair(index, fork, baseFirst, baseFirst ? first : second, baseFirst ? second : first);
+    }
+
+    /** What was measured so far: all of it once {@link #run} returned. */
+    public Outcome outcome() {
+        List<Pair> measured = List.copyOf(pairs);
+        return new Outcome(measured, started, measured.size() >= 2 ? analyse(measured, config.tolerance(), config.gated()) : null,
+                failure, stopped);
+    }
+
+    /**
+     * Prints the outcome's table and writes it to {@code table.md} (under a heading of the scenario, {@code about}'s
+     * lines and the environment), and every turn to {@code slices.csv}.
+     */
+    public Outcome write(Path runDir, List<String> about) {
+        Outcome outcome = outcome();
+        String md = outcome.table();
+        console.println();
+        console.print(md);
+        StringBuilder heading = new StringBuilder("# cp-bench ab: " + config.turns().scenario() + "\n\n");
+        about.forEach(line -> heading.append("- ").append(line).append('\n'));
+        heading.append("- ").append(environment()).append("\n\n");
+        try {
+            Files.writeString(runDir.resolve("table.md"), heading + md);
+            Files.writeString(runDir.resolve("slices.csv"), csv(outcome.pairs()));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the ab tables to " + runDir + ": " + e.getMessage(), e);
+        }
+        console.println("wrote table.md and slices.csv to " + runDir);
+        return outcome;
+    }
+
+    private Comparison.Result analysed() {
+        return analyse(pairs, config.tolerance(), config.gated());
+    }
+
+    /** Starts BASE's and NEW's client processes (the {@code fork}-th pair of them) and waits until both are ready. */
+    private void startWorkers(List<String> args, Path runDir, int fork) {
+        String suffix = fork == 1 ? "" : "-" + fork;
+        workers.add(Worker.start("BASE", config.baseCommand(), args, runDir.resolve("base-worker" + suffix + ".log")));
+        workers.add(Worker.start("NEW", config.newCommand(), args, runDir.resolve("new-worker" + suffix + ".log")));
+        long readyBy = System.nanoTime() + config.startupTimeout().toNanos();
+        for (Worker w : workers) {
+            JsonNode ready = w.await("ready", readyBy);
+            if (ready.path("protocol").asInt() != AbProtocol.VERSION) {
+                throw new IllegalStateException(w.side + "'s cp-bench speaks ab protocol " + ready.path("protocol").asInt()
+                        + ", this one " + AbProtocol.VERSION);
+            }
+            if (fork == 1) {
+                console.printf(Locale.ROOT, "  %s ready: %s, pid %d%s%n", w.side, ready.path("version").asText(),
+                        ready.path("pid").asLong(), ready.path("planted").asDouble() > 0 ? String.format(Locale.ROOT,
+                                ", PLANTED SLOWDOWN %.0f %%", ready.path("planted").asDouble() * 100) : "");
+            }
+        }
+    }
+
+    /** Untimed turns, alternately, for {@code time} per side. */
+    private void warm(Duration time) {
+        if (time.isZero()) {
+            return;
+        }
+        Duration slice = config.turns().slice();
+        long turns = Math.max(1, time.toMillis() / slice.toMillis());
+        double[] rates = new double[2];
+        for (long i = 0; i < turns && !stopped; i++) {
+            rates[0] = workers.get(0).slice(slice).opsPerSecond();
+            rates[1] = workers.get(1).slice(slice).opsPerSecond();
+        }
+        console.printf(Locale.ROOT, "  warm-up: %d turns each; last: BASE %,.0f op/s, NEW %,.0f op/s%n", turns, rates[0], rates[1]);
+    }
+
+    /** The verdict over {@code pairs}: per metric, the median of new ÷ base in each pair, resampled by process pair. */
+    static Comparison.Result analyse(List<Pair> pairs, double tolerance, Set<Comparison.Metric> gate) {
+        Map<Comparison.Metric, double[][]> values = new EnumMap<>(Comparison.Metric.class);
+        values.put(Comparison.Metric.OPS, sides(pairs, Slice::opsPerSecond));
+        values.put(Comparison.Metric.P50, sides(pairs, Slice::p50));
+        values.put(Comparison.Metric.P99, sides(pairs, Slice::p99));
+        return Comparison.paired(pairs.isEmpty() ? "-" : "ab", values, pairs.stream().mapToInt(p -> p.fork() - 1).toArray(),
+                tolerance, gate);
+    }
+
+    private static double[][] sides(List<Pair> pairs, ToDoubleFunction<Slice> f) {
+        return new double[][]{pairs.stream().mapToDouble(p -> f.applyAsDouble(p.base())).toArray(),
+                pairs.stream().mapToDouble(p -> f.applyAsDouble(p.next())).toArray()};
+    }
+
+    /** The widest relative half-width among the gated metrics' intervals (infinite when one has none). */
+    static double widest(Comparison.Result result, Set<Comparison.Metric> gate) {
+        double widest = 0;
+        for (Comparison.MetricChange m : result.rows().get(0).metrics().values()) {
+            if (gate.contains(m.metric())) {
+                widest = Math.max(widest, m.ratio() == null ? Double.POSITIVE_INFINITY : m.ratio().relativeHalfWidth());
+            }
+        }
+        return widest;
+    }
+
+    private static String progress(Comparison.Result result, Set<Comparison.Metric> gate, int pairs, Duration elapsed) {
+        StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%d pairs, %s:", pairs, Durations.human(elapsed)));
+        for (Comparison.MetricChange m : result.rows().get(0).metrics().values()) {
+            Bootstrap.Interval i = m.ratio();
+            if (i != null) {
+                b.append(String.format(Locale.ROOT, " %s new÷base %.3f [%.3f-%.3f] ±%.1f%%%s;", m.metric().label(),
+                        i.median(), i.low(), i.high(), i.relativeHalfWidth() * 100, gate.contains(m.metric()) ? "" : " (not gated)"));
+            }
+        }
+        return b.substring(0, b.length() - 1);
+    }
+
+    static String table(Comparison.Result result, List<Pair> pairs, long started, boolean interrupted, String failure) {
+        StringBuilder b = new StringBuilder();
+        if (interrupted || failure != null) {
+            b.append(String.format(Locale.ROOT, "INCOMPLETE: %s after %d pairs%n%n",
+                    interrupted ? "interrupted" : "stopped (" + failure + ")", pairs.size()));
+        }
+        if (result == null) {
+            b.append("No verdict: fewer than 2 pairs measured (").append(started).append(" started).\n");
+            return b.toString();
+        }
+        b.append(Comparison.markdown(result, "BASE", "NEW", "pairs"));
+        long baseFirst = pairs.stream().filter(Pair::baseFirst).count();
+        long forks = pairs.stream().mapToInt(Pair::fork).distinct().count();
+        b.append(String.format(Locale.ROOT, "%nEach pair: a turn of each side on the same cluster, BASE first in %d"
+                + " pairs, NEW first in %d, from %d pair%s of client processes; a ratio is the median over pairs of"
+                + " new ÷ base in the pair, its interval a bootstrap over %s. op/s base and new are the medians of the"
+                + " turns.%n", baseFirst, pairs.size() - baseFirst, forks, forks == 1 ? "" : "s",
+                forks == 1 ? "pairs" : "process pairs, then the pairs in them"));
+        return b.toString();
+    }
+
+    static String csv(List<Pair> pairs) {
+        StringBuilder b = new StringBuilder("pair,processes,first,side,ops,errors,seconds,ops_per_s,p50_us,p99_us\n");
+        for (Pair p : pairs) {
+            for (int s = 0; s < 2; s++) {
+                Slice x = s == 0 ? p.base() : p.next();
+                b.append(String.format(Locale.ROOT, "%d,%d,%s,%s,%d,%d,%.4f,%.1f,%.0f,%.0f%n", p.index(), p.fork(),
+                        p.baseFirst() ? "BASE" : "NEW", s == 0 ? "BASE" : "NEW", x.ops(), x.errors(), x.seconds(),
+                        x.opsPerSecond(), x.p50(), x.p99()));
+            }
+        }
+        return b.toString();
+    }
+
+    private static String environment() {
+        Environment e = Environment.current();
+        return String.format(Locale.ROOT, "cp-bench %s, Hazelcast %s, Java %s (%s), %s %s, %d cores, host %s",
+                e.cpbenchVersion(), e.hazelcastVersion(), e.javaVersion(), e.javaVendor(), e.os(), e.arch(), e.cores(), e.host());
+    }
+}

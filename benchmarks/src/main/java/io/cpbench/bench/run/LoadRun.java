@@ -1,0 +1,222 @@
+package io.cpbench.bench.run;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.cpbench.bench.report.LiveView;
+import io.cpbench.bench.scenario.Scenario;
+import io.cpbench.bench.suite.LoadWarmup;
+import io.cpbench.bench.suite.ResultBuilder;
+import io.cpbench.bench.suite.ScenarioSession;
+import io.cpbench.bench.suite.SuiteOptions;
+import io.cpbench.core.load.LoadEngine;
+import io.cpbench.core.load.LoadResult;
+import io.cpbench.core.load.LoadSpec;
+import io.cpbench.core.load.LoadSummary;
+import io.cpbench.core.result.ResultFiles;
+import io.cpbench.core.result.RunResult;
+import io.cpbench.core.result.Status;
+import io.cpbench.core.run.Driver;
+import io.cpbench.core.run.StopSwitch;
+import io.cpbench.topology.MemberRef;
+import io.cpbench.topology.Topology;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A load run: the cluster warmed up with the run's mix, then each scenario (how the clients connect) runs the spec
+ * once per round, interleaved: each round starts one scenario later, so no scenario always runs first. Each scenario
+ * run writes its result ({@code NN-scenario.json}, harness {@code load}), its per-interval CSV and one {@code .hlog}
+ * per op. A scenario whose clients cannot be set up, or whose objects fail, is a FAIL result and the rest go on.
+ *
+ * <p>A run runs once. {@link #stop()} may be called from any thread (a Ctrl-C hook): the engine in flight ends after
+ * its ops in flight, no other scenario starts, and {@link #results()} holds what was measured.
+ */
+public final class LoadRun {
+
+    /**
+     * @param spec          the load each scenario runs
+     * @param scenarios     how the clients connect, in the order of the first round
+     * @param rounds        rounds over the scenarios, 1 or more
+     * @param clusterWarmup how long the cluster is warmed up with the mix first (zero: not at all)
+     * @param options       cluster-wide settings the scenarios' sessions use
+     */
+    public record Config(LoadSpec spec, List<Scenario> scenarios, int rounds, Duration clusterWarmup, SuiteOptions options) {
+        public Config {
+            if (rounds < 1 || rounds > 100) {
+                throw new IllegalArgumentException("--rounds must be 1-100, was " + rounds);
+            }
+            scenarios = List.copyOf(scenarios);
+        }
+    }
+
+    private final Config config;
+    private final PrintStream console;
+    private final LoadEngine.Listener listener;
+    private final StopSwitch stops = new StopSwitch();
+    private final List<RunResult> results = new CopyOnWriteArrayList<>();
+
+    /** @param listener the engine's listener for every run (messages and live lines), or null */
+    public LoadRun(Config config, PrintStream console, LoadEngine.Listener listener) {
+        this.config = config;
+        this.console = console;
+        this.listener = listener;
+    }
+
+    /** Ends the run early: the engine in flight stops, no other scenario starts. */
+    public void stop() {
+        stops.stop();
+    }
+
+    public boolean stopped() {
+        return stops.stopped();
+    }
+
+    /** The scenario runs so far, in the order they ran; all of them once {@link #run} returned. */
+    public List<RunResult> results() {
+        return List.copyOf(results);
+    }
+
+    /**
+     * Warms {@code topology} up, then runs every round; each result is written to {@code runDir} as it ends.
+     *
+     * @return the results, in the order they ran (fewer when stopped)
+     */
+    public List<RunResult> run(Topology topology, Path runDir) {
+        LoadSpec spec = config.spec();
+        if (!config.clusterWarmup().isZero()) {
+            LoadWarmup.run(console, spec, config.clusterWarmup(), topology, config.options(), stops.tracking(LoadEngine::stop));
+            printGroupLeaders(console, spec, topology);
+        }
+        List<Scenario> scenarios = config.scenarios();
+        int rounds = config.rounds();
+        for (int round = 1; round <= rounds && !stops.stopped(); round++) {
+            for (int k = 0; k < scenarios.size() && !stops.stopped(); k++) {
+                Scenario scenario = scenarios.get((k + round - 1) % scenarios.size());
+                console.printf(Locale.ROOT, "[round %d/%d] %s: %s; %d client%s%n", round, rounds, scenario.name(),
+                        scenario.description(), spec.clients(), spec.clients() == 1 ? "" : "s");
+                results.add(runOne(scenario, round, topology, runDir));
+            }
+        }
+        return results();
+    }
+
+    /**
+     * The engine alone: a {@code noop} mix, no cluster and no clients. Writes {@code load.json}, {@code load.csv}
+     * and {@code load-noop.hlog} to {@code runDir} and prints the summary.
+     */
+    public LoadResult runEngineOnly(Path runDir) {
+        LoadEngine engine = new LoadEngine(config.spec(), List.of(), runDir, listener);
+        stops.running(engine::stop);
+        LoadResult load = engine.run();
+        stops.running(null);
+        console.println();
+        console.print(LoadSummary.render(load));
+        try {
+            Files.writeString(runDir.resolve("load.json"), new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(load));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        console.println("wrote load.json, load.csv and load-noop.hlog to " + runDir);
+        return load;
+    }
+
+    private RunResult runOne(Scenario scenario, int round, Topology topology, Path runDir) {
+        LoadSpec spec = config.spec();
+        ResultBuilder builder = ResultBuilder.of(scenario, round).harness("load")
+                .plan(new RunResult.PlanInfo(0, 0, spec.profile().totalNanos() / 1e9,
+                        (spec.warmup().toNanos() + spec.profile().totalNanos() + spec.drain().toNanos()) / 1e9, spec.workers()));
+        String stem = String.format(Locale.ROOT, "%02d-%s.load", round, scenario.name());
+        ScenarioSession session;
+        try {
+            session = ScenarioSession.open(scenario, topology, config.options(), null, spec.clients(), spec.objectGroups());
+        } catch (ScenarioSession.SetupException e) {
+            return failed(runDir, builder.where(e.where()).status(Status.FAIL, e.getMessage()).build());
+        }
+        LoadResult load;
+        ScenarioSession.Report report;
+        try {
+            LoadEngine engine = new LoadEngine(spec, session.clients(), runDir.resolve(stem), listener)
+                    .routeByGroup(session.clientsByGroup());
+            stops.running(engine::stop);
+            load = engine.run();
+            stops.running(null);
+            report = session.finish(stops.stopped());
+        } catch (RuntimeException e) { // setting the objects up, or reading them back, failed: this run FAILs, the rest go on
+            stops.running(null);
+            ScenarioSession.Report where = session.finish(stops.stopped());
+            return failed(runDir, builder.where(where).status(Status.FAIL, "load could not run: " + Driver.describe(e)).build());
+        } finally {
+            session.close();
+        }
+        LoadVerdict verdict = LoadVerdict.of(load, report);
+        RunResult result = builder.where(report).measured(load).status(verdict.status(), verdict.reason())
+                .hlog(stem + "/load-" + spec.mix().keySet().iterator().next().key() + ".hlog").build();
+        ResultFiles.write(runDir, result);
+        console.println();
+        console.print(indent(LoadSummary.render(load)));
+        console.printf(Locale.ROOT, "    %s  via %s%s%n    wrote %s.json, %s/load.csv and one .hlog per op%n%n", verdict.status(),
+                report.clientTarget(), verdict.reason() == null ? "" : "  (" + verdict.reason() + ")", stem, stem);
+        return result;
+    }
+
+    private RunResult failed(Path runDir, RunResult failed) {
+        ResultFiles.write(runDir, failed);
+        console.println("    FAIL  " + failed.reason());
+        return failed;
+    }
+
+    /** Where the objects' CP groups are led, once the warm-up created them (priority puts them all on one member). */
+    static void printGroupLeaders(PrintStream console, LoadSpec spec, Topology topology) {
+        List<String> groups = spec.groups() == null ? List.of() : spec.groups().stream()
+                .filter(g -> !g.equals("default")).distinct().toList();
+        if (groups.isEmpty()) {
+            return;
+        }
+        try {
+            Map<String, MemberRef> leaders = topology.leadership().leadersOf(groups);
+            console.println("CP group leaders: " + String.join(", ", leaders.entrySet().stream()
+                    .map(e -> e.getKey() + " -> " + (e.getValue() == null ? "none yet" : e.getValue().name())).toList()));
+        } catch (RuntimeException e) {
+            console.println("CP group leaders: unknown (" + e.getMessage() + ")");
+        }
+    }
+
+    /**
+     * Prints the engine's messages on {@code console} and, unless {@code quiet}, a live line each interval on stderr;
+     * hands each interval's numbers to the live view, if there is one.
+     */
+    public static LoadEngine.Listener consoleListener(PrintStream console, boolean quiet, LiveView live, String what) {
+        return new LoadEngine.Listener() {
+            @Override
+            public void interval(LoadEngine.IntervalReport report) {
+                if (!quiet) {
+                    System.err.println(report.line());
+                }
+                if (live != null) {
+                    live.sample(String.format(Locale.ROOT, "%s, stage %d/%d", what, report.stage(), report.stages()),
+                            report.opsPerSecond(), report.latency().p50(), report.latency().p99(), report.latency().count(),
+                            report.errors());
+                }
+            }
+
+            @Override
+            public void message(String line) {
+                console.println("    " + line);
+            }
+        };
+    }
+
+    private static String indent(String text) {
+        StringBuilder b = new StringBuilder();
+        text.lines().forEach(line -> b.append("    ").append(line).append('\n'));
+        return b.toString();
+    }
+}
