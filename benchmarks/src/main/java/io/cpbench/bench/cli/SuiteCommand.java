@@ -1,5 +1,6 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.bench.run.RunLines;
 import io.cpbench.bench.run.UntilCi;
 import io.cpbench.core.load.Durations;
 import io.cpbench.lb.ProbeSettings;
@@ -113,7 +114,7 @@ abstract class SuiteCommand implements Callable<Integer> {
         boolean shorterBoxes = shortestBox.compareTo(plan.timebox()) < 0;
         console.printf(Locale.ROOT, "cp-bench %s: %d scenario%s x %d round%s; %s; time box %s per scenario%s (at most %s in all)%n",
                 commandName(), scenarios.size(), scenarios.size() == 1 ? "" : "s", rounds, rounds == 1 ? "" : "s",
-                describe(plan), Durations.human(plan.timebox()),
+                RunLines.describe(plan), Durations.human(plan.timebox()),
                 shorterBoxes ? ", " + Durations.human(shortestBox) + " through the slow member" : "",
                 untilCi != null && untilCi.maxTime().toSeconds() < boxedRound * rounds
                         ? Durations.human(untilCi.maxTime().toSeconds() + boxedRound) + ": --max-time, plus the round in flight"
@@ -176,7 +177,7 @@ abstract class SuiteCommand implements Callable<Integer> {
                     },
                     (round, result) -> {
                         results.add(result);
-                        console.println("    " + oneLine(result));
+                        console.println("    " + RunLines.oneLine(result));
                     },
                     done -> untilCi == null || untilCi.another(done, results, Duration.ofNanos(System.nanoTime() - roundsStart),
                             console));
@@ -280,19 +281,4 @@ abstract class SuiteCommand implements Callable<Integer> {
             ProbeSettings.WINDOW_MS, ProbeSettings.MIN_SAMPLES, ProbeSettings.EXCLUDE_RATIO, ProbeSettings.READMIT_RATIO,
             ProbeSettings.EXCLUDE_QUANTILE,
             ProbeSettings.SWITCH_MARGIN, ProbeSettings.STICKY, ProbeSettings.LEADER_HINT, ProbeSettings.LEADER_SILENCE_MS);
-
-    static String oneLine(RunResult r) {
-        RunResult.Latency l = r.latencyMicros();
-        String latency = l.isEmpty() ? "" : String.format(Locale.ROOT, "  p50 %,d µs  p99 %,d µs", l.p50(), l.p99());
-        return String.format(Locale.ROOT, "%s  %,d ops in %.1f s  %,.0f op/s%s  errors %d  via %s%s",
-                r.status(), r.ops(), r.durationSeconds(), r.opsPerSecond(), latency, r.errors(),
-                r.clientTarget() == null ? "-" : r.clientTarget(), r.reason() == null ? "" : "  (" + r.reason() + ")");
-    }
-
-    static String describe(RunPlan plan) {
-        String measured = plan.duration() != null ? "measure " + Durations.human(plan.duration().toSeconds())
-                : String.format(Locale.ROOT, "%,d ops", plan.ops());
-        return String.format(Locale.ROOT, "%s after %,d warm-up, %d thread%s", measured, plan.warmupOps(),
-                plan.threads(), plan.threads() == 1 ? "" : "s");
-    }
 }

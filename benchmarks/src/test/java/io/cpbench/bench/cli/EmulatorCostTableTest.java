@@ -1,5 +1,6 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.bench.run.EmulatorCostRun;
 import io.cpbench.bench.scenario.Scenarios;
 import io.cpbench.core.result.RunResult;
 import io.cpbench.core.result.Status;
@@ -22,13 +23,13 @@ class EmulatorCostTableTest {
 
     @Test
     void pairsAreRatiosAndTheSummaryIsTheirMedianWithItsInterval() {
-        List<EmulatorCostCommand.Pair> pairs = new ArrayList<>();
+        List<EmulatorCostRun.Pair> pairs = new ArrayList<>();
         double[] ratios = {0.80, 0.90, 0.85, 0.70, 0.95};
         for (int i = 0; i < ratios.length; i++) {
-            pairs.add(new EmulatorCostCommand.Pair(i + 1, at(1000, Status.OK), at(1000 * ratios[i], Status.OK)));
+            pairs.add(new EmulatorCostRun.Pair(i + 1, at(1000, Status.OK), at(1000 * ratios[i], Status.OK)));
         }
 
-        String table = EmulatorCostCommand.table(Scenarios.byName("client-leader"), pairs, false);
+        String table = EmulatorCostRun.table(Scenarios.byName("client-leader"), pairs, false);
 
         assertThat(table).containsPattern("\\| 4 +\\| 1,000 +\\| 700 +\\| 0\\.700 +\\|");
         assertThat(table).contains("emulated ÷ direct op/s: median 0.850, 95% CI 0.");
@@ -37,13 +38,13 @@ class EmulatorCostTableTest {
 
     @Test
     void aPairWithAFailedSideIsShownButLeftOutOfTheSummary() {
-        List<EmulatorCostCommand.Pair> pairs = List.of(
-                new EmulatorCostCommand.Pair(1, at(1000, Status.OK), at(800, Status.OK)),
-                new EmulatorCostCommand.Pair(2, at(1000, Status.OK), at(500, Status.FAIL)),
-                new EmulatorCostCommand.Pair(3, at(1000, Status.OK), at(900, Status.OK)),
-                new EmulatorCostCommand.Pair(4, at(1000, Status.OK), null));
+        List<EmulatorCostRun.Pair> pairs = List.of(
+                new EmulatorCostRun.Pair(1, at(1000, Status.OK), at(800, Status.OK)),
+                new EmulatorCostRun.Pair(2, at(1000, Status.OK), at(500, Status.FAIL)),
+                new EmulatorCostRun.Pair(3, at(1000, Status.OK), at(900, Status.OK)),
+                new EmulatorCostRun.Pair(4, at(1000, Status.OK), null));
 
-        String table = EmulatorCostCommand.table(Scenarios.byName("client-leader"), pairs, true);
+        String table = EmulatorCostRun.table(Scenarios.byName("client-leader"), pairs, true);
 
         assertThat(table).containsPattern("\\| 2 +\\| OK 1,000 +\\| FAIL 500 +\\| - +\\|")
                 .containsPattern("\\| 4 +\\| OK 1,000 +\\| not run \\(or interrupted\\) +\\| - +\\|");
@@ -52,8 +53,8 @@ class EmulatorCostTableTest {
 
     @Test
     void onlyAllPairsMeasuredExitsZero() {
-        EmulatorCostCommand.Pair good = new EmulatorCostCommand.Pair(1, at(1000, Status.OK), at(800, Status.OK));
-        EmulatorCostCommand.Pair timeboxed = new EmulatorCostCommand.Pair(2, at(1000, Status.OK), at(800, Status.TIMEBOXED));
+        EmulatorCostRun.Pair good = new EmulatorCostRun.Pair(1, at(1000, Status.OK), at(800, Status.OK));
+        EmulatorCostRun.Pair timeboxed = new EmulatorCostRun.Pair(2, at(1000, Status.OK), at(800, Status.TIMEBOXED));
 
         assertThat(EmulatorCostCommand.exitCode(List.of(good, good), false)).isEqualTo(ExitCodes.OK);
         assertThat(EmulatorCostCommand.exitCode(List.of(good, timeboxed), false)).isEqualTo(ExitCodes.FAILED);
