@@ -63,7 +63,7 @@ final class ResultSchemas {
         kinds.put("load", LoadResult.class);
         kinds.put("chaos", ChaosDocument.class);
         kinds.put("sweep", SweepDocument.class);
-        kinds.put("starts", LbStudyCommand.Study.class);
+        kinds.put("starts", io.cpbench.bench.run.LbStudyRun.Study.class);
         return kinds;
     }
 
