@@ -1,5 +1,7 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.bench.run.RunDirectory;
+import io.cpbench.bench.run.Interruption;
 import io.cpbench.bench.run.AbRun;
 import io.cpbench.bench.scenario.Network;
 import io.cpbench.bench.scenario.Scenario;

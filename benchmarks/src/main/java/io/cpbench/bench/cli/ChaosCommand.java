@@ -1,5 +1,7 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.bench.run.RunDirectory;
+import io.cpbench.bench.run.Interruption;
 import io.cpbench.bench.run.ChaosNemesis;
 import io.cpbench.bench.run.ChaosRun;
 import io.cpbench.bench.run.LoadRun;

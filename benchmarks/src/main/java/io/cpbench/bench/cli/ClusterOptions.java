@@ -1,5 +1,6 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.bench.run.StartProgress;
 import io.cpbench.core.load.Durations;
 import io.cpbench.topology.Inventory;
 import io.cpbench.topology.LeaderView;

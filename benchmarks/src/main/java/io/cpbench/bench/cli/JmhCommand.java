@@ -1,35 +1,18 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.bench.run.RunDirectory;
+import io.cpbench.bench.run.Interruption;
 import io.cpbench.bench.run.JmhRun;
-import io.cpbench.bench.run.RunLines;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.cpbench.bench.jmh.CpOpBenchmark;
-import io.cpbench.bench.jmh.HarnessCost;
 import io.cpbench.bench.jmh.JmhResults;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.scenario.Scenarios;
-import io.cpbench.bench.suite.Matrix;
-import io.cpbench.bench.suite.ScenarioSession;
 import io.cpbench.core.load.Durations;
 import io.cpbench.core.result.ResultFiles;
 import io.cpbench.core.result.RunResult;
-import io.cpbench.core.result.ScenarioTable;
-import io.cpbench.core.result.Status;
-import org.openjdk.jmh.runner.Runner;
-import org.openjdk.jmh.runner.RunnerException;
-import org.openjdk.jmh.runner.format.OutputFormatFactory;
-import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
-import org.openjdk.jmh.runner.options.TimeValue;
-import org.openjdk.jmh.runner.options.VerboseMode;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-import java.io.IOException;
-import java.io.OutputStream;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,10 +20,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Pattern;
 
 @Command(name = "jmh", mixinStandardHelpOptions = true,
         description = {"Runs the CP op under JMH, one trial per scenario and mode, in interleaved rounds, on the topologies "

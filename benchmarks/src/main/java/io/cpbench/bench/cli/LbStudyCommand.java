@@ -1,5 +1,6 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.bench.run.RunDirectory;
 import io.cpbench.bench.run.LbStudyRun;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -1,5 +1,8 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.bench.run.RunDirectory;
+import io.cpbench.bench.run.Interruption;
+import io.cpbench.bench.run.LoadTables;
 import io.cpbench.bench.run.LoadRun;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.scenario.Scenarios;

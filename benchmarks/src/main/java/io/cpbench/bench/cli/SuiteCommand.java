@@ -1,15 +1,16 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.bench.run.RunDirectory;
+import io.cpbench.bench.run.Interruption;
+import io.cpbench.bench.run.ConsoleProgress;
+import io.cpbench.bench.run.MatrixRun;
 import io.cpbench.bench.run.RunLines;
 import io.cpbench.bench.run.UntilCi;
 import io.cpbench.core.load.Durations;
 import io.cpbench.lb.ProbeSettings;
 
 import io.cpbench.bench.scenario.Scenario;
-import io.cpbench.bench.suite.ClusterWarmup;
-import io.cpbench.bench.suite.Matrix;
 import io.cpbench.bench.suite.ScenarioRunner;
-import io.cpbench.core.result.RunResult;
 import io.cpbench.core.run.RunPlan;
 import io.cpbench.topology.MemberTuning;
 import io.cpbench.topology.Topology;
@@ -92,23 +93,10 @@ abstract class SuiteCommand implements Callable<Integer> {
         ProbeSettings probeSettings = probeSettings();
         UntilCi untilCi = untilCi();
         int rounds = untilCi != null ? untilCi.maxRounds() : rounds();
-        validate(scenarios, rounds);
-        if (untilCi != null) {
-            for (Scenario scenario : scenarios) {
-                if (scenarios.stream().noneMatch(s -> s.isBaseline() && s.network() == scenario.network())) {
-                    throw new IllegalArgumentException("--until-ci compares each scenario with its network's baseline,"
-                            + " the client-to-leader scenario; add the one of network (" + scenario.network().code()
-                            + ") to --scenario: " + io.cpbench.bench.scenario.Scenarios.all().stream()
-                            .filter(s -> s.isBaseline() && s.network() == scenario.network()).map(Scenario::name)
-                            .findFirst().orElse("?"));
-                }
-            }
-            if (scenarios.stream().allMatch(Scenario::isBaseline)) {
-                throw new IllegalArgumentException("--until-ci needs a scenario to compare with the baseline");
-            }
-        }
+        validate(scenarios);
+        MatrixRun.Config config = new MatrixRun.Config(scenarios, plans, rounds, untilCi, clusterWarmup.get(planOptions.quick),
+                clusterOptions.suiteOptions(slowMember, delay, probeSettings));
         Path runDir = RunDirectory.choose(out.dir, commandName());
-        int total = scenarios.size() * rounds;
         long boxedRound = scenarios.stream().mapToLong(s -> plans.apply(s).timebox().toSeconds()).sum();
         Duration shortestBox = scenarios.stream().map(s -> plans.apply(s).timebox()).min(Duration::compareTo).orElseThrow();
         boolean shorterBoxes = shortestBox.compareTo(plan.timebox()) < 0;
@@ -145,51 +133,20 @@ abstract class SuiteCommand implements Callable<Integer> {
             live.sample((round == 0 ? "cluster warm-up" : "round " + round + " " + scenario.name()) + (p.measuring() ? "" : " (warm-up)"),
                     p.intervalOpsPerSecond(), p.intervalP50Micros(), null, p.done(), p.errors());
         };
-        ScenarioRunner runner = new ScenarioRunner(topology, plans, runDir, clusterOptions.suiteOptions(slowMember, delay,
-                probeSettings), sink);
+        MatrixRun run = new MatrixRun(config, console, sink);
         // a no-op when the main thread closed the topology first
-        Interruption interruption = new Interruption(runner::stop, topology::close);
-        List<RunResult> results = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Interruption interruption = new Interruption(run::stop, topology::close);
         try {
             ClusterOptions.printReady(console, topology, startNanos);
-            ClusterWarmup warmup = clusterWarmup.get(planOptions.quick);
-            Estimate estimate = new Estimate(plans, scenarios, rounds);
-            if (!warmup.none()) {
-                console.printf(Locale.ROOT, "warming the cluster up: untimed ops through a smart client for %s ...%n", warmup.human());
-                double rate = runner.warmCluster(warmup);
-                estimate.rate(rate);
-                long seconds = estimate.remainingSeconds(0, 0);
-                if (seconds > 0) {
-                    console.printf(Locale.ROOT, "warm-up ran at %,.0f op/s; at that rate, with scenarios through the slow "
-                            + "member at their time box, this takes about %s%n", rate, Durations.human(seconds));
-                }
-            }
-            RunDirectory.create(runDir);
-            long measuringStart = System.nanoTime();
-            long roundsStart = System.nanoTime();
-            Matrix.run(runner, scenarios, rounds,
-                    (round, scenario) -> {
-                        int k = results.size() + 1;
-                        long left = estimate.remainingSeconds(results.size(), System.nanoTime() - measuringStart);
-                        console.printf(Locale.ROOT, "[round %d/%d, scenario %d of %d%s] %s: %s%n", round, rounds, k, total,
-                                left > 0 ? ", about " + Durations.human(left) + " left in all" : "", scenario.name(),
-                                scenario.description());
-                    },
-                    (round, result) -> {
-                        results.add(result);
-                        console.println("    " + RunLines.oneLine(result));
-                    },
-                    done -> untilCi == null || untilCi.another(done, results, Duration.ofNanos(System.nanoTime() - roundsStart),
-                            console));
+            run.run(topology, runDir);
         } finally {
             topology.close();
             liveOptions.close();
             try {
-                RunDirectory.writeSummary(console, runDir, commandName(), results,
-                        untilCi == null || results.isEmpty() ? List.of() : untilCi.verdicts(results));
+                RunDirectory.writeSummary(console, runDir, commandName(), run.results(), run.verdicts());
                 RunDirectory.removeIfEmpty(runDir);
                 // Before the hook is released: on Ctrl-C the JVM ends as soon as the hook returns.
-                String summary = ExitCodes.summary(commandName(), results);
+                String summary = ExitCodes.summary(commandName(), run.results());
                 if (summary != null) {
                     System.err.println(summary);
                 }
@@ -197,15 +154,12 @@ abstract class SuiteCommand implements Callable<Integer> {
                 interruption.written();
             }
         }
-        boolean interrupted = !interruption.disarm() || runner.stopped();
-        return ExitCodes.of(results, interrupted, strict);
+        boolean interrupted = !interruption.disarm() || run.stopped();
+        return ExitCodes.of(run.results(), interrupted, strict);
     }
 
     /** Checks what the options can tell before anything starts: a mistake here costs a second, not a minute. */
-    private void validate(List<Scenario> scenarios, int rounds) {
-        if (rounds < 1 || rounds > 1000) {
-            throw new IllegalArgumentException("--rounds must be 1-1000, was " + rounds);
-        }
+    private void validate(List<Scenario> scenarios) {
         if (slowMember < -1) {
             throw new IllegalArgumentException("--slow-member must be a member's index (or leave it out for the last"
                     + " member), was " + slowMember);
@@ -220,47 +174,6 @@ abstract class SuiteCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--delay must be 1ms-10s, was " + Durations.human(delay));
         }
         RunDirectory.checkWritable(out.dir);
-    }
-
-    /** How long what is left should take: from the scenarios run so far, or before any from the warm-up's rate. */
-    static final class Estimate {
-        private final java.util.function.Function<Scenario, RunPlan> plans;
-        private final List<Scenario> scenarios;
-        private final int rounds;
-        private double rate;
-
-        Estimate(java.util.function.Function<Scenario, RunPlan> plans, List<Scenario> scenarios, int rounds) {
-            this.plans = plans;
-            this.scenarios = scenarios;
-            this.rounds = rounds;
-        }
-
-        void rate(double opsPerSecond) {
-            rate = opsPerSecond;
-        }
-
-        long remainingSeconds(int done, long elapsedNanos) {
-            int total = scenarios.size() * rounds;
-            if (done > 0) {
-                return (long) (elapsedNanos / 1e9 / done * (total - done));
-            }
-            long perRound = 0;
-            for (Scenario scenario : scenarios) {
-                RunPlan plan = plans.apply(scenario);
-                long box = plan.timebox().toSeconds();
-                long fast;
-                if (plan.duration() != null) {
-                    fast = plan.duration().toSeconds() + (rate > 0 ? (long) (plan.warmupOps() / rate) : 0);
-                } else if (rate > 0) {
-                    fast = (long) ((plan.warmupOps() + plan.ops()) / rate);
-                } else {
-                    return 0;
-                }
-                // Through the slow member an op costs tens of ms: those scenarios run to their time box.
-                perRound += scenario.callsReachSlowMember() && plan.duration() == null ? box : Math.min(fast, box);
-            }
-            return perRound * rounds;
-        }
     }
 
     /** The balancers' settings from {@code --lb-property}; a bad key or value is bad input. */

@@ -1,5 +1,7 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.bench.run.RunDirectory;
+import io.cpbench.bench.run.Interruption;
 import io.cpbench.bench.run.SweepGrid;
 import io.cpbench.bench.run.LoadRun;
 import io.cpbench.bench.run.SweepRun;

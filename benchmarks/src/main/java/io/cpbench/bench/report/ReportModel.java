@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.cpbench.bench.cli.LoadTables;
+import io.cpbench.bench.run.LoadTables;
 import io.cpbench.bench.scenario.Scenarios;
 import io.cpbench.core.check.Availability;
 import io.cpbench.core.history.Event;

@@ -15,7 +15,6 @@ import io.cpbench.core.result.ResultFiles;
 import io.cpbench.core.result.RunResult;
 import io.cpbench.core.result.Status;
 import io.cpbench.core.run.Driver;
-import io.cpbench.core.run.StopSwitch;
 import io.cpbench.topology.MemberRef;
 import io.cpbench.topology.Topology;
 
@@ -28,7 +27,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * A load run: the cluster warmed up with the run's mix, then each scenario (how the clients connect) runs the spec
@@ -39,7 +37,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * <p>A run runs once. {@link #stop()} may be called from any thread (a Ctrl-C hook): the engine in flight ends after
  * its ops in flight, no other scenario starts, and {@link #results()} holds what was measured.
  */
-public final class LoadRun {
+public final class LoadRun extends ResultRun {
 
     /**
      * @param spec          the load each scenario runs
@@ -58,30 +56,13 @@ public final class LoadRun {
     }
 
     private final Config config;
-    private final PrintStream console;
     private final LoadEngine.Listener listener;
-    private final StopSwitch stops = new StopSwitch();
-    private final List<RunResult> results = new CopyOnWriteArrayList<>();
 
     /** @param listener the engine's listener for every run (messages and live lines), or null */
     public LoadRun(Config config, PrintStream console, LoadEngine.Listener listener) {
+        super(console);
         this.config = config;
-        this.console = console;
         this.listener = listener;
-    }
-
-    /** Ends the run early: the engine in flight stops, no other scenario starts. */
-    public void stop() {
-        stops.stop();
-    }
-
-    public boolean stopped() {
-        return stops.stopped();
-    }
-
-    /** The scenario runs so far, in the order they ran; all of them once {@link #run} returned. */
-    public List<RunResult> results() {
-        return List.copyOf(results);
     }
 
     /**
@@ -102,7 +83,7 @@ public final class LoadRun {
                 Scenario scenario = scenarios.get((k + round - 1) % scenarios.size());
                 console.printf(Locale.ROOT, "[round %d/%d] %s: %s; %d client%s%n", round, rounds, scenario.name(),
                         scenario.description(), spec.clients(), spec.clients() == 1 ? "" : "s");
-                results.add(runOne(scenario, round, topology, runDir));
+                add(runOne(scenario, round, topology, runDir));
             }
         }
         return results();

@@ -1,4 +1,4 @@
-package io.cpbench.bench.cli;
+package io.cpbench.bench.run;
 
 import io.cpbench.core.load.Durations;
 import io.cpbench.topology.MemberLauncher;
@@ -17,7 +17,7 @@ import java.util.stream.Stream;
  * how long so far and how many members are up; and, if Ctrl-C comes meanwhile, says that the members are being
  * stopped, so the wait before the prompt returns is not silent.
  */
-final class StartProgress implements AutoCloseable {
+public final class StartProgress implements AutoCloseable {
 
     private final PrintStream out;
     private final long startNanos;
@@ -30,7 +30,7 @@ final class StartProgress implements AutoCloseable {
      * @param memberLogs where member processes write {@code member-N.log}, or null when this run starts none
      *                   (attach, remote) and only connects
      */
-    StartProgress(PrintStream out, Duration every, long startNanos, Path memberLogs) {
+    public StartProgress(PrintStream out, Duration every, long startNanos, Path memberLogs) {
         this.out = out;
         this.startNanos = startNanos;
         this.memberLogs = memberLogs;
@@ -57,7 +57,7 @@ final class StartProgress implements AutoCloseable {
         ticker.start();
     }
 
-    String status() {
+    public String status() {
         long seconds = (System.nanoTime() - startNanos) / 1_000_000_000L;
         String members = membersUp();
         return String.format(Locale.ROOT, "%s: %s elapsed%s", memberLogs == null ? "connecting" : "starting",

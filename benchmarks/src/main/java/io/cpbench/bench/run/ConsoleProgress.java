@@ -1,4 +1,4 @@
-package io.cpbench.bench.cli;
+package io.cpbench.bench.run;
 
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.suite.ScenarioRunner;
@@ -10,7 +10,7 @@ import java.time.Duration;
 import java.util.Locale;
 
 /** Prints a progress line for the running scenario every few seconds, to standard error. */
-final class ConsoleProgress implements ScenarioRunner.ProgressSink {
+public final class ConsoleProgress implements ScenarioRunner.ProgressSink {
 
     private final PrintStream out;
     private final long everyNanos;
@@ -23,7 +23,7 @@ final class ConsoleProgress implements ScenarioRunner.ProgressSink {
     /** The scenarios' time box: no ETA goes past it. */
     private final java.util.function.Function<Scenario, Duration> timebox;
 
-    ConsoleProgress(PrintStream out, Duration every, int rounds, Duration measureFor,
+    public ConsoleProgress(PrintStream out, Duration every, int rounds, Duration measureFor,
                     java.util.function.Function<Scenario, Duration> timebox) {
         this.out = out;
         this.timebox = timebox;

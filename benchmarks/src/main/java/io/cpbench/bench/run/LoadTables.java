@@ -1,4 +1,4 @@
-package io.cpbench.bench.cli;
+package io.cpbench.bench.run;
 
 import io.cpbench.core.result.MarkdownTable;
 import io.cpbench.core.load.LoadResult;

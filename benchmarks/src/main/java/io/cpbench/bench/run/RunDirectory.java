@@ -1,4 +1,4 @@
-package io.cpbench.bench.cli;
+package io.cpbench.bench.run;
 
 import io.cpbench.core.result.CsvSummary;
 import io.cpbench.core.result.RunResult;
@@ -18,13 +18,13 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /** Where a command's results land ({@code <out>/<timestamp>-<command>/}), and the table and CSV written at its end. */
-final class RunDirectory {
+public final class RunDirectory {
 
     private RunDirectory() {
     }
 
     /** Makes a run directory now, for commands that write into it from the start. */
-    static Path create(Path out, String commandName) {
+    public static Path create(Path out, String commandName) {
         checkWritable(out);
         return create(choose(out, commandName));
     }
@@ -33,7 +33,7 @@ final class RunDirectory {
      * Names the run directory ({@code <out>/<timestamp>-<command>}, with a suffix if taken) without making it: a
      * run that ends before it measures anything leaves no empty directory behind.
      */
-    static Path choose(Path out, String commandName) {
+    public static Path choose(Path out, String commandName) {
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         Path dir = out.resolve(stamp + "-" + commandName);
         for (int n = 2; Files.exists(dir); n++) {
@@ -42,7 +42,7 @@ final class RunDirectory {
         return dir;
     }
 
-    static Path create(Path dir) {
+    public static Path create(Path dir) {
         try {
             return Files.createDirectories(dir);
         } catch (IOException e) {
@@ -51,7 +51,7 @@ final class RunDirectory {
     }
 
     /** Bad input (exit 2) unless run directories can be made in {@code out}; makes {@code out} if it is missing. */
-    static void checkWritable(Path out) {
+    public static void checkWritable(Path out) {
         try {
             Files.createDirectories(out);
         } catch (IOException e) {
@@ -63,7 +63,7 @@ final class RunDirectory {
     }
 
     /** Removes a run directory holding no file (a run that ended before it wrote anything), with its empty subfolders. */
-    static void removeIfEmpty(Path dir) {
+    public static void removeIfEmpty(Path dir) {
         if (!Files.isDirectory(dir)) {
             return;
         }
@@ -84,7 +84,7 @@ final class RunDirectory {
      * Prints the scenario table and the paired ratios, and writes them to {@code table.md} with {@code notes} below
      * them, and every result to {@code summary.csv}.
      */
-    static void writeSummary(PrintStream console, Path runDir, String commandName, List<RunResult> results,
+    public static void writeSummary(PrintStream console, Path runDir, String commandName, List<RunResult> results,
                              List<String> notes) {
         if (results.isEmpty()) {
             console.println("no scenario ran; nothing to tabulate");

@@ -1,0 +1,156 @@
+package io.cpbench.bench.run;
+
+import io.cpbench.bench.scenario.Scenario;
+import io.cpbench.bench.scenario.Scenarios;
+import io.cpbench.bench.suite.ClusterWarmup;
+import io.cpbench.bench.suite.Matrix;
+import io.cpbench.bench.suite.ScenarioRunner;
+import io.cpbench.bench.suite.SuiteOptions;
+import io.cpbench.core.load.Durations;
+import io.cpbench.core.run.RunPlan;
+import io.cpbench.topology.Topology;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Function;
+
+/**
+ * A matrix (or {@code run}): the cluster warmed up, then every scenario once per round, interleaved
+ * ({@link Matrix#run}), each a {@link ScenarioRunner} run of its plan whose result is written as it ends; a fixed
+ * number of rounds, or until the ratios are known ({@link UntilCi}).
+ *
+ * <p>A run runs once. {@link #stop()} may be called from any thread (a Ctrl-C hook): the scenario in flight ends as
+ * INCOMPLETE with what it measured, and no other starts.
+ */
+public final class MatrixRun extends ResultRun {
+
+    /**
+     * @param scenarios the scenarios, in the order of the first round
+     * @param plans     each scenario's plan (a scenario through the slow member may have a shorter time box)
+     * @param rounds    rounds at most
+     * @param untilCi   rounds until the ratios are known (every scenario's network then needs its baseline among the
+     *                  scenarios), or null for {@code rounds} rounds
+     * @param warmup    the cluster's warm-up before the first round
+     * @param options   cluster-wide settings the scenarios' sessions use
+     */
+    public record Config(List<Scenario> scenarios, Function<Scenario, RunPlan> plans, int rounds, UntilCi untilCi,
+                         ClusterWarmup warmup, SuiteOptions options) {
+        public Config {
+            scenarios = List.copyOf(scenarios);
+            if (rounds < 1 || rounds > 1000) {
+                throw new IllegalArgumentException("--rounds must be 1-1000, was " + rounds);
+            }
+            if (untilCi != null) {
+                for (Scenario scenario : scenarios) {
+                    if (scenarios.stream().noneMatch(s -> s.isBaseline() && s.network() == scenario.network())) {
+                        throw new IllegalArgumentException("--until-ci compares each scenario with its network's baseline,"
+                                + " the client-to-leader scenario; add the one of network (" + scenario.network().code()
+                                + ") to --scenario: " + Scenarios.all().stream()
+                                .filter(s -> s.isBaseline() && s.network() == scenario.network()).map(Scenario::name)
+                                .findFirst().orElse("?"));
+                    }
+                }
+                if (scenarios.stream().allMatch(Scenario::isBaseline)) {
+                    throw new IllegalArgumentException("--until-ci needs a scenario to compare with the baseline");
+                }
+            }
+        }
+    }
+
+    private final Config config;
+    private final ScenarioRunner.ProgressSink progress;
+
+    /** @param progress where each scenario's progress goes while it runs */
+    public MatrixRun(Config config, PrintStream console, ScenarioRunner.ProgressSink progress) {
+        super(console);
+        this.config = config;
+        this.progress = progress;
+    }
+
+    /** With --until-ci, each scenario's ratio to its baseline and whether it is known well enough; else none. */
+    public List<String> verdicts() {
+        return config.untilCi() == null || count() == 0 ? List.of() : config.untilCi().verdicts(results());
+    }
+
+    /** Warms {@code topology} up, then runs the rounds; results and interval logs go to {@code runDir}. */
+    public void run(Topology topology, Path runDir) {
+        ScenarioRunner runner = new ScenarioRunner(topology, config.plans(), runDir, config.options(), progress);
+        stops.running(runner::stop);
+        List<Scenario> scenarios = config.scenarios();
+        int rounds = config.rounds();
+        Estimate estimate = new Estimate(config.plans(), scenarios, rounds);
+        ClusterWarmup warmup = config.warmup();
+        if (!warmup.none() && !stops.stopped()) {
+            console.printf(Locale.ROOT, "warming the cluster up: untimed ops through a smart client for %s ...%n", warmup.human());
+            double rate = runner.warmCluster(warmup);
+            estimate.rate(rate);
+            long seconds = estimate.remainingSeconds(0, 0);
+            if (seconds > 0) {
+                console.printf(Locale.ROOT, "warm-up ran at %,.0f op/s; at that rate, with scenarios through the slow "
+                        + "member at their time box, this takes about %s%n", rate, Durations.human(seconds));
+            }
+        }
+        RunDirectory.create(runDir);
+        int total = scenarios.size() * rounds;
+        long measuringStart = System.nanoTime();
+        UntilCi untilCi = config.untilCi();
+        Matrix.run(runner, scenarios, rounds,
+                (round, scenario) -> {
+                    int k = count() + 1;
+                    long left = estimate.remainingSeconds(count(), System.nanoTime() - measuringStart);
+                    console.printf(Locale.ROOT, "[round %d/%d, scenario %d of %d%s] %s: %s%n", round, rounds, k, total,
+                            left > 0 ? ", about " + Durations.human(left) + " left in all" : "", scenario.name(),
+                            scenario.description());
+                },
+                (round, result) -> {
+                    add(result);
+                    console.println("    " + RunLines.oneLine(result));
+                },
+                done -> untilCi == null || untilCi.another(done, results(), Duration.ofNanos(System.nanoTime() - measuringStart),
+                        console));
+    }
+
+    /** How long what is left should take: from the scenarios run so far, or before any from the warm-up's rate. */
+    static final class Estimate {
+        private final Function<Scenario, RunPlan> plans;
+        private final List<Scenario> scenarios;
+        private final int rounds;
+        private double rate;
+
+        Estimate(Function<Scenario, RunPlan> plans, List<Scenario> scenarios, int rounds) {
+            this.plans = plans;
+            this.scenarios = scenarios;
+            this.rounds = rounds;
+        }
+
+        void rate(double opsPerSecond) {
+            rate = opsPerSecond;
+        }
+
+        long remainingSeconds(int done, long elapsedNanos) {
+            int total = scenarios.size() * rounds;
+            if (done > 0) {
+                return (long) (elapsedNanos / 1e9 / done * (total - done));
+            }
+            long perRound = 0;
+            for (Scenario scenario : scenarios) {
+                RunPlan plan = plans.apply(scenario);
+                long box = plan.timebox().toSeconds();
+                long fast;
+                if (plan.duration() != null) {
+                    fast = plan.duration().toSeconds() + (rate > 0 ? (long) (plan.warmupOps() / rate) : 0);
+                } else if (rate > 0) {
+                    fast = (long) ((plan.warmupOps() + plan.ops()) / rate);
+                } else {
+                    return 0;
+                }
+                // Through the slow member an op costs tens of ms: those scenarios run to their time box.
+                perRound += scenario.callsReachSlowMember() && plan.duration() == null ? box : Math.min(fast, box);
+            }
+            return perRound * rounds;
+        }
+    }
+}

@@ -1,0 +1,47 @@
+package io.cpbench.bench.run;
+
+import io.cpbench.core.result.RunResult;
+import io.cpbench.core.run.StopSwitch;
+
+import java.io.PrintStream;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * What a run whose scenario runs each give a {@link RunResult} (matrix, run, load) has in common: the console it
+ * prints to, the results so far, and what {@link #stop()} stops.
+ */
+abstract class ResultRun {
+
+    final PrintStream console;
+    final StopSwitch stops = new StopSwitch();
+    private final List<RunResult> results = new CopyOnWriteArrayList<>();
+
+    ResultRun(PrintStream console) {
+        this.console = console;
+    }
+
+    /** Ends the run early: the scenario run in flight stops with what it measured, no other starts. */
+    public void stop() {
+        stops.stop();
+    }
+
+    public boolean stopped() {
+        return stops.stopped();
+    }
+
+    /** The results so far, in the order they ran; all of them once the run returned. */
+    public List<RunResult> results() {
+        return List.copyOf(results);
+    }
+
+    /** Keeps {@code result} as the next one, and returns it. */
+    RunResult add(RunResult result) {
+        results.add(result);
+        return result;
+    }
+
+    int count() {
+        return results.size();
+    }
+}
