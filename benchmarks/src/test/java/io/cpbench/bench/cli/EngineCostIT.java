@@ -1,5 +1,6 @@
 package io.cpbench.bench.cli;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -12,6 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code cpbench engine-cost} end to end on 3 local members: every pair measured, the table and CSV written. */
 @SharedCluster.Uses
+@Tag("long") // in CI's -Plong run: it keeps ./mvnw verify under 15 minutes
 class EngineCostIT {
 
     @TempDir

@@ -3,6 +3,7 @@ package io.cpbench.bench.cli;
 import io.cpbench.core.result.ResultFiles;
 import io.cpbench.core.result.RunResult;
 import io.cpbench.core.result.Status;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code --no-priority} on a real 3-member cluster: it becomes ready with whichever member Hazelcast elects, a load
  * over three CP groups runs through leader-aware routing, and each group's leader is named after the warm-up.
  */
+@Tag("long") // in CI's -Plong run: it keeps ./mvnw verify under 15 minutes
 class NoPriorityGroupsIT {
 
     @TempDir
