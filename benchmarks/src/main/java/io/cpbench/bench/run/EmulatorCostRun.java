@@ -145,11 +145,7 @@ public final class EmulatorCostRun {
     }
 
     private RunResult runOnce(Path dir, boolean emulated, int pair) {
-        try {
-            Files.createDirectories(dir);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create " + dir + ": " + e.getMessage(), e);
-        }
+        RunDirectory.create(dir);
         int members = config.members();
         TopologySpec spec = new TopologySpec(members, 0, "127.0.0.1", 0, 5, TopologySpec.DEFAULT_SETTLE,
                 TopologySpec.DEFAULT_STARTUP_TIMEOUT, dir.resolve("members-" + pair), TopologySpec.DEFAULT_MEMBER_JVM_OPTIONS,

@@ -130,12 +130,7 @@ public final class JmhRun {
 
     /** Runs every trial, round after round, then HarnessCost if asked. */
     public void run() {
-        Path jmhDir = runDir.resolve("jmh");
-        try {
-            Files.createDirectories(jmhDir);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create " + jmhDir + ": " + e.getMessage(), e);
-        }
+        Path jmhDir = RunDirectory.create(runDir.resolve("jmh"));
         List<Trial> units = new ArrayList<>();
         config.scenarios().forEach(scenario -> config.harnesses().forEach(harness -> units.add(new Trial(scenario, harness, 0))));
         Matrix.rounds(units, config.rounds(), () -> stopped, done -> true, (round, unit) -> {
