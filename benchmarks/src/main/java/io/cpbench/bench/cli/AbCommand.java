@@ -192,7 +192,7 @@ final class AbCommand implements Callable<Integer> {
     }
 
     /** When the pairs end, from --until-ci, --min-pairs, --max-pairs, --max-time and --restart-every. */
-    AbRun.Stopping stopping() {
+    private AbRun.Stopping stopping() {
         return new AbRun.Stopping(Percent.parse(untilCi, "--until-ci"), minPairs, maxPairs, maxTime, restartEvery);
     }
 

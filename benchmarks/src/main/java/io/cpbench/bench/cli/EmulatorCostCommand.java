@@ -4,6 +4,7 @@ import io.cpbench.bench.run.RunDirectory;
 import io.cpbench.bench.run.Interruption;
 import io.cpbench.bench.run.EmulatorCostRun;
 import io.cpbench.bench.run.RunLines;
+import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.scenario.Scenarios;
 import io.cpbench.core.run.RunPlan;
 import picocli.CommandLine.Command;
@@ -65,13 +66,14 @@ final class EmulatorCostCommand implements Callable<Integer> {
             planOptions.quick = true;
         }
         RunPlan plan = planOptions.plan();
-        EmulatorCostRun run = new EmulatorCostRun(new EmulatorCostRun.Config(Scenarios.byName(scenario), pairs, plan,
+        Scenario chosen = Scenarios.byName(scenario);
+        EmulatorCostRun run = new EmulatorCostRun(new EmulatorCostRun.Config(chosen, pairs, plan,
                 clusterWarmup.get(planOptions.quick), emulatedPath.equals("emulated-all"), members), System.out);
         RunDirectory.checkWritable(out.dir);
         Path runDir = RunDirectory.create(out.dir, "emulator-cost");
         PrintStream console = System.out;
         console.printf(Locale.ROOT, "cp-bench emulator-cost: %s, %d pairs of fresh %d-member local clusters (direct, %s;"
-                + " order alternating); each run %s%n", scenario, pairs, members, emulatedPath, RunLines.describe(plan));
+                + " order alternating); each run %s%n", chosen.name(), pairs, members, emulatedPath, RunLines.describe(plan));
         console.println("results -> " + runDir);
         Interruption interruption = new Interruption(run::stop, () -> { });
         try {

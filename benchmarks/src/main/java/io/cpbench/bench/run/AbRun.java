@@ -9,10 +9,8 @@ import io.cpbench.core.result.Comparison;
 import io.cpbench.core.result.Environment;
 import io.cpbench.core.stats.Bootstrap;
 
-import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -211,10 +209,13 @@ public final class AbRun {
                             : "NEW " + pair.next().error());
                     break;
                 }
-                boolean enough = stopping.mayStop(pairs.size()) && widest(analysed(), config.gated()) <= stopping.untilCi();
-                if (enough || System.nanoTime() - lastProgress > TimeUnit.SECONDS.toNanos(10)) {
+                // The bootstrap is analysed at most once a pair: when the interval may end the run, or for progress.
+                boolean progressDue = System.nanoTime() - lastProgress > TimeUnit.SECONDS.toNanos(10);
+                Comparison.Result sofar = stopping.mayStop(pairs.size()) || progressDue ? analysed() : null;
+                boolean enough = stopping.mayStop(pairs.size()) && widest(sofar, config.gated()) <= stopping.untilCi();
+                if (enough || progressDue) {
                     lastProgress = System.nanoTime();
-                    console.println("  " + progress(analysed(), config.gated(), pairs.size(), Duration.ofNanos(System.nanoTime() - start)));
+                    console.println("  " + progress(sofar, config.gated(), pairs.size(), Duration.ofNanos(System.nanoTime() - start)));
                 }
                 if (enough) {
                     stop = String.format(Locale.ROOT, "every gated interval within ±%.1f%%", stopping.untilCi() * 100);
@@ -262,12 +263,8 @@ public final class AbRun {
         StringBuilder heading = new StringBuilder("# cp-bench ab: " + config.turns().scenario() + "\n\n");
         about.forEach(line -> heading.append("- ").append(line).append('\n'));
         heading.append("- ").append(environment()).append("\n\n");
-        try {
-            Files.writeString(runDir.resolve("table.md"), heading + md);
-            Files.writeString(runDir.resolve("slices.csv"), csv(outcome.pairs()));
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the ab tables to " + runDir + ": " + e.getMessage(), e);
-        }
+        RunDirectory.writeText(runDir, "table.md", heading + md);
+        RunDirectory.writeText(runDir, "slices.csv", csv(outcome.pairs()));
         console.println("wrote table.md and slices.csv to " + runDir);
         return outcome;
     }

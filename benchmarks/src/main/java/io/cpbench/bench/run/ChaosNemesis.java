@@ -98,7 +98,7 @@ public final class ChaosNemesis {
     private final List<Availability.Window> windows = new ArrayList<>();
 
     public ChaosNemesis(Plan plan, Schedule schedule, Topology topology, Faults faults, HistoryRecorder recorder,
-                 PrintStream console, CountDownLatch stop) {
+                        PrintStream console, CountDownLatch stop) {
         this.plan = plan;
         this.schedule = schedule;
         this.topology = topology;

@@ -1,7 +1,5 @@
 package io.cpbench.bench.run;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.suite.ScenarioSession;
 import io.cpbench.bench.suite.SuiteOptions;
@@ -21,9 +19,7 @@ import io.cpbench.core.run.StopSwitch;
 import io.cpbench.topology.Faults;
 import io.cpbench.topology.Topology;
 
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -206,10 +202,6 @@ public final class ChaosRun {
                 Durations.format(schedule.interval()), schedule.restart(), config.failover(), config.spec().describe(), availability,
                 Availability.Summary.of(availability), log,
                 new ChaosDocument.Check(lin.verdict().text(), lin.ops(), lin.seconds(), lin.keys()), load);
-        try {
-            new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(runDir.resolve("chaos.json").toFile(), json);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + runDir.resolve("chaos.json") + ": " + e.getMessage(), e);
-        }
+        RunDirectory.writeJson(runDir, "chaos.json", json);
     }
 }

@@ -15,11 +15,7 @@ import io.cpbench.topology.TopologyKind;
 import io.cpbench.topology.TopologySpec;
 import io.cpbench.topology.net.EmulatedLinks;
 
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -136,12 +132,7 @@ public final class EmulatorCostRun {
         String table = table(config.scenario(), pairs(), stops.stopped());
         console.println();
         console.print(table);
-        Path file = runDir.resolve("emulator-cost.md");
-        try {
-            Files.writeString(file, table, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file, e);
-        }
+        RunDirectory.writeText(runDir, "emulator-cost.md", table);
     }
 
     private RunResult runOnce(Path dir, boolean emulated, int pair) {

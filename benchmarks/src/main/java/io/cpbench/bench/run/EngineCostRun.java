@@ -16,10 +16,7 @@ import io.cpbench.core.stats.Bootstrap;
 import io.cpbench.core.workload.CasWorkload;
 import io.cpbench.topology.Topology;
 
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -156,12 +153,8 @@ public final class EngineCostRun {
                 csv.append(String.format(Locale.ROOT, "%d,%d,%.1f,%.1f%n", t, i + 1, rows.get(i)[0], rows.get(i)[1]));
             }
         });
-        try {
-            Files.writeString(runDir.resolve("table.md"), "# cp-bench engine-cost\n\n" + table);
-            Files.writeString(runDir.resolve("pairs.csv"), csv);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the engine-cost tables to " + runDir + ": " + e.getMessage(), e);
-        }
+        RunDirectory.writeText(runDir, "table.md", "# cp-bench engine-cost\n\n" + table);
+        RunDirectory.writeText(runDir, "pairs.csv", csv.toString());
         console.println("wrote table.md and pairs.csv to " + runDir);
     }
 

@@ -1,7 +1,5 @@
 package io.cpbench.bench.run;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.hazelcast.client.HazelcastClient;
 import com.hazelcast.client.config.ClientConfig;
 import com.hazelcast.core.HazelcastInstance;
@@ -13,7 +11,6 @@ import io.cpbench.topology.StockCluster;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -68,25 +65,13 @@ public final class LbStudyRun {
         }
     }
 
-    private final int starts;
-    private final Duration window;
-    private final Duration afterChange;
-    private final int threads;
-    private final int priorityMember;
-    private final int metricsSeconds;
-    private final double goal;
+    private final Config config;
     private final StockCluster.Spec spec;
     private final PrintStream out;
 
     public LbStudyRun(Config config, PrintStream console) {
-        this.starts = config.starts();
-        this.window = config.window();
-        this.afterChange = config.afterChange();
-        this.threads = config.threads();
-        this.priorityMember = config.priorityMember();
-        this.metricsSeconds = config.metricsSeconds();
-        this.goal = config.goal();
-        this.spec = config.clusterSpec();
+        this.config = config;
+        this.spec = config.clusterSpec(); // its ports and periods are checked here, before any member starts
         this.out = console;
     }
 
@@ -121,22 +106,22 @@ public final class LbStudyRun {
         boolean complete = false;
         try (StockCluster c = StockCluster.start(spec.in(dir.resolve("members")), Duration.ofSeconds(180))) {
             cluster = c;
-            out.println("cluster up: " + String.join(",", c.addresses()) + "; priority member " + c.address(priorityMember)
-                    + "; metrics every " + metricsSeconds + " s");
+            out.println("cluster up: " + String.join(",", c.addresses()) + "; priority member " + c.address(config.priorityMember())
+                    + "; metrics every " + config.metricsSeconds() + " s");
             complete = study();
         } finally {
             write(dir, complete);
         }
         int hits = (int) results.stream().filter(Start::hit).count();
         out.printf(Locale.ROOT, "%nhit rate: %d of %d fresh starts routed to the leader within %.0f s and stayed (goal %.0f %%)%s%n",
-                hits, results.size(), window.toMillis() / 1000.0, goal * 100, complete ? "" : " (INCOMPLETE)");
+                hits, results.size(), config.window().toMillis() / 1000.0, config.goal() * 100, complete ? "" : " (INCOMPLETE)");
         for (Follow f : follows) {
             out.printf(Locale.ROOT, "the running client (on %s then) followed %s -> %s: %s%n",
                     f.routedToAtChange().isEmpty() ? "no member yet" : f.routedToAtChange(), f.from(), f.to(),
                     f.followedAfterSeconds() < 0 ? "not followed" : String.format(Locale.ROOT, "%.2f s", f.followedAfterSeconds()));
         }
         out.println("written: " + dir.resolve("starts.json"));
-        return hits >= Math.ceil(goal * results.size()) && complete;
+        return hits >= Math.ceil(config.goal() * results.size()) && complete;
     }
 
     private boolean study() throws InterruptedException {
@@ -148,7 +133,7 @@ public final class LbStudyRun {
             String first = awaitLeader(null, Duration.ofSeconds(60));
             out.println("default group formed; first leader " + first);
             background = new Background();
-            String priority = cluster.address(priorityMember);
+            String priority = cluster.address(config.priorityMember());
             if (!addressOf(first).equals(priority)) {
                 String moved = awaitLeader(first, Duration.ofSeconds(60));
                 seenChange = System.nanoTime();
@@ -156,10 +141,10 @@ public final class LbStudyRun {
             } else {
                 out.println("the priority member led from the start: no transfer to study this time");
             }
-            int afterKill = Math.max(1, starts / 3);
+            int afterKill = Math.max(1, config.starts() / 3);
             Background watched = background;
             java.util.function.LongSupplier lastChange = () -> Math.max(watched.changedAt(), seenChange);
-            runStarts(starts - afterKill, lastChange, "after transfer", "settled");
+            runStarts(config.starts() - afterKill, lastChange, "after transfer", "settled");
             String leader = truth();
             int index = cluster.addresses().indexOf(addressOf(leader));
             out.println("kill -9 of the leader, member-" + index + " " + leader);
@@ -183,7 +168,7 @@ public final class LbStudyRun {
             throws InterruptedException {
         for (int i = 0; i < count; i++) {
             double since = (System.nanoTime() - changedAt.getAsLong()) / 1e9;
-            results.add(freshStart(results.size() + 1, since < afterChange.toSeconds() ? recentPhase : settledPhase, since));
+            results.add(freshStart(results.size() + 1, since < config.afterChange().toSeconds() ? recentPhase : settledPhase, since));
         }
     }
 
@@ -204,7 +189,7 @@ public final class LbStudyRun {
         String chosen = null;
         String truth = truthAtStart;
         try {
-            long end = t0 + window.toNanos();
+            long end = t0 + config.window().toNanos();
             while (System.nanoTime() < end) {
                 truth = addressOf(truth());
                 chosen = balancer.leader().map(m -> m.getAddress().getHost() + ":" + m.getAddress().getPort()).orElse(null);
@@ -268,7 +253,7 @@ public final class LbStudyRun {
         Load(HazelcastInstance client, String name) {
             IAtomicReference<String> ref = client.getCPSubsystem().getAtomicReference(name);
             long limit = System.nanoTime() + Duration.ofMinutes(15).toNanos(); // bounded even if never closed
-            for (int t = 0; t < threads; t++) {
+            for (int t = 0; t < config.threads(); t++) {
                 Thread worker = new Thread(() -> {
                     while (!stop.get() && System.nanoTime() < limit) {
                         try {
@@ -374,11 +359,10 @@ public final class LbStudyRun {
         }
     }
 
-    private void write(Path dir, boolean complete) throws IOException {
+    private void write(Path dir, boolean complete) {
         int hits = (int) results.stream().filter(Start::hit).count();
-        Study study = new Study(CLUSTER, 5, cluster == null ? null : cluster.address(priorityMember), metricsSeconds,
-                window.toMillis() / 1000.0, results, follows, hits, complete);
-        Files.writeString(dir.resolve("starts.json"), new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-                .writeValueAsString(study));
+        Study study = new Study(CLUSTER, 5, cluster == null ? null : cluster.address(config.priorityMember()), config.metricsSeconds(),
+                config.window().toMillis() / 1000.0, results, follows, hits, complete);
+        RunDirectory.writeJson(dir, "starts.json", study);
     }
 }

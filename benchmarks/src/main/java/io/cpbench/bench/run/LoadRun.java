@@ -1,6 +1,5 @@
 package io.cpbench.bench.run;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.cpbench.bench.report.LiveView;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.suite.LoadWarmup;
@@ -18,10 +17,7 @@ import io.cpbench.core.run.Driver;
 import io.cpbench.topology.MemberRef;
 import io.cpbench.topology.Topology;
 
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -100,11 +96,7 @@ public final class LoadRun extends ResultRun {
         stops.running(null);
         console.println();
         console.print(LoadSummary.render(load));
-        try {
-            Files.writeString(runDir.resolve("load.json"), new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(load));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        RunDirectory.writeJson(runDir, "load.json", load);
         console.println("wrote load.json, load.csv and load-noop.hlog to " + runDir);
         return load;
     }
@@ -155,7 +147,7 @@ public final class LoadRun extends ResultRun {
     }
 
     /** Where the objects' CP groups are led, once the warm-up created them (priority puts them all on one member). */
-    static void printGroupLeaders(PrintStream console, LoadSpec spec, Topology topology) {
+    private static void printGroupLeaders(PrintStream console, LoadSpec spec, Topology topology) {
         List<String> groups = spec.groups() == null ? List.of() : spec.groups().stream()
                 .filter(g -> !g.equals("default")).distinct().toList();
         if (groups.isEmpty()) {

@@ -1,5 +1,8 @@
 package io.cpbench.bench.run;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import io.cpbench.core.result.CsvSummary;
 import io.cpbench.core.result.RunResult;
 import io.cpbench.core.result.ScenarioTable;
@@ -17,8 +20,13 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 
-/** Where a command's results land ({@code <out>/<timestamp>-<command>/}), and the table and CSV written at its end. */
+/**
+ * Where a command's results land ({@code <out>/<timestamp>-<command>/}), the table and CSV written at its end, and
+ * how a run writes its other files into it.
+ */
 public final class RunDirectory {
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private RunDirectory() {
     }
@@ -47,6 +55,25 @@ public final class RunDirectory {
             return Files.createDirectories(dir);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the run directory " + dir + ": " + IoCause.of(e), e);
+        }
+    }
+
+    /** Writes {@code text} (UTF-8) to {@code dir/name}, replacing it; returns the file. */
+    public static Path writeText(Path dir, String name, String text) {
+        Path file = dir.resolve(name);
+        try {
+            return Files.writeString(file, text, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file + ": " + IoCause.of(e), e);
+        }
+    }
+
+    /** Writes {@code document} as indented JSON to {@code dir/name}, replacing it; returns the file. */
+    public static Path writeJson(Path dir, String name, Object document) {
+        try {
+            return writeText(dir, name, JSON.writeValueAsString(document));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write " + name + " as JSON: " + e.getOriginalMessage(), e);
         }
     }
 
@@ -110,11 +137,7 @@ public final class RunDirectory {
                 markdown.append(note).append("\n");
             }
         }
-        try {
-            Files.writeString(runDir.resolve("table.md"), markdown, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + runDir.resolve("table.md") + ": " + e.getMessage(), e);
-        }
+        writeText(runDir, "table.md", markdown.toString());
         CsvSummary.write(runDir.resolve("summary.csv"), results);
         console.println();
         console.printf("wrote %d results, table.md and summary.csv to %s%n", results.size(), runDir);

@@ -1,7 +1,5 @@
 package io.cpbench.bench.run;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import io.cpbench.bench.scenario.Scenarios;
 import io.cpbench.bench.suite.LoadWarmup;
 import io.cpbench.bench.suite.Matrix;
@@ -166,7 +164,7 @@ public final class SweepRun {
                 if (!runs.isEmpty()) {
                     writeAnalysis(console, runDir, grid, cells, runs, started);
                 }
-            } catch (IOException e) {
+            } catch (IOException | UncheckedIOException e) {
                 System.err.println("cpbench: could not write the sweep's files: " + e.getMessage());
             }
         }
@@ -335,18 +333,18 @@ public final class SweepRun {
     }
 
     private void writeAnalysis(PrintStream console, Path runDir, SweepGrid grid, List<SweepCell> cells, List<CellRun> runs,
-                               Instant started) throws IOException {
+                               Instant started) {
         SweepAnalysis analysis = SweepAnalysis.of(cells, runs, grid.slo(), grid.repeats());
         String text = SweepReport.render(analysis);
         console.println();
         console.print(text);
-        Files.writeString(runDir.resolve("sweep.md"), "# cp-bench sweep\n\n" + grid.describe() + "\n\n" + text);
+        RunDirectory.writeText(runDir, "sweep.md", "# cp-bench sweep\n\n" + grid.describe() + "\n\n" + text);
         SweepDocument.Grid g = new SweepDocument.Grid(grid.scenarios(), grid.clients(), grid.threads(), grid.rates(),
                 grid.mix(), grid.duration().toMillis() / 1000.0, grid.warmup().toMillis() / 1000.0, grid.repeats(),
                 grid.clusterPerRepeat(), grid.slo().text());
         SweepDocument json = new SweepDocument(SweepFile.FORMAT, analysis.complete() ? "COMPLETE" : "INCOMPLETE",
                 started.toString(), config.cluster(), g, Environment.current(), analysis, runs);
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(runDir.resolve("sweep.json").toFile(), json);
+        RunDirectory.writeJson(runDir, "sweep.json", json);
         console.printf(Locale.ROOT, "%nwrote %s: cells.csv (%d cell runs), sweep.json, sweep.md%s%n", runDir, runs.size(),
                 analysis.complete() ? "" : "; INCOMPLETE");
     }

@@ -279,17 +279,17 @@ public final class LoadEngine {
      * Bounds the run by op counts and a time box instead of the spec's warm-up duration ({@link Bounds}); the spec
      * must be a closed loop. Call before {@link #run()}.
      */
-    /** For tests of abandoned ops: how long ops in flight get after the drain, instead of {@link #IN_FLIGHT_GRACE}. */
-    LoadEngine inFlightGrace(Duration grace) {
-        this.inFlightGrace = grace;
-        return this;
-    }
-
     public LoadEngine bounded(Bounds value) {
         if (spec.open()) {
             throw new IllegalArgumentException("op-count bounds need a closed loop");
         }
         bounds = value;
+        return this;
+    }
+
+    /** For tests of abandoned ops: how long ops in flight get after the drain, instead of {@link #IN_FLIGHT_GRACE}. */
+    LoadEngine inFlightGrace(Duration grace) {
+        this.inFlightGrace = grace;
         return this;
     }
 
