@@ -1,5 +1,7 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.bench.run.AbProtocol;
+import io.cpbench.bench.run.ClusterChoice;
 import io.cpbench.bench.run.RunDirectory;
 import io.cpbench.bench.run.Interruption;
 import io.cpbench.bench.run.AbRun;
@@ -15,10 +17,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import java.io.IOException;
 import java.io.PrintStream;
-import java.net.URISyntaxException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -129,16 +128,16 @@ final class AbCommand implements Callable<Integer> {
         Set<Comparison.Metric> gated = gateOptions.gated();
         AbRun.Turns turns = new AbRun.Turns(scenario, threads, slice, warmup);
         AbRun.Stopping stopping = stopping();
-        if (!(clusterOptions.startsMembers() && !clusterOptions.containers()) && !clusterOptions.attachTopology()) {
-            throw new IllegalArgumentException("ab runs on --topology local or attach, not " + clusterOptions.topology);
+        ClusterChoice cluster = clusterOptions.choose(-1);
+        if (!(cluster.startsMembers() && !cluster.containers()) && !cluster.attachTopology()) {
+            throw new IllegalArgumentException("ab runs on --topology local or attach, not " + cluster.topology());
         }
-        List<String> baseCommand = workerCommand(baseJar, "--base", baseJvmArgs);
-        List<String> newCommand = workerCommand(newJar, "--new", newJvmArgs);
-        clusterOptions.validate(-1);
+        List<String> baseCommand = AbProtocol.workerCommand(baseJar, "--base", baseJvmArgs, CpBench.class, AbWorkerCommand.class);
+        List<String> newCommand = AbProtocol.workerCommand(newJar, "--new", newJvmArgs, CpBench.class, AbWorkerCommand.class);
         RunDirectory.checkWritable(out.dir);
         Path runDir = RunDirectory.choose(out.dir, "ab");
         AbRun run = new AbRun(new AbRun.Config(turns, stopping, tol, gated, baseCommand, newCommand,
-                clusterOptions.startupTimeout), console);
+                cluster.startupTimeout()), console);
 
         console.printf(Locale.ROOT, "cp-bench ab: %s, %d thread%s per side, turns of %s, BASE-NEW then NEW-BASE,"
                         + " %s; until the 95%% interval of %s new÷base is within ±%s (at least %d, at most %d pairs and"
@@ -153,8 +152,8 @@ final class AbCommand implements Callable<Integer> {
         console.println("  NEW:  " + describe(newJar, newJvmArgs));
         console.println("results -> " + runDir);
         RunDirectory.create(runDir);
-        console.println((clusterOptions.attachTopology() ? "attaching to " : "starting ") + clusterOptions.describe() + " ...");
-        Topology topology = clusterOptions.start(runDir.resolve("members"));
+        console.println((cluster.attachTopology() ? "attaching to " : "starting ") + cluster.describe() + " ...");
+        Topology topology = cluster.start(runDir.resolve("members"));
         topology.takeOverShutdown();
         Interruption interruption = new Interruption(run::stop, () -> {
             run.closeWorkers();
@@ -162,13 +161,13 @@ final class AbCommand implements Callable<Integer> {
         });
         AbRun.Outcome outcome;
         try {
-            run.run(attachArgs(topology), runDir);
+            run.run(attachArgs(cluster, topology), runDir);
         } finally {
             run.closeWorkers();
             topology.close();
             try {
                 outcome = run.write(runDir, List.of("BASE: " + describe(baseJar, baseJvmArgs), "NEW: " + describe(newJar, newJvmArgs),
-                        clusterOptions.describe() + "; turns of " + Durations.human(slice) + ", " + threads + " thread(s) per side"));
+                        cluster.describe() + "; turns of " + Durations.human(slice) + ", " + threads + " thread(s) per side"));
             } finally {
                 interruption.written();
             }
@@ -197,56 +196,17 @@ final class AbCommand implements Callable<Integer> {
     }
 
     /** How a worker reaches the cluster: the user's attach options, or the members this run started. */
-    private List<String> attachArgs(Topology topology) {
-        if (clusterOptions.attachTopology()) {
+    private List<String> attachArgs(ClusterChoice cluster, Topology topology) {
+        if (cluster.attachTopology()) {
             return clusterOptions.toArgs();
         }
         return List.of("--topology", "attach", "--cluster-name", topology.clusterName(), "--connect",
                 topology.members().stream().map(MemberRef::address).collect(Collectors.joining(",")),
-                "--settle", "1s", "--connect-timeout", clusterOptions.connectTimeout.toMillis() + "ms");
+                "--settle", "1s", "--connect-timeout", cluster.connectTimeout().toMillis() + "ms");
     }
 
     private static String describe(Path jar, List<String> jvmArgs) {
         return (jar == null ? "this build (" + new CpBench.Version().getVersion()[0] + ")" : jar.toString())
                 + (jvmArgs.isEmpty() ? "" : " with " + String.join(" ", jvmArgs));
-    }
-
-    /** The command that starts a worker of {@code jar} (null: this cp-bench), its JVM arguments first. */
-    static List<String> workerCommand(Path jar, String option, List<String> jvmArgs) {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(jvmArgs);
-        command.addAll(List.of("--add-modules", "java.se"));
-        if (jar != null) {
-            if (!Files.isRegularFile(jar)) {
-                throw new IllegalArgumentException(option + " " + jar + ": no such file (a cp-bench jar, such as"
-                        + " benchmarks/target/cpbench.jar)");
-            }
-            if (!hasWorker(jar, option)) {
-                throw new IllegalArgumentException(option + " " + jar + " is not a cp-bench jar with 'ab' (it has no "
-                        + AbWorkerCommand.class.getName().replace('.', '/') + ".class)");
-            }
-            command.addAll(List.of("-jar", jar.toAbsolutePath().toString()));
-            return command;
-        }
-        try {
-            Path self = Path.of(CpBench.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-            if (Files.isRegularFile(self)) {
-                command.addAll(List.of("-jar", self.toString()));
-            } else {
-                command.addAll(List.of("-cp", System.getProperty("java.class.path"), CpBench.class.getName()));
-            }
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException("cannot locate this cp-bench: " + e.getMessage(), e);
-        }
-        return command;
-    }
-
-    private static boolean hasWorker(Path jar, String option) {
-        try (java.util.zip.ZipFile zip = new java.util.zip.ZipFile(jar.toFile())) {
-            return zip.getEntry(AbWorkerCommand.class.getName().replace('.', '/') + ".class") != null;
-        } catch (IOException e) {
-            throw new IllegalArgumentException(option + " " + jar + " is not a jar (" + e.getMessage() + ")");
-        }
     }
 }

@@ -1,5 +1,6 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.bench.run.ClusterChoice;
 import io.cpbench.bench.run.AbProtocol;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.scenario.Scenarios;
@@ -42,9 +43,9 @@ final class AbWorkerCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintStream out = System.out;
         Scenario chosen = Scenarios.byName(scenario);
-        clusterOptions.validate(-1);
-        Topology topology = clusterOptions.start(null);
-        SuiteOptions options = clusterOptions.suiteOptions(-1, SuiteOptions.SEED_DELAY, ProbeSettings.defaults());
+        ClusterChoice cluster = clusterOptions.choose(-1);
+        Topology topology = cluster.start(null);
+        SuiteOptions options = cluster.suiteOptions(-1, SuiteOptions.SEED_DELAY, ProbeSettings.defaults());
         try (ScenarioSession session = ScenarioSession.open(chosen, topology, options)) {
             Map<String, Object> ready = new LinkedHashMap<>();
             ready.put("version", new CpBench.Version().getVersion()[0]);

@@ -1,5 +1,6 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.bench.run.ClusterChoice;
 import io.cpbench.bench.run.RunDirectory;
 import io.cpbench.bench.run.Interruption;
 import io.cpbench.bench.run.ChaosNemesis;
@@ -134,36 +135,36 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
         if (maxFaults < 0) {
             throw new IllegalArgumentException("--faults must be 0 (no limit) or more");
         }
-        clusterOptions.validate(-1);
-        java.util.Optional<String> noFaults = clusterOptions.whyNoFaults();
+        ClusterChoice cluster = clusterOptions.choose(-1);
+        java.util.Optional<String> noFaults = cluster.whyNoFaults();
         if (noFaults.isPresent()) {
             throw new IllegalArgumentException("chaos: " + noFaults.get());
         }
-        if (restart && clusterOptions.containers()) {
+        if (restart && cluster.containers()) {
             throw new IllegalArgumentException("--restart is not supported on --topology containers yet (a killed member's"
                     + " container is not started again); use --topology local, or kills without --restart");
         }
-        plan.validate(clusterOptions.memberCount());
+        plan.validate(cluster.memberCount());
         if ((plan.fault() == ChaosNemesis.Fault.PARTITION || plan.fault() == ChaosNemesis.Fault.SLOW)
-                && clusterOptions.startsMembers()) {
-            if (!clusterOptions.emulated()) {
+                && cluster.startsMembers()) {
+            if (!cluster.emulated()) {
                 throw new IllegalArgumentException(plan.fault().name().toLowerCase(Locale.ROOT) + " needs --network emulated");
             }
-            clusterOptions.proxyEveryLink(); // the fault picks its member as it goes: every link through the proxies
+            cluster = cluster.everyLinkProxied(); // the fault picks its member as it goes: every link through the proxies
         }
         Scenario scenario = Scenarios.byName(scenarioName.trim());
         LoadSpec spec = spec();
         RunDirectory.checkWritable(out.dir);
         Path runDir = RunDirectory.choose(out.dir, "chaos");
-        clusterOptions.failoverPreset().applyToClientsOfThisJvm();
+        cluster.failoverPreset().applyToClientsOfThisJvm();
         ChaosNemesis.Schedule schedule = new ChaosNemesis.Schedule(faultFor, interval, maxFaults, restart, cutWhat, delay);
         console.println("cp-bench chaos: " + schedule.describe(plan, duration));
         console.println("load: " + spec.summary() + "; clients: " + scenario.name());
-        console.println("failover: " + clusterOptions.failoverPreset().describe());
+        console.println("failover: " + cluster.failoverPreset().describe());
         console.println("results -> " + runDir);
         liveOptions.start(console, runDir, "cp-bench chaos (live)");
         long startNanos = System.nanoTime();
-        Topology topology = clusterOptions.startAnnounced(console, runDir.resolve("members"), MemberTuning.NONE,
+        Topology topology = cluster.startAnnounced(console, runDir.resolve("members"), MemberTuning.NONE,
                 Duration.ofSeconds(5), liveOptions::close);
         topology.takeOverShutdown();
         Faults faults = topology.faults().orElse(null);
@@ -173,16 +174,16 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
             throw new IllegalStateException("the " + topology.kind() + " topology cannot inject faults");
         }
         ChaosRun run = new ChaosRun(new ChaosRun.Config(plan, schedule, scenario, spec, timeBudget,
-                clusterOptions.failoverPreset().describe()), console);
+                cluster.failoverPreset().describe()), console);
         Interruption interruption = new Interruption(run::stop, () -> {
             faults.healAll();
             topology.close();
         });
         int code;
         try {
-            ClusterOptions.printReady(console, topology, startNanos);
+            ClusterChoice.printReady(console, topology, startNanos);
             RunDirectory.create(runDir);
-            SuiteOptions options = clusterOptions.suiteOptions(-1, SuiteOptions.SEED_DELAY, ProbeSettings.defaults());
+            SuiteOptions options = cluster.suiteOptions(-1, SuiteOptions.SEED_DELAY, ProbeSettings.defaults());
             code = exitCode(run.run(topology, faults, options, runDir, LoadRun.consoleListener(console, workload.quiet,
                     liveOptions.view(), "chaos " + plan.text())));
         } finally {

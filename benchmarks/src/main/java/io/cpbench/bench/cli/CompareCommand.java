@@ -1,10 +1,9 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.bench.run.RunDirectory;
 import io.cpbench.bench.report.HtmlReport;
 import io.cpbench.bench.report.ReportModel;
-import io.cpbench.bench.scenario.Scenarios;
 import io.cpbench.core.result.Comparison;
-import io.cpbench.core.result.ResultFiles;
 import io.cpbench.core.result.RunResult;
 import io.cpbench.core.load.Threshold;
 import io.cpbench.core.sweep.SweepComparison;
@@ -13,13 +12,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Callable;
 
@@ -65,8 +59,8 @@ final class CompareCommand implements Callable<Integer> {
     public Integer call() {
         double tol = gateOptions.tolerance();
         Set<Comparison.Metric> gated = gateOptions.gated();
-        base = runDirectory(base, "BASE");
-        next = runDirectory(next, "NEW");
+        base = RunDirectory.resolveRun(base, "BASE", "cpbench compare");
+        next = RunDirectory.resolveRun(next, "NEW", "cpbench compare");
         boolean baseSweep = SweepFile.isSweep(base);
         boolean nextSweep = SweepFile.isSweep(next);
         if (baseSweep != nextSweep) {
@@ -76,15 +70,15 @@ final class CompareCommand implements Callable<Integer> {
         if (baseSweep) {
             return compareSweeps(base, next, tol, gated);
         }
-        List<RunResult> b = read(base, "BASE");
-        List<RunResult> n = read(next, "NEW");
+        List<RunResult> b = RunDirectory.readResults(base, "BASE");
+        List<RunResult> n = RunDirectory.readResults(next, "NEW");
         Comparison.Result result = Comparison.of(b, n, tol, gated);
         String baseName = ReportModel.name(base);
         String newName = ReportModel.name(next);
         String md = Comparison.markdown(result, baseName, newName);
         System.out.print(md);
         if (markdown != null) {
-            write(markdown, "# cp-bench compare\n\n" + md);
+            RunDirectory.writeFile(markdown, "# cp-bench compare\n\n" + md);
         }
         if (html != null) {
             HtmlReport.write(ReportModel.comparison("cp-bench compare: " + baseName + " → " + newName,
@@ -118,60 +112,12 @@ final class CompareCommand implements Callable<Integer> {
         String md = result.markdown(baseName, newName);
         System.out.print(md);
         if (markdown != null) {
-            write(markdown, "# cp-bench compare: sweeps\n\n" + md);
+            RunDirectory.writeFile(markdown, "# cp-bench compare: sweeps\n\n" + md);
         }
         if (result.cells().regression()) {
             System.err.println("cpbench: " + Comparison.summary(result.cells(), baseName, newName));
             return ExitCodes.FAILED;
         }
         return ExitCodes.OK;
-    }
-
-    /** A run's directory: it holds result files, or it is a sweep's. */
-    private static boolean isRun(Path dir) {
-        return ResultFiles.hasOwnResults(dir) || SweepFile.isSweep(dir);
-    }
-
-    /** {@code dir} when it is a run; else its newest run directory (names start with the time), said on stderr. */
-    private static Path runDirectory(Path dir, String which) {
-        if (!Files.isDirectory(dir)) {
-            throw new IllegalArgumentException(which + " " + dir + ": no such run directory");
-        }
-        if (isRun(dir)) {
-            return dir;
-        }
-        List<Path> runs;
-        try (java.util.stream.Stream<Path> s = Files.list(dir)) {
-            runs = s.filter(CompareCommand::isRun).sorted().toList();
-        } catch (IOException e) {
-            throw new IllegalArgumentException(which + " " + dir + ": cannot list (" + e.getMessage() + ")");
-        }
-        if (runs.isEmpty()) {
-            return dir; // read() says what is missing
-        }
-        Path newest = runs.get(runs.size() - 1);
-        System.err.printf(Locale.ROOT, "cpbench compare: %s is %s, the newest of %d run director%s in %s%n", which, newest,
-                runs.size(), runs.size() == 1 ? "y" : "ies", dir);
-        return newest;
-    }
-
-    private static List<RunResult> read(Path dir, String which) {
-        if (!ResultFiles.hasOwnResults(dir)) {
-            throw new IllegalArgumentException(which + " " + dir + ": no result files in this directory (give a run"
-                    + " directory such as results/runs/20261122-181314-matrix)");
-        }
-        return Scenarios.marked(ResultFiles.readAll(List.of(dir)));
-    }
-
-    private static void write(Path file, String text) {
-        try {
-            Path parent = file.toAbsolutePath().getParent();
-            if (parent != null) {
-                Files.createDirectories(parent);
-            }
-            Files.writeString(file, text, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
-        }
     }
 }

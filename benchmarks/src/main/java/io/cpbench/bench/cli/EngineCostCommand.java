@@ -1,5 +1,6 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.bench.run.ClusterChoice;
 import io.cpbench.bench.run.RunDirectory;
 import io.cpbench.bench.run.Interruption;
 import io.cpbench.bench.run.EngineCostRun;
@@ -60,18 +61,18 @@ final class EngineCostCommand implements Callable<Integer> {
         PrintStream console = System.out;
         EngineCostRun run = new EngineCostRun(new EngineCostRun.Config(threads, pairs, duration, warmup,
                 clusterWarmupOption.length(false)), console);
-        clusterOptions.validate(-1);
+        ClusterChoice cluster = clusterOptions.choose(-1);
         RunDirectory.checkWritable(out.dir);
         Path runDir = RunDirectory.choose(out.dir, "engine-cost");
         console.printf(Locale.ROOT, "cp-bench engine-cost: threads %s, %d pairs each, %s measured after %s warm-up per run"
                         + " (about %s in all)%nresults -> %s%n", threads, pairs, Durations.human(duration),
                 Durations.human(warmup), Durations.human(run.config().estimateSeconds()), runDir);
-        console.println("starting " + clusterOptions.describe() + " ...");
-        Topology topology = clusterOptions.start(runDir.resolve("members"));
+        console.println("starting " + cluster.describe() + " ...");
+        Topology topology = cluster.start(runDir.resolve("members"));
         topology.takeOverShutdown();
         Interruption interruption = new Interruption(run::stop, topology::close);
         try {
-            run.run(topology, clusterOptions.suiteOptions(-1, SuiteOptions.SEED_DELAY, ProbeSettings.defaults()));
+            run.run(topology, cluster.suiteOptions(-1, SuiteOptions.SEED_DELAY, ProbeSettings.defaults()));
         } finally {
             topology.close();
             try {

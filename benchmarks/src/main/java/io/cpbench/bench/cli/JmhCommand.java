@@ -1,6 +1,8 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.bench.run.ClusterChoice;
 import io.cpbench.bench.run.RunDirectory;
+import io.cpbench.bench.run.RunLines;
 import io.cpbench.bench.run.Interruption;
 import io.cpbench.bench.run.JmhRun;
 import io.cpbench.bench.jmh.JmhResults;
@@ -100,8 +102,8 @@ final class JmhCommand implements java.util.concurrent.Callable<Integer> {
         }
         List<Scenario> scenarios = Scenarios.byNames(scenarioOption.names());
         List<String> harnesses = harnesses();
-        clusterOptions.validate(-1);
-        if (scenarios.stream().anyMatch(Scenario::slowNetwork) && !clusterOptions.canSlowAMemberDown()) {
+        ClusterChoice cluster = clusterOptions.choose(-1);
+        if (scenarios.stream().anyMatch(Scenario::slowNetwork) && !cluster.canSlowAMemberDown()) {
             throw new IllegalArgumentException("network (b) scenarios ("
                     + scenarios.stream().filter(Scenario::slowNetwork).map(Scenario::name).toList()
                     + ") need a local topology with --network emulated, or remote with an inventory that has an ssh section");
@@ -116,13 +118,13 @@ final class JmhCommand implements java.util.concurrent.Callable<Integer> {
         Path runDir = RunDirectory.create(out.dir, "jmh");
         JmhRun run = new JmhRun(config, console, runDir);
         int trials = config.trials();
-        long perTrial = (clusterOptions.startsMembers() ? TRIAL_OVERHEAD_SECONDS : REACH_OVERHEAD_SECONDS) + it.seconds();
+        long perTrial = (cluster.startsMembers() ? TRIAL_OVERHEAD_SECONDS : REACH_OVERHEAD_SECONDS) + it.seconds();
         console.printf(Locale.ROOT, "cp-bench jmh: %d scenario%s x %d mode%s x %d round%s = %d trials; each %s, "
                         + "then %d x %s warm-up and %d x %s measured iterations; about %s in all%n",
                 scenarios.size(), scenarios.size() == 1 ? "" : "s", harnesses.size(), harnesses.size() == 1 ? "" : "s",
-                rounds, rounds == 1 ? "" : "s", trials, clusterOptions.startsMembers()
-                        ? "starts a fresh cluster (" + clusterOptions.describe() + ")"
-                        : "reaches " + clusterOptions.describe(), it.warmup(), Durations.human(it.warmupTime().toSeconds()),
+                rounds, rounds == 1 ? "" : "s", trials, cluster.startsMembers()
+                        ? "starts a fresh cluster (" + cluster.describe() + ")"
+                        : "reaches " + cluster.describe(), it.warmup(), Durations.human(it.warmupTime().toSeconds()),
                 it.measured(), Durations.human(it.measuredTime().toSeconds()),
                 Durations.human(trials * perTrial + (harnessCost ? 15 : 0)));
         console.println("results -> " + runDir + "   (JMH's own JSON and output: " + runDir.resolve("jmh") + ")");
@@ -133,7 +135,7 @@ final class JmhCommand implements java.util.concurrent.Callable<Integer> {
         } finally {
             try {
                 RunDirectory.writeSummary(console, runDir, "jmh", run.results(), run.notes());
-                String summary = ExitCodes.summary("jmh", run.results());
+                String summary = RunLines.notOk("jmh", run.results());
                 if (summary != null) {
                     System.err.println(summary);
                 }

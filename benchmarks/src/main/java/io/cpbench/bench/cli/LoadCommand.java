@@ -1,6 +1,8 @@
 package io.cpbench.bench.cli;
 
 import io.cpbench.bench.run.RunDirectory;
+import io.cpbench.bench.run.RunLines;
+import io.cpbench.bench.run.ClusterChoice;
 import io.cpbench.bench.run.Interruption;
 import io.cpbench.bench.run.LoadTables;
 import io.cpbench.bench.run.LoadRun;
@@ -177,9 +179,9 @@ final class LoadCommand implements Callable<Integer> {
         LoadSpec spec = spec();
         boolean engineOnly = spec.mix().containsKey(OpType.NOOP);
         List<Scenario> scenarios = engineOnly ? List.of() : scenarios();
+        ClusterChoice cluster = engineOnly ? null : clusterOptions.choose(slowMember);
         if (!engineOnly) {
-            clusterOptions.validate(slowMember);
-            if (scenarios.stream().anyMatch(Scenario::slowNetwork) && !clusterOptions.canSlowAMemberDown()) {
+            if (scenarios.stream().anyMatch(Scenario::slowNetwork) && !cluster.canSlowAMemberDown()) {
                 throw new IllegalArgumentException("network (b) scenarios need a local, embedded or containers topology with --network"
                         + " emulated, or remote with an inventory that has an ssh section");
             }
@@ -187,7 +189,7 @@ final class LoadCommand implements Callable<Integer> {
         if (delay.isZero() || delay.compareTo(Duration.ofSeconds(10)) > 0) {
             throw new IllegalArgumentException("--delay must be 1ms-10s, was " + Durations.human(delay));
         }
-        SuiteOptions options = engineOnly ? null : clusterOptions.suiteOptions(slowMember, delay, ProbeSettings.defaults());
+        SuiteOptions options = engineOnly ? null : cluster.suiteOptions(slowMember, delay, ProbeSettings.defaults());
         LoadRun run = new LoadRun(new LoadRun.Config(spec, scenarios, rounds, clusterWarmup.length(quick), options), console,
                 LoadRun.consoleListener(console, workload.quiet, liveOptions.view(), "load"));
         RunDirectory.checkWritable(out.dir);
@@ -211,7 +213,7 @@ final class LoadCommand implements Callable<Integer> {
         long startNanos = System.nanoTime();
         Topology topology;
         try {
-            topology = clusterOptions.startAnnounced(console, runDir.resolve("members"), MemberTuning.NONE,
+            topology = cluster.startAnnounced(console, runDir.resolve("members"), MemberTuning.NONE,
                     Duration.ofSeconds(5), liveOptions::close);
         } finally {
             RunDirectory.removeIfEmpty(runDir);
@@ -219,7 +221,7 @@ final class LoadCommand implements Callable<Integer> {
         topology.takeOverShutdown();
         Interruption interruption = new Interruption(run::stop, topology::close);
         try {
-            ClusterOptions.printReady(console, topology, startNanos);
+            ClusterChoice.printReady(console, topology, startNanos);
             RunDirectory.create(runDir);
             run.run(topology, runDir);
         } finally {
@@ -235,7 +237,7 @@ final class LoadCommand implements Callable<Integer> {
                     console.print(LoadTables.perOp(results));
                 }
                 RunDirectory.removeIfEmpty(runDir);
-                String summary = ExitCodes.summary("load", results);
+                String summary = RunLines.notOk("load", results);
                 if (summary != null) {
                     System.err.println(summary);
                 }

@@ -2,6 +2,7 @@ package io.cpbench.bench.cli;
 
 import io.cpbench.bench.run.RunDirectory;
 import io.cpbench.bench.run.Interruption;
+import io.cpbench.bench.run.ClusterChoice;
 import io.cpbench.bench.run.ConsoleProgress;
 import io.cpbench.bench.run.MatrixRun;
 import io.cpbench.bench.run.RunLines;
@@ -93,9 +94,9 @@ abstract class SuiteCommand implements Callable<Integer> {
         ProbeSettings probeSettings = probeSettings();
         UntilCi untilCi = untilCi();
         int rounds = untilCi != null ? untilCi.maxRounds() : rounds();
-        validate(scenarios);
+        ClusterChoice cluster = validate(scenarios);
         MatrixRun.Config config = new MatrixRun.Config(scenarios, plans, rounds, untilCi, clusterWarmup.get(planOptions.quick),
-                clusterOptions.suiteOptions(slowMember, delay, probeSettings));
+                cluster.suiteOptions(slowMember, delay, probeSettings));
         Path runDir = RunDirectory.choose(out.dir, commandName());
         long boxedRound = scenarios.stream().mapToLong(s -> plans.apply(s).timebox().toSeconds()).sum();
         Duration shortestBox = scenarios.stream().map(s -> plans.apply(s).timebox()).min(Duration::compareTo).orElseThrow();
@@ -120,7 +121,7 @@ abstract class SuiteCommand implements Callable<Integer> {
         long startNanos = System.nanoTime();
         Topology topology;
         try {
-            topology = clusterOptions.startAnnounced(console, runDir.resolve("members"), MemberTuning.NONE, progressEvery,
+            topology = cluster.startAnnounced(console, runDir.resolve("members"), MemberTuning.NONE, progressEvery,
                     liveOptions::close);
         } finally {
             RunDirectory.removeIfEmpty(runDir);
@@ -137,7 +138,7 @@ abstract class SuiteCommand implements Callable<Integer> {
         // a no-op when the main thread closed the topology first
         Interruption interruption = new Interruption(run::stop, topology::close);
         try {
-            ClusterOptions.printReady(console, topology, startNanos);
+            ClusterChoice.printReady(console, topology, startNanos);
             run.run(topology, runDir);
         } finally {
             topology.close();
@@ -146,7 +147,7 @@ abstract class SuiteCommand implements Callable<Integer> {
                 RunDirectory.writeSummary(console, runDir, commandName(), run.results(), run.verdicts());
                 RunDirectory.removeIfEmpty(runDir);
                 // Before the hook is released: on Ctrl-C the JVM ends as soon as the hook returns.
-                String summary = ExitCodes.summary(commandName(), run.results());
+                String summary = RunLines.notOk(commandName(), run.results());
                 if (summary != null) {
                     System.err.println(summary);
                 }
@@ -159,13 +160,13 @@ abstract class SuiteCommand implements Callable<Integer> {
     }
 
     /** Checks what the options can tell before anything starts: a mistake here costs a second, not a minute. */
-    private void validate(List<Scenario> scenarios) {
+    private ClusterChoice validate(List<Scenario> scenarios) {
         if (slowMember < -1) {
             throw new IllegalArgumentException("--slow-member must be a member's index (or leave it out for the last"
                     + " member), was " + slowMember);
         }
-        clusterOptions.validate(slowMember);
-        if (scenarios.stream().anyMatch(Scenario::slowNetwork) && !clusterOptions.canSlowAMemberDown()) {
+        ClusterChoice cluster = clusterOptions.choose(slowMember);
+        if (scenarios.stream().anyMatch(Scenario::slowNetwork) && !cluster.canSlowAMemberDown()) {
             throw new IllegalArgumentException("network (b) scenarios ("
                     + scenarios.stream().filter(Scenario::slowNetwork).map(Scenario::name).toList()
                     + ") need a local, embedded or containers topology with --network emulated, or remote with an inventory that has an ssh section");
@@ -174,6 +175,7 @@ abstract class SuiteCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--delay must be 1ms-10s, was " + Durations.human(delay));
         }
         RunDirectory.checkWritable(out.dir);
+        return cluster;
     }
 
     /** The balancers' settings from {@code --lb-property}; a bad key or value is bad input. */

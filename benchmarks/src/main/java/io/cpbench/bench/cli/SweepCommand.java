@@ -1,5 +1,6 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.bench.run.ClusterChoice;
 import io.cpbench.bench.run.RunDirectory;
 import io.cpbench.bench.run.Interruption;
 import io.cpbench.bench.run.SweepGrid;
@@ -168,9 +169,9 @@ final class SweepCommand implements Callable<Integer> {
         }
         clusterWarmup = clusterWarmupOption.length(false);
         SweepGrid grid = grid();
-        clusterOptions.validate(-1);
-        SuiteOptions options = clusterOptions.suiteOptions(-1, Duration.ofMillis(10), ProbeSettings.defaults());
-        if (grid.clusterPerRepeat() && !clusterOptions.startsMembers()) {
+        ClusterChoice cluster = clusterOptions.choose(-1);
+        SuiteOptions options = cluster.suiteOptions(-1, Duration.ofMillis(10), ProbeSettings.defaults());
+        if (grid.clusterPerRepeat() && !cluster.startsMembers()) {
             throw new IllegalArgumentException((grid.clusterPerSetting() ? "--vary-member" : "--fresh-clusters")
                     + " needs members cp-bench starts (--topology local, embedded or containers)");
         }
@@ -192,12 +193,12 @@ final class SweepCommand implements Callable<Integer> {
         Path runDir = RunDirectory.choose(out.dir, "sweep");
         console.println("results -> " + runDir);
         liveOptions.start(console, runDir, "cp-bench sweep (live)");
-        SweepRun run = new SweepRun(new SweepRun.Config(grid, seed, clusterWarmup, options, clusterOptions.describe()), console,
+        SweepRun run = new SweepRun(new SweepRun.Config(grid, seed, clusterWarmup, options, cluster.describe()), console,
                 (tuning, logDir) -> {
                     long startNanos = System.nanoTime();
-                    Topology topology = clusterOptions.startAnnounced(console, logDir, tuning, Duration.ofSeconds(5), () -> { });
+                    Topology topology = cluster.startAnnounced(console, logDir, tuning, Duration.ofSeconds(5), () -> { });
                     topology.takeOverShutdown();
-                    ClusterOptions.printReady(console, topology, startNanos);
+                    ClusterChoice.printReady(console, topology, startNanos);
                     return topology;
                 },
                 name -> cellLines || liveOptions.view() != null

@@ -16,6 +16,7 @@ import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -231,6 +232,51 @@ public final class AbProtocol {
                 process.destroyForcibly();
                 Thread.currentThread().interrupt();
             }
+        }
+    }
+
+    /**
+     * The command that starts a worker of {@code jar} (null: this cp-bench), its JVM arguments first.
+     *
+     * @param option how messages name the jar (--base, --new)
+     * @param main   cp-bench's main class, which this process runs
+     * @param worker the worker command's class, which a jar must hold to take part
+     */
+    public static List<String> workerCommand(Path jar, String option, List<String> jvmArgs, Class<?> main, Class<?> worker) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmArgs);
+        command.addAll(List.of("--add-modules", "java.se"));
+        if (jar != null) {
+            if (!Files.isRegularFile(jar)) {
+                throw new IllegalArgumentException(option + " " + jar + ": no such file (a cp-bench jar, such as"
+                        + " benchmarks/target/cpbench.jar)");
+            }
+            if (!holds(jar, option, worker)) {
+                throw new IllegalArgumentException(option + " " + jar + " is not a cp-bench jar with 'ab' (it has no "
+                        + worker.getName().replace('.', '/') + ".class)");
+            }
+            command.addAll(List.of("-jar", jar.toAbsolutePath().toString()));
+            return command;
+        }
+        try {
+            Path self = Path.of(main.getProtectionDomain().getCodeSource().getLocation().toURI());
+            if (Files.isRegularFile(self)) {
+                command.addAll(List.of("-jar", self.toString()));
+            } else {
+                command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
+            }
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException("cannot locate this cp-bench: " + e.getMessage(), e);
+        }
+        return command;
+    }
+
+    private static boolean holds(Path jar, String option, Class<?> worker) {
+        try (java.util.zip.ZipFile zip = new java.util.zip.ZipFile(jar.toFile())) {
+            return zip.getEntry(worker.getName().replace('.', '/') + ".class") != null;
+        } catch (IOException e) {
+            throw new IllegalArgumentException(option + " " + jar + " is not a jar (" + e.getMessage() + ")");
         }
     }
 }

@@ -3,9 +3,12 @@ package io.cpbench.bench.run;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.cpbench.bench.scenario.Scenarios;
 import io.cpbench.core.result.CsvSummary;
+import io.cpbench.core.result.ResultFiles;
 import io.cpbench.core.result.RunResult;
 import io.cpbench.core.result.ScenarioTable;
+import io.cpbench.core.sweep.SweepFile;
 import io.cpbench.topology.IoCause;
 
 import java.io.IOException;
@@ -18,6 +21,7 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.stream.Stream;
 
 /**
@@ -141,5 +145,60 @@ public final class RunDirectory {
         CsvSummary.write(runDir.resolve("summary.csv"), results);
         console.println();
         console.printf("wrote %d results, table.md and summary.csv to %s%n", results.size(), runDir);
+    }
+
+    /** A run's directory: it holds result files, or it is a sweep's. */
+    private static boolean isRun(Path dir) {
+        return ResultFiles.hasOwnResults(dir) || SweepFile.isSweep(dir);
+    }
+
+    /**
+     * {@code dir} when it is a run; else its newest run directory (names start with the time), said on stderr as
+     * {@code command} says things.
+     *
+     * @param which how messages name it, for example BASE
+     */
+    public static Path resolveRun(Path dir, String which, String command) {
+        if (!Files.isDirectory(dir)) {
+            throw new IllegalArgumentException(which + " " + dir + ": no such run directory");
+        }
+        if (isRun(dir)) {
+            return dir;
+        }
+        List<Path> runs;
+        try (java.util.stream.Stream<Path> s = Files.list(dir)) {
+            runs = s.filter(RunDirectory::isRun).sorted().toList();
+        } catch (IOException e) {
+            throw new IllegalArgumentException(which + " " + dir + ": cannot list (" + e.getMessage() + ")");
+        }
+        if (runs.isEmpty()) {
+            return dir; // read() says what is missing
+        }
+        Path newest = runs.get(runs.size() - 1);
+        System.err.printf(Locale.ROOT, "%s: %s is %s, the newest of %d run director%s in %s%n", command, which, newest,
+                runs.size(), runs.size() == 1 ? "y" : "ies", dir);
+        return newest;
+    }
+
+    /** The results in run directory {@code dir}, each marked baseline or not; bad input when it holds none. */
+    public static List<RunResult> readResults(Path dir, String which) {
+        if (!ResultFiles.hasOwnResults(dir)) {
+            throw new IllegalArgumentException(which + " " + dir + ": no result files in this directory (give a run"
+                    + " directory such as results/runs/20261122-181314-matrix)");
+        }
+        return Scenarios.marked(ResultFiles.readAll(List.of(dir)));
+    }
+
+    /** Writes {@code text} (UTF-8) to {@code file}, making its directory first. */
+    public static void writeFile(Path file, String text) {
+        try {
+            Path parent = file.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+            Files.writeString(file, text, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file + ": " + IoCause.of(e), e);
+        }
     }
 }

@@ -2,11 +2,19 @@ package io.cpbench.bench.run;
 
 import io.cpbench.core.load.Durations;
 import io.cpbench.core.result.RunResult;
+import io.cpbench.core.result.Status;
 import io.cpbench.core.run.RunPlan;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
-/** The one-line forms runs print as they go: a scenario run's result, and what a plan measures. */
+/**
+ * The one-line forms runs print: a scenario run's result, what a plan measures, and at the end the results that are
+ * not OK.
+ */
 public final class RunLines {
 
     private RunLines() {
@@ -27,5 +35,37 @@ public final class RunLines {
                 : String.format(Locale.ROOT, "%,d ops", plan.ops());
         return String.format(Locale.ROOT, "%s after %,d warm-up, %d thread%s", measured, plan.warmupOps(),
                 plan.threads(), plan.threads() == 1 ? "" : "s");
+    }
+
+    /**
+     * One line naming the results that are not OK, for standard error, or null when all are OK: what a script's
+     * log shows without scrolling through the table.
+     */
+    public static String notOk(String command, List<RunResult> results) {
+        List<RunResult> notOk = results.stream().filter(r -> r.status() != Status.OK).toList();
+        if (notOk.isEmpty()) {
+            return null;
+        }
+        Map<Status, Integer> counts = new LinkedHashMap<>();
+        for (Status status : Status.values()) {
+            int n = (int) notOk.stream().filter(r -> r.status() == status).count();
+            if (n > 0) {
+                counts.put(status, n);
+            }
+        }
+        List<String> countText = new ArrayList<>();
+        counts.forEach((status, n) -> countText.add(n + " " + status));
+        List<String> rows = new ArrayList<>();
+        for (RunResult r : notOk) {
+            String reason = r.status() == Status.FAIL && r.reason() != null ? " (" + shorten(r.reason(), 90) + ")" : "";
+            rows.add(r.scenario() + " round " + r.round() + " " + r.status() + reason);
+        }
+        return String.format(Locale.ROOT, "cpbench %s: %s of %d result%s: %s", command, String.join(", ", countText),
+                results.size(), results.size() == 1 ? "" : "s", String.join("; ", rows));
+    }
+
+    private static String shorten(String text, int max) {
+        String line = text.lines().findFirst().orElse("");
+        return line.length() <= max ? line : line.substring(0, max - 3) + "...";
     }
 }

@@ -1,5 +1,6 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.bench.run.RunLines;
 import io.cpbench.core.result.ResultFiles;
 import io.cpbench.core.result.RunResult;
 import io.cpbench.core.result.Status;
@@ -63,7 +64,7 @@ class ExitCodesTest {
     void allOkIsZeroAndSaysNothing() {
         assertThat(REFERENCE).hasSizeGreaterThan(4).allSatisfy(r -> assertThat(r.status()).isEqualTo(Status.OK));
         assertThat(ExitCodes.of(REFERENCE, false, true)).isEqualTo(ExitCodes.OK);
-        assertThat(ExitCodes.summary("matrix", REFERENCE)).isNull();
+        assertThat(RunLines.notOk("matrix", REFERENCE)).isNull();
     }
 
     @Test
@@ -72,7 +73,7 @@ class ExitCodesTest {
         assertThat(ExitCodes.of(results, false, false)).isEqualTo(ExitCodes.FAILED);
         assertThat(ExitCodes.of(results, false, true)).isEqualTo(ExitCodes.FAILED);
         RunResult failed = results.get(2);
-        assertThat(ExitCodes.summary("matrix", results)).isEqualTo("cpbench matrix: 1 FAIL of " + results.size()
+        assertThat(RunLines.notOk("matrix", results)).isEqualTo("cpbench matrix: 1 FAIL of " + results.size()
                 + " results: " + failed.scenario() + " round " + failed.round()
                 + " FAIL (the slow member member-4 leads; network (b) needs it to be a follower)");
     }
@@ -83,7 +84,7 @@ class ExitCodesTest {
             List<RunResult> results = replacing(0, status, "whatever");
             assertThat(ExitCodes.of(results, false, false)).as(status.name()).isEqualTo(ExitCodes.OK);
             assertThat(ExitCodes.of(results, false, true)).as(status.name()).isEqualTo(ExitCodes.NOT_CLEAN);
-            assertThat(ExitCodes.summary("run", results)).as(status.name()).contains("1 " + status + " of ")
+            assertThat(RunLines.notOk("run", results)).as(status.name()).contains("1 " + status + " of ")
                     .contains(results.get(0).scenario() + " round " + results.get(0).round() + " " + status)
                     .doesNotContain("whatever"); // reasons only for FAIL rows, to keep it one readable line
         }

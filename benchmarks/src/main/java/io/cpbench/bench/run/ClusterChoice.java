@@ -1,0 +1,451 @@
+package io.cpbench.bench.run;
+
+import io.cpbench.core.load.Durations;
+import io.cpbench.topology.Inventory;
+import io.cpbench.topology.LeaderView;
+import io.cpbench.topology.Topology;
+import io.cpbench.topology.TopologyKind;
+import io.cpbench.topology.TopologySpec;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Which cluster a run measures, and how it is brought up or reached: members started here (local processes,
+ * embedded, containers), a running cluster to attach to, or the AWS lab's members named by an inventory. Built with
+ * {@link #builder()} (the CLI's cluster options fill one in); {@link Builder#build()} checks every name and range
+ * before anything starts, so a run fails on bad input with one line, not halfway through a start.
+ */
+public final class ClusterChoice {
+
+    /** The network paths: {@code emulated}, {@code emulated-all}, {@code direct}. */
+    public static final String[] NETWORKS = {"emulated", "emulated-all", "direct"};
+
+    private final String topology;
+    private final int members;
+    private final int basePort;
+    private final Duration settle;
+    private final Duration startupTimeout;
+    private final int rebalancePeriod;
+    private final String failover;
+    private final boolean noPriority;
+    private final List<String> memberSettings;
+    private final String network;
+    private final List<String> connect;
+    private final Path inventory;
+    private final String clusterName;
+    private final Duration connectTimeout;
+    private final int slowMember;
+    /** The parsed inventory, read once. */
+    private Inventory parsedInventory;
+
+    private ClusterChoice(Builder b) {
+        this.topology = b.topology;
+        this.members = b.members;
+        this.basePort = b.basePort;
+        this.settle = b.settle;
+        this.startupTimeout = b.startupTimeout;
+        this.rebalancePeriod = b.rebalancePeriod;
+        this.failover = b.failover;
+        this.noPriority = b.noPriority;
+        this.memberSettings = b.memberSettings == null ? null : List.copyOf(b.memberSettings);
+        this.network = b.network;
+        this.connect = b.connect == null ? null : List.copyOf(b.connect);
+        this.inventory = b.inventory;
+        this.clusterName = b.clusterName;
+        this.connectTimeout = b.connectTimeout;
+        this.slowMember = b.slowMember;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    private Builder toBuilder() {
+        Builder b = new Builder();
+        b.topology = topology;
+        b.members = members;
+        b.basePort = basePort;
+        b.settle = settle;
+        b.startupTimeout = startupTimeout;
+        b.rebalancePeriod = rebalancePeriod;
+        b.failover = failover;
+        b.noPriority = noPriority;
+        b.memberSettings = memberSettings;
+        b.network = network;
+        b.connect = connect;
+        b.inventory = inventory;
+        b.clusterName = clusterName;
+        b.connectTimeout = connectTimeout;
+        b.slowMember = slowMember;
+        return b;
+    }
+
+    /**
+     * A cluster choice being filled in; the defaults are the CLI's. {@code slowMember} is the member network (b)
+     * slows: -1 for the default (the last), else a follower's index.
+     */
+    public static final class Builder {
+        private String topology = "local";
+        private int members = 5;
+        private int basePort = 0;
+        private Duration settle = Duration.ofSeconds(5);
+        private Duration startupTimeout = Duration.ofSeconds(180);
+        private int rebalancePeriod = 5;
+        private String failover = "default";
+        private boolean noPriority = false;
+        private List<String> memberSettings = null;
+        private String network = "emulated";
+        private List<String> connect = null;
+        private Path inventory = null;
+        private String clusterName = "dev";
+        private Duration connectTimeout = Duration.ofSeconds(20);
+        private int slowMember = -1;
+
+        public Builder topology(String value) {
+            this.topology = value;
+            return this;
+        }
+
+        public Builder members(int value) {
+            this.members = value;
+            return this;
+        }
+
+        public Builder basePort(int value) {
+            this.basePort = value;
+            return this;
+        }
+
+        public Builder settle(Duration value) {
+            this.settle = value;
+            return this;
+        }
+
+        public Builder startupTimeout(Duration value) {
+            this.startupTimeout = value;
+            return this;
+        }
+
+        public Builder rebalancePeriod(int value) {
+            this.rebalancePeriod = value;
+            return this;
+        }
+
+        public Builder failover(String value) {
+            this.failover = value;
+            return this;
+        }
+
+        public Builder noPriority(boolean value) {
+            this.noPriority = value;
+            return this;
+        }
+
+        public Builder memberSettings(List<String> value) {
+            this.memberSettings = value;
+            return this;
+        }
+
+        public Builder network(String value) {
+            this.network = value;
+            return this;
+        }
+
+        public Builder connect(List<String> value) {
+            this.connect = value;
+            return this;
+        }
+
+        public Builder inventory(Path value) {
+            this.inventory = value;
+            return this;
+        }
+
+        public Builder clusterName(String value) {
+            this.clusterName = value;
+            return this;
+        }
+
+        public Builder connectTimeout(Duration value) {
+            this.connectTimeout = value;
+            return this;
+        }
+
+        public Builder slowMember(int value) {
+            this.slowMember = value;
+            return this;
+        }
+
+        /**
+         * The choice, checked: names, ranges, addresses, the inventory and the slow member; an
+         * {@link IllegalArgumentException} names the option that is wrong.
+         */
+        public ClusterChoice build() {
+            ClusterChoice choice = new ClusterChoice(this);
+            choice.check();
+            return choice;
+        }
+    }
+
+    private void check() {
+        try {
+            failoverPreset();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--failover: " + e.getMessage());
+        }
+        try {
+            memberTuning();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--member-setting: " + e.getMessage());
+        }
+        if (noPriority && (attach() || remote())) {
+            throw new IllegalArgumentException("--no-priority applies to the members cp-bench starts (--topology local, embedded or containers)");
+        }
+        if (memberSettings != null && !memberSettings.isEmpty() && (attach() || remote())) {
+            throw new IllegalArgumentException("--member-setting applies to the members cp-bench starts (--topology local, embedded or containers)");
+        }
+        if (!attach() && !remote()) {
+            try {
+                TopologyKind.parse(topology);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("unknown topology '" + topology + "'; choose local, embedded, containers, attach or remote");
+            }
+            if (!List.of(NETWORKS).contains(network)) {
+                throw new IllegalArgumentException("unknown network path '" + network + "'; choose " + String.join(", ", NETWORKS));
+            }
+            if (members < 3 || members > 9) {
+                throw new IllegalArgumentException("--members must be 3-9 (a CP group), was " + members);
+            }
+            if (basePort != 0 && (basePort < 1024 || basePort > 65535 - members)) {
+                throw new IllegalArgumentException("--base-port must be 1024-" + (65535 - members) + ", or 0 to pick free ports; was " + basePort);
+            }
+            if (rebalancePeriod < 1) {
+                throw new IllegalArgumentException("--rebalance-period must be at least 1 (seconds), was " + rebalancePeriod);
+            }
+        }
+        if (startupTimeout.compareTo(Duration.ofSeconds(10)) < 0) {
+            throw new IllegalArgumentException("--startup-timeout must be at least 10s, was " + Durations.human(startupTimeout));
+        }
+        if (connectTimeout.compareTo(Duration.ofSeconds(1)) < 0) {
+            throw new IllegalArgumentException("--connect-timeout must be at least 1s, was " + Durations.human(connectTimeout));
+        }
+        if (settle.compareTo(startupTimeout) >= 0) {
+            throw new IllegalArgumentException("--settle " + Durations.human(settle) + " must be shorter than --startup-timeout "
+                    + Durations.human(startupTimeout));
+        }
+        if (attach()) {
+            if (connect == null || connect.isEmpty()) {
+                throw new IllegalArgumentException("--topology attach needs --connect HOST:PORT[,HOST:PORT...]");
+            }
+            connect.forEach(address -> {
+                try {
+                    TopologyKind.checkAddress(address.trim());
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("--connect: " + e.getMessage());
+                }
+            });
+        } else if (connect != null) {
+            throw new IllegalArgumentException("--connect is for --topology attach (this run starts its own members)");
+        }
+        if (remote()) {
+            inventory();
+        }
+        if (slowMember != -1) {
+            if (attach()) {
+                throw new IllegalArgumentException("--slow-member: the attach topology cannot slow a member down");
+            }
+            int count = remote() ? inventory().members().size() : members;
+            int priority = remote() ? inventory().priorityIndex() : 0;
+            if (slowMember < 0 || slowMember >= count) {
+                throw new IllegalArgumentException("--slow-member must be a member's index, 0-" + (count - 1) + " with "
+                        + count + " members (or leave it out for the last one), was " + slowMember);
+            }
+            if (slowMember == priority) {
+                List<String> followers = new java.util.ArrayList<>();
+                for (int i = 0; i < count; i++) {
+                    if (i != priority) {
+                        followers.add(Integer.toString(i));
+                    }
+                }
+                throw new IllegalArgumentException("--slow-member " + slowMember + " is the priority member, which leads;"
+                        + " network (b) needs the slow member to be a follower: choose one of " + String.join(", ", followers));
+            }
+        }
+    }
+
+    /** --topology's value: local, embedded, containers, attach or remote. */
+    public String topology() {
+        return topology;
+    }
+
+    /** The most that starting the cluster and settling leadership may take. */
+    public Duration startupTimeout() {
+        return startupTimeout;
+    }
+
+    /** The most a client may take to connect. */
+    public Duration connectTimeout() {
+        return connectTimeout;
+    }
+
+    /** How many members the cluster has: the inventory's, or --members. */
+    public int memberCount() {
+        return remote() ? inventory().members().size() : members;
+    }
+
+    /**
+     * Why chaos faults cannot be injected on this topology, or empty if they can: on local member processes, or on
+     * the AWS lab's hosts over SSH (an inventory with an ssh section and one member per host).
+     */
+    public java.util.Optional<String> whyNoFaults() {
+        if (remote()) {
+            return io.cpbench.topology.FaultsOverSsh.usable(inventory()) ? java.util.Optional.empty()
+                    : java.util.Optional.of("the inventory " + inventory + " needs an ssh section and one member per host"
+                    + " for faults over SSH");
+        }
+        if (!startsMembers() || !("local".equals(topology) || containers())) {
+            return java.util.Optional.of("faults act on member processes or containers cp-bench starts (--topology local"
+                    + " or containers) or on the AWS lab's hosts over SSH (--topology remote --inventory FILE); --topology "
+                    + topology + " has neither");
+        }
+        return java.util.Optional.empty();
+    }
+
+    public boolean containers() {
+        return "containers".equals(topology);
+    }
+
+    public boolean canSlowAMemberDown() {
+        if (remote()) {
+            return inventory().ssh() != null;
+        }
+        return !attach() && emulated();
+    }
+
+    /** Whether members sit behind the network emulator (either --network emulated or emulated-all). */
+    public boolean emulated() {
+        return network.startsWith("emulated");
+    }
+
+    /**
+     * This choice with every link through the proxies (--network emulated becomes emulated-all), so that faults
+     * may act on any member (partitions, delays of a chosen member).
+     */
+    public ClusterChoice everyLinkProxied() {
+        return "emulated".equals(network) ? toBuilder().network("emulated-all").build() : this;
+    }
+
+    /** Which links cross the emulator: all for emulated-all, else the slow member's. */
+    public io.cpbench.topology.net.EmulatedLinks links() {
+        return "emulated-all".equals(network) ? io.cpbench.topology.net.EmulatedLinks.ALL
+                : io.cpbench.topology.net.EmulatedLinks.slowMember(slowMember >= 0 ? slowMember : members - 1);
+    }
+
+    /** Whether this topology starts members of its own (local, embedded), rather than attaching to running ones. */
+    public boolean startsMembers() {
+        return !remote() && !attach();
+    }
+
+    /** --topology attach: members someone else started. */
+    public boolean attachTopology() {
+        return attach();
+    }
+
+    private boolean attach() {
+        return "attach".equalsIgnoreCase(topology.trim());
+    }
+
+    private boolean remote() {
+        return "remote".equalsIgnoreCase(topology.trim());
+    }
+
+    private Inventory inventory() {
+        if (inventory == null) {
+            throw new IllegalArgumentException("--topology remote needs --inventory FILE");
+        }
+        if (parsedInventory == null) {
+            parsedInventory = Inventory.read(inventory);
+        }
+        return parsedInventory;
+    }
+
+    /**
+     * Settings for opening scenarios on the cluster these options start or reach.
+     *
+     * @param slowMember the member network (b) slows, -1 for the default
+     */
+    public io.cpbench.bench.suite.SuiteOptions suiteOptions(int slowMember, Duration delay, io.cpbench.lb.ProbeSettings probes) {
+        return new io.cpbench.bench.suite.SuiteOptions(settle, Duration.ofSeconds(120), connectTimeout, slowMember, delay, probes);
+    }
+
+    /** The --failover preset; its client side goes to every client this JVM makes (system properties). */
+    public io.cpbench.topology.FailoverPreset failoverPreset() {
+        return io.cpbench.topology.FailoverPreset.of(failover);
+    }
+
+    /** The --member-setting values. */
+    public io.cpbench.topology.MemberTuning memberTuning() {
+        return io.cpbench.topology.MemberTuning.parse(memberSettings);
+    }
+
+    public String describe() {
+        return attach() ? "cluster '" + clusterName + "' at " + connect
+                : remote() ? "the members in " + inventory + " (" + String.join(", ", inventory().addresses()) + ")"
+                : members + " " + topology + " members, network " + network
+                + (memberTuning().isEmpty() ? "" : ", " + memberTuning().describe())
+                + (noPriority ? ", no leadership priority" : "");
+    }
+
+    /** Starts or reaches the cluster. */
+    public Topology start(Path logDir) {
+        return start(logDir, io.cpbench.topology.MemberTuning.NONE);
+    }
+
+    /**
+     * Starts the cluster (or attaches to it) as every command does: one line saying which, a progress line on stderr
+     * every {@code every} while members start, then the start. If the start fails or is interrupted, {@code onFailure}
+     * runs before the exception goes on; the start itself has stopped what it started. The caller takes the JVM's
+     * shutdown over from the topology ({@link Topology#takeOverShutdown()}) and then says it is ready
+     * ({@link #printReady}).
+     */
+    public Topology startAnnounced(PrintStream console, Path logDir, io.cpbench.topology.MemberTuning extra, Duration every,
+                            Runnable onFailure) {
+        console.println((startsMembers() ? "starting " : "attaching to ") + describe()
+                + (extra.isEmpty() ? "" : ", " + extra.describe()) + " ...");
+        try (StartProgress ignored = new StartProgress(System.err, every, System.nanoTime(), startsMembers() ? logDir : null)) {
+            return start(logDir, extra);
+        } catch (RuntimeException | Error e) {
+            onFailure.run();
+            throw e;
+        }
+    }
+
+    /** {@code cluster ready in 13.3 s (local): member-0(127.0.0.1:5701, priority) leads, term 1}. */
+    public static void printReady(PrintStream console, Topology topology, long startNanos) {
+        LeaderView ready = topology.leadership().read();
+        console.printf(Locale.ROOT, "cluster ready in %.1f s (%s): %s leads, term %d%n",
+                (System.nanoTime() - startNanos) / 1e9, topology.kind(), ready.leader(), ready.term());
+    }
+
+    /** As {@link #start(Path)}, with {@code extra} member settings over the --member-setting ones (a sweep's). */
+    public Topology start(Path logDir, io.cpbench.topology.MemberTuning extra) {
+        if (remote()) {
+            return TopologyKind.remote(inventory(), connectTimeout, settle, startupTimeout);
+        }
+        if (attach()) {
+            return TopologyKind.attach(clusterName, connect, connectTimeout, settle, startupTimeout);
+        }
+        TopologyKind kind = TopologyKind.parse(topology);
+        TopologySpec spec = new TopologySpec(members, 0, "127.0.0.1", basePort, rebalancePeriod, settle, startupTimeout,
+                logDir, TopologySpec.DEFAULT_MEMBER_JVM_OPTIONS, emulated())
+                .withFailover(failoverPreset()).withTuning(memberTuning().with(extra));
+        if (emulated()) {
+            spec = spec.withLinks(links());
+        }
+        return kind.start(noPriority ? spec.withoutPriority() : spec);
+    }
+}
