@@ -115,8 +115,8 @@ public class CpOpBenchmark {
             if (reportFile != null) {
                 write(Path.of(reportFile), report);
             } else {
-                System.out.println("cp-bench: " + report.clientTarget() + "; leader before " + report.leaderBefore()
-                        + ", after " + report.leaderAfter() + (report.problems().isEmpty() ? ""
+                System.out.println("cp-bench: " + report.cluster().clientTarget() + "; leader before " + report.leader().before()
+                        + ", after " + report.leader().after() + (report.problems().isEmpty() ? ""
                         : "; UNSTABLE: " + String.join("; ", report.problems())));
             }
         } finally {

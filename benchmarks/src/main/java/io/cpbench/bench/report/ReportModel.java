@@ -145,7 +145,7 @@ public final class ReportModel {
         run.put("kind", kind);
         results.stream().map(RunResult::environment).filter(Objects::nonNull).distinct()
                 .forEach(e -> environments.add(JSON.valueToTree(e)));
-        results.stream().map(RunResult::topology).filter(Objects::nonNull).findFirst().ifPresent(t -> run.put("topology", t));
+        results.stream().map(r -> r.cluster().topology()).filter(Objects::nonNull).findFirst().ifPresent(t -> run.put("topology", t));
         if (!results.isEmpty()) {
             run.put("incomplete", results.stream().anyMatch(r -> !r.status().name().equals("OK")));
             scenarioSections(dir, results, tables, charts, notes, verdicts);
@@ -251,7 +251,7 @@ public final class ReportModel {
         Map<String, Map<String, List<RunResult>>> byNetwork = new TreeMap<>();
         for (RunResult r : results) {
             if (r.decodeHistogram().getTotalCount() > 0) {
-                byNetwork.computeIfAbsent(Objects.toString(r.network(), "a"), k -> new LinkedHashMap<>())
+                byNetwork.computeIfAbsent(Objects.toString(r.run().network(), "a"), k -> new LinkedHashMap<>())
                         .computeIfAbsent(r.label(), k -> new ArrayList<>()).add(r);
             }
         }

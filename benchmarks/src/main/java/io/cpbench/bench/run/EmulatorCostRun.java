@@ -66,7 +66,7 @@ public final class EmulatorCostRun {
         }
 
         double ratio() {
-            return emulated.opsPerSecond() / direct.opsPerSecond();
+            return emulated.measured().opsPerSecond() / direct.measured().opsPerSecond();
         }
 
         double p50Difference() {
@@ -74,7 +74,7 @@ public final class EmulatorCostRun {
         }
 
         private static boolean usable(RunResult r) {
-            return r != null && r.status() == Status.OK && r.opsPerSecond() > 0;
+            return r != null && r.status() == Status.OK && r.measured().opsPerSecond() > 0;
         }
     }
 
@@ -166,16 +166,16 @@ public final class EmulatorCostRun {
             }
             ratios.add(pair.ratio());
             differences.add(pair.p50Difference());
-            rows.add(List.of(Integer.toString(pair.number()), fmt("%,.0f", pair.direct().opsPerSecond()),
-                    fmt("%,.0f", pair.emulated().opsPerSecond()), fmt("%.3f", pair.ratio()),
+            rows.add(List.of(Integer.toString(pair.number()), fmt("%,.0f", pair.direct().measured().opsPerSecond()),
+                    fmt("%,.0f", pair.emulated().measured().opsPerSecond()), fmt("%.3f", pair.ratio()),
                     fmt("%,d", pair.direct().latencyMicros().p50()), fmt("%,d", pair.emulated().latencyMicros().p50()),
                     fmt("%+,.0f", pair.p50Difference())));
         }
         StringBuilder out = new StringBuilder(MarkdownTable.render(List.of("pair", "direct op/s", "emulated op/s",
                 "emulated ÷ direct", "direct p50 (µs)", "emulated p50 (µs)", "p50 difference (µs)"), rows));
         out.append('\n');
-        pairs.stream().map(Pair::emulated).filter(r -> r != null && r.networkPath() != null).findFirst()
-                .ifPresent(r -> out.append("emulated: ").append(r.networkPath().method()).append('\n'));
+        pairs.stream().map(Pair::emulated).filter(r -> r != null && r.cluster().networkPath() != null).findFirst()
+                .ifPresent(r -> out.append("emulated: ").append(r.cluster().networkPath().method()).append('\n'));
         if (ratios.size() < 2) {
             out.append("Fewer than 2 complete pairs: no interval.\n");
         } else {
@@ -197,6 +197,6 @@ public final class EmulatorCostRun {
     }
 
     private static String describe(RunResult r) {
-        return r == null ? "not run (or interrupted)" : r.status() + (r.opsPerSecond() > 0 ? String.format(Locale.ROOT, " %,.0f", r.opsPerSecond()) : "");
+        return r == null ? "not run (or interrupted)" : r.status() + (r.measured().opsPerSecond() > 0 ? String.format(Locale.ROOT, " %,.0f", r.measured().opsPerSecond()) : "");
     }
 }

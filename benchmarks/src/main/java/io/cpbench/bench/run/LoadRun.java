@@ -136,7 +136,7 @@ public final class LoadRun extends ResultRun {
         console.println();
         console.print(indent(LoadSummary.render(load)));
         console.printf(Locale.ROOT, "    %s  via %s%s%n    wrote %s.json, %s/load.csv and one .hlog per op%n%n", verdict.status(),
-                report.clientTarget(), verdict.reason() == null ? "" : "  (" + verdict.reason() + ")", stem, stem);
+                report.cluster().clientTarget(), verdict.reason() == null ? "" : "  (" + verdict.reason() + ")", stem, stem);
         return result;
     }
 

@@ -25,8 +25,8 @@ public final class RunLines {
         RunResult.Latency l = r.latencyMicros();
         String latency = l.isEmpty() ? "" : String.format(Locale.ROOT, "  p50 %,d µs  p99 %,d µs", l.p50(), l.p99());
         return String.format(Locale.ROOT, "%s  %,d ops in %.1f s  %,.0f op/s%s  errors %d  via %s%s",
-                r.status(), r.ops(), r.durationSeconds(), r.opsPerSecond(), latency, r.errors(),
-                r.clientTarget() == null ? "-" : r.clientTarget(), r.reason() == null ? "" : "  (" + r.reason() + ")");
+                r.status(), r.measured().ops(), r.measured().durationSeconds(), r.measured().opsPerSecond(), latency, r.measured().errors(),
+                r.cluster().clientTarget() == null ? "-" : r.cluster().clientTarget(), r.reason() == null ? "" : "  (" + r.reason() + ")");
     }
 
     /** What each run of {@code plan} measures: its time or ops, after its warm-up ops, on its threads. */

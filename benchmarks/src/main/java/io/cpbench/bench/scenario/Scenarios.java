@@ -63,7 +63,7 @@ public final class Scenarios {
      * the mark existed lack it; results of scenarios the catalogue does not know keep what they say.
      */
     public static List<io.cpbench.core.result.RunResult> marked(List<io.cpbench.core.result.RunResult> results) {
-        return results.stream().map(r -> r.baseline() != null ? r : ALL.stream()
+        return results.stream().map(r -> r.run().baseline() != null ? r : ALL.stream()
                 .filter(s -> s.name().equals(r.scenario())).findFirst()
                 .map(s -> r.withBaseline(s.isBaseline())).orElse(r)).toList();
     }

@@ -132,12 +132,14 @@ public final class ResultBuilder {
 
     public RunResult build() {
         ScenarioSession.Report w = where;
-        return new RunResult(RunResult.FORMAT, scenario.name(), scenario.network().code(), scenario.description(), round,
-                status, reason, w != null ? w.topology() : null, w != null ? w.clusterName() : null,
-                w != null ? w.clientTarget() : null, w != null ? w.members() : List.of(),
-                w != null && w.networkPath() != null ? w.networkPath() : new RunResult.NetworkPath("unknown", null, 0, Map.of()),
-                plan, environment, startedAt, seconds, warmupOps, ops, errors, opsPerSecond, RunResult.Latency.of(histogram, censored),
-                w != null ? w.leaderBefore() : null, w != null ? w.leaderAfter() : null, hlog, RunResult.encode(histogram),
-                harness, firstError, counters, scenario.isBaseline(), load);
+        return RunResult.builder()
+                .run(new RunResult.RunInfo(scenario.name(), scenario.network().code(), scenario.description(), round,
+                        harness, scenario.isBaseline()))
+                .status(status, reason).firstError(firstError)
+                .cluster(w != null ? w.cluster() : null).leader(w != null ? w.leader() : null)
+                .plan(plan).environment(environment)
+                .measured(new RunResult.Measured(startedAt, seconds, warmupOps, ops, errors, opsPerSecond, counters))
+                .latency(RunResult.Latency.of(histogram, censored), RunResult.encode(histogram))
+                .hlog(hlog).load(load).build();
     }
 }

@@ -281,11 +281,12 @@ public final class ScenarioSession implements AutoCloseable {
 
     private static Report report(Scenario scenario, Topology topology, SuiteOptions options, LeaderView before,
                                  MemberRef slow, LeaderView after, List<String> problems, Instant startedAt) {
-        return new Report(scenario.name(), scenario.network().code(), scenario.description(), topology.kind(),
-                topology.clusterName(), null,
+        RunResult.ClusterInfo cluster = new RunResult.ClusterInfo(topology.kind(), topology.clusterName(), null,
                 topology.members().stream().map(m -> new RunResult.MemberInfo(m.name(), m.address(), m.priority())).toList(),
-                networkPath(topology, options, slow, Map.of()), leaderInfo(before), leaderInfo(after), problems,
-                startedAt.toString(), Instant.now().toString());
+                networkPath(topology, options, slow, Map.of()));
+        return new Report(scenario.name(), scenario.network().code(), scenario.description(), cluster,
+                new RunResult.Leaders(leaderInfo(before), leaderInfo(after)), problems, startedAt.toString(),
+                Instant.now().toString());
     }
 
     static RunResult.NetworkPath networkPath(Topology topology, SuiteOptions options, MemberRef slow,
@@ -341,19 +342,18 @@ public final class ScenarioSession implements AutoCloseable {
      * @param startedAt when the cluster was ready and the client connected (ISO-8601)
      * @param endedAt   when the checks ran, after the last op
      */
-    public record Report(String scenario, String network, String description, String topology, String clusterName,
-                         String clientTarget, List<RunResult.MemberInfo> members, RunResult.NetworkPath networkPath,
-                         RunResult.LeaderInfo leaderBefore, RunResult.LeaderInfo leaderAfter, List<String> problems,
-                         String startedAt, String endedAt) {
+    public record Report(String scenario, String network, String description, RunResult.ClusterInfo cluster,
+                         RunResult.Leaders leader, List<String> problems, String startedAt, String endedAt) {
 
         public Report {
-            members = members == null ? List.of() : List.copyOf(members);
             problems = problems == null ? List.of() : List.copyOf(problems);
         }
 
         Report withTarget(String target, RunResult.NetworkPath path) {
-            return new Report(scenario, network, description, topology, clusterName, target, members, path, leaderBefore,
-                    leaderAfter, problems, startedAt, endedAt);
+            RunResult.ClusterInfo c = cluster;
+            return new Report(scenario, network, description,
+                    new RunResult.ClusterInfo(c.topology(), c.name(), target, c.members(), path), leader, problems,
+                    startedAt, endedAt);
         }
     }
 }

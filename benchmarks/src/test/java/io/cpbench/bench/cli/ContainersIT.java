@@ -78,17 +78,17 @@ class ContainersIT {
         assertThat(results.keySet()).containsExactlyInAnyOrder("client-leader", "client-follower", "client-leader-aware");
         for (RunResult r : results.values()) {
             assertThat(r.status()).as(r.scenario() + ": " + r.reason()).isEqualTo(Status.OK);
-            assertThat(r.ops()).isEqualTo(500);
-            assertThat(r.errors()).isZero();
-            assertThat(r.topology()).isEqualTo("containers");
-            assertThat(r.networkPath().method()).contains("containers");
+            assertThat(r.measured().ops()).isEqualTo(500);
+            assertThat(r.measured().errors()).isZero();
+            assertThat(r.cluster().topology()).isEqualTo("containers");
+            assertThat(r.cluster().networkPath().method()).contains("containers");
         }
         // The routings reached the members they name: the leader, a follower, and the leader again by its hint.
-        assertThat(results.get("client-leader").clientTarget()).contains("leader");
-        assertThat(results.get("client-follower").clientTarget()).contains("follower");
+        assertThat(results.get("client-leader").cluster().clientTarget()).contains("leader");
+        assertThat(results.get("client-follower").cluster().clientTarget()).contains("follower");
         // Bytes from clients per member (the emulator counts them): the leader-aware client sent most to the leader.
-        Map<String, Long> served = results.get("client-leader-aware").networkPath().clientBytesToMember();
-        String leader = results.get("client-leader").leaderBefore().name();
+        Map<String, Long> served = results.get("client-leader-aware").cluster().networkPath().clientBytesToMember();
+        String leader = results.get("client-leader").leader().before().name();
         assertThat(served).containsKey(leader);
         served.forEach((member, bytes) -> {
             if (!member.equals(leader)) {

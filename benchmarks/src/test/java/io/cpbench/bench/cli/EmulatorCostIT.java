@@ -40,17 +40,17 @@ class EmulatorCostIT {
         List<RunResult> emulated = ResultFiles.readAll(List.of(runDir.resolve("emulated")));
         assertThat(direct).hasSize(2).allSatisfy(r -> {
             assertThat(r.status()).isEqualTo(Status.OK);
-            assertThat(r.ops()).isEqualTo(200);
-            assertThat(r.networkPath().method()).isEqualTo("direct");
+            assertThat(r.measured().ops()).isEqualTo(200);
+            assertThat(r.cluster().networkPath().method()).isEqualTo("direct");
         });
         assertThat(emulated).hasSize(2).allSatisfy(r -> {
             assertThat(r.status()).isEqualTo(Status.OK);
-            assertThat(r.networkPath().method()).isEqualTo("user-space TCP proxy per member, for member-2's links only"); // the last of 3
-            assertThat(r.networkPath().clientBytesToMember()).isNotEmpty();
+            assertThat(r.cluster().networkPath().method()).isEqualTo("user-space TCP proxy per member, for member-2's links only"); // the last of 3
+            assertThat(r.cluster().networkPath().clientBytesToMember()).isNotEmpty();
         });
         // Each pair's ratio is its own two runs' op/s, and the summary is their median.
-        double ratio1 = emulated.stream().filter(r -> r.round() == 1).findFirst().orElseThrow().opsPerSecond()
-                / direct.stream().filter(r -> r.round() == 1).findFirst().orElseThrow().opsPerSecond();
+        double ratio1 = emulated.stream().filter(r -> r.round() == 1).findFirst().orElseThrow().measured().opsPerSecond()
+                / direct.stream().filter(r -> r.round() == 1).findFirst().orElseThrow().measured().opsPerSecond();
         assertThat(run.stdout()).contains(String.format(java.util.Locale.ROOT, "pair 1: emulated ÷ direct = %.3f", ratio1))
                 .contains("client-leader, emulated ÷ direct op/s: median").contains("(2 pairs)");
         assertThat(Files.readString(runDir.resolve("emulator-cost.md"))).contains("| emulated ÷ direct |");

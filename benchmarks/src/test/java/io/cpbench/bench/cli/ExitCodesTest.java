@@ -18,10 +18,7 @@ class ExitCodesTest {
     static final List<RunResult> REFERENCE = ResultFiles.readAll(List.of(Path.of("../results/reference/local-2core-quick-a")));
 
     static RunResult with(RunResult r, Status status, String reason) {
-        return new RunResult(r.format(), r.scenario(), r.network(), r.description(), r.round(), status, reason,
-                r.topology(), r.clusterName(), r.clientTarget(), r.members(), r.networkPath(), r.plan(), r.environment(),
-                r.startedAt(), r.durationSeconds(), r.warmupOps(), r.ops(), r.errors(), r.opsPerSecond(),
-                r.latencyMicros(), r.leaderBefore(), r.leaderAfter(), r.hlog(), r.histogram(), r.harness());
+        return r.toBuilder().status(status, reason).build();
     }
 
     static List<RunResult> replacing(int index, Status status, String reason) {
@@ -37,11 +34,7 @@ class ExitCodesTest {
                 l.startedAt(), l.seconds(), l.stages(), l.total(), l.schedule(),
                 List.of(new io.cpbench.core.load.LoadResult.ThresholdResult("cas:p99<1ms", thresholdPassed, "8.76ms")),
                 l.invariants(), l.histograms());
-        return new RunResult(r.format(), r.scenario(), r.network(), r.description(), r.round(), status, null,
-                r.topology(), r.clusterName(), r.clientTarget(), r.members(), r.networkPath(), r.plan(), r.environment(),
-                r.startedAt(), r.durationSeconds(), r.warmupOps(), r.ops(), r.errors(), r.opsPerSecond(),
-                r.latencyMicros(), r.leaderBefore(), r.leaderAfter(), r.hlog(), r.histogram(), r.harness(),
-                r.firstError(), r.counters(), r.baseline(), judged);
+        return r.toBuilder().status(status, null).load(judged).build();
     }
 
     @Test

@@ -46,8 +46,8 @@ class InterruptIT {
         }
         RunResult r = ResultFiles.read(result);
         assertThat(r.status()).isEqualTo(Status.INCOMPLETE);
-        assertThat(r.ops()).isPositive().isLessThan(10_000_000);
-        assertThat(r.decodeHistogram().getTotalCount()).isEqualTo(r.ops());
+        assertThat(r.measured().ops()).isPositive().isLessThan(10_000_000);
+        assertThat(r.decodeHistogram().getTotalCount()).isEqualTo(r.measured().ops());
         assertThat(Files.exists(result.resolveSibling("table.md"))).isTrue();
     }
 
@@ -94,8 +94,8 @@ class InterruptIT {
         RunResult r = ResultFiles.read(result);
         assertThat(r.status()).isEqualTo(Status.INCOMPLETE);
         assertThat(r.load().outcome()).isEqualTo(io.cpbench.core.run.Outcome.INTERRUPTED);
-        assertThat(r.ops()).isPositive();
-        assertThat(r.durationSeconds()).isLessThan(300);
+        assertThat(r.measured().ops()).isPositive();
+        assertThat(r.measured().durationSeconds()).isLessThan(300);
         // the counter was still checked: interrupted ops are unknown, never lost
         assertThat(r.load().invariants()).singleElement().satisfies(i -> assertThat(i.holds()).as(i.evidence()).isTrue());
         assertThat(Files.readAllLines(result.resolveSibling("01-client-leader.load").resolve("load.csv"))).hasSizeGreaterThan(1);

@@ -57,8 +57,8 @@ class JmhCommandIT {
                 "client-follower [jmh-thrpt]", "client-follower [jmh-sample]");
         for (RunResult r : results.values()) {
             assertThat(r.status()).as(r.label() + ": " + r.reason()).isEqualTo(Status.OK);
-            assertThat(r.leaderBefore()).as(r.label()).isNotNull().isEqualTo(r.leaderAfter());
-            assertThat(r.ops()).as(r.label()).isPositive();
+            assertThat(r.leader().before()).as(r.label()).isNotNull().isEqualTo(r.leader().after());
+            assertThat(r.measured().ops()).as(r.label()).isPositive();
         }
     }
 
@@ -67,7 +67,7 @@ class JmhCommandIT {
         // The same client code as a native run: a single-address client's bytes reach its member. Other members
         // get at most the heartbeats of cp-bench's own leadership client (about 22 bytes per 10 s were seen).
         for (RunResult r : results.values()) {
-            Map<String, Long> bytes = r.networkPath().clientBytesToMember();
+            Map<String, Long> bytes = r.cluster().networkPath().clientBytesToMember();
             String expected = r.scenario().equals("client-leader") ? "member-0" : "member-1";
             long served = bytes.getOrDefault(expected, 0L);
             assertThat(served).as(r.label() + " " + bytes).isGreaterThan(10_000);
@@ -76,7 +76,7 @@ class JmhCommandIT {
                     assertThat(sent).as(r.label() + " to " + member + " " + bytes).isLessThan(served / 100);
                 }
             });
-            assertThat(r.clientTarget()).as(r.label()).contains(expected);
+            assertThat(r.cluster().clientTarget()).as(r.label()).contains(expected);
         }
     }
 
@@ -87,7 +87,7 @@ class JmhCommandIT {
             JsonNode jmh = json.readTree(runDir.resolve("jmh").resolve(ResultFiles.fileStem(r) + ".json").toFile()).get(0);
             JsonNode metric = jmh.get("primaryMetric");
             if (r.harness().equals("jmh-thrpt")) {
-                assertThat(r.opsPerSecond()).as(r.label()).isCloseTo(metric.get("score").asDouble(), within(1e-6));
+                assertThat(r.measured().opsPerSecond()).as(r.label()).isCloseTo(metric.get("score").asDouble(), within(1e-6));
             } else {
                 long samples = 0;
                 java.util.TreeMap<Double, Long> counts = new java.util.TreeMap<>();
@@ -118,8 +118,8 @@ class JmhCommandIT {
                 assertThat(jmhMedian).as(r.label() + ": JMH's median").isBetween(below - 1, above + 1);
                 assertThat((double) r.latencyMicros().p50()).as(r.label()).isBetween(below * 0.999 - 1, above * 1.001 + 1);
                 // Closed loop, one thread: op/s is the inverse of JMH's mean op time.
-                assertThat(r.opsPerSecond()).as(r.label()).isCloseTo(1e6 / metric.get("score").asDouble(),
-                        within(r.opsPerSecond() * 0.001));
+                assertThat(r.measured().opsPerSecond()).as(r.label()).isCloseTo(1e6 / metric.get("score").asDouble(),
+                        within(r.measured().opsPerSecond() * 0.001));
             }
         }
     }

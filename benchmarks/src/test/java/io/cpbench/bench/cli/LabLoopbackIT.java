@@ -89,16 +89,16 @@ class LabLoopbackIT {
         String priorityAddress = "127.0.0.1:" + ports.get(PRIORITY);
         for (RunResult r : results) {
             assertThat(r.status()).as(r.scenario() + ": " + r.reason()).isEqualTo(Status.OK);
-            assertThat(r.topology()).isEqualTo("remote");
-            assertThat(r.ops()).isEqualTo(300);
+            assertThat(r.cluster().topology()).isEqualTo("remote");
+            assertThat(r.measured().ops()).isEqualTo(300);
             // The inventory's priority member (not member-0) leads, before and after.
-            assertThat(r.leaderBefore().address()).isEqualTo(priorityAddress);
-            assertThat(r.leaderAfter()).isEqualTo(r.leaderBefore());
+            assertThat(r.leader().before().address()).isEqualTo(priorityAddress);
+            assertThat(r.leader().after()).isEqualTo(r.leader().before());
         }
         RunResult leader = results.stream().filter(r -> r.scenario().equals("client-leader")).findFirst().orElseThrow();
-        assertThat(leader.clientTarget()).contains("member-2 " + priorityAddress + " (leader)");
+        assertThat(leader.cluster().clientTarget()).contains("member-2 " + priorityAddress + " (leader)");
         RunResult follower = results.stream().filter(r -> r.scenario().equals("client-follower")).findFirst().orElseThrow();
-        assertThat(follower.clientTarget()).contains("(follower)").doesNotContain(priorityAddress);
+        assertThat(follower.cluster().clientTarget()).contains("(follower)").doesNotContain(priorityAddress);
         // cp-bench started nothing, so it stopped nothing.
         assertThat(members).allMatch(Process::isAlive);
     }
@@ -124,12 +124,12 @@ class LabLoopbackIT {
         RunResult r = results.get(0);
         String priorityAddress = "127.0.0.1:" + ports.get(PRIORITY);
         assertThat(r.status()).as(r.label() + ": " + r.reason()).isEqualTo(Status.OK);
-        assertThat(r.topology()).isEqualTo("remote");
-        assertThat(r.opsPerSecond()).isGreaterThan(0);
-        assertThat(r.leaderBefore().address()).isEqualTo(priorityAddress);
-        assertThat(r.leaderAfter()).isEqualTo(r.leaderBefore());
-        assertThat(r.clientTarget()).contains("(follower)").doesNotContain(priorityAddress);
-        assertThat(r.clusterName()).isEqualTo("cpbench-loopback-lab");
+        assertThat(r.cluster().topology()).isEqualTo("remote");
+        assertThat(r.measured().opsPerSecond()).isGreaterThan(0);
+        assertThat(r.leader().before().address()).isEqualTo(priorityAddress);
+        assertThat(r.leader().after()).isEqualTo(r.leader().before());
+        assertThat(r.cluster().clientTarget()).contains("(follower)").doesNotContain(priorityAddress);
+        assertThat(r.cluster().name()).isEqualTo("cpbench-loopback-lab");
         // The lab's member processes were used, not restarted.
         assertThat(members).allMatch(Process::isAlive);
         assertThat(members.stream().map(Process::pid).toList()).isEqualTo(pids);

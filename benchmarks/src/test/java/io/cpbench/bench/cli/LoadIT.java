@@ -71,17 +71,17 @@ class LoadIT {
             // 2 s at 100 op/s, then 2 s ramping 100 -> 200: 200 + 300 ops due
             assertThat(load.schedule().due()).as(r.scenario()).isEqualTo(500);
             assertThat(load.schedule().started()).as(r.scenario()).isEqualTo(500);
-            assertThat(r.ops() + r.errors()).as(r.scenario()).isEqualTo(500);
-            assertThat(r.decodeHistogram().getTotalCount()).isEqualTo(r.ops());
+            assertThat(r.measured().ops() + r.measured().errors()).as(r.scenario()).isEqualTo(500);
+            assertThat(r.decodeHistogram().getTotalCount()).isEqualTo(r.measured().ops());
             assertThat(load.stages()).hasSize(2);
             assertThat(load.invariants()).allSatisfy(i -> assertThat(i.holds()).as(i.evidence()).isTrue());
-            assertThat(r.clientTarget()).contains("each of 2 clients");
+            assertThat(r.cluster().clientTarget()).contains("each of 2 clients");
         }
         // leader-routed clients: the leader received the calls; any other member under 1 % of its bytes (what the
         // suite's own leadership client sends, such as a 22-byte heartbeat, counts as client bytes too)
         RunResult leader = results.get(0);
-        String leaderName = leader.leaderBefore().name();
-        Map<String, Long> bytes = leader.networkPath().clientBytesToMember();
+        String leaderName = leader.leader().before().name();
+        Map<String, Long> bytes = leader.cluster().networkPath().clientBytesToMember();
         long toLeader = bytes.get(leaderName);
         assertThat(toLeader).as(bytes.toString()).isGreaterThan(10_000L); // 500 measured ops, each at least one request
         bytes.forEach((member, sent) -> {
@@ -97,7 +97,7 @@ class LoadIT {
         List<String> csv = Files.readAllLines(dir.resolve("load.csv"));
         assertThat(csv.get(0)).startsWith("elapsed_s,stage,level,op,ops,errors");
         long ops = csv.stream().skip(1).filter(l -> l.split(",")[3].equals("all")).mapToLong(l -> Long.parseLong(l.split(",")[4])).sum();
-        assertThat(ops).isEqualTo(results.get(0).ops());
+        assertThat(ops).isEqualTo(results.get(0).measured().ops());
         assertThat(csv.stream().skip(1).map(l -> l.split(",")[1]).distinct()).containsExactly("1", "2");
         for (String op : List.of("cas", "get", "increment", "lock")) {
             assertThat(dir.resolve("load-" + op + ".hlog")).exists();
@@ -124,7 +124,7 @@ class LoadIT {
     @Test
     void ranOnTheClusterItWasGivenAndStartedNoMemberOfItsOwn() {
         String clusterName = SharedCluster.topology().clusterName();
-        assertThat(results).allSatisfy(r -> assertThat(r.clusterName()).isEqualTo(clusterName));
+        assertThat(results).allSatisfy(r -> assertThat(r.cluster().name()).isEqualTo(clusterName));
         assertThat(ProcessHandle.allProcesses().filter(p -> p.info().commandLine().orElse("")
                 .contains("--cluster-name " + clusterName + " ")).count()).as("the shared cluster's 3 members only").isEqualTo(3);
     }

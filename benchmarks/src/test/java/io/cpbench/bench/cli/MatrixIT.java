@@ -55,7 +55,7 @@ class MatrixIT {
         assertThat(results.values()).allSatisfy(r -> assertThat(r.status()).as(r.scenario() + ": " + r.reason()).isEqualTo(Status.OK));
         // A leaked member would outlive the CLI as an orphan, no longer our descendant: look for it by the run's
         // unique cluster name among all processes instead.
-        String clusterName = results.values().iterator().next().clusterName();
+        String clusterName = results.values().iterator().next().cluster().name();
         assertThat(clusterName).startsWith("cpbench-");
         assertThat(ProcessHandle.allProcesses().filter(p -> p.info().commandLine().orElse("")
                 .contains("--cluster-name " + clusterName + " ")).toList()).isEmpty();
@@ -64,9 +64,9 @@ class MatrixIT {
     @Test
     void countsMatchTheOpsAskedFor() {
         for (RunResult r : results.values()) {
-            assertThat(r.ops() + r.errors()).as(r.scenario()).isEqualTo(OPS);
-            assertThat(r.decodeHistogram().getTotalCount()).as(r.scenario()).isEqualTo(r.ops());
-            assertThat(r.warmupOps()).as(r.scenario()).isEqualTo(100);
+            assertThat(r.measured().ops() + r.measured().errors()).as(r.scenario()).isEqualTo(OPS);
+            assertThat(r.decodeHistogram().getTotalCount()).as(r.scenario()).isEqualTo(r.measured().ops());
+            assertThat(r.measured().warmupOps()).as(r.scenario()).isEqualTo(100);
         }
     }
 
@@ -80,7 +80,7 @@ class MatrixIT {
             }
             RunResult.Latency logged = RunResult.Latency.of(fromLog);
             assertThat(logged).as(r.scenario()).isEqualTo(r.latencyMicros());
-            assertThat(fromLog.getTotalCount()).isEqualTo(r.ops());
+            assertThat(fromLog.getTotalCount()).isEqualTo(r.measured().ops());
         }
     }
 
@@ -89,24 +89,24 @@ class MatrixIT {
         RunResult leader = results.get("client-leader");
         RunResult follower = results.get("client-follower");
 
-        assertThat(leader.clientTarget()).startsWith(leader.leaderBefore().name() + " ").endsWith("(leader)");
-        assertThat(follower.clientTarget()).endsWith("(follower)").doesNotStartWith(follower.leaderBefore().name() + " ");
-        assertThat(leader.leaderBefore().name()).isEqualTo(priorityMember(leader));
+        assertThat(leader.cluster().clientTarget()).startsWith(leader.leader().before().name() + " ").endsWith("(leader)");
+        assertThat(follower.cluster().clientTarget()).endsWith("(follower)").doesNotStartWith(follower.leader().before().name() + " ");
+        assertThat(leader.leader().before().name()).isEqualTo(priorityMember(leader));
     }
 
     @Test
     void networkBSlowsTheLastMemberWhichStaysAFollower() {
         for (RunResult r : results.values()) {
-            boolean b = r.network().equals("b");
-            assertThat(r.networkPath().method()).as(r.scenario()).isEqualTo("user-space TCP proxy per member, for member-4's links only");
-            assertThat(r.networkPath().slowMember()).as(r.scenario()).isEqualTo(b ? "member-4" : null);
-            assertThat(r.networkPath().delayMillis()).as(r.scenario()).isEqualTo(b ? 10.0 : 0.0);
-            assertThat(r.leaderBefore().name()).isNotEqualTo("member-4");
-            assertThat(r.leaderAfter().name()).isNotEqualTo("member-4");
+            boolean b = r.run().network().equals("b");
+            assertThat(r.cluster().networkPath().method()).as(r.scenario()).isEqualTo("user-space TCP proxy per member, for member-4's links only");
+            assertThat(r.cluster().networkPath().slowMember()).as(r.scenario()).isEqualTo(b ? "member-4" : null);
+            assertThat(r.cluster().networkPath().delayMillis()).as(r.scenario()).isEqualTo(b ? 10.0 : 0.0);
+            assertThat(r.leader().before().name()).isNotEqualTo("member-4");
+            assertThat(r.leader().after().name()).isNotEqualTo("member-4");
         }
-        assertThat(results.get("client-follower10ms-1follower10ms").clientTarget()).startsWith("member-4 ").endsWith("(slow follower)");
-        assertThat(results.get("client-follower-1follower10ms").clientTarget()).doesNotStartWith("member-4 ").endsWith("(follower)");
-        assertThat(results.get("client-lb-10ms").clientTarget()).startsWith("all members but member-4");
+        assertThat(results.get("client-follower10ms-1follower10ms").cluster().clientTarget()).startsWith("member-4 ").endsWith("(slow follower)");
+        assertThat(results.get("client-follower-1follower10ms").cluster().clientTarget()).doesNotStartWith("member-4 ").endsWith("(follower)");
+        assertThat(results.get("client-lb-10ms").cluster().clientTarget()).startsWith("all members but member-4");
     }
 
     @Test
@@ -123,7 +123,7 @@ class MatrixIT {
         assertServedOnlyBy("client-smart-10ms", "member-0", "member-1", "member-2", "member-3", "member-4");
         // The probing balancers also send their probes (and hint questions) to every member: allow 5 % there.
         // Latency-aware (defaults: fastest tenth, 1.15×) keeps the leader, may keep followers close to it, never the slow one.
-        Map<String, Long> latencyAware = results.get("client-latency-aware-10ms").networkPath().clientBytesToMember();
+        Map<String, Long> latencyAware = results.get("client-latency-aware-10ms").cluster().networkPath().clientBytesToMember();
         long busiest = latencyAware.values().stream().mapToLong(Long::longValue).max().orElseThrow();
         assertThat(latencyAware.get("member-4")).as("latency-aware " + latencyAware).isLessThan(busiest / 20);
         assertThat(latencyAware.get("member-0")).as("latency-aware " + latencyAware).isGreaterThan(busiest / 10);
@@ -136,12 +136,12 @@ class MatrixIT {
     void balancerScenariosRecordWhatTheBalancerConcluded() {
         for (String name : List.of("client-leader-aware", "client-leader-aware-10ms", "client-leader-aware-from-slow-10ms")) {
             RunResult r = results.get(name);
-            assertThat(r.clientTarget()).as(name).endsWith("leader-aware chose " + r.leaderBefore().address() + " (members' hint)");
+            assertThat(r.cluster().clientTarget()).as(name).endsWith("leader-aware chose " + r.leader().before().address() + " (members' hint)");
         }
-        assertThat(results.get("client-leader-aware-from-slow-10ms").clientTarget()).startsWith("started from member-4 only");
+        assertThat(results.get("client-leader-aware-from-slow-10ms").cluster().clientTarget()).startsWith("started from member-4 only");
         RunResult latencyAware = results.get("client-latency-aware-10ms");
-        assertThat(latencyAware.clientTarget()).contains("latency-aware excluded [").contains(latencyAware.members().get(4).address())
-                .doesNotContain(latencyAware.leaderBefore().address());
+        assertThat(latencyAware.cluster().clientTarget()).contains("latency-aware excluded [").contains(latencyAware.cluster().members().get(4).address())
+                .doesNotContain(latencyAware.leader().before().address());
     }
 
     private void assertServedOnlyBy(String scenario, String... members) {
@@ -150,7 +150,7 @@ class MatrixIT {
 
     /** Each named member got at least a tenth of the busiest member's bytes; every other member under 1/{@code under}. */
     private void assertServedOnlyBy(String scenario, int under, String... members) {
-        Map<String, Long> bytes = results.get(scenario).networkPath().clientBytesToMember();
+        Map<String, Long> bytes = results.get(scenario).cluster().networkPath().clientBytesToMember();
         assertThat(bytes).as(scenario).hasSize(5);
         long busiest = bytes.values().stream().mapToLong(Long::longValue).max().orElseThrow();
         List<String> serving = List.of(members);
@@ -223,9 +223,10 @@ class MatrixIT {
         try (Stream<Path> files = Files.list(runDir)) {
             for (Path file : files.filter(f -> f.getFileName().toString().matches("\\d\\d-.*\\.json")).toList()) {
                 var tree = (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(file.toFile());
-                String scenario = tree.path("scenario").asText();
+                String scenario = tree.path("run").path("scenario").asText();
                 double factor = scenario.equals("client-leader-aware") ? 0.5 : scenario.equals("client-smart") ? 1.5 : 1.0;
-                tree.put("opsPerSecond", tree.path("opsPerSecond").asDouble() * factor);
+                var measured = (com.fasterxml.jackson.databind.node.ObjectNode) tree.path("measured");
+                measured.put("opsPerSecond", measured.path("opsPerSecond").asDouble() * factor);
                 Files.writeString(changed.resolve(file.getFileName()), tree.toString());
             }
         }
@@ -254,6 +255,6 @@ class MatrixIT {
     }
 
     private static String priorityMember(RunResult r) {
-        return r.members().stream().filter(RunResult.MemberInfo::priority).findFirst().orElseThrow().name();
+        return r.cluster().members().stream().filter(RunResult.MemberInfo::priority).findFirst().orElseThrow().name();
     }
 }

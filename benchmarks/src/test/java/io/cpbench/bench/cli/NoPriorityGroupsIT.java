@@ -46,19 +46,19 @@ class NoPriorityGroupsIT {
         List<RunResult> results = ResultFiles.readAll(List.of(runDir));
         assertThat(results).hasSize(2).allSatisfy(r -> {
             assertThat(r.status()).as(r.reason()).isEqualTo(Status.OK);
-            assertThat(r.ops()).isPositive();
+            assertThat(r.measured().ops()).isPositive();
             assertThat(r.load().invariants()).allSatisfy(i -> assertThat(i.holds()).isTrue());
         });
         // The per-group route: each group's client chose that group's leader, as the members report it.
         RunResult perGroup = results.stream().filter(r -> r.scenario().equals("client-leader-aware-per-group"))
                 .findFirst().orElseThrow();
-        Map<String, String> addressOf = perGroup.members().stream()
+        Map<String, String> addressOf = perGroup.cluster().members().stream()
                 .collect(Collectors.toMap(RunResult.MemberInfo::name, RunResult.MemberInfo::address));
-        assertThat(perGroup.clientTarget()).contains("a client per CP group");
+        assertThat(perGroup.cluster().clientTarget()).contains("a client per CP group");
         for (String leader : leaders) {
             String group = leader.substring(0, leader.indexOf(' '));
             String member = leader.substring(leader.lastIndexOf(' ') + 1);
-            assertThat(perGroup.clientTarget()).as(leader).contains(group + ": leader-aware chose " + addressOf.get(member));
+            assertThat(perGroup.cluster().clientTarget()).as(leader).contains(group + ": leader-aware chose " + addressOf.get(member));
         }
     }
 }

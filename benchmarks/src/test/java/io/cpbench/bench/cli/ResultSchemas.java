@@ -141,6 +141,10 @@ final class ResultSchemas {
         } catch (IOException e) {
             return List.of("not JSON: " + e.getMessage().lines().findFirst().orElse(""));
         }
+        if ("result".equals(kind) && node instanceof com.fasterxml.jackson.databind.node.ObjectNode object) {
+            // a file of the first format is checked as the reader sees it, its fields moved into the sections
+            node = io.cpbench.core.result.ResultFormat.upgrade(object);
+        }
         Set<ValidationMessage> messages = schema.validate(node);
         return messages.stream().map(ValidationMessage::getMessage).sorted().toList();
     }

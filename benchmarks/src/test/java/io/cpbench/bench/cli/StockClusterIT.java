@@ -92,13 +92,13 @@ class StockClusterIT {
         assertEquals(1, results.size());
         RunResult r = results.get(0);
         assertEquals(Status.OK, r.status(), r.reason());
-        assertEquals("metrics", r.leaderBefore().source());
-        assertEquals("metrics", r.leaderAfter().source());
-        assertEquals(cluster.address(0), r.leaderBefore().address(), "the priority member leads");
-        assertEquals(truthAddress(), r.leaderAfter().address(), "and the members' logs agree");
-        assertEquals(cluster.address(0), r.clientTarget().split(" ")[1], r.clientTarget());
-        assertEquals(500, r.ops());
-        assertEquals(0L, r.counters().get("casRetries"));
+        assertEquals("metrics", r.leader().before().source());
+        assertEquals("metrics", r.leader().after().source());
+        assertEquals(cluster.address(0), r.leader().before().address(), "the priority member leads");
+        assertEquals(truthAddress(), r.leader().after().address(), "and the members' logs agree");
+        assertEquals(cluster.address(0), r.cluster().clientTarget().split(" ")[1], r.cluster().clientTarget());
+        assertEquals(500, r.measured().ops());
+        assertEquals(0L, r.measured().counters().get("casRetries"));
     }
 
     @Test
@@ -185,11 +185,11 @@ class StockClusterIT {
         assertEquals(Status.UNSTABLE, r.status(), r.reason());
         assertTrue(r.reason().contains("leadership changed"), r.reason());
         // the leader after the run is read from the members' metrics too: a new leader, in a later term
-        org.junit.jupiter.api.Assertions.assertNotNull(r.leaderAfter(), "no leader read after the run: " + r.reason());
-        assertEquals("metrics", r.leaderAfter().source());
-        assertTrue(r.leaderAfter().term() > r.leaderBefore().term(), r.leaderBefore() + " -> " + r.leaderAfter());
-        assertNotEquals(oldLeader, r.leaderAfter().address());
-        assertEquals(truthAddress(), r.leaderAfter().address(), "the members' logs name the same new leader");
+        org.junit.jupiter.api.Assertions.assertNotNull(r.leader().after(), "no leader read after the run: " + r.reason());
+        assertEquals("metrics", r.leader().after().source());
+        assertTrue(r.leader().after().term() > r.leader().before().term(), r.leader().before() + " -> " + r.leader().after());
+        assertNotEquals(oldLeader, r.leader().after().address());
+        assertEquals(truthAddress(), r.leader().after().address(), "the members' logs name the same new leader");
     }
 
     /** The one run directory the CLI created under {@code --out}. */

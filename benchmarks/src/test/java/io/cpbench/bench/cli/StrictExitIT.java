@@ -38,7 +38,7 @@ class StrictExitIT {
         }
         assertThat(results).singleElement().satisfies(r -> {
             assertThat(r.status()).isEqualTo(Status.TIMEBOXED);
-            assertThat(r.ops()).isPositive().isLessThan(100_000_000);
+            assertThat(r.measured().ops()).isPositive().isLessThan(100_000_000);
         });
         assertThat(finished.stdout()).contains("[round 1/1, scenario 1 of 1");
     }

@@ -23,11 +23,14 @@ class UntilCiTest {
             .findFirst().orElseThrow();
 
     static RunResult at(RunResult r, int round, double opsPerSecond) {
-        return new RunResult(r.format(), r.scenario(), r.network(), r.description(), round, Status.OK, null,
-                r.topology(), r.clusterName(), r.clientTarget(), r.members(), r.networkPath(), r.plan(), r.environment(),
-                r.startedAt(), r.durationSeconds(), r.warmupOps(), r.ops(), r.errors(), opsPerSecond,
-                r.latencyMicros(), r.leaderBefore(), r.leaderAfter(), r.hlog(), r.histogram(), r.harness())
-                .withBaseline(io.cpbench.bench.scenario.Scenarios.byName(r.scenario()).isBaseline());
+        RunResult.RunInfo run = r.run();
+        RunResult.Measured m = r.measured();
+        return r.toBuilder().status(Status.OK, null)
+                .run(new RunResult.RunInfo(run.scenario(), run.network(), run.description(), round, run.harness(),
+                        io.cpbench.bench.scenario.Scenarios.byName(r.scenario()).isBaseline()))
+                .measured(new RunResult.Measured(m.startedAt(), m.durationSeconds(), m.warmupOps(), m.ops(), m.errors(),
+                        opsPerSecond, m.counters()))
+                .build();
     }
 
     /** Rounds whose follower ÷ leader ratios are the given ones. */

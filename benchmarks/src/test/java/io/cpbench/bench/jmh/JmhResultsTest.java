@@ -35,11 +35,11 @@ class JmhResultsTest {
     }
 
     static ScenarioSession.Report report(List<String> problems) {
-        return new ScenarioSession.Report("client-leader", "a", "d", "local", "cpbench-x", "member-0 127.0.0.1:5701 (leader)",
-                List.of(new RunResult.MemberInfo("member-0", "127.0.0.1:5701", true)),
-                new RunResult.NetworkPath("user-space TCP proxy per member", null, 0, Map.of("member-0", 1234L)),
-                new RunResult.LeaderInfo("member-0", "127.0.0.1:5701", 2), new RunResult.LeaderInfo("member-0", "127.0.0.1:5701", 2),
-                problems, "2026-11-22T07:00:00Z", "2026-11-22T07:01:00Z");
+        RunResult.LeaderInfo leader = new RunResult.LeaderInfo("member-0", "127.0.0.1:5701", 2);
+        return new ScenarioSession.Report("client-leader", "a", "d", new RunResult.ClusterInfo("local", "cpbench-x",
+                "member-0 127.0.0.1:5701 (leader)", List.of(new RunResult.MemberInfo("member-0", "127.0.0.1:5701", true)),
+                new RunResult.NetworkPath("user-space TCP proxy per member", null, 0, Map.of("member-0", 1234L))),
+                new RunResult.Leaders(leader, leader), problems, "2026-11-22T07:00:00Z", "2026-11-22T07:01:00Z");
     }
 
     @Test
@@ -49,14 +49,14 @@ class JmhResultsTest {
 
         assertThat(results).extracting(RunResult::round).containsExactly(1, 2);
         // Fork 1's iterations scored 390 and 560 ops/s, fork 2's 500 and 600; each iteration lasted 3 s.
-        assertThat(results.get(0).opsPerSecond()).isCloseTo(475, within(1e-9));
-        assertThat(results.get(1).opsPerSecond()).isCloseTo(550, within(1e-9));
-        assertThat(results.get(0).ops()).isEqualTo(2850);
-        assertThat(results.get(0).durationSeconds()).isEqualTo(6.0);
+        assertThat(results.get(0).measured().opsPerSecond()).isCloseTo(475, within(1e-9));
+        assertThat(results.get(1).measured().opsPerSecond()).isCloseTo(550, within(1e-9));
+        assertThat(results.get(0).measured().ops()).isEqualTo(2850);
+        assertThat(results.get(0).measured().durationSeconds()).isEqualTo(6.0);
         assertThat(results.get(0).plan().timeboxSeconds()).isEqualTo(9.0);
         assertThat(results.get(0).decodeHistogram().getTotalCount()).isZero();
         assertThat(results.get(0).scenario()).isEqualTo("client-leader");
-        assertThat(results.get(0).network()).isEqualTo("a");
+        assertThat(results.get(0).run().network()).isEqualTo("a");
     }
 
     @Test
@@ -71,9 +71,9 @@ class JmhResultsTest {
         assertThat(h.getCountAtValue(1501)).isEqualTo(1);
         assertThat(sample.latencyMicros().p50()).isEqualTo(1000);
         assertThat(sample.latencyMicros().max()).isEqualTo(2000);
-        assertThat(sample.ops()).isEqualTo(10);
+        assertThat(sample.measured().ops()).isEqualTo(10);
         // One thread, closed loop: op/s = 1 / mean op time = 1e6 / 1,090.05 µs.
-        assertThat(sample.opsPerSecond()).isCloseTo(1e6 / 1090.05, within(1e-6));
+        assertThat(sample.measured().opsPerSecond()).isCloseTo(1e6 / 1090.05, within(1e-6));
     }
 
     @Test
@@ -86,14 +86,14 @@ class JmhResultsTest {
         assertThat(checked.round()).isEqualTo(4);
         assertThat(checked.status()).isEqualTo(Status.OK);
         assertThat(checked.reason()).isNull();
-        assertThat(checked.leaderBefore().term()).isEqualTo(2);
-        assertThat(checked.clientTarget()).contains("(leader)");
-        assertThat(checked.networkPath().clientBytesToMember()).containsEntry("member-0", 1234L);
+        assertThat(checked.leader().before().term()).isEqualTo(2);
+        assertThat(checked.cluster().clientTarget()).contains("(leader)");
+        assertThat(checked.cluster().networkPath().clientBytesToMember()).containsEntry("member-0", 1234L);
         assertThat(unstable.status()).isEqualTo(Status.UNSTABLE);
         assertThat(unstable.reason()).contains("leadership changed");
         assertThat(unchecked.status()).isEqualTo(Status.OK);
         assertThat(unchecked.reason()).contains("not checked");
-        assertThat(unchecked.leaderBefore()).isNull();
+        assertThat(unchecked.leader().before()).isNull();
     }
 
     @Test

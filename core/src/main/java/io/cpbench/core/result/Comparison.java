@@ -120,7 +120,7 @@ public final class Comparison {
                 throw new IllegalArgumentException("these runs are not of the same ops: " + label + " has " + bOps
                         + " in BASE, " + nOps + " in NEW");
             }
-            rows.add(row(label, "all", bs, ns, RunResult::opsPerSecond, r -> r.latencyMicros().p50(),
+            rows.add(row(label, "all", bs, ns, r -> r.measured().opsPerSecond(), r -> r.latencyMicros().p50(),
                     r -> r.latencyMicros().p99(), tolerance, gate));
             if (bOps.size() > 1) {
                 for (String op : bOps) {

@@ -21,16 +21,16 @@ public final class CsvSummary {
         StringBuilder out = new StringBuilder(HEADER).append('\n');
         for (RunResult r : results) {
             RunResult.Latency l = r.latencyMicros();
-            out.append(String.join(",", List.of(Integer.toString(r.round()), quote(r.scenario()), quote(r.network()),
-                    r.status().name(), Long.toString(r.ops()), Long.toString(r.errors()),
-                    String.format(Locale.ROOT, "%.3f", r.durationSeconds()),
-                    String.format(Locale.ROOT, "%.1f", r.opsPerSecond()), Long.toString(l.p50()), Long.toString(l.p90()),
+            out.append(String.join(",", List.of(Integer.toString(r.round()), quote(r.scenario()), quote(r.run().network()),
+                    r.status().name(), Long.toString(r.measured().ops()), Long.toString(r.measured().errors()),
+                    String.format(Locale.ROOT, "%.3f", r.measured().durationSeconds()),
+                    String.format(Locale.ROOT, "%.1f", r.measured().opsPerSecond()), Long.toString(l.p50()), Long.toString(l.p90()),
                     Long.toString(l.p99()), Long.toString(l.p999()), Long.toString(l.max()),
-                    quote(r.leaderBefore() == null ? "" : r.leaderBefore().name()),
-                    r.leaderBefore() == null ? "" : Integer.toString(r.leaderBefore().term()),
-                    quote(r.leaderAfter() == null ? "" : r.leaderAfter().name()),
-                    r.leaderAfter() == null ? "" : Integer.toString(r.leaderAfter().term()),
-                    quote(r.clientTarget()), quote(r.reason()), quote(r.harness())))).append('\n');
+                    quote(r.leader().before() == null ? "" : r.leader().before().name()),
+                    r.leader().before() == null ? "" : Integer.toString(r.leader().before().term()),
+                    quote(r.leader().after() == null ? "" : r.leader().after().name()),
+                    r.leader().after() == null ? "" : Integer.toString(r.leader().after().term()),
+                    quote(r.cluster().clientTarget()), quote(r.reason()), quote(r.harness())))).append('\n');
         }
         try {
             Files.writeString(file, out, StandardCharsets.UTF_8);

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -49,19 +50,17 @@ public final class ResultFiles {
         RunResult result;
         try {
             JsonNode tree = JSON.readTree(file.toFile());
-            JsonNode format = tree == null ? null : tree.get("format");
-            if (format == null || !RunResult.FORMAT.equals(format.asText())) {
-                throw new ResultFormatException(file + ": not a cp-bench result (format is "
-                        + (format == null ? "missing" : "'" + format.asText() + "'") + ", expected '" + RunResult.FORMAT + "')");
-            }
-            result = JSON.treeToValue(tree, RunResult.class);
+            ResultFormat.check(tree, file);
+            result = JSON.treeToValue(ResultFormat.upgrade((ObjectNode) tree), RunResult.class);
         } catch (JacksonException e) {
             throw new ResultFormatException(file + ": not a cp-bench result (" + jsonProblem(e) + ")", e);
         } catch (IOException e) {
             throw new ResultFormatException(file + ": cannot read (" + e.getMessage() + ")", e);
         }
-        if (result.scenario() == null || result.status() == null || result.latencyMicros() == null) {
-            throw new ResultFormatException(file + ": cp-bench result is missing scenario, status or latencyMicros");
+        if (result.run() == null || result.scenario() == null || result.status() == null || result.measured() == null
+                || result.latencyMicros() == null) {
+            throw new ResultFormatException(file + ": cp-bench result is missing its scenario, status, measured or"
+                    + " latencyMicros");
         }
         try {
             result.decodeHistogram();
@@ -190,7 +189,7 @@ public final class ResultFiles {
 
     private static java.time.Instant startedAt(RunResult result) {
         try {
-            return java.time.Instant.parse(result.startedAt());
+            return java.time.Instant.parse(result.measured().startedAt());
         } catch (RuntimeException e) {
             return java.time.Instant.EPOCH;
         }

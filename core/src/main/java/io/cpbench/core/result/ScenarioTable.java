@@ -50,26 +50,26 @@ public final class ScenarioTable {
     }
 
     private static Row row(String scenario, List<RunResult> runs) {
-        double[] ops = runs.stream().mapToDouble(RunResult::opsPerSecond).sorted().toArray();
-        double[] durations = runs.stream().mapToDouble(RunResult::durationSeconds).sorted().toArray();
+        double[] ops = runs.stream().mapToDouble(r -> r.measured().opsPerSecond()).sorted().toArray();
+        double[] durations = runs.stream().mapToDouble(r -> r.measured().durationSeconds()).sorted().toArray();
         Histogram merged = new Histogram(3);
         long errors = 0;
         Censored censored = null;
         for (RunResult run : runs) {
             merged.add(run.decodeHistogram());
-            errors += run.errors();
+            errors += run.measured().errors();
             censored = run.latencyMicros() == null ? censored : Censored.merge(censored, run.latencyMicros().censored());
         }
-        return new Row(scenario, runs.get(0).network(), runs.size(), Bootstrap.median(durations), Bootstrap.median(ops), ops[0],
+        return new Row(scenario, runs.get(0).run().network(), runs.size(), Bootstrap.median(durations), Bootstrap.median(ops), ops[0],
                 ops[ops.length - 1], RunResult.Latency.of(merged, censored), errors, leader(runs), status(runs), Bootstrap.median95(ops));
     }
 
     private static String leader(List<RunResult> runs) {
         TreeMap<String, Integer> names = new TreeMap<>();
         for (RunResult run : runs) {
-            String before = run.leaderBefore() == null ? "?" : run.leaderBefore().name();
-            String after = run.leaderAfter() == null ? "?" : run.leaderAfter().name();
-            names.merge((before.equals(after) ? before : before + "→" + after) + source(run.leaderBefore()), 1, Integer::sum);
+            String before = run.leader().before() == null ? "?" : run.leader().before().name();
+            String after = run.leader().after() == null ? "?" : run.leader().after().name();
+            names.merge((before.equals(after) ? before : before + "→" + after) + source(run.leader().before()), 1, Integer::sum);
         }
         return names.size() == 1 ? names.firstKey() : names.toString();
     }
@@ -143,7 +143,7 @@ public final class ScenarioTable {
         Map<String, String> byNetwork = new java.util.HashMap<>();
         for (RunResult r : results) {
             if (r.baselineOfItsNetwork()) {
-                byNetwork.putIfAbsent(r.network(), r.scenario());
+                byNetwork.putIfAbsent(r.run().network(), r.scenario());
             }
         }
         return byNetwork;
@@ -172,23 +172,23 @@ public final class ScenarioTable {
     private static List<Ratio> pairedRatios(List<RunResult> results, java.util.function.Function<String, String> baselineOf) {
         Map<String, RunResult> baselineByRound = new java.util.HashMap<>();
         for (RunResult r : results) {
-            if (baselineOf.apply(r.network()) == null) {
+            if (baselineOf.apply(r.run().network()) == null) {
                 continue;
             }
-            if (r.scenario().equals(baselineOf.apply(r.network())) && r.status() == Status.OK) {
+            if (r.scenario().equals(baselineOf.apply(r.run().network())) && r.status() == Status.OK) {
                 baselineByRound.put(r.label() + "#" + r.round(), r);
             }
         }
         Map<String, List<Double>> ratios = new LinkedHashMap<>();
         Map<String, String> baselines = new LinkedHashMap<>();
         for (RunResult r : results) {
-            if (baselineOf.apply(r.network()) == null) {
+            if (baselineOf.apply(r.run().network()) == null) {
                 continue;
             }
-            String baseline = r.labelOf(baselineOf.apply(r.network()));
+            String baseline = r.labelOf(baselineOf.apply(r.run().network()));
             RunResult base = baselineByRound.get(baseline + "#" + r.round());
-            if (!r.label().equals(baseline) && base != null && r.status() == Status.OK && base.opsPerSecond() > 0) {
-                ratios.computeIfAbsent(r.label(), k -> new ArrayList<>()).add(r.opsPerSecond() / base.opsPerSecond());
+            if (!r.label().equals(baseline) && base != null && r.status() == Status.OK && base.measured().opsPerSecond() > 0) {
+                ratios.computeIfAbsent(r.label(), k -> new ArrayList<>()).add(r.measured().opsPerSecond() / base.measured().opsPerSecond());
                 baselines.put(r.label(), baseline);
             }
         }

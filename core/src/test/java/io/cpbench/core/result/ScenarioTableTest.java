@@ -80,11 +80,10 @@ class ScenarioTableTest {
     void theLeaderColumnSaysWhenLeadershipWasReadFromMetrics() {
         RunResult members = result("client-leader", 1, 1000, Status.OK, 1);
         RunResult.LeaderInfo fromMetrics = new RunResult.LeaderInfo("member-0", "127.0.0.1:5701", 2, "metrics");
-        RunResult metrics = new RunResult(members.format(), "client-follower", members.network(), members.description(),
-                1, Status.OK, null, members.topology(), members.clusterName(), members.clientTarget(), members.members(),
-                members.networkPath(), members.plan(), members.environment(), members.startedAt(),
-                members.durationSeconds(), members.warmupOps(), members.ops(), members.errors(), members.opsPerSecond(),
-                members.latencyMicros(), fromMetrics, fromMetrics, members.hlog(), members.histogram(), null);
+        RunResult.RunInfo run = members.run();
+        RunResult metrics = members.toBuilder()
+                .run(new RunResult.RunInfo("client-follower", run.network(), run.description(), 1, null, null))
+                .leader(new RunResult.Leaders(fromMetrics, fromMetrics)).build();
 
         List<ScenarioTable.Row> rows = ScenarioTable.rows(List.of(members, metrics));
 
