@@ -176,10 +176,12 @@ final class ContainerTopology extends StartedTopology {
         for (int i = 0; i < n; i++) {
             String host = layout.emulated() ? layout.gateway() : layout.alias(clusterName, i);
             int publicPort = layout.emulated() ? layout.memberProxyFirst() + i : MEMBER_PORT;
-            settings.add(new MemberSettings(clusterName, host, MEMBER_PORT, publicPort,
-                    layout.emulated() ? layout.ports().outboundRange(i) : null, memberAddresses,
-                    i == spec.priorityIndex() ? 1 : 0, spec.rebalancePeriodSeconds(), spec.failover(), spec.tuning(),
-                    new MemberSettings.ClientEndpoint(CLIENT_PORT, LOOPBACK + ":" + layout.ports().announced(i))));
+            settings.add(MemberSettings.builder(clusterName, host, MEMBER_PORT, memberAddresses).publicPort(publicPort)
+                    .outboundPorts(layout.emulated() ? layout.ports().outboundRange(i) : null)
+                    .priority(i == spec.priorityIndex() ? 1 : 0).rebalancePeriodSeconds(spec.rebalancePeriodSeconds())
+                    .failover(spec.failover()).tuning(spec.tuning())
+                    .clientEndpoint(new MemberSettings.ClientEndpoint(CLIENT_PORT, LOOPBACK + ":" + layout.ports().announced(i)))
+                    .build());
         }
         return settings;
     }

@@ -200,8 +200,8 @@ public record Inventory(String format, String clusterName, Integer rebalancePeri
     /** Member {@code index}'s settings: bound and announced at its host and port, priority 1 for the priority member. */
     public MemberSettings memberSettings(int index) {
         Member m = members.get(index);
-        return new MemberSettings(clusterName, m.host(), m.port(), m.port(), null, addresses(), m.priority() ? 1 : 0,
-                rebalancePeriodSeconds);
+        return MemberSettings.builder(clusterName, m.host(), m.port(), addresses()).priority(m.priority() ? 1 : 0)
+                .rebalancePeriodSeconds(rebalancePeriodSeconds).build();
     }
 
     /** Every member's command line for a host where cp-bench's jar is {@code jar} and logs go to {@code logDir}. */

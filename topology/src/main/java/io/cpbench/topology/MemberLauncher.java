@@ -120,9 +120,11 @@ public final class MemberLauncher implements Callable<Integer> {
         if ((clientPort == null) != (clientPublicAddress == null)) {
             throw new IllegalArgumentException("--client-port and --client-public-address go together");
         }
-        return new MemberSettings(clusterName, host, port, publicPort == null ? port : publicPort, outboundPorts, members,
-                priority, rebalancePeriodSeconds, FailoverPreset.of(failover), MemberTuning.parse(tune),
-                clientPort == null ? null : new MemberSettings.ClientEndpoint(clientPort, clientPublicAddress), bindAddress);
+        return MemberSettings.builder(clusterName, host, port, members).publicPort(publicPort == null ? port : publicPort)
+                .outboundPorts(outboundPorts).priority(priority).rebalancePeriodSeconds(rebalancePeriodSeconds)
+                .failover(FailoverPreset.of(failover)).tuning(MemberTuning.parse(tune))
+                .clientEndpoint(clientPort == null ? null : new MemberSettings.ClientEndpoint(clientPort, clientPublicAddress))
+                .bindAddress(bindAddress).build();
     }
 
     private static void awaitEndOfInput(InputStream in) {

@@ -54,30 +54,82 @@ public record MemberSettings(String clusterName, String host, int port, int publ
         }
     }
 
-    public MemberSettings(String clusterName, String host, int port, int publicPort, String outboundPorts,
-                          List<String> members, int priority, int rebalancePeriodSeconds, FailoverPreset failover,
-                          MemberTuning tuning, ClientEndpoint clientEndpoint) {
-        this(clusterName, host, port, publicPort, outboundPorts, members, priority, rebalancePeriodSeconds, failover,
-                tuning, clientEndpoint, null);
+    /**
+     * Settings being filled in for a member of {@code clusterName} at {@code host:port}, one of {@code members}.
+     * Unless set: announced at the port it binds, outbound ports any, no leadership priority, rebalanced every 5 s,
+     * Hazelcast's failure detection and settings, one endpoint for members and clients.
+     */
+    public static Builder builder(String clusterName, String host, int port, List<String> members) {
+        return new Builder(clusterName, host, port, members);
     }
 
-    public MemberSettings(String clusterName, String host, int port, int publicPort, String outboundPorts,
-                          List<String> members, int priority, int rebalancePeriodSeconds, FailoverPreset failover,
-                          MemberTuning tuning) {
-        this(clusterName, host, port, publicPort, outboundPorts, members, priority, rebalancePeriodSeconds, failover,
-                tuning, null);
-    }
+    /** Fills in {@link MemberSettings}; {@link #build()} checks them. */
+    public static final class Builder {
+        private final String clusterName;
+        private final String host;
+        private final int port;
+        private final List<String> members;
+        private int publicPort;
+        private String outboundPorts;
+        private int priority;
+        private int rebalancePeriodSeconds = 5;
+        private FailoverPreset failover = FailoverPreset.DEFAULTS;
+        private MemberTuning tuning = MemberTuning.NONE;
+        private ClientEndpoint clientEndpoint;
+        private String bindAddress;
 
-    public MemberSettings(String clusterName, String host, int port, int publicPort, String outboundPorts,
-                          List<String> members, int priority, int rebalancePeriodSeconds, FailoverPreset failover) {
-        this(clusterName, host, port, publicPort, outboundPorts, members, priority, rebalancePeriodSeconds, failover,
-                MemberTuning.NONE);
-    }
+        private Builder(String clusterName, String host, int port, List<String> members) {
+            this.clusterName = clusterName;
+            this.host = host;
+            this.port = port;
+            this.publicPort = port;
+            this.members = members;
+        }
 
-    public MemberSettings(String clusterName, String host, int port, int publicPort, String outboundPorts,
-                          List<String> members, int priority, int rebalancePeriodSeconds) {
-        this(clusterName, host, port, publicPort, outboundPorts, members, priority, rebalancePeriodSeconds,
-                FailoverPreset.DEFAULTS);
+        public Builder publicPort(int value) {
+            publicPort = value;
+            return this;
+        }
+
+        public Builder outboundPorts(String value) {
+            outboundPorts = value;
+            return this;
+        }
+
+        public Builder priority(int value) {
+            priority = value;
+            return this;
+        }
+
+        public Builder rebalancePeriodSeconds(int value) {
+            rebalancePeriodSeconds = value;
+            return this;
+        }
+
+        public Builder failover(FailoverPreset value) {
+            failover = value;
+            return this;
+        }
+
+        public Builder tuning(MemberTuning value) {
+            tuning = value;
+            return this;
+        }
+
+        public Builder clientEndpoint(ClientEndpoint value) {
+            clientEndpoint = value;
+            return this;
+        }
+
+        public Builder bindAddress(String value) {
+            bindAddress = value;
+            return this;
+        }
+
+        public MemberSettings build() {
+            return new MemberSettings(clusterName, host, port, publicPort, outboundPorts, members, priority,
+                    rebalancePeriodSeconds, failover, tuning, clientEndpoint, bindAddress);
+        }
     }
 
     public MemberSettings {

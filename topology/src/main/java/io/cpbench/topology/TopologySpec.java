@@ -32,27 +32,6 @@ public record TopologySpec(int memberCount, int priorityIndex, String host, int 
                            Duration settle, Duration startupTimeout, Path logDir, List<String> memberJvmOptions,
                            boolean emulateNetwork, FailoverPreset failover, MemberTuning tuning, EmulatedLinks links) {
 
-    public TopologySpec(int memberCount, int priorityIndex, String host, int basePort, int rebalancePeriodSeconds,
-                        Duration settle, Duration startupTimeout, Path logDir, List<String> memberJvmOptions,
-                        boolean emulateNetwork, FailoverPreset failover, MemberTuning tuning) {
-        this(memberCount, priorityIndex, host, basePort, rebalancePeriodSeconds, settle, startupTimeout, logDir,
-                memberJvmOptions, emulateNetwork, failover, tuning, EmulatedLinks.ALL);
-    }
-
-    public TopologySpec(int memberCount, int priorityIndex, String host, int basePort, int rebalancePeriodSeconds,
-                        Duration settle, Duration startupTimeout, Path logDir, List<String> memberJvmOptions,
-                        boolean emulateNetwork, FailoverPreset failover) {
-        this(memberCount, priorityIndex, host, basePort, rebalancePeriodSeconds, settle, startupTimeout, logDir,
-                memberJvmOptions, emulateNetwork, failover, MemberTuning.NONE);
-    }
-
-    public TopologySpec(int memberCount, int priorityIndex, String host, int basePort, int rebalancePeriodSeconds,
-                        Duration settle, Duration startupTimeout, Path logDir, List<String> memberJvmOptions,
-                        boolean emulateNetwork) {
-        this(memberCount, priorityIndex, host, basePort, rebalancePeriodSeconds, settle, startupTimeout, logDir,
-                memberJvmOptions, emulateNetwork, FailoverPreset.DEFAULTS);
-    }
-
     public static final int DEFAULT_MEMBERS = 5;
     public static final Duration DEFAULT_SETTLE = Duration.ofSeconds(5);
     public static final Duration DEFAULT_STARTUP_TIMEOUT = Duration.ofSeconds(180);
@@ -92,36 +71,134 @@ public record TopologySpec(int memberCount, int priorityIndex, String host, int 
 
     /** Five members, member-0 with priority, behind the emulator with the last member's links proxied. */
     public static TopologySpec defaults(Path logDir) {
-        return new TopologySpec(DEFAULT_MEMBERS, 0, "127.0.0.1", 0, 5, DEFAULT_SETTLE, DEFAULT_STARTUP_TIMEOUT, logDir,
-                DEFAULT_MEMBER_JVM_OPTIONS, true, FailoverPreset.DEFAULTS, MemberTuning.NONE,
-                EmulatedLinks.slowMember(DEFAULT_MEMBERS - 1));
+        return builder(logDir).emulateNetwork(true).links(EmulatedLinks.slowMember(DEFAULT_MEMBERS - 1)).build();
+    }
+
+    /**
+     * A spec being filled in, logging to {@code logDir}. Unless set: {@value #DEFAULT_MEMBERS} members on 127.0.0.1
+     * from port 5701 on, member-0 with priority, rebalanced every 5 s, the default settle and startup times and
+     * member JVM options, no network emulator (with it: every link through it), Hazelcast's failure detection and
+     * member settings.
+     */
+    public static Builder builder(Path logDir) {
+        return new Builder(logDir);
+    }
+
+    /** A builder holding this spec's values: for a copy with some changed. */
+    public Builder toBuilder() {
+        return new Builder(logDir).members(memberCount).priorityIndex(priorityIndex).host(host).basePort(basePort)
+                .rebalancePeriodSeconds(rebalancePeriodSeconds).settle(settle).startupTimeout(startupTimeout)
+                .memberJvmOptions(memberJvmOptions).emulateNetwork(emulateNetwork).failover(failover).tuning(tuning)
+                .links(links);
     }
 
     public TopologySpec withSettle(Duration newSettle) {
-        return new TopologySpec(memberCount, priorityIndex, host, basePort, rebalancePeriodSeconds, newSettle,
-                startupTimeout, logDir, memberJvmOptions, emulateNetwork, failover, tuning, links);
+        return toBuilder().settle(newSettle).build();
     }
 
     public TopologySpec withFailover(FailoverPreset preset) {
-        return new TopologySpec(memberCount, priorityIndex, host, basePort, rebalancePeriodSeconds, settle,
-                startupTimeout, logDir, memberJvmOptions, emulateNetwork, preset, tuning, links);
+        return toBuilder().failover(preset).build();
     }
 
     /** The same cluster with no leadership priority: any settled leader makes it ready. */
     public TopologySpec withoutPriority() {
-        return new TopologySpec(memberCount, -1, host, basePort, rebalancePeriodSeconds, settle,
-                startupTimeout, logDir, memberJvmOptions, emulateNetwork, failover, tuning, links);
+        return toBuilder().priorityIndex(-1).build();
     }
 
     public TopologySpec withTuning(MemberTuning newTuning) {
-        return new TopologySpec(memberCount, priorityIndex, host, basePort, rebalancePeriodSeconds, settle,
-                startupTimeout, logDir, memberJvmOptions, emulateNetwork, failover, newTuning, links);
+        return toBuilder().tuning(newTuning).build();
     }
 
     /** The same cluster with {@code newLinks} through the emulator. */
     public TopologySpec withLinks(EmulatedLinks newLinks) {
-        return new TopologySpec(memberCount, priorityIndex, host, basePort, rebalancePeriodSeconds, settle,
-                startupTimeout, logDir, memberJvmOptions, emulateNetwork, failover, tuning, newLinks);
+        return toBuilder().links(newLinks).build();
+    }
+
+    /** Fills in a {@link TopologySpec}; {@link #build()} checks it. */
+    public static final class Builder {
+        private final Path logDir;
+        private int memberCount = DEFAULT_MEMBERS;
+        private int priorityIndex = 0;
+        private String host = "127.0.0.1";
+        private int basePort = 0;
+        private int rebalancePeriodSeconds = 5;
+        private Duration settle = DEFAULT_SETTLE;
+        private Duration startupTimeout = DEFAULT_STARTUP_TIMEOUT;
+        private List<String> memberJvmOptions = DEFAULT_MEMBER_JVM_OPTIONS;
+        private boolean emulateNetwork;
+        private FailoverPreset failover = FailoverPreset.DEFAULTS;
+        private MemberTuning tuning = MemberTuning.NONE;
+        private EmulatedLinks links = EmulatedLinks.ALL;
+
+        private Builder(Path logDir) {
+            this.logDir = logDir;
+        }
+
+        public Builder members(int value) {
+            memberCount = value;
+            return this;
+        }
+
+        /** Which member gets leadership priority; -1 for none. */
+        public Builder priorityIndex(int value) {
+            priorityIndex = value;
+            return this;
+        }
+
+        public Builder host(String value) {
+            host = value;
+            return this;
+        }
+
+        public Builder basePort(int value) {
+            basePort = value;
+            return this;
+        }
+
+        public Builder rebalancePeriodSeconds(int value) {
+            rebalancePeriodSeconds = value;
+            return this;
+        }
+
+        public Builder settle(Duration value) {
+            settle = value;
+            return this;
+        }
+
+        public Builder startupTimeout(Duration value) {
+            startupTimeout = value;
+            return this;
+        }
+
+        public Builder memberJvmOptions(List<String> value) {
+            memberJvmOptions = value;
+            return this;
+        }
+
+        public Builder emulateNetwork(boolean value) {
+            emulateNetwork = value;
+            return this;
+        }
+
+        public Builder failover(FailoverPreset value) {
+            failover = value;
+            return this;
+        }
+
+        public Builder tuning(MemberTuning value) {
+            tuning = value;
+            return this;
+        }
+
+        public Builder links(EmulatedLinks value) {
+            links = value;
+            return this;
+        }
+
+        public TopologySpec build() {
+            return new TopologySpec(memberCount, priorityIndex, host, basePort, rebalancePeriodSeconds, settle,
+                    startupTimeout, logDir, memberJvmOptions, emulateNetwork, failover, tuning, links);
+        }
     }
 
     /** Member settings for every member, ports resolved, one fresh cluster name for this cluster. */
@@ -136,8 +213,9 @@ public record TopologySpec(int memberCount, int priorityIndex, String host, int 
             return leanSettings(clusterName, ports);
         }
         for (int i = 0; i < memberCount; i++) {
-            settings.add(new MemberSettings(clusterName, host, ports.bound(i), ports.announced(i), ports.outboundRange(i),
-                    addresses, i == priorityIndex ? 1 : 0, rebalancePeriodSeconds, failover, tuning));
+            settings.add(MemberSettings.builder(clusterName, host, ports.bound(i), addresses).publicPort(ports.announced(i))
+                    .outboundPorts(ports.outboundRange(i)).priority(i == priorityIndex ? 1 : 0)
+                    .rebalancePeriodSeconds(rebalancePeriodSeconds).failover(failover).tuning(tuning).build());
         }
         return settings;
     }
@@ -153,9 +231,11 @@ public record TopologySpec(int memberCount, int priorityIndex, String host, int 
         }
         List<MemberSettings> settings = new java.util.ArrayList<>();
         for (int i = 0; i < memberCount; i++) {
-            settings.add(new MemberSettings(clusterName, EmulatedLinks.memberName(i), ports.bound(i), ports.bound(i),
-                    ports.outboundRange(i), names, i == priorityIndex ? 1 : 0, rebalancePeriodSeconds, failover, tuning,
-                    new MemberSettings.ClientEndpoint(ports.clientPort(i), host + ":" + ports.announced(i)), host));
+            settings.add(MemberSettings.builder(clusterName, EmulatedLinks.memberName(i), ports.bound(i), names)
+                    .outboundPorts(ports.outboundRange(i)).priority(i == priorityIndex ? 1 : 0)
+                    .rebalancePeriodSeconds(rebalancePeriodSeconds).failover(failover).tuning(tuning)
+                    .clientEndpoint(new MemberSettings.ClientEndpoint(ports.clientPort(i), host + ":" + ports.announced(i)))
+                    .bindAddress(host).build());
         }
         return settings;
     }

@@ -51,9 +51,10 @@ class ContainerSettingsTest {
 
     @Test
     void aClientEndpointTurnsOnAdvancedNetworkingAndTravelsThroughTheLaunchersArguments() {
-        MemberSettings settings = new MemberSettings("c", "cpbench-x-m1", 5702, 5702, "6232-6263",
-                List.of("cpbench-x-m0:5702", "cpbench-x-m1:5702", "cpbench-x-m2:5702"), 0, 5, FailoverPreset.FAST,
-                MemberTuning.NONE, new MemberSettings.ClientEndpoint(5701, "127.0.0.1:6001"));
+        MemberSettings settings = MemberSettings.builder("c", "cpbench-x-m1", 5702,
+                        List.of("cpbench-x-m0:5702", "cpbench-x-m1:5702", "cpbench-x-m2:5702"))
+                .outboundPorts("6232-6263").failover(FailoverPreset.FAST)
+                .clientEndpoint(new MemberSettings.ClientEndpoint(5701, "127.0.0.1:6001")).build();
         Config config = settings.toConfig();
 
         AdvancedNetworkConfig advanced = config.getAdvancedNetworkConfig();
@@ -75,8 +76,7 @@ class ContainerSettingsTest {
 
     @Test
     void withoutAClientEndpointMembersKeepOneEndpoint() {
-        MemberSettings plain = new MemberSettings("c", "127.0.0.1", 5701, 5701, null,
-                List.of("127.0.0.1:5701", "127.0.0.1:5702", "127.0.0.1:5703"), 1, 5);
+        MemberSettings plain = MemberSettings.builder("c", "127.0.0.1", 5701, List.of("127.0.0.1:5701", "127.0.0.1:5702", "127.0.0.1:5703")).priority(1).build();
         assertThat(plain.toConfig().getAdvancedNetworkConfig().isEnabled()).isFalse();
         assertThat(plain.toArgs()).doesNotContain("--client-port");
         assertThat(plain.address()).isEqualTo(plain.memberAddress());

@@ -159,8 +159,8 @@ class ContainerTopologyIT {
         // machine is, and must still remove what it created.
         List<String> broken = new java.util.ArrayList<>(TopologySpec.DEFAULT_MEMBER_JVM_OPTIONS);
         broken.add("-XX:+CpBenchNoSuchOption");
-        TopologySpec cannotStart = new TopologySpec(3, 0, "127.0.0.1", 0, 5, Duration.ofSeconds(3), Duration.ofSeconds(90),
-                logs.resolve("failed"), broken, false);
+        TopologySpec cannotStart = TopologySpec.builder(logs.resolve("failed")).members(3).settle(Duration.ofSeconds(3))
+                .startupTimeout(Duration.ofSeconds(90)).memberJvmOptions(broken).build();
 
         // and it fails because the container exited (seen by Testcontainers' own start check or by the wait), not
         // because a wait for the member's ready line ran out

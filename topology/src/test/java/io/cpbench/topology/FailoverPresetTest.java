@@ -13,8 +13,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class FailoverPresetTest {
 
     private static MemberSettings member(FailoverPreset preset) {
-        return new MemberSettings("c", "127.0.0.1", 5702, 5702, null,
-                List.of("127.0.0.1:5701", "127.0.0.1:5702", "127.0.0.1:5703"), 0, 5, preset, MemberTuning.NONE);
+        return MemberSettings.builder("c", "127.0.0.1", 5702, List.of("127.0.0.1:5701", "127.0.0.1:5702", "127.0.0.1:5703")).failover(preset).build();
     }
 
     private static void assertRaft(Config config, long heartbeatMillis, int missedBeats, long electionTimeoutMillis) {

@@ -14,8 +14,8 @@ class MemberTuningTest {
     void eachKnobSetsItsHazelcastSettingAndTravelsThroughTheLaunchersArguments() {
         MemberTuning tuning = MemberTuning.parse(List.of("operation-threads=3", "io-threads=1", "generic-threads=2",
                 "raft-uncommitted-entries=400", "raft-append-batch=25"));
-        MemberSettings settings = new MemberSettings("c", "127.0.0.1", 5701, 5701, null,
-                List.of("127.0.0.1:5701", "127.0.0.1:5702", "127.0.0.1:5703"), 1, 5, FailoverPreset.DEFAULTS, tuning);
+        MemberSettings settings = MemberSettings.builder("c", "127.0.0.1", 5701, List.of("127.0.0.1:5701", "127.0.0.1:5702", "127.0.0.1:5703")).priority(1)
+                .tuning(tuning).build();
         Config config = settings.toConfig();
         assertThat(config.getProperty("hazelcast.operation.thread.count")).isEqualTo("3");
         assertThat(config.getProperty("hazelcast.io.thread.count")).isEqualTo("1");
@@ -30,8 +30,7 @@ class MemberTuningTest {
 
     @Test
     void noTuningLeavesHazelcastsDefaultsAndAddsNoArguments() {
-        MemberSettings plain = new MemberSettings("c", "127.0.0.1", 5701, 5701, null,
-                List.of("127.0.0.1:5701", "127.0.0.1:5702", "127.0.0.1:5703"), 1, 5);
+        MemberSettings plain = MemberSettings.builder("c", "127.0.0.1", 5701, List.of("127.0.0.1:5701", "127.0.0.1:5702", "127.0.0.1:5703")).priority(1).build();
         assertThat(plain.tuning()).isEqualTo(MemberTuning.NONE);
         assertThat(plain.toArgs()).doesNotContain("--tune");
         Config config = plain.toConfig();

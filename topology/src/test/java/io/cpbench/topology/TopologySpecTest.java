@@ -118,9 +118,8 @@ class TopologySpecTest {
 
     @Test
     void rejectsImpossibleSpecs() {
-        assertThatThrownBy(() -> new TopologySpec(2, 0, "127.0.0.1", 0, 5, TopologySpec.DEFAULT_SETTLE,
-                TopologySpec.DEFAULT_STARTUP_TIMEOUT, Path.of("x"), List.of(), true)).hasMessageContaining("3-9");
-        assertThatThrownBy(() -> new TopologySpec(5, 5, "127.0.0.1", 0, 5, TopologySpec.DEFAULT_SETTLE,
-                TopologySpec.DEFAULT_STARTUP_TIMEOUT, Path.of("x"), List.of(), true)).hasMessageContaining("priority member index");
+        assertThatThrownBy(() -> TopologySpec.builder(Path.of("x")).members(2).build()).hasMessageContaining("3-9");
+        assertThatThrownBy(() -> TopologySpec.builder(Path.of("x")).priorityIndex(5).build())
+                .hasMessageContaining("priority member index");
     }
 }

@@ -15,10 +15,8 @@ import org.HdrHistogram.Histogram;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Folds JMH's JSON ({@code -rf json}) into cp-bench results, so one report shows JMH trials beside the driver's runs.
@@ -148,39 +146,27 @@ public final class JmhResults {
             }
             int resultRound = round > 0 ? round : fork + 1;
             ScenarioSession.Report report = reports.find(benchmark, mode, scenario.name(), fork);
-            results.add(result(scenario, harness, resultRound, report, threads, seconds, warmupSeconds, ops,
-                    opsPerSecond, histogram, environment));
+            results.add(checked(ResultBuilder.of(scenario, resultRound).harness(harness), report)
+                    .plan(new RunResult.PlanInfo(0, 0, seconds, seconds + warmupSeconds, threads))
+                    .environment(environment).measured(seconds, ops, opsPerSecond, histogram).build());
         }
     }
 
-    private static RunResult result(Scenario scenario, String harness, int round, ScenarioSession.Report report,
-                                    int threads, double seconds, double warmupSeconds, long ops, double opsPerSecond,
-                                    Histogram histogram, Environment environment) {
-        Status status = Status.OK;
-        String reason = null;
+    /** {@code builder} with the trial's report, and the verdict of the checks it holds. */
+    private static ResultBuilder checked(ResultBuilder builder, ScenarioSession.Report report) {
         if (report == null) {
-            reason = "leadership and routing not checked: no cp-bench report for this JMH trial (run it with cpbench jmh)";
-        } else if (!report.problems().isEmpty()) {
-            status = Status.UNSTABLE;
-            reason = String.join("; ", report.problems());
+            return builder.status(Status.OK, "leadership and routing not checked: no cp-bench report for this JMH"
+                    + " trial (run it with cpbench jmh)");
         }
-        return result(scenario, harness, round, status, reason, report, threads, seconds, warmupSeconds, ops,
-                opsPerSecond, histogram, environment);
+        return builder.where(report).status(report.problems().isEmpty() ? Status.OK : Status.UNSTABLE,
+                report.problems().isEmpty() ? null : String.join("; ", report.problems()));
     }
 
     /** A trial that measured nothing JMH reported: it failed, or was interrupted. */
     public static RunResult unmeasured(Scenario scenario, String harness, int round, Status status, String reason,
                                        int threads) {
-        return result(scenario, harness, round, status, reason, null, threads, 0, 0, 0, 0, new Histogram(3),
-                Environment.current());
-    }
-
-    private static RunResult result(Scenario scenario, String harness, int round, Status status, String reason,
-                                    ScenarioSession.Report report, int threads, double seconds, double warmupSeconds,
-                                    long ops, double opsPerSecond, Histogram histogram, Environment environment) {
-        return ResultBuilder.of(scenario, round).harness(harness).status(status, reason).where(report)
-                .plan(new RunResult.PlanInfo(0, 0, seconds, seconds + warmupSeconds, threads)).environment(environment)
-                .measured(seconds, ops, opsPerSecond, histogram).build();
+        return ResultBuilder.of(scenario, round).harness(harness).status(status, reason)
+                .plan(new RunResult.PlanInfo(0, 0, 0, 0, threads)).build();
     }
 
     /** This machine's environment, with the JVM the JMH fork ran on. */

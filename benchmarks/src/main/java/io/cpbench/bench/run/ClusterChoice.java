@@ -440,12 +440,13 @@ public final class ClusterChoice {
             return TopologyKind.attach(clusterName, connect, connectTimeout, settle, startupTimeout);
         }
         TopologyKind kind = TopologyKind.parse(topology);
-        TopologySpec spec = new TopologySpec(members, 0, "127.0.0.1", basePort, rebalancePeriod, settle, startupTimeout,
-                logDir, TopologySpec.DEFAULT_MEMBER_JVM_OPTIONS, emulated())
-                .withFailover(failoverPreset()).withTuning(memberTuning().with(extra));
+        TopologySpec.Builder spec = TopologySpec.builder(logDir).members(members).basePort(basePort)
+                .rebalancePeriodSeconds(rebalancePeriod).settle(settle).startupTimeout(startupTimeout)
+                .emulateNetwork(emulated()).failover(failoverPreset()).tuning(memberTuning().with(extra))
+                .priorityIndex(noPriority ? -1 : 0);
         if (emulated()) {
-            spec = spec.withLinks(links());
+            spec.links(links());
         }
-        return kind.start(noPriority ? spec.withoutPriority() : spec);
+        return kind.start(spec.build());
     }
 }

@@ -138,9 +138,8 @@ public final class EmulatorCostRun {
     private RunResult runOnce(Path dir, boolean emulated, int pair) {
         RunDirectory.create(dir);
         int members = config.members();
-        TopologySpec spec = new TopologySpec(members, 0, "127.0.0.1", 0, 5, TopologySpec.DEFAULT_SETTLE,
-                TopologySpec.DEFAULT_STARTUP_TIMEOUT, dir.resolve("members-" + pair), TopologySpec.DEFAULT_MEMBER_JVM_OPTIONS,
-                emulated).withLinks(config.emulatedAll() ? EmulatedLinks.ALL : EmulatedLinks.slowMember(members - 1));
+        TopologySpec spec = TopologySpec.builder(dir.resolve("members-" + pair)).members(members).emulateNetwork(emulated)
+                .links(config.emulatedAll() ? EmulatedLinks.ALL : EmulatedLinks.slowMember(members - 1)).build();
         try (Topology topology = TopologyKind.LOCAL.start(spec)) {
             ScenarioRunner runner = new ScenarioRunner(topology, config.plan(), dir, SuiteOptions.defaults(), (s, r, p) -> { });
             stops.running(runner::stop);

@@ -79,8 +79,7 @@ public final class SharedCluster {
         private static Topology start() {
             try {
                 Path logs = Files.createDirectories(Path.of("target", "shared-cluster"));
-                TopologySpec spec = new TopologySpec(3, 0, "127.0.0.1", 0, 5, Duration.ofSeconds(2), Duration.ofSeconds(180),
-                        logs, TopologySpec.DEFAULT_MEMBER_JVM_OPTIONS, false);
+                TopologySpec spec = TopologySpec.builder(logs).members(3).settle(Duration.ofSeconds(2)).build();
                 topology = TopologyKind.LOCAL.start(spec);
                 return topology;
             } catch (IOException e) {

@@ -80,9 +80,9 @@ final class LoadOutput implements AutoCloseable {
         Histogram all = one ? interval.latency[0] : new Histogram(Recording.MAX_MICROS, 3);
         Histogram allService = one ? interval.service[0] : new Histogram(Recording.MAX_MICROS, 3);
         long allErrors = 0;
+        Row at = new Row(elapsed, stage, level, seconds, interval.lag);
         for (int i = 0; i < ops.length; i++) {
-            row(elapsed, stage, level, ops[i].key(), interval.latency[i], interval.service[i], interval.errors[i],
-                    seconds, interval.lag);
+            row(at, ops[i].key(), interval.latency[i], interval.service[i], interval.errors[i]);
             if (!one) {
                 all.add(interval.latency[i]);
                 allService.add(interval.service[i]);
@@ -96,7 +96,7 @@ final class LoadOutput implements AutoCloseable {
             }
         }
         if (ops.length > 1) {
-            row(elapsed, stage, level, "all", all, allService, allErrors, seconds, interval.lag);
+            row(at, "all", all, allService, allErrors);
         }
         if (allLog != null && all.getTotalCount() > 0) {
             all.setStartTimeStamp(base + (long) (lastElapsed * 1000));
@@ -109,16 +109,23 @@ final class LoadOutput implements AutoCloseable {
         }
     }
 
-    private void row(double elapsed, int stage, double level, String op, Histogram h, Histogram service, long errors,
-                     double seconds, Histogram lag) {
+    /**
+     * What an interval's CSV rows share: when it ended ({@code elapsed} s into the run), its stage and level, how
+     * long it was, and the open loop's lag in it.
+     */
+    private record Row(double elapsed, int stage, double level, double seconds, Histogram lag) {
+    }
+
+    private void row(Row at, String op, Histogram h, Histogram service, long errors) {
         if (csv == null) {
             return;
         }
         LoadResult.LoadLatency l = LoadResult.LoadLatency.of(h);
         LoadResult.LoadLatency s = LoadResult.LoadLatency.of(service);
-        LoadResult.LoadLatency g = LoadResult.LoadLatency.of(lag);
-        csv.printf(Locale.ROOT, "%.3f,%d,%.1f,%s,%d,%d,%.1f,%d,%d,%d,%d,%d,%d,%d,%d,%s,%s%n", elapsed, stage, level, op,
-                h.getTotalCount(), errors, seconds <= 0 ? 0 : h.getTotalCount() / seconds, l.p50(), l.p90(), l.p95(),
+        LoadResult.LoadLatency g = LoadResult.LoadLatency.of(at.lag());
+        double seconds = at.seconds();
+        csv.printf(Locale.ROOT, "%.3f,%d,%.1f,%s,%d,%d,%.1f,%d,%d,%d,%d,%d,%d,%d,%d,%s,%s%n", at.elapsed(), at.stage(),
+                at.level(), op, h.getTotalCount(), errors, seconds <= 0 ? 0 : h.getTotalCount() / seconds, l.p50(), l.p90(), l.p95(),
                 l.p99(), l.p999(), l.max(), s.p50(), s.p99(), open ? String.valueOf(g.p99()) : "",
                 open ? String.valueOf(g.max()) : "");
     }

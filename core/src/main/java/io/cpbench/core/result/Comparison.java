@@ -120,26 +120,30 @@ public final class Comparison {
                 throw new IllegalArgumentException("these runs are not of the same ops: " + label + " has " + bOps
                         + " in BASE, " + nOps + " in NEW");
             }
-            rows.add(row(label, "all", bs, ns, r -> r.measured().opsPerSecond(), r -> r.latencyMicros().p50(),
-                    r -> r.latencyMicros().p99(), tolerance, gate));
+            rows.add(row(label, "all", bs, ns, new Values(r -> r.measured().opsPerSecond(), r -> r.latencyMicros().p50(),
+                    r -> r.latencyMicros().p99()), tolerance, gate));
             if (bOps.size() > 1) {
                 for (String op : bOps) {
-                    rows.add(row(label, op, bs, ns, r -> opStats(r, op).opsPerSecond(), r -> opStats(r, op).latency().p50(),
-                            r -> opStats(r, op).latency().p99(), tolerance, gate));
+                    rows.add(row(label, op, bs, ns, new Values(r -> opStats(r, op).opsPerSecond(),
+                            r -> opStats(r, op).latency().p50(), r -> opStats(r, op).latency().p99()), tolerance, gate));
                 }
             }
         }
         return new Result(rows, tolerance, gated(gate));
     }
 
-    private static Row row(String label, String op, List<RunResult> base, List<RunResult> next,
-                           ToDoubleFunction<RunResult> ops, ToDoubleFunction<RunResult> p50, ToDoubleFunction<RunResult> p99,
+    /** What a row compares, read from each result: op/s, p50 and p99 (of all ops, or of one op). */
+    private record Values(ToDoubleFunction<RunResult> ops, ToDoubleFunction<RunResult> p50,
+                          ToDoubleFunction<RunResult> p99) {
+    }
+
+    private static Row row(String label, String op, List<RunResult> base, List<RunResult> next, Values values,
                            double tolerance, Set<Metric> gate) {
         Map<Metric, MetricChange> metrics = new LinkedHashMap<>();
-        metrics.put(Metric.OPS, change(Metric.OPS, base, next, ops, tolerance));
+        metrics.put(Metric.OPS, change(Metric.OPS, base, next, values.ops(), tolerance));
         if (base.stream().allMatch(Comparison::hasLatencies) && next.stream().allMatch(Comparison::hasLatencies)) {
-            metrics.put(Metric.P50, change(Metric.P50, base, next, p50, tolerance));
-            metrics.put(Metric.P99, change(Metric.P99, base, next, p99, tolerance));
+            metrics.put(Metric.P50, change(Metric.P50, base, next, values.p50(), tolerance));
+            metrics.put(Metric.P99, change(Metric.P99, base, next, values.p99(), tolerance));
         }
         return new Row(label, op, base.size(), next.size(), metrics, rowVerdict(metrics, gate), null);
     }
