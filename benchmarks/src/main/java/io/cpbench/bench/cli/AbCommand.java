@@ -7,7 +7,6 @@ import io.cpbench.bench.run.Interruption;
 import io.cpbench.bench.run.AbRun;
 import io.cpbench.bench.scenario.Network;
 import io.cpbench.bench.scenario.Scenario;
-import io.cpbench.bench.scenario.Scenarios;
 import io.cpbench.core.load.Durations;
 import io.cpbench.core.result.Comparison;
 import io.cpbench.core.stats.Percent;
@@ -44,7 +43,9 @@ import java.util.stream.Collectors;
                 + " the verdict is the median ratio with a 95 %% bootstrap interval over pairs, by compare's rule."
                 + " Exits 1 when NEW is slower.",
                 "Separate runs cannot do this on a shared machine: one client's op/s wanders by several percent"
-                        + " from minute to minute, more than a regression worth catching."},
+                        + " from minute to minute, more than a regression worth catching.",
+                "Both sides run the --scenario (default client-leader; network (a) only). Several scenarios are"
+                        + " compared one after another, each into its own run directory; the exit code is the worst."},
         footer = {"", "Examples:",
                 "  cpbench ab --new benchmarks/target/cpbench.jar --base baseline/cpbench.jar",
                 "  cpbench ab --new-jvm-arg=-Dcpbench.plant.slowdown=10%%        (this build against itself, slowed)",
@@ -67,9 +68,9 @@ final class AbCommand implements Callable<Integer> {
             + " (repeatable), e.g. --new-jvm-arg=-Dcpbench.plant.slowdown=10%%.")
     List<String> newJvmArgs = new ArrayList<>();
 
-    @Option(names = "--scenario", paramLabel = "NAME", defaultValue = "client-leader", completionCandidates = Completions.ScenarioNames.class,
-            description = "The scenario both sides run: its routing and op; network (a) only (default: ${DEFAULT-VALUE}).")
-    String scenario;
+    /** The scenario both sides run: client-leader unless named; several are compared one after another. */
+    @picocli.CommandLine.Mixin
+    ScenarioOption scenarioOption;
 
     @Option(names = "--threads", paramLabel = "N", defaultValue = "1",
             description = "Threads calling the op back to back in each client, 1-256 (default: ${DEFAULT-VALUE}).")
@@ -119,14 +120,16 @@ final class AbCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintStream console = System.out;
-        Scenario chosen = Scenarios.byName(scenario);
-        if (chosen.network() != Network.PLAIN) {
-            throw new IllegalArgumentException("ab runs network (a) scenarios; " + scenario + " runs on network (b),"
-                    + " which only the process holding the network emulator can switch");
+        List<Scenario> scenarios = scenarioOption.scenariosOr("client-leader");
+        for (Scenario chosen : scenarios) {
+            if (chosen.network() != Network.PLAIN) {
+                throw new IllegalArgumentException("ab runs network (a) scenarios; " + chosen.name() + " runs on network"
+                        + " (b), which only the process holding the network emulator can switch");
+            }
         }
         double tol = gateOptions.tolerance();
         Set<Comparison.Metric> gated = gateOptions.gated();
-        AbRun.Turns turns = new AbRun.Turns(scenario, threads, slice, warmup);
+        List<AbRun.Turns> turns = scenarios.stream().map(s -> new AbRun.Turns(s.name(), threads, slice, warmup)).toList();
         AbRun.Stopping stopping = stopping();
         ClusterChoice cluster = clusterOptions.choose(-1);
         if (!(cluster.startsMembers() && !cluster.containers()) && !cluster.attachTopology()) {
@@ -135,9 +138,24 @@ final class AbCommand implements Callable<Integer> {
         List<String> baseCommand = AbProtocol.workerCommand(baseJar, "--base", baseJvmArgs, CpBench.class, AbWorkerCommand.class);
         List<String> newCommand = AbProtocol.workerCommand(newJar, "--new", newJvmArgs, CpBench.class, AbWorkerCommand.class);
         RunDirectory.checkWritable(out.dir);
+        int code = ExitCodes.OK;
+        for (int i = 0; i < turns.size() && code != ExitCodes.INTERRUPTED; i++) {
+            if (turns.size() > 1) {
+                console.printf(Locale.ROOT, "%n== ab %d of %d: %s%n", i + 1, turns.size(), turns.get(i).scenario());
+            }
+            code = ExitCodes.worse(code, runOne(console, cluster, new AbRun.Config(turns.get(i), stopping, tol, gated,
+                    baseCommand, newCommand, cluster.startupTimeout())));
+        }
+        return code;
+    }
+
+    /** One scenario's pairs, on a cluster of their own, into a run directory of their own; their exit code. */
+    private int runOne(PrintStream console, ClusterChoice cluster, AbRun.Config config) throws Exception {
+        String scenario = config.turns().scenario();
+        Set<Comparison.Metric> gated = config.gated();
+        AbRun.Stopping stopping = config.stopping();
         Path runDir = RunDirectory.choose(out.dir, "ab");
-        AbRun run = new AbRun(new AbRun.Config(turns, stopping, tol, gated, baseCommand, newCommand,
-                cluster.startupTimeout()), console);
+        AbRun run = new AbRun(config, console);
 
         console.printf(Locale.ROOT, "cp-bench ab: %s, %d thread%s per side, turns of %s, BASE-NEW then NEW-BASE,"
                         + " %s; until the 95%% interval of %s new÷base is within ±%s (at least %d, at most %d pairs and"

@@ -7,7 +7,6 @@ import io.cpbench.bench.run.ChaosNemesis;
 import io.cpbench.bench.run.ChaosRun;
 import io.cpbench.bench.run.LoadRun;
 import io.cpbench.bench.scenario.Scenario;
-import io.cpbench.bench.scenario.Scenarios;
 import io.cpbench.bench.suite.SuiteOptions;
 import io.cpbench.core.load.Durations;
 import io.cpbench.core.load.LoadSpec;
@@ -22,6 +21,7 @@ import picocli.CommandLine.Option;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -32,7 +32,9 @@ import java.util.Locale;
         description = {"Runs a load while a nemesis injects faults on a schedule (inject, hold for --fault-for, heal, wait"
                 + " --interval, repeat), records every op as a history (invoke/ok/fail/info), and checks it: linearizability"
                 + " of the registers (read/write/cmpset ops), no lost acknowledged increment, lock exclusion, and"
-                + " availability per fault (first successful op after the injection, longest gap, errors)."},
+                + " availability per fault (first successful op after the injection, longest gap, errors).",
+                "The clients connect as --scenario says (default client-smart). Several scenarios run one after"
+                + " another, each on a fresh cluster and into its own run directory; the exit code is the worst."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {" 0:every checker passed", " 1:a checker failed (not linearizable, an invariant broken), or the run failed",
                 " 2:bad input; nothing was started", " 3:a verdict is unknown (the linearizability check ran over its budget)",
@@ -90,9 +92,9 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
     @Mixin
     WorkloadOptions workload = new WorkloadOptions("read=2,write=1,cmpset=1,increment=1", 4, 2, 4);
 
-    @Option(names = "--scenario", paramLabel = "NAME", defaultValue = "client-smart", completionCandidates = Completions.ScenarioNames.class,
-            description = "How the clients connect (default: ${DEFAULT-VALUE}).")
-    String scenarioName;
+    /** How the clients connect: client-smart unless named; several run one after another. */
+    @Mixin
+    ScenarioOption scenarioOption;
 
     @Option(names = "--time-budget", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "60s",
             description = "Time the linearizability check may take (default: ${DEFAULT-VALUE}).")
@@ -152,12 +154,26 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
             }
             cluster = cluster.everyLinkProxied(); // the fault picks its member as it goes: every link through the proxies
         }
-        Scenario scenario = Scenarios.byName(scenarioName.trim());
+        List<Scenario> scenarios = scenarioOption.scenariosOr("client-smart");
         LoadSpec spec = spec();
         RunDirectory.checkWritable(out.dir);
-        Path runDir = RunDirectory.choose(out.dir, "chaos");
         cluster.failoverPreset().applyToClientsOfThisJvm();
         ChaosNemesis.Schedule schedule = new ChaosNemesis.Schedule(faultFor, interval, maxFaults, restart, cutWhat, delay);
+        int code = ExitCodes.OK;
+        for (int i = 0; i < scenarios.size() && code != ExitCodes.INTERRUPTED; i++) {
+            if (scenarios.size() > 1) {
+                console.printf(Locale.ROOT, "%n== chaos %d of %d: %s, on a fresh cluster%n", i + 1, scenarios.size(),
+                        scenarios.get(i).name());
+            }
+            code = ExitCodes.worse(code, runOne(console, cluster, plan, schedule, scenarios.get(i), spec));
+        }
+        return code;
+    }
+
+    /** One scenario's chaos run, on a cluster of its own, into a run directory of its own; its exit code. */
+    private int runOne(PrintStream console, ClusterChoice cluster, ChaosNemesis.Plan plan,
+                       ChaosNemesis.Schedule schedule, Scenario scenario, LoadSpec spec) throws Exception {
+        Path runDir = RunDirectory.choose(out.dir, "chaos");
         console.println("cp-bench chaos: " + schedule.describe(plan, duration));
         console.println("load: " + spec.summary() + "; clients: " + scenario.name());
         console.println("failover: " + cluster.failoverPreset().describe());

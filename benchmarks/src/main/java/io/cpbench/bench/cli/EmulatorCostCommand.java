@@ -5,7 +5,6 @@ import io.cpbench.bench.run.Interruption;
 import io.cpbench.bench.run.EmulatorCostRun;
 import io.cpbench.bench.run.RunLines;
 import io.cpbench.bench.scenario.Scenario;
-import io.cpbench.bench.scenario.Scenarios;
 import io.cpbench.core.run.RunPlan;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -24,7 +23,9 @@ import java.util.concurrent.Callable;
 @Command(name = "emulator-cost", mixinStandardHelpOptions = true,
         description = {"Measures what cp-bench's network emulator costs: a network (a) scenario on fresh local clusters, "
                 + "alternately with --network direct and --network emulated (a pair each; the order alternates between "
-                + "pairs), then emulated ÷ direct op/s per pair, its median and 95%% bootstrap CI."},
+                + "pairs), then emulated ÷ direct op/s per pair, its median and 95%% bootstrap CI.",
+                "The scenario is client-leader unless --scenario names others; several run one after another, each"
+                + " into its own run directory; the exit code is the worst."},
         footer = {"", "Examples:", "  cpbench emulator-cost                        (5 pairs of client-leader, 8s measured each)",
                 "  cpbench emulator-cost --pairs 6 --ops 10000 --warmup 2000",
                 "  cpbench emulator-cost --pairs 8 --duration 20s --scenario client-follower"})
@@ -33,9 +34,9 @@ final class EmulatorCostCommand implements Callable<Integer> {
     @Option(names = "--pairs", paramLabel = "N", defaultValue = "5", description = "Direct/emulated pairs, 2-50 (default: ${DEFAULT-VALUE}).")
     int pairs;
 
-    @Option(names = "--scenario", paramLabel = "NAME", defaultValue = "client-leader", completionCandidates = Completions.ScenarioNames.class,
-            description = "A network (a) scenario to run (default: ${DEFAULT-VALUE}).")
-    String scenario;
+    /** Network (a) scenarios to run: client-leader unless named; several run one after another. */
+    @picocli.CommandLine.Mixin
+    ScenarioOption scenarioOption;
 
     /** What each run does: run's and matrix's options; with neither --ops nor --duration, the quick preset's. */
     @picocli.CommandLine.Mixin
@@ -66,10 +67,27 @@ final class EmulatorCostCommand implements Callable<Integer> {
             planOptions.quick = true;
         }
         RunPlan plan = planOptions.plan();
-        Scenario chosen = Scenarios.byName(scenario);
-        EmulatorCostRun run = new EmulatorCostRun(new EmulatorCostRun.Config(chosen, pairs, plan,
-                clusterWarmup.get(planOptions.quick), emulatedPath.equals("emulated-all"), members), System.out);
+        // every scenario's configuration is checked before the first pair starts
+        List<EmulatorCostRun.Config> configs = scenarioOption.scenariosOr("client-leader").stream()
+                .map(scenario -> new EmulatorCostRun.Config(scenario, pairs, plan, clusterWarmup.get(planOptions.quick),
+                        emulatedPath.equals("emulated-all"), members)).toList();
         RunDirectory.checkWritable(out.dir);
+        int code = ExitCodes.OK;
+        for (int i = 0; i < configs.size() && code != ExitCodes.INTERRUPTED; i++) {
+            if (configs.size() > 1) {
+                System.out.printf(Locale.ROOT, "%n== emulator-cost %d of %d: %s%n", i + 1, configs.size(),
+                        configs.get(i).scenario().name());
+            }
+            code = ExitCodes.worse(code, runOne(configs.get(i)));
+        }
+        return code;
+    }
+
+    /** One scenario's pairs, into a run directory of their own; their exit code. */
+    private int runOne(EmulatorCostRun.Config config) {
+        Scenario chosen = config.scenario();
+        RunPlan plan = config.plan();
+        EmulatorCostRun run = new EmulatorCostRun(config, System.out);
         Path runDir = RunDirectory.create(out.dir, "emulator-cost");
         PrintStream console = System.out;
         console.printf(Locale.ROOT, "cp-bench emulator-cost: %s, %d pairs of fresh %d-member local clusters (direct, %s;"

@@ -43,6 +43,25 @@ final class ExitCodes {
         return codes;
     }
 
+    /**
+     * The worse of two runs' exit codes, for a command that runs several in turn: interrupted, then failed, then a
+     * threshold crossed, then not clean or unknown (3), then OK.
+     */
+    static int worse(int a, int b) {
+        return rank(a) >= rank(b) ? a : b;
+    }
+
+    private static int rank(int code) {
+        return switch (code) {
+            case INTERRUPTED -> 5;
+            case FAILED -> 4;
+            case BAD_INPUT -> 3;
+            case THRESHOLDS -> 2;
+            case NOT_CLEAN -> 1;
+            default -> 0;
+        };
+    }
+
     /** The exit code for a finished run's results. */
     static int of(List<RunResult> results, boolean interrupted, boolean strict) {
         if (interrupted) {

@@ -1,5 +1,7 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.bench.scenario.Scenario;
+import io.cpbench.bench.scenario.Scenarios;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -60,5 +62,13 @@ final class ScenarioOption {
 
     boolean given() {
         return !names().isEmpty();
+    }
+
+    /**
+     * The scenarios named, each looked up (an unknown name is bad input, before anything starts), or {@code fallback}
+     * alone when none was given.
+     */
+    List<Scenario> scenariosOr(String fallback) {
+        return (given() ? names() : List.of(fallback)).stream().map(name -> Scenarios.byName(name.trim())).toList();
     }
 }

@@ -65,6 +65,37 @@ class OptionSpellingsTest {
     }
 
     @Test
+    void abChaosAndEmulatorCostTakeOneOrMoreToo() {
+        AbCommand ab = parse("ab");
+        assertThat(ab.scenarioOption.scenariosOr("client-leader")).extracting(s -> s.name()).containsExactly("client-leader");
+        ab = parse("ab", "--scenario", "client-lb,client-smart");
+        assertThat(ab.scenarioOption.scenariosOr("client-leader")).extracting(s -> s.name())
+                .containsExactly("client-lb", "client-smart");
+        ChaosCommand chaos = parse("chaos", "--scenario", "client-lb", "--scenario", "client-leader-aware");
+        assertThat(chaos.scenarioOption.scenariosOr("client-smart")).extracting(s -> s.name())
+                .containsExactly("client-lb", "client-leader-aware");
+        EmulatorCostCommand cost = parse("emulator-cost", "--scenarios", "client-follower");
+        assertThat(cost.scenarioOption.scenariosOr("client-leader")).extracting(s -> s.name())
+                .containsExactly("client-follower");
+        assertThat(stderr()).isEqualTo("cpbench emulator-cost: --scenarios is deprecated; use --scenario, which takes"
+                + " one or more names" + System.lineSeparator());
+        ChaosCommand unknown = parse("chaos", "--scenario", "client-smart,client-nope");
+        assertThatThrownBy(() -> unknown.scenarioOption.scenariosOr("client-smart"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("client-nope");
+    }
+
+    @Test
+    void severalRunsEndWithTheWorstExitCode() {
+        assertThat(ExitCodes.worse(ExitCodes.OK, ExitCodes.FAILED)).isEqualTo(ExitCodes.FAILED);
+        assertThat(ExitCodes.worse(ExitCodes.FAILED, ExitCodes.OK)).isEqualTo(ExitCodes.FAILED);
+        assertThat(ExitCodes.worse(ChaosCommand.UNKNOWN, ExitCodes.FAILED)).as("not linearizable beats unknown")
+                .isEqualTo(ExitCodes.FAILED);
+        assertThat(ExitCodes.worse(ExitCodes.OK, ChaosCommand.UNKNOWN)).isEqualTo(ChaosCommand.UNKNOWN);
+        assertThat(ExitCodes.worse(ExitCodes.FAILED, ExitCodes.INTERRUPTED)).isEqualTo(ExitCodes.INTERRUPTED);
+        assertThat(ExitCodes.worse(ExitCodes.THRESHOLDS, ExitCodes.NOT_CLEAN)).isEqualTo(ExitCodes.THRESHOLDS);
+    }
+
+    @Test
     void oldScenarioSpellingsStillWorkWithADeprecationLine() {
         MatrixCommand matrix = parse("matrix", "--scenarios", "client-leader,client-lb");
         assertThat(matrix.scenarioOption.names()).containsExactly("client-leader", "client-lb");
