@@ -7,8 +7,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cpbench.bench.run.LoadTables;
 import io.cpbench.bench.scenario.Scenarios;
 import io.cpbench.core.check.Availability;
+import io.cpbench.core.check.ChaosDocument;
 import io.cpbench.core.history.Event;
 import io.cpbench.core.history.HistoryFiles;
+import io.cpbench.core.load.LoadResult;
 import io.cpbench.core.load.LoadSummary;
 import io.cpbench.core.result.MarkdownTable;
 import io.cpbench.core.result.ResultFiles;
@@ -16,6 +18,8 @@ import io.cpbench.core.result.ResultFormatException;
 import io.cpbench.core.result.RunResult;
 import io.cpbench.core.result.ScenarioTable;
 import io.cpbench.core.stats.Usl;
+import io.cpbench.core.sweep.SweepAnalysis;
+import io.cpbench.core.sweep.SweepDocument;
 import org.HdrHistogram.Histogram;
 import org.commonmark.ext.gfm.tables.TablesExtension;
 import org.commonmark.parser.Parser;
@@ -47,6 +51,9 @@ import java.util.stream.Stream;
 public final class ReportModel {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Reads the documents runs write into the types that wrote them; fields a later version added are skipped. */
+    private static final ObjectMapper DOCUMENTS = new ObjectMapper()
+            .configure(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
     private static final Parser MARKDOWN = Parser.builder().extensions(List.of(TablesExtension.create())).build();
     private static final HtmlRenderer HTML = HtmlRenderer.builder().escapeHtml(true)
             .extensions(List.of(TablesExtension.create())).build();
@@ -132,8 +139,8 @@ public final class ReportModel {
         ArrayNode environments = run.putArray("environments");
 
         List<RunResult> results = ResultFiles.hasOwnResults(dir) ? Scenarios.marked(ResultFiles.readAll(List.of(dir))) : List.of();
-        JsonNode chaos = readJson(dir.resolve("chaos.json"));
-        JsonNode sweep = readJson(dir.resolve("sweep.json"));
+        ChaosDocument chaos = read(dir.resolve("chaos.json"), ChaosDocument.class, "a chaos run's chaos.json");
+        SweepDocument sweep = read(dir.resolve("sweep.json"), SweepDocument.class, "a sweep's sweep.json");
         if (results.isEmpty() && chaos == null && sweep == null && isAbDirectory(dir)) {
             run.put("kind", "ab");
             abSection(dir, run, tables, charts, verdicts, notes);
@@ -156,11 +163,11 @@ public final class ReportModel {
         }
         if (sweep != null) {
             sweepSection(dir, sweep, tables, charts, notes);
-            if (sweep.hasNonNull("environment")) {
-                environments.add(sweep.get("environment"));
+            if (sweep.environment() != null) {
+                environments.add(JSON.valueToTree(sweep.environment()));
             }
-            if (sweep.hasNonNull("topology")) {
-                run.put("topology", sweep.get("topology").asText());
+            if (sweep.topology() != null) {
+                run.put("topology", sweep.topology());
             }
         }
         return run;
@@ -354,42 +361,44 @@ public final class ReportModel {
         }
     }
 
-    private static void faultSection(Path dir, JsonNode chaos, ArrayNode tables, ArrayNode charts, ArrayNode verdicts,
+    private static void faultSection(Path dir, ChaosDocument chaos, ArrayNode tables, ArrayNode charts, ArrayNode verdicts,
                                      ArrayNode notes) {
-        JsonNode lin = chaos.path("linearizability");
-        String linVerdict = lin.path("verdict").asText("not checked");
-        verdicts.add(verdict("linearizability (" + lin.path("ops").asLong() + " register ops, " + lin.path("keys").size()
-                + " keys)", linVerdict, linVerdict.startsWith("linearizable"), ""));
-        for (JsonNode inv : chaos.path("load").path("invariants")) {
-            verdicts.add(verdict(inv.path("name").asText("invariant"), inv.path("holds").asBoolean() ? "holds" : "VIOLATED",
-                    inv.path("holds").asBoolean(), inv.path("evidence").asText("")));
+        ChaosDocument.Check lin = chaos.linearizability();
+        String linVerdict = lin == null ? "not checked" : lin.verdict();
+        verdicts.add(verdict("linearizability (" + (lin == null ? 0 : lin.ops()) + " register ops, "
+                + (lin == null || lin.keys() == null ? 0 : lin.keys().size()) + " keys)", linVerdict,
+                linVerdict.startsWith("linearizable"), ""));
+        if (chaos.load() != null && chaos.load().invariants() != null) {
+            for (LoadResult.InvariantResult inv : chaos.load().invariants()) {
+                verdicts.add(verdict(inv.name() == null ? "invariant" : inv.name(), inv.holds() ? "holds" : "VIOLATED",
+                        inv.holds(), inv.evidence() == null ? "" : inv.evidence()));
+            }
         }
         MarkdownTable md = MarkdownTable.of("#", "injected at", "fault", "target", "healed after", "first ok after",
                 "longest gap", "ok ops", "errors").right(0, 1, 4, 5, 6, 7);
         int i = 1;
         ArrayNode bands = JSON.createArrayNode();
-        for (JsonNode f : chaos.path("faults")) {
-            double at = f.path("injectedAtS").asDouble();
-            double healed = f.path("healedAfterMs").isNumber() ? f.path("healedAfterMs").asDouble() / 1000 : Double.NaN;
-            JsonNode firstOk = f.path("firstOkMs");
-            md.row(Integer.toString(i++), String.format(Locale.ROOT, "%.1f s", at), f.path("fault").asText(),
-                    f.path("target").asText(), Double.isNaN(healed) ? "never" : String.format(Locale.ROOT, "%.1f s", healed),
-                    firstOk.isNumber() ? String.format(Locale.ROOT, "%,.0f ms", firstOk.asDouble()) : "none",
-                    String.format(Locale.ROOT, "%,.0f ms%s", f.path("longestGapMs").asDouble(), f.path("gapOpen").asBoolean() ? "+" : ""),
-                    Long.toString(f.path("okOps").asLong()), errors(f.path("errors")));
+        for (Availability.Result f : chaos.faults() == null ? List.<Availability.Result>of() : chaos.faults()) {
+            double at = f.injectedAtS();
+            double healed = f.healedAfterMs() / 1000; // NaN: never healed
+            md.row(Integer.toString(i++), String.format(Locale.ROOT, "%.1f s", at), f.fault(), f.target(),
+                    Double.isNaN(healed) ? "never" : String.format(Locale.ROOT, "%.1f s", healed),
+                    f.firstOkMs() != null ? String.format(Locale.ROOT, "%,.0f ms", f.firstOkMs()) : "none",
+                    String.format(Locale.ROOT, "%,.0f ms%s", f.longestGapMs(), f.gapOpen() ? "+" : ""),
+                    Long.toString(f.okOps()), errors(f.errors()));
             ObjectNode band = bands.addObject();
             band.put("from", at);
             band.put("to", Double.isNaN(healed) ? at + 1e9 : at + healed);
             band.put("kind", "fault");
-            band.put("label", "#" + (i - 1) + " " + f.path("fault").asText() + " " + f.path("target").asText());
+            band.put("label", "#" + (i - 1) + " " + f.fault() + " " + f.target());
         }
         if (bands.size() > 3) { // labels this long would run into each other: the number alone names the table's row
             for (JsonNode band : bands) {
                 ((ObjectNode) band).put("label", band.path("label").asText().split(" ")[0]);
             }
         }
-        table(tables, "Faults: " + chaos.path("nemesis").asText() + " (" + chaos.path("faultFor").asText() + " on, "
-                + chaos.path("interval").asText() + " off)", md.render());
+        table(tables, "Faults: " + chaos.nemesis() + " (" + chaos.faultFor() + " on, " + chaos.interval() + " off)",
+                md.render());
         Path history = dir.resolve("history.jsonl");
         if (!Files.isRegularFile(history)) {
             notes.add("no history.jsonl here, so no availability timeline");
@@ -509,42 +518,40 @@ public final class ReportModel {
         }
     }
 
-    private static void sweepSection(Path dir, JsonNode sweep, ArrayNode tables, ArrayNode charts, ArrayNode notes) {
+    private static void sweepSection(Path dir, SweepDocument sweep, ArrayNode tables, ArrayNode charts, ArrayNode notes) {
         Path md = dir.resolve("sweep.md");
         if (Files.isRegularFile(md)) {
             table(tables, "Sweep", Series.read(md).replaceFirst("^# cp-bench sweep\\s*", ""));
         }
-        JsonNode analysis = sweep.path("analysis");
+        SweepAnalysis analysis = sweep.analysis();
         ObjectNode chart = chart(charts, "sweep", "Throughput against concurrency (95 % intervals over repeats), USL fit, knee");
-        chart.put("slo", analysis.path("slo").asText(""));
-        for (JsonNode routing : analysis.path("routings")) {
-            String name = routing.path("routing").asText();
+        chart.put("slo", analysis == null || analysis.slo() == null ? "" : analysis.slo());
+        for (SweepAnalysis.RoutingStats routing : analysis == null || analysis.routings() == null
+                ? List.<SweepAnalysis.RoutingStats>of() : analysis.routings()) {
+            String name = routing.routing();
             List<Double> x = new ArrayList<>();
             List<Double> y = new ArrayList<>();
             List<Double> lo = new ArrayList<>();
             List<Double> hi = new ArrayList<>();
-            for (JsonNode level : routing.path("levels")) {
-                JsonNode tp = level.path("throughput");
-                if (!tp.isObject()) {
+            for (SweepAnalysis.LevelStats level : routing.levels() == null ? List.<SweepAnalysis.LevelStats>of() : routing.levels()) {
+                if (level.throughput() == null) {
                     continue;
                 }
-                x.add(level.path("rate").isNumber() ? level.path("rate").asDouble() : level.path("workers").asDouble());
-                y.add(tp.path("median").asDouble());
-                lo.add(tp.path("low").asDouble());
-                hi.add(tp.path("high").asDouble());
+                x.add(concurrency(level));
+                y.add(level.throughput().median());
+                lo.add(level.throughput().low());
+                hi.add(level.throughput().high());
             }
             double[] xs = x.stream().mapToDouble(Double::doubleValue).toArray();
             ObjectNode s = line(chart, new Series.Line(name, xs, y.toArray(Double[]::new)), "ops");
             s.set("low", JSON.valueToTree(lo));
             s.set("high", JSON.valueToTree(hi));
-            JsonNode usl = routing.path("usl");
-            if (usl.isObject() && usl.path("lambda").isNumber() && xs.length > 0) {
+            Usl fit = routing.usl();
+            if (fit != null && !Double.isNaN(fit.lambda()) && xs.length > 0) {
                 int points = 60;
                 double max = xs[xs.length - 1] * 1.25;
                 double[] ux = new double[points];
                 Double[] uy = new Double[points];
-                Usl fit = new Usl(usl.path("lambda").asDouble(), usl.path("sigma").asDouble(), usl.path("kappa").asDouble(),
-                        usl.path("rSquared").asDouble(), usl.path("points").asInt());
                 for (int i = 0; i < points; i++) {
                     ux[i] = 1 + (max - 1) * i / (points - 1);
                     uy[i] = fit.throughput(ux[i]);
@@ -553,20 +560,26 @@ public final class ReportModel {
                         fit.rSquared()) + ")", ux, uy), "ops");
                 curve.put("dash", true);
                 curve.put("of", name);
-            } else if (!routing.path("uslNote").asText("").isEmpty()) {
-                notes.add(name + ": no USL fit (" + routing.path("uslNote").asText() + ")");
+            } else if (routing.uslNote() != null && !routing.uslNote().isEmpty()) {
+                notes.add(name + ": no USL fit (" + routing.uslNote() + ")");
             }
-            JsonNode knee = routing.path("knee");
-            if (knee.isObject() && knee.path("throughput").isObject()) {
+            SweepAnalysis.LevelStats knee = routing.knee();
+            if (knee != null && knee.throughput() != null) {
                 ObjectNode k = s.putObject("knee");
-                k.put("x", knee.path("rate").isNumber() ? knee.path("rate").asDouble() : knee.path("workers").asDouble());
-                k.put("y", knee.path("throughput").path("median").asDouble());
+                k.put("x", concurrency(knee));
+                k.put("y", knee.throughput().median());
             }
         }
-        chart.put("xLabel", sweep.path("grid").path("rates").isEmpty() ? "workers (clients × threads)" : "offered op/s");
-        if (!sweep.path("analysis").path("complete").asBoolean(true)) {
+        boolean rates = sweep.grid() != null && sweep.grid().rates() != null && !sweep.grid().rates().isEmpty();
+        chart.put("xLabel", rates ? "offered op/s" : "workers (clients × threads)");
+        if (analysis != null && !analysis.complete()) {
             notes.add("the sweep is INCOMPLETE: not every cell of every repeat was measured");
         }
+    }
+
+    /** A level's place on the x axis: its offered rate (open loop), else its workers. */
+    private static double concurrency(SweepAnalysis.LevelStats level) {
+        return level.rate() != null ? level.rate() : level.workers();
     }
 
     private static boolean hasPoints(ObjectNode chart) {
@@ -580,9 +593,9 @@ public final class ReportModel {
         return false;
     }
 
-    private static String errors(JsonNode errors) {
+    private static String errors(Map<String, Long> errors) {
         List<String> parts = new ArrayList<>();
-        errors.fields().forEachRemaining(e -> parts.add(e.getValue().asLong() + " " + e.getKey().replace("|", "/")));
+        (errors == null ? Map.<String, Long>of() : errors).forEach((key, n) -> parts.add(n + " " + key.replace("|", "/")));
         return parts.isEmpty() ? "none" : String.join(", ", parts);
     }
 
@@ -647,6 +660,24 @@ public final class ReportModel {
 
     private static double num(String s) {
         return s.isEmpty() ? Double.NaN : Double.parseDouble(s);
+    }
+
+    /**
+     * {@code file} read as {@code type}, the type that wrote it; null when there is no such file.
+     *
+     * @param what how an error names the file's kind
+     */
+    private static <T> T read(Path file, Class<T> type, String what) {
+        JsonNode tree = readJson(file);
+        if (tree == null) {
+            return null;
+        }
+        try {
+            return DOCUMENTS.treeToValue(tree, type);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException | IllegalArgumentException e) {
+            throw new ResultFormatException(file + ": not " + what + " (" + e.getMessage().lines().findFirst().orElse("")
+                    + ")", e);
+        }
     }
 
     private static JsonNode readJson(Path file) {

@@ -124,6 +124,10 @@ class BadInputIT {
                         + " nor in the directories inside it", new String[]{"report", "{d}/empty-parent", "--html", "{d}/r.html"}),
                 Arguments.of(2, "slices.csv, line 2: For input string: \"two\"",
                         new String[]{"report", "{d}/ab-corrupt", "--html", "{d}/r.html"}),
+                Arguments.of(2, "{d}/chaos-wrong/chaos.json: not a chaos run's chaos.json (",
+                        new String[]{"report", "{d}/chaos-wrong", "--html", "{d}/r.html"}),
+                Arguments.of(2, "{d}/sweep-wrong/sweep.json: not a sweep's sweep.json (",
+                        new String[]{"report", "{d}/sweep-wrong", "--html", "{d}/r.html"}),
                 Arguments.of(2, "{d}/garbage.json: give run directories, not files, to an HTML report or a comparison",
                         new String[]{"report", "{d}/garbage.json", "--html", "{d}/r.html"}),
                 Arguments.of(2, "BASE {d}/no-such-run: no such run directory", new String[]{"compare", "{d}/no-such-run", "{d}/run-dir"}),
@@ -244,6 +248,12 @@ class BadInputIT {
                 + " \"grid\": {\"slo\": \"p99<10ms\", \"repeats\": 3}, \"cells\": []}");
         Files.createDirectories(work.resolve("sweep-corrupt"));
         Files.writeString(work.resolve("sweep-corrupt/sweep.json"), "{\"format\": \"cpbench-sweep/1\", \"cells\": [");
+        // JSON, but not what the types that read them take: a list where an object belongs, a word for a number
+        Files.createDirectories(work.resolve("chaos-wrong"));
+        Files.writeString(work.resolve("chaos-wrong/chaos.json"), "{\"kind\": \"chaos\", \"faults\": {\"one\": 1}}");
+        Files.createDirectories(work.resolve("sweep-wrong"));
+        Files.writeString(work.resolve("sweep-wrong/sweep.json"), "{\"format\": \"cpbench-sweep/1\", \"analysis\":"
+                + " {\"routings\": [{\"levels\": [{\"workers\": \"many\"}]}]}}");
         Files.createDirectories(work.resolve("ab-corrupt"));
         Files.writeString(work.resolve("ab-corrupt/table.md"), "# cp-bench ab: client-leader\n");
         Files.writeString(work.resolve("ab-corrupt/slices.csv"), "pair,processes,first,side,ops,errors,seconds,ops_per_s,p50_us,p99_us\n"

@@ -45,11 +45,11 @@ public record SweepFile(Path file, String slo, int repeats, String status, List<
             if (tree == null || !FORMAT.equals(tree.path("format").asText())) {
                 throw new IllegalArgumentException(file + " is not a cp-bench sweep (format " + FORMAT + ")");
             }
-            JsonNode cells = tree.get("cells");
-            List<CellRun> runs = cells == null || cells.isNull() ? List.of() : List.of(json.treeToValue(cells, CellRun[].class));
-            JsonNode grid = tree.path("grid");
-            return new SweepFile(file, grid.path("slo").asText("p99<10ms"), grid.path("repeats").asInt(1),
-                    tree.path("status").asText("?"), runs);
+            SweepDocument doc = json.treeToValue(tree, SweepDocument.class);
+            SweepDocument.Grid grid = doc.grid();
+            return new SweepFile(file, grid == null || grid.slo() == null ? "p99<10ms" : grid.slo(),
+                    grid == null || grid.repeats() < 1 ? 1 : grid.repeats(), doc.status() == null ? "?" : doc.status(),
+                    doc.cells() == null ? List.of() : doc.cells());
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot read " + file + ": " + e.getMessage().lines().findFirst().orElse(""));
         }
