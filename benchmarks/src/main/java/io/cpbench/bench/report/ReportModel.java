@@ -397,8 +397,8 @@ public final class ReportModel {
                 ((ObjectNode) band).put("label", band.path("label").asText().split(" ")[0]);
             }
         }
-        table(tables, "Faults: " + chaos.nemesis() + " (" + chaos.faultFor() + " on, " + chaos.interval() + " off)",
-                md.render());
+        table(tables, "Faults: " + chaos.nemesis() + " (" + chaos.faultFor() + " on, " + chaos.interval() + " off)"
+                + (chaos.scenario() == null ? "" : "; clients: " + chaos.scenario()), md.render());
         Path history = dir.resolve("history.jsonl");
         if (!Files.isRegularFile(history)) {
             notes.add("no history.jsonl here, so no availability timeline");

@@ -198,9 +198,9 @@ public final class ChaosRun {
     private void writeResult(Path runDir, LoadResult load, Linearizability.Result lin, List<Availability.Result> availability,
                              List<String> log) {
         ChaosNemesis.Schedule schedule = config.schedule();
-        ChaosDocument json = new ChaosDocument("chaos", config.plan().text(), Durations.format(schedule.faultFor()),
-                Durations.format(schedule.interval()), schedule.restart(), config.failover(), config.spec().describe(), availability,
-                Availability.Summary.of(availability), log,
+        ChaosDocument json = new ChaosDocument("chaos", config.scenario().name(), config.plan().text(),
+                Durations.format(schedule.faultFor()), Durations.format(schedule.interval()), schedule.restart(),
+                config.failover(), config.spec().describe(), availability, Availability.Summary.of(availability), log,
                 new ChaosDocument.Check(lin.verdict().text(), lin.ops(), lin.seconds(), lin.keys()), load);
         RunDirectory.writeJson(runDir, "chaos.json", json);
     }

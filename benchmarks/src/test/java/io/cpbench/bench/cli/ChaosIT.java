@@ -43,6 +43,7 @@ class ChaosIT {
     void killsTheLeaderRestartsItAndChecksTheHistory() throws Exception {
         assertThat(finished.exitCode()).as(finished.stdout() + finished.stderr()).isZero();
         assertThat(finished.stdout()).contains("kill member").contains("back in CP").contains("linearizability: linearizable");
+        assertThat(chaos.get("scenario").asText()).as("the default clients").isEqualTo("client-smart");
         assertThat(chaos.get("faults")).hasSize(1);
         assertThat(chaos.get("faults").get(0).get("fault").asText()).isEqualTo("kill");
         assertThat(chaos.get("linearizability").get("verdict").asText()).isEqualTo("linearizable");
@@ -73,6 +74,7 @@ class ChaosIT {
         assertThat(band.path("from").asDouble()).isEqualTo(chaos.get("faults").get(0).get("injectedAtS").asDouble());
         assertThat(band.path("to").asDouble() - band.path("from").asDouble())
                 .isCloseTo(chaos.get("faults").get(0).get("healedAfterMs").asDouble() / 1000, org.assertj.core.data.Offset.offset(0.01));
-        assertThat(report.page().dom()).contains("linearizability").contains("linearizable").contains("Faults: kill-leader");
+        assertThat(report.page().dom()).contains("linearizability").contains("linearizable").contains("Faults: kill-leader")
+                .contains("clients: client-smart");
     }
 }

@@ -11,6 +11,7 @@ import java.util.Map;
  * from this type.
  *
  * @param kind            always {@code chaos}
+ * @param scenario        how the clients connected (a scenario's name); null in files written before it was kept
  * @param nemesis         the nemesis plan, described
  * @param faultFor        how long each fault lasted, such as {@code 8s}
  * @param interval        the pause between faults
@@ -23,7 +24,7 @@ import java.util.Map;
  * @param linearizability the checker's verdict on the recorded history
  * @param load            the load run during the faults
  */
-public record ChaosDocument(String kind, String nemesis, String faultFor, String interval, boolean restart,
+public record ChaosDocument(String kind, String scenario, String nemesis, String faultFor, String interval, boolean restart,
                             String failover, Map<String, Object> spec, List<Availability.Result> faults,
                             Availability.Summary availability, List<String> nemesisLog, Check linearizability,
                             LoadResult load) {
