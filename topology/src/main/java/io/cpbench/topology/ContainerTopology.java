@@ -10,10 +10,10 @@ import com.github.dockerjava.api.model.Ports;
 import io.cpbench.topology.net.NetworkControl;
 import io.cpbench.topology.net.NetworkEmulator;
 import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.ContainerLaunchException;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.Network;
 import org.testcontainers.containers.output.OutputFrame;
-import org.testcontainers.containers.ContainerLaunchException;
 import org.testcontainers.containers.wait.strategy.AbstractWaitStrategy;
 import org.testcontainers.lifecycle.Startables;
 

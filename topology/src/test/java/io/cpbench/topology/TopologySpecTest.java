@@ -1,7 +1,6 @@
 package io.cpbench.topology;
 
 import io.cpbench.topology.net.EmulatedLinks;
-
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;

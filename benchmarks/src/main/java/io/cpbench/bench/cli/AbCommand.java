@@ -1,10 +1,10 @@
 package io.cpbench.bench.cli;
 
 import io.cpbench.bench.run.AbProtocol;
-import io.cpbench.bench.run.ClusterChoice;
-import io.cpbench.bench.run.RunDirectory;
-import io.cpbench.bench.run.Interruption;
 import io.cpbench.bench.run.AbRun;
+import io.cpbench.bench.run.ClusterChoice;
+import io.cpbench.bench.run.Interruption;
+import io.cpbench.bench.run.RunDirectory;
 import io.cpbench.bench.scenario.Network;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.core.load.Durations;

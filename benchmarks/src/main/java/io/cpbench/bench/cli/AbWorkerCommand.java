@@ -1,7 +1,7 @@
 package io.cpbench.bench.cli;
 
-import io.cpbench.bench.run.ClusterChoice;
 import io.cpbench.bench.run.AbProtocol;
+import io.cpbench.bench.run.ClusterChoice;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.scenario.Scenarios;
 import io.cpbench.bench.suite.ScenarioSession;

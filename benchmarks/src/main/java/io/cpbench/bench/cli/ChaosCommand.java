@@ -1,11 +1,11 @@
 package io.cpbench.bench.cli;
 
-import io.cpbench.bench.run.ClusterChoice;
-import io.cpbench.bench.run.RunDirectory;
-import io.cpbench.bench.run.Interruption;
 import io.cpbench.bench.run.ChaosNemesis;
 import io.cpbench.bench.run.ChaosRun;
+import io.cpbench.bench.run.ClusterChoice;
+import io.cpbench.bench.run.Interruption;
 import io.cpbench.bench.run.LoadRun;
+import io.cpbench.bench.run.RunDirectory;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.suite.SuiteOptions;
 import io.cpbench.core.load.Durations;

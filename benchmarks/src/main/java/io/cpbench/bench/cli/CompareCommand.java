@@ -1,11 +1,11 @@
 package io.cpbench.bench.cli;
 
-import io.cpbench.bench.run.RunDirectory;
 import io.cpbench.bench.report.HtmlReport;
 import io.cpbench.bench.report.ReportModel;
+import io.cpbench.bench.run.RunDirectory;
+import io.cpbench.core.load.Threshold;
 import io.cpbench.core.result.Comparison;
 import io.cpbench.core.result.RunResult;
-import io.cpbench.core.load.Threshold;
 import io.cpbench.core.sweep.SweepComparison;
 import io.cpbench.core.sweep.SweepFile;
 import picocli.CommandLine.Command;

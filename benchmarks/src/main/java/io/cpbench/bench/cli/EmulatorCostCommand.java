@@ -1,8 +1,8 @@
 package io.cpbench.bench.cli;
 
-import io.cpbench.bench.run.RunDirectory;
-import io.cpbench.bench.run.Interruption;
 import io.cpbench.bench.run.EmulatorCostRun;
+import io.cpbench.bench.run.Interruption;
+import io.cpbench.bench.run.RunDirectory;
 import io.cpbench.bench.run.RunLines;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.core.run.RunPlan;

@@ -1,9 +1,9 @@
 package io.cpbench.bench.cli;
 
 import io.cpbench.bench.run.ClusterChoice;
-import io.cpbench.bench.run.RunDirectory;
-import io.cpbench.bench.run.Interruption;
 import io.cpbench.bench.run.EngineCostRun;
+import io.cpbench.bench.run.Interruption;
+import io.cpbench.bench.run.RunDirectory;
 import io.cpbench.bench.suite.SuiteOptions;
 import io.cpbench.core.load.Durations;
 import io.cpbench.lb.ProbeSettings;

@@ -1,11 +1,11 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.bench.jmh.JmhResults;
 import io.cpbench.bench.run.ClusterChoice;
-import io.cpbench.bench.run.RunDirectory;
-import io.cpbench.bench.run.RunLines;
 import io.cpbench.bench.run.Interruption;
 import io.cpbench.bench.run.JmhRun;
-import io.cpbench.bench.jmh.JmhResults;
+import io.cpbench.bench.run.RunDirectory;
+import io.cpbench.bench.run.RunLines;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.scenario.Scenarios;
 import io.cpbench.core.load.Durations;

@@ -1,18 +1,17 @@
 package io.cpbench.bench.cli;
 
-import io.cpbench.bench.run.RunDirectory;
-import io.cpbench.bench.run.Interruption;
 import io.cpbench.bench.run.ClusterChoice;
 import io.cpbench.bench.run.ConsoleProgress;
+import io.cpbench.bench.run.Interruption;
 import io.cpbench.bench.run.MatrixRun;
+import io.cpbench.bench.run.RunDirectory;
 import io.cpbench.bench.run.RunLines;
 import io.cpbench.bench.run.UntilCi;
-import io.cpbench.core.load.Durations;
-import io.cpbench.lb.ProbeSettings;
-
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.suite.ScenarioRunner;
+import io.cpbench.core.load.Durations;
 import io.cpbench.core.run.RunPlan;
+import io.cpbench.lb.ProbeSettings;
 import io.cpbench.topology.MemberTuning;
 import io.cpbench.topology.Topology;
 import picocli.CommandLine.Mixin;
@@ -22,8 +21,8 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**

@@ -1,10 +1,10 @@
 package io.cpbench.bench.cli;
 
 import io.cpbench.bench.run.ClusterChoice;
-import io.cpbench.bench.run.RunDirectory;
 import io.cpbench.bench.run.Interruption;
-import io.cpbench.bench.run.SweepGrid;
 import io.cpbench.bench.run.LoadRun;
+import io.cpbench.bench.run.RunDirectory;
+import io.cpbench.bench.run.SweepGrid;
 import io.cpbench.bench.run.SweepRun;
 import io.cpbench.bench.suite.LoadWarmup;
 import io.cpbench.bench.suite.SuiteOptions;

@@ -1,17 +1,25 @@
 package io.cpbench.bench.run;
 
+import io.cpbench.bench.suite.SuiteOptions;
 import io.cpbench.core.load.Durations;
+import io.cpbench.lb.ProbeSettings;
+import io.cpbench.topology.FailoverPreset;
+import io.cpbench.topology.FaultsOverSsh;
 import io.cpbench.topology.Inventory;
 import io.cpbench.topology.LeaderView;
+import io.cpbench.topology.MemberTuning;
 import io.cpbench.topology.Topology;
 import io.cpbench.topology.TopologyKind;
 import io.cpbench.topology.TopologySpec;
+import io.cpbench.topology.net.EmulatedLinks;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * Which cluster a run measures, and how it is brought up or reached: members started here (local processes,
@@ -265,7 +273,7 @@ public final class ClusterChoice {
                         + count + " members (or leave it out for the last one), was " + slowMember);
             }
             if (slowMember == priority) {
-                List<String> followers = new java.util.ArrayList<>();
+                List<String> followers = new ArrayList<>();
                 for (int i = 0; i < count; i++) {
                     if (i != priority) {
                         followers.add(Integer.toString(i));
@@ -301,18 +309,18 @@ public final class ClusterChoice {
      * Why chaos faults cannot be injected on this topology, or empty if they can: on local member processes, or on
      * the AWS lab's hosts over SSH (an inventory with an ssh section and one member per host).
      */
-    public java.util.Optional<String> whyNoFaults() {
+    public Optional<String> whyNoFaults() {
         if (remote()) {
-            return io.cpbench.topology.FaultsOverSsh.usable(inventory()) ? java.util.Optional.empty()
-                    : java.util.Optional.of("the inventory " + inventory + " needs an ssh section and one member per host"
+            return FaultsOverSsh.usable(inventory()) ? Optional.empty()
+                    : Optional.of("the inventory " + inventory + " needs an ssh section and one member per host"
                     + " for faults over SSH");
         }
         if (!startsMembers() || !("local".equals(topology) || containers())) {
-            return java.util.Optional.of("faults act on member processes or containers cp-bench starts (--topology local"
+            return Optional.of("faults act on member processes or containers cp-bench starts (--topology local"
                     + " or containers) or on the AWS lab's hosts over SSH (--topology remote --inventory FILE); --topology "
                     + topology + " has neither");
         }
-        return java.util.Optional.empty();
+        return Optional.empty();
     }
 
     public boolean containers() {
@@ -340,9 +348,9 @@ public final class ClusterChoice {
     }
 
     /** Which links cross the emulator: all for emulated-all, else the slow member's. */
-    public io.cpbench.topology.net.EmulatedLinks links() {
-        return "emulated-all".equals(network) ? io.cpbench.topology.net.EmulatedLinks.ALL
-                : io.cpbench.topology.net.EmulatedLinks.slowMember(slowMember >= 0 ? slowMember : members - 1);
+    public EmulatedLinks links() {
+        return "emulated-all".equals(network) ? EmulatedLinks.ALL
+                : EmulatedLinks.slowMember(slowMember >= 0 ? slowMember : members - 1);
     }
 
     /** Whether this topology starts members of its own (local, embedded), rather than attaching to running ones. */
@@ -378,18 +386,18 @@ public final class ClusterChoice {
      *
      * @param slowMember the member network (b) slows, -1 for the default
      */
-    public io.cpbench.bench.suite.SuiteOptions suiteOptions(int slowMember, Duration delay, io.cpbench.lb.ProbeSettings probes) {
-        return new io.cpbench.bench.suite.SuiteOptions(settle, Duration.ofSeconds(120), connectTimeout, slowMember, delay, probes);
+    public SuiteOptions suiteOptions(int slowMember, Duration delay, ProbeSettings probes) {
+        return new SuiteOptions(settle, Duration.ofSeconds(120), connectTimeout, slowMember, delay, probes);
     }
 
     /** The --failover preset; its client side goes to every client this JVM makes (system properties). */
-    public io.cpbench.topology.FailoverPreset failoverPreset() {
-        return io.cpbench.topology.FailoverPreset.of(failover);
+    public FailoverPreset failoverPreset() {
+        return FailoverPreset.of(failover);
     }
 
     /** The --member-setting values. */
-    public io.cpbench.topology.MemberTuning memberTuning() {
-        return io.cpbench.topology.MemberTuning.parse(memberSettings);
+    public MemberTuning memberTuning() {
+        return MemberTuning.parse(memberSettings);
     }
 
     public String describe() {
@@ -402,7 +410,7 @@ public final class ClusterChoice {
 
     /** Starts or reaches the cluster. */
     public Topology start(Path logDir) {
-        return start(logDir, io.cpbench.topology.MemberTuning.NONE);
+        return start(logDir, MemberTuning.NONE);
     }
 
     /**
@@ -412,7 +420,7 @@ public final class ClusterChoice {
      * shutdown over from the topology ({@link Topology#takeOverShutdown()}) and then says it is ready
      * ({@link #printReady}).
      */
-    public Topology startAnnounced(PrintStream console, Path logDir, io.cpbench.topology.MemberTuning extra, Duration every,
+    public Topology startAnnounced(PrintStream console, Path logDir, MemberTuning extra, Duration every,
                             Runnable onFailure) {
         console.println((startsMembers() ? "starting " : "attaching to ") + describe()
                 + (extra.isEmpty() ? "" : ", " + extra.describe()) + " ...");
@@ -432,7 +440,7 @@ public final class ClusterChoice {
     }
 
     /** As {@link #start(Path)}, with {@code extra} member settings over the --member-setting ones (a sweep's). */
-    public Topology start(Path logDir, io.cpbench.topology.MemberTuning extra) {
+    public Topology start(Path logDir, MemberTuning extra) {
         if (remote()) {
             return TopologyKind.remote(inventory(), connectTimeout, settle, startupTimeout);
         }
