@@ -129,14 +129,17 @@ final class AbCommand implements Callable<Integer> {
         }
         double tol = gateOptions.tolerance();
         Set<Comparison.Metric> gated = gateOptions.gated();
-        List<AbRun.Turns> turns = scenarios.stream().map(s -> new AbRun.Turns(s.name(), threads, slice, warmup)).toList();
+        List<AbRun.Turns> turns = scenarios.stream().map(s -> new AbRun.Turns(s.name(), threads, slice, warmup))
+                .toList();
         AbRun.Stopping stopping = stopping();
         ClusterChoice cluster = clusterOptions.choose(-1);
         if (!(cluster.startsMembers() && !cluster.containers()) && !cluster.attachTopology()) {
             throw new IllegalArgumentException("ab runs on --topology local or attach, not " + cluster.topology());
         }
-        List<String> baseCommand = AbProtocol.workerCommand(baseJar, "--base", baseJvmArgs, CpBench.class, AbWorkerCommand.class);
-        List<String> newCommand = AbProtocol.workerCommand(newJar, "--new", newJvmArgs, CpBench.class, AbWorkerCommand.class);
+        List<String> baseCommand = AbProtocol.workerCommand(baseJar, "--base", baseJvmArgs, CpBench.class,
+                AbWorkerCommand.class);
+        List<String> newCommand = AbProtocol.workerCommand(newJar, "--new", newJvmArgs, CpBench.class,
+                AbWorkerCommand.class);
         RunDirectory.checkWritable(out.dir);
         int code = ExitCodes.OK;
         for (int i = 0; i < turns.size() && code != ExitCodes.INTERRUPTED; i++) {

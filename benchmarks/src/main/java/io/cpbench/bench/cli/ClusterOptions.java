@@ -9,8 +9,9 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * Which cluster to measure, and how to bring it up or reach it: a picocli mixin for the commands, which {@link #choose}
- * turns into a {@link ClusterChoice}; {@link #toArgs()} and {@link #startFromArgs} carry the choice to a JMH fork, which brings up (or reaches) the same cluster.
+ * Which cluster to measure, and how to bring it up or reach it: a picocli mixin for the commands, which
+ * {@link #choose} turns into a {@link ClusterChoice}; {@link #toArgs()} and {@link #startFromArgs} carry the choice to
+ * a JMH fork, which brings up (or reaches) the same cluster.
  */
 public final class ClusterOptions {
 

@@ -152,7 +152,8 @@ public final class ReportModel {
         run.put("kind", kind);
         results.stream().map(RunResult::environment).filter(Objects::nonNull).distinct()
                 .forEach(e -> environments.add(JSON.valueToTree(e)));
-        results.stream().map(r -> r.cluster().topology()).filter(Objects::nonNull).findFirst().ifPresent(t -> run.put("topology", t));
+        results.stream().map(r -> r.cluster().topology()).filter(Objects::nonNull).findFirst()
+                .ifPresent(t -> run.put("topology", t));
         if (!results.isEmpty()) {
             run.put("incomplete", results.stream().anyMatch(r -> !r.status().name().equals("OK")));
             scenarioSections(dir, results, tables, charts, notes, verdicts);
@@ -533,7 +534,8 @@ public final class ReportModel {
             List<Double> y = new ArrayList<>();
             List<Double> lo = new ArrayList<>();
             List<Double> hi = new ArrayList<>();
-            for (SweepAnalysis.LevelStats level : routing.levels() == null ? List.<SweepAnalysis.LevelStats>of() : routing.levels()) {
+            List<SweepAnalysis.LevelStats> levels = routing.levels() == null ? List.of() : routing.levels();
+            for (SweepAnalysis.LevelStats level : levels) {
                 if (level.throughput() == null) {
                     continue;
                 }

@@ -242,7 +242,8 @@ public final class AbProtocol {
      * @param main   cp-bench's main class, which this process runs
      * @param worker the worker command's class, which a jar must hold to take part
      */
-    public static List<String> workerCommand(Path jar, String option, List<String> jvmArgs, Class<?> main, Class<?> worker) {
+    public static List<String> workerCommand(Path jar, String option, List<String> jvmArgs, Class<?> main,
+                                             Class<?> worker) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmArgs);
