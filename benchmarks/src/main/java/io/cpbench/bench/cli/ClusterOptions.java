@@ -83,9 +83,6 @@ public final class ClusterOptions {
             description = "Most a client may take to connect before the run fails, at least 1s (default: ${DEFAULT-VALUE}).")
     Duration connectTimeout;
 
-    /** --network's values. */
-    static final String[] NETWORKS = ClusterChoice.NETWORKS;
-
     /**
      * The cluster these options name, checked before anything starts.
      *

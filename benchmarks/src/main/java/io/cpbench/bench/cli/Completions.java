@@ -1,5 +1,6 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.bench.run.ClusterChoice;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.scenario.Scenarios;
 
@@ -30,7 +31,7 @@ final class Completions {
     static final class Networks implements Iterable<String> {
         @Override
         public Iterator<String> iterator() {
-            return List.of(ClusterOptions.NETWORKS).iterator();
+            return List.of(ClusterChoice.NETWORKS).iterator();
         }
     }
 }

@@ -15,7 +15,6 @@ import io.cpbench.core.load.LoadEngine;
 import io.cpbench.core.load.LoadResult;
 import io.cpbench.core.load.LoadSpec;
 import io.cpbench.core.load.LoadSummary;
-import io.cpbench.core.run.StopSwitch;
 import io.cpbench.topology.Faults;
 import io.cpbench.topology.Topology;
 
@@ -42,7 +41,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>A run runs once; {@link #stop()} may be called from any thread (a Ctrl-C hook): the nemesis stops, the load
  * ends after its ops in flight, and what was recorded is still checked and written.
  */
-public final class ChaosRun {
+public final class ChaosRun extends StoppableRun {
 
     /** How a chaos run ended, as the checkers judged it. */
     public enum Verdict {
@@ -74,19 +73,18 @@ public final class ChaosRun {
     }
 
     private final Config config;
-    private final PrintStream console;
     private final CountDownLatch stopNemesis = new CountDownLatch(1);
-    private final StopSwitch stops = new StopSwitch();
 
     public ChaosRun(Config config, PrintStream console) {
+        super(console);
         this.config = config;
-        this.console = console;
     }
 
     /** Stops the nemesis and ends the load after its ops in flight; what was recorded is still checked. Any thread. */
+    @Override
     public void stop() {
         stopNemesis.countDown();
-        stops.stop();
+        super.stop();
     }
 
     /**

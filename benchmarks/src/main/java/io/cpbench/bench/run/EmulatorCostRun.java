@@ -8,7 +8,6 @@ import io.cpbench.core.result.MarkdownTable;
 import io.cpbench.core.result.RunResult;
 import io.cpbench.core.result.Status;
 import io.cpbench.core.run.RunPlan;
-import io.cpbench.core.run.StopSwitch;
 import io.cpbench.core.stats.Bootstrap;
 import io.cpbench.topology.Topology;
 import io.cpbench.topology.TopologyKind;
@@ -30,7 +29,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * <p>A run runs once. {@link #stop()} may be called from any thread (a Ctrl-C hook): the scenario run in flight ends,
  * its cluster is stopped, and no other run starts; a side cut short is not counted as a measurement of either path.
  */
-public final class EmulatorCostRun {
+public final class EmulatorCostRun extends StoppableRun {
 
     static final String[] PATHS = {"direct", "emulated"};
 
@@ -79,21 +78,11 @@ public final class EmulatorCostRun {
     }
 
     private final Config config;
-    private final PrintStream console;
-    private final StopSwitch stops = new StopSwitch();
     private final List<Pair> done = new CopyOnWriteArrayList<>();
 
     public EmulatorCostRun(Config config, PrintStream console) {
+        super(console);
         this.config = config;
-        this.console = console;
-    }
-
-    public void stop() {
-        stops.stop();
-    }
-
-    public boolean stopped() {
-        return stops.stopped();
     }
 
     /** The pairs so far; all of them once {@link #run} returned. */

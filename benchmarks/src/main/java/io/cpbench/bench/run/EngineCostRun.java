@@ -11,7 +11,6 @@ import io.cpbench.core.load.LoadSpec;
 import io.cpbench.core.result.MarkdownTable;
 import io.cpbench.core.run.Driver;
 import io.cpbench.core.run.Outcome;
-import io.cpbench.core.run.StopSwitch;
 import io.cpbench.core.stats.Bootstrap;
 import io.cpbench.core.workload.CasWorkload;
 import io.cpbench.topology.Topology;
@@ -38,7 +37,7 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>A run runs once. {@link #stop()} may be called from any thread (a Ctrl-C hook): the plain loop in flight ends at
  * once, an engine run at its end, and no other pair starts.
  */
-public final class EngineCostRun {
+public final class EngineCostRun extends StoppableRun {
 
     /**
      * Op/s by thread count that an independent leader-routed client reached on a 2-core, 24 GiB Linux VM
@@ -79,28 +78,18 @@ public final class EngineCostRun {
     }
 
     private final Config config;
-    private final PrintStream console;
-    private final StopSwitch stops = new StopSwitch();
     /** Per thread count, the pairs measured: {plain op/s, engine op/s}. */
     private final Map<Integer, List<double[]>> measured = new ConcurrentHashMap<>();
     /** Why a run's numbers cannot be trusted (an op failed), first one only. */
     private final AtomicReference<String> failure = new AtomicReference<>();
 
     public EngineCostRun(Config config, PrintStream console) {
+        super(console);
         this.config = config;
-        this.console = console;
     }
 
     public Config config() {
         return config;
-    }
-
-    public void stop() {
-        stops.stop();
-    }
-
-    public boolean stopped() {
-        return stops.stopped();
     }
 
     /** Why the run stopped early because ops failed, or null. */

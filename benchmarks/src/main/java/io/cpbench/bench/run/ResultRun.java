@@ -1,7 +1,6 @@
 package io.cpbench.bench.run;
 
 import io.cpbench.core.result.RunResult;
-import io.cpbench.core.run.StopSwitch;
 
 import java.io.PrintStream;
 import java.util.List;
@@ -9,25 +8,14 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * What a run whose scenario runs each give a {@link RunResult} (matrix, run, load) has in common: the console it
- * prints to, the results so far, and what {@link #stop()} stops.
+ * prints to, the results so far, and what {@link #stop()} stops ({@link StoppableRun}).
  */
-abstract class ResultRun {
+abstract class ResultRun extends StoppableRun {
 
-    final PrintStream console;
-    final StopSwitch stops = new StopSwitch();
     private final List<RunResult> results = new CopyOnWriteArrayList<>();
 
     ResultRun(PrintStream console) {
-        this.console = console;
-    }
-
-    /** Ends the run early: the scenario run in flight stops with what it measured, no other starts. */
-    public void stop() {
-        stops.stop();
-    }
-
-    public boolean stopped() {
-        return stops.stopped();
+        super(console);
     }
 
     /** The results so far, in the order they ran; all of them once the run returned. */

@@ -11,7 +11,6 @@ import io.cpbench.core.load.LoadResult;
 import io.cpbench.core.load.LoadSpec;
 import io.cpbench.core.result.Environment;
 import io.cpbench.core.result.Status;
-import io.cpbench.core.run.StopSwitch;
 import io.cpbench.core.sweep.CellRun;
 import io.cpbench.core.sweep.SweepAnalysis;
 import io.cpbench.core.sweep.SweepCell;
@@ -47,7 +46,7 @@ import java.util.function.Supplier;
  * <p>A run runs once. {@link #stop()} may be called from any thread (a Ctrl-C hook): the cell in flight ends after
  * its ops in flight, no other starts, and what was measured is analysed and written.
  */
-public final class SweepRun {
+public final class SweepRun extends StoppableRun {
 
     /** Starts a cluster whose members have {@code tuning}, their logs under {@code logDir}; it is ready to use. */
     @FunctionalInterface
@@ -66,28 +65,16 @@ public final class SweepRun {
     }
 
     private final Config config;
-    private final PrintStream console;
     private final Clusters clusters;
     private final Function<String, LoadEngine.Listener> cellListener;
     private final AtomicReference<Topology> live = new AtomicReference<>();
-    private final StopSwitch stops = new StopSwitch();
 
     /** @param cellListener a cell's progress listener, given the cell's name; it may return null for none */
     public SweepRun(Config config, PrintStream console, Clusters clusters, Function<String, LoadEngine.Listener> cellListener) {
+        super(console);
         this.config = config;
-        this.console = console;
         this.clusters = clusters;
         this.cellListener = cellListener;
-    }
-
-    /** Ends the cell in flight after its ops in flight and starts no other. Any thread. */
-    public void stop() {
-        stops.stop();
-    }
-
-    /** Whether {@link #stop()} was called. */
-    public boolean stopped() {
-        return stops.stopped();
     }
 
     /** Stops the cluster in use, if any. Any thread (a Ctrl-C hook, once the results are written). */
