@@ -9,6 +9,7 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.cp.IAtomicReference;
 import io.cpbench.topology.ClusterClientConfig;
 import io.cpbench.topology.FailoverPreset;
+import io.cpbench.topology.FailoverPresetBuilder;
 import io.cpbench.topology.LeaderView;
 import io.cpbench.topology.MemberRef;
 import io.cpbench.topology.Topology;
@@ -53,7 +54,9 @@ class BalancersIT {
      * while members and clients keep Hazelcast's 60 s before they give up on a silent peer: so that in the silent-leader
      * test only the balancer can end the calls waiting on the old leader within its 30 s.
      */
-    static final FailoverPreset RAFT_ONLY = new FailoverPreset("raft-only", 200, 5, 1000, 0, 0, 0, 0, 0, 0, true);
+    static final FailoverPreset RAFT_ONLY = FailoverPresetBuilder.builder().name("raft-only")
+            .leaderHeartbeatMillis(200).maxMissedHeartbeats(5).electionTimeoutMillis(1000).failOnIndeterminate(true)
+            .build();
     /** Fast probing, so the tests need not wait long for a judgement. */
     static final ProbeSettings FAST = ProbeSettings.defaults().withPeriod(Duration.ofMillis(250), Duration.ofSeconds(3));
 

@@ -1,5 +1,7 @@
 package io.cpbench.lb;
 
+import io.soabase.recordbuilder.core.RecordBuilder;
+
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Function;
@@ -31,6 +33,7 @@ import java.util.function.Function;
  *                     so that the calls waiting on it end at once (indeterminate) instead of after the client's
  *                     heartbeat timeout. Zero turns this off.
  */
+@RecordBuilder
 public record ProbeSettings(String cpGroup, Duration period, Duration burstPeriod, Duration burstLength, Duration timeout,
                             Duration window, int minSamples, double excludeRatio, double readmitRatio,
                             double excludeQuantile, double switchMargin, boolean sticky, boolean leaderHint,
@@ -98,24 +101,25 @@ public record ProbeSettings(String cpGroup, Duration period, Duration burstPerio
      * by median, and a test run with 1.25× medians excluded the leader itself.
      */
     public static ProbeSettings defaults() {
-        return new ProbeSettings("default", Duration.ofSeconds(1), Duration.ofMillis(100), Duration.ofSeconds(3),
-                Duration.ofSeconds(2), Duration.ofSeconds(10), 5, 1.15, 1.05, 0.1, 0.25, true, true, Duration.ofMillis(500));
+        return ProbeSettingsBuilder.builder().cpGroup("default").period(Duration.ofSeconds(1))
+                .burstPeriod(Duration.ofMillis(100)).burstLength(Duration.ofSeconds(3)).timeout(Duration.ofSeconds(2))
+                .window(Duration.ofSeconds(10)).minSamples(5).excludeRatio(1.15).readmitRatio(1.05)
+                .excludeQuantile(0.1).switchMargin(0.25).sticky(true).leaderHint(true)
+                .leaderSilence(Duration.ofMillis(500)).build();
     }
 
     public ProbeSettings withCpGroup(String group) {
-        return new ProbeSettings(group, period, burstPeriod, burstLength, timeout, window, minSamples, excludeRatio,
-                readmitRatio, excludeQuantile, switchMargin, sticky, leaderHint, leaderSilence);
+        return ProbeSettingsBuilder.builder(this).cpGroup(group).build();
     }
 
     public ProbeSettings withPeriod(Duration newPeriod, Duration newWindow) {
-        return new ProbeSettings(cpGroup, newPeriod, burstPeriod, burstLength, timeout, newWindow, minSamples, excludeRatio,
-                readmitRatio, excludeQuantile, switchMargin, sticky, leaderHint, leaderSilence);
+        return ProbeSettingsBuilder.builder(this).period(newPeriod).window(newWindow).build();
     }
 
     /** Latency-aware exclusion: above {@code exclude} × the best, readmitted at {@code readmit} ×, by quantile {@code q}. */
     public ProbeSettings withExclusion(double exclude, double readmit, double q) {
-        return new ProbeSettings(cpGroup, period, burstPeriod, burstLength, timeout, window, minSamples, exclude, readmit,
-                q, switchMargin, sticky, leaderHint, leaderSilence);
+        return ProbeSettingsBuilder.builder(this).excludeRatio(exclude).readmitRatio(readmit).excludeQuantile(q)
+                .build();
     }
 
     /** Latency-aware exclusion of sick members only: above 3× the best median, readmitted at 1.5×. */
@@ -124,13 +128,11 @@ public record ProbeSettings(String cpGroup, Duration period, Duration burstPerio
     }
 
     public ProbeSettings withSticky(boolean isSticky) {
-        return new ProbeSettings(cpGroup, period, burstPeriod, burstLength, timeout, window, minSamples, excludeRatio,
-                readmitRatio, excludeQuantile, switchMargin, isSticky, leaderHint, leaderSilence);
+        return ProbeSettingsBuilder.builder(this).sticky(isSticky).build();
     }
 
     public ProbeSettings withLeaderHint(boolean hint) {
-        return new ProbeSettings(cpGroup, period, burstPeriod, burstLength, timeout, window, minSamples, excludeRatio,
-                readmitRatio, excludeQuantile, switchMargin, sticky, hint, leaderSilence);
+        return ProbeSettingsBuilder.builder(this).leaderHint(hint).build();
     }
 
     /**
@@ -144,16 +146,16 @@ public record ProbeSettings(String cpGroup, Duration period, Duration burstPerio
     public static ProbeSettings fromProperties(Function<String, String> properties) {
         ProbeSettings d = defaults();
         String group = properties.apply(CP_GROUP);
-        return new ProbeSettings(group == null ? d.cpGroup : group.trim(),
-                millis(properties, PERIOD_MS, d.period), d.burstPeriod, d.burstLength,
-                millis(properties, TIMEOUT_MS, d.timeout), millis(properties, WINDOW_MS, d.window),
-                (int) number(properties, MIN_SAMPLES, d.minSamples, true),
-                number(properties, EXCLUDE_RATIO, d.excludeRatio, false),
-                number(properties, READMIT_RATIO, d.readmitRatio, false),
-                number(properties, EXCLUDE_QUANTILE, d.excludeQuantile, false),
-                number(properties, SWITCH_MARGIN, d.switchMargin, false),
-                bool(properties, STICKY, d.sticky), bool(properties, LEADER_HINT, d.leaderHint),
-                millis(properties, LEADER_SILENCE_MS, d.leaderSilence));
+        return ProbeSettingsBuilder.builder().cpGroup(group == null ? d.cpGroup : group.trim())
+                .period(millis(properties, PERIOD_MS, d.period)).burstPeriod(d.burstPeriod).burstLength(d.burstLength)
+                .timeout(millis(properties, TIMEOUT_MS, d.timeout)).window(millis(properties, WINDOW_MS, d.window))
+                .minSamples((int) number(properties, MIN_SAMPLES, d.minSamples, true))
+                .excludeRatio(number(properties, EXCLUDE_RATIO, d.excludeRatio, false))
+                .readmitRatio(number(properties, READMIT_RATIO, d.readmitRatio, false))
+                .excludeQuantile(number(properties, EXCLUDE_QUANTILE, d.excludeQuantile, false))
+                .switchMargin(number(properties, SWITCH_MARGIN, d.switchMargin, false))
+                .sticky(bool(properties, STICKY, d.sticky)).leaderHint(bool(properties, LEADER_HINT, d.leaderHint))
+                .leaderSilence(millis(properties, LEADER_SILENCE_MS, d.leaderSilence)).build();
     }
 
     /** The settings as the client properties that give them (burst timing has no property and is left out). */

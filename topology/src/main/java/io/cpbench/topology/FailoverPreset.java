@@ -3,6 +3,7 @@ package io.cpbench.topology;
 import com.hazelcast.client.config.ClientConfig;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.cp.RaftAlgorithmConfig;
+import io.soabase.recordbuilder.core.RecordBuilder;
 
 import java.util.Arrays;
 import java.util.Locale;
@@ -54,13 +55,18 @@ import java.util.stream.Collectors;
  *                                  instead of being retried. Hazelcast's default (false) retries it, which can apply
  *                                  it twice: a chaos run with the defaults saw an increment counted twice.
  */
+@RecordBuilder
 public record FailoverPreset(String name, int leaderHeartbeatMillis, int maxMissedHeartbeats, int electionTimeoutMillis,
                              int memberHeartbeatSeconds, int memberMaxSilenceSeconds, int memberRetryPauseMillis,
                              int clientHeartbeatTimeoutMs,
                              int clientRetryPauseMillis, int clientInvocationTimeoutS, boolean failOnIndeterminate) {
 
-    public static final FailoverPreset DEFAULTS = new FailoverPreset("default", 5000, 5, 2000, 0, 0, 0, 0, 0, 0, false);
-    public static final FailoverPreset FAST = new FailoverPreset("fast", 50, 3, 50, 1, 5, 50, 2000, 50, 30, true);
+    public static final FailoverPreset DEFAULTS = FailoverPresetBuilder.builder().name("default")
+            .leaderHeartbeatMillis(5000).maxMissedHeartbeats(5).electionTimeoutMillis(2000).build();
+    public static final FailoverPreset FAST = FailoverPresetBuilder.builder().name("fast").leaderHeartbeatMillis(50)
+            .maxMissedHeartbeats(3).electionTimeoutMillis(50).memberHeartbeatSeconds(1).memberMaxSilenceSeconds(5)
+            .memberRetryPauseMillis(50).clientHeartbeatTimeoutMs(2000).clientRetryPauseMillis(50)
+            .clientInvocationTimeoutS(30).failOnIndeterminate(true).build();
     /**
      * {@link #FAST}'s Raft and client timing, with Hazelcast's own member failure detection (a member is declared dead
      * after 60 s of silence): for leader-aware clients, which no longer need a paused member removed to move on (their
@@ -68,7 +74,10 @@ public record FailoverPreset(String name, int leaderHeartbeatMillis, int maxMiss
      * merges split the cluster under load (seen in all four pause runs with {@code fast} on 2026-11-25). Calls that a follower forwards
      * still wait out a pause, so smart routing is slower with it than with {@code fast}.
      */
-    public static final FailoverPreset FAST_RAFT = new FailoverPreset("fast-raft", 50, 3, 50, 0, 0, 50, 2000, 50, 30, true);
+    public static final FailoverPreset FAST_RAFT = FailoverPresetBuilder.builder().name("fast-raft")
+            .leaderHeartbeatMillis(50).maxMissedHeartbeats(3).electionTimeoutMillis(50).memberRetryPauseMillis(50)
+            .clientHeartbeatTimeoutMs(2000).clientRetryPauseMillis(50).clientInvocationTimeoutS(30)
+            .failOnIndeterminate(true).build();
 
     private static final FailoverPreset[] ALL = {DEFAULTS, FAST, FAST_RAFT};
 

@@ -5,6 +5,7 @@ import io.cpbench.bench.run.Interruption;
 import io.cpbench.bench.run.LoadRun;
 import io.cpbench.bench.run.RunDirectory;
 import io.cpbench.bench.run.SweepGrid;
+import io.cpbench.bench.run.SweepGridBuilder;
 import io.cpbench.bench.run.SweepRun;
 import io.cpbench.bench.suite.LoadWarmup;
 import io.cpbench.bench.suite.SuiteOptions;
@@ -147,14 +148,18 @@ final class SweepCommand implements Callable<Integer> {
     SweepGrid grid() {
         SweepGrid.FileValues file = gridFile == null ? SweepGrid.FileValues.NONE : SweepGrid.readFile(gridFile);
         Threshold threshold = SweepAnalysis.slo(pick(slo, file.slo(), "p99<10ms"));
-        return new SweepGrid(pick(scenarioOption.given() ? scenarioOption.names() : null, file.scenarios(), SweepGrid.DEFAULT_SCENARIOS).stream().map(String::trim).toList(),
-                pick(clients, file.clients(), SweepGrid.DEFAULT_CLIENTS), pick(threads, file.threads(), SweepGrid.DEFAULT_THREADS),
-                pick(rates, file.rates(), List.of()), pick(mix, file.mix(), "cas"),
-                pick(duration, file.duration(), Duration.ofSeconds(10)), pick(warmup, file.warmup(), Duration.ofSeconds(3)),
-                pick(repeats, file.repeats(), 3), threshold,
-                SweepGrid.memberGrid(vary != null && !vary.isEmpty() ? SweepGrid.parseVary(vary)
-                        : file.members() != null ? file.members() : java.util.Map.of()),
-                pick(freshClusters, file.freshClusters(), false));
+        return SweepGridBuilder.builder()
+                .scenarios(pick(scenarioOption.given() ? scenarioOption.names() : null, file.scenarios(),
+                        SweepGrid.DEFAULT_SCENARIOS).stream().map(String::trim).toList())
+                .clients(pick(clients, file.clients(), SweepGrid.DEFAULT_CLIENTS))
+                .threads(pick(threads, file.threads(), SweepGrid.DEFAULT_THREADS))
+                .rates(pick(rates, file.rates(), List.of())).mix(pick(mix, file.mix(), "cas"))
+                .duration(pick(duration, file.duration(), Duration.ofSeconds(10)))
+                .warmup(pick(warmup, file.warmup(), Duration.ofSeconds(3))).repeats(pick(repeats, file.repeats(), 3))
+                .slo(threshold)
+                .memberSettings(SweepGrid.memberGrid(vary != null && !vary.isEmpty() ? SweepGrid.parseVary(vary)
+                        : file.members() != null ? file.members() : java.util.Map.of()))
+                .freshClusters(pick(freshClusters, file.freshClusters(), false)).build();
     }
 
     private static <T> T pick(T flag, T file, T fallback) {

@@ -8,6 +8,7 @@ import io.cpbench.bench.scenario.Scenarios;
 import io.cpbench.bench.suite.ResultBuilder;
 import io.cpbench.bench.suite.ScenarioSession;
 import io.cpbench.core.result.Environment;
+import io.cpbench.core.result.EnvironmentBuilder;
 import io.cpbench.core.result.ResultFormatException;
 import io.cpbench.core.result.RunResult;
 import io.cpbench.core.result.Status;
@@ -172,9 +173,11 @@ public final class JmhResults {
     /** This machine's environment, with the JVM the JMH fork ran on. */
     private static Environment environment(JsonNode result) {
         Environment here = Environment.current();
-        return new Environment(here.cpbenchVersion(), here.hazelcastVersion(),
-                result.path("jdkVersion").asText(here.javaVersion()), here.javaVendor(),
-                result.path("vmName").asText(here.jvm()), here.os(), here.arch(), here.cores(), here.maxHeapBytes(), here.host());
+        return EnvironmentBuilder.builder().cpbenchVersion(here.cpbenchVersion())
+                .hazelcastVersion(here.hazelcastVersion())
+                .javaVersion(result.path("jdkVersion").asText(here.javaVersion())).javaVendor(here.javaVendor())
+                .jvm(result.path("vmName").asText(here.jvm())).os(here.os()).arch(here.arch()).cores(here.cores())
+                .maxHeapBytes(here.maxHeapBytes()).host(here.host()).build();
     }
 
     /** JMH's time values: "10 s", "500 ms", "1 min". */

@@ -5,6 +5,7 @@ import io.cpbench.bench.suite.ScenarioSession;
 import io.cpbench.bench.suite.SuiteOptions;
 import io.cpbench.core.check.Availability;
 import io.cpbench.core.check.ChaosDocument;
+import io.cpbench.core.check.ChaosDocumentBuilder;
 import io.cpbench.core.check.Linearizability;
 import io.cpbench.core.history.Event;
 import io.cpbench.core.history.History;
@@ -196,10 +197,13 @@ public final class ChaosRun extends StoppableRun {
     private void writeResult(Path runDir, LoadResult load, Linearizability.Result lin, List<Availability.Result> availability,
                              List<String> log) {
         ChaosNemesis.Schedule schedule = config.schedule();
-        ChaosDocument json = new ChaosDocument("chaos", config.scenario().name(), config.plan().text(),
-                Durations.format(schedule.faultFor()), Durations.format(schedule.interval()), schedule.restart(),
-                config.failover(), config.spec().describe(), availability, Availability.Summary.of(availability), log,
-                new ChaosDocument.Check(lin.verdict().text(), lin.ops(), lin.seconds(), lin.keys()), load);
+        ChaosDocument json = ChaosDocumentBuilder.builder().kind("chaos").scenario(config.scenario().name())
+                .nemesis(config.plan().text()).faultFor(Durations.format(schedule.faultFor()))
+                .interval(Durations.format(schedule.interval())).restart(schedule.restart())
+                .failover(config.failover()).spec(config.spec().describe()).faults(availability)
+                .availability(Availability.Summary.of(availability)).nemesisLog(log)
+                .linearizability(new ChaosDocument.Check(lin.verdict().text(), lin.ops(), lin.seconds(), lin.keys()))
+                .load(load).build();
         RunDirectory.writeJson(runDir, "chaos.json", json);
     }
 }

@@ -8,6 +8,7 @@ import io.cpbench.core.load.Durations;
 import io.cpbench.lb.LeaderAwareLoadBalancer;
 import io.cpbench.lb.ProbeSettings;
 import io.cpbench.topology.StockCluster;
+import io.soabase.recordbuilder.core.RecordBuilder;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -76,6 +77,7 @@ public final class LbStudyRun {
     }
 
     /** One fresh client: where it started, what it chose and when, against the truth from the logs. */
+    @RecordBuilder
     public record Start(int n, String phase, double sinceChangeSeconds, String bootstrap, String truth, String chosen,
                  double firstHitSeconds, boolean hit, long changes, long ops, String source) {
     }
@@ -84,6 +86,7 @@ public final class LbStudyRun {
     public record Follow(String from, String to, String routedToAtChange, double followedAfterSeconds) {
     }
 
+    @RecordBuilder
     public record Study(String cluster, int members, String priorityMember, int metricsPeriodSeconds, double windowSeconds,
                  List<Start> starts, List<Follow> follows, int hits, boolean complete) {
     }
@@ -203,8 +206,10 @@ public final class LbStudyRun {
             client.shutdown();
         }
         boolean hit = firstHit >= 0 && truth.equals(chosen);
-        Start start = new Start(n, phase, Math.round(since * 10) / 10.0, bootstrap, truth, chosen,
-                Math.round(firstHit * 100) / 100.0, hit, balancer.leaderChanges(), load.ops.get(), balancer.leaderSource());
+        Start start = LbStudyRunStartBuilder.builder().n(n).phase(phase)
+                .sinceChangeSeconds(Math.round(since * 10) / 10.0).bootstrap(bootstrap).truth(truth).chosen(chosen)
+                .firstHitSeconds(Math.round(firstHit * 100) / 100.0).hit(hit).changes(balancer.leaderChanges())
+                .ops(load.ops.get()).source(balancer.leaderSource()).build();
         out.printf(Locale.ROOT, "start %2d  %-18s %5.1f s after change  via %-15s -> %-15s truth %-15s %s%s  %,d ops  (%s)%n",
                 n, phase, since, bootstrap, chosen, truth, hit ? "HIT" : "MISS",
                 firstHit >= 0 ? String.format(Locale.ROOT, " at %.2f s", firstHit) : "", load.ops.get(), balancer.leaderSource());
@@ -361,8 +366,10 @@ public final class LbStudyRun {
 
     private void write(Path dir, boolean complete) {
         int hits = (int) results.stream().filter(Start::hit).count();
-        Study study = new Study(CLUSTER, 5, cluster == null ? null : cluster.address(config.priorityMember()), config.metricsSeconds(),
-                config.window().toMillis() / 1000.0, results, follows, hits, complete);
+        Study study = LbStudyRunStudyBuilder.builder().cluster(CLUSTER).members(5)
+                .priorityMember(cluster == null ? null : cluster.address(config.priorityMember()))
+                .metricsPeriodSeconds(config.metricsSeconds()).windowSeconds(config.window().toMillis() / 1000.0)
+                .starts(results).follows(follows).hits(hits).complete(complete).build();
         RunDirectory.writeJson(dir, "starts.json", study);
     }
 }

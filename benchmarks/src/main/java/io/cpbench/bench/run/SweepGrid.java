@@ -8,6 +8,7 @@ import io.cpbench.core.load.LoadSpec;
 import io.cpbench.core.load.Threshold;
 import io.cpbench.core.sweep.SweepCell;
 import io.cpbench.topology.MemberTuning;
+import io.soabase.recordbuilder.core.RecordBuilder;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,6 +24,7 @@ import java.util.Set;
  * A sweep's grid: routings (scenarios) x client instances x threads per client (x open-loop rates), with the cell's
  * length, repeats and SLO. Read from a YAML file and then from flags, each validated with a one-line error.
  */
+@RecordBuilder
 public record SweepGrid(List<String> scenarios, List<Integer> clients, List<Integer> threads, List<Double> rates, String mix,
                  Duration duration, Duration warmup, int repeats, Threshold slo, List<MemberTuning> memberSettings,
                  boolean freshClusters) {
@@ -228,11 +230,12 @@ public record SweepGrid(List<String> scenarios, List<Integer> clients, List<Inte
     }
 
     /** The values a YAML grid file gives; absent keys are null. */
+    @RecordBuilder
     public record FileValues(List<String> scenarios, List<Integer> clients, List<Integer> threads, List<Double> rates,
                       String mix, Duration duration, Duration warmup, Integer repeats, String slo,
                       java.util.Map<String, List<Integer>> members, Boolean freshClusters) {
 
-        public static final FileValues NONE = new FileValues(null, null, null, null, null, null, null, null, null, null, null);
+        public static final FileValues NONE = SweepGridFileValuesBuilder.builder().build();
     }
 
     /** @throws IllegalArgumentException naming the file and what is wrong, in one line */
@@ -265,10 +268,12 @@ public record SweepGrid(List<String> scenarios, List<Integer> clients, List<Inte
             }
         }
         try {
-            return new FileValues(strings(tree, "scenarios"), ints(tree, "clients"), ints(tree, "threads"),
-                    doubles(tree, "rates"), scalar(tree, "mix"), duration(tree, "duration"), duration(tree, "warmup"),
-                    tree.has("repeats") ? wholeNumber(tree.get("repeats"), "repeats") : null, scalar(tree, "slo"),
-                    members(tree), bool(tree, "fresh-clusters"));
+            return SweepGridFileValuesBuilder.builder().scenarios(strings(tree, "scenarios"))
+                    .clients(ints(tree, "clients")).threads(ints(tree, "threads")).rates(doubles(tree, "rates"))
+                    .mix(scalar(tree, "mix")).duration(duration(tree, "duration")).warmup(duration(tree, "warmup"))
+                    .repeats(tree.has("repeats") ? wholeNumber(tree.get("repeats"), "repeats") : null)
+                    .slo(scalar(tree, "slo")).members(members(tree)).freshClusters(bool(tree, "fresh-clusters"))
+                    .build();
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(file + ": " + e.getMessage());
         }

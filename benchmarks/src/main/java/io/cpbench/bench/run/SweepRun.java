@@ -12,9 +12,11 @@ import io.cpbench.core.load.LoadSpec;
 import io.cpbench.core.result.Environment;
 import io.cpbench.core.result.Status;
 import io.cpbench.core.sweep.CellRun;
+import io.cpbench.core.sweep.CellRunBuilder;
 import io.cpbench.core.sweep.SweepAnalysis;
 import io.cpbench.core.sweep.SweepCell;
 import io.cpbench.core.sweep.SweepDocument;
+import io.cpbench.core.sweep.SweepDocumentGridBuilder;
 import io.cpbench.core.sweep.SweepFile;
 import io.cpbench.core.sweep.SweepReport;
 import io.cpbench.topology.MemberTuning;
@@ -272,9 +274,10 @@ public final class SweepRun extends StoppableRun {
         LoadVerdict verdict = LoadVerdict.of(load, report);
         LoadResult.OpStats all = load.total().all();
         LoadResult.LoadLatency l = all.latency();
-        return new CellRun(repeat, cell, verdict.status().name(), verdict.reason(), load.total().seconds(), all.ops(),
-                all.errors(), all.opsPerSecond(), l.p50(), l.p90(), l.p99(), l.p999(), l.max(),
-                grid.slo().actual(load.total()));
+        return CellRunBuilder.builder().repeat(repeat).cell(cell).status(verdict.status().name())
+                .reason(verdict.reason()).seconds(load.total().seconds()).ops(all.ops()).errors(all.errors())
+                .opsPerSecond(all.opsPerSecond()).p50Us(l.p50()).p90Us(l.p90()).p99Us(l.p99()).p999Us(l.p999())
+                .maxUs(l.max()).sloActual(grid.slo().actual(load.total())).build();
     }
 
     /**
@@ -307,7 +310,8 @@ public final class SweepRun extends StoppableRun {
     }
 
     private static CellRun failed(int repeat, SweepCell cell, String reason) {
-        return new CellRun(repeat, cell, Status.FAIL.name(), reason, 0, 0, 0, 0, 0, 0, 0, 0, 0, Double.NaN);
+        return CellRunBuilder.builder().repeat(repeat).cell(cell).status(Status.FAIL.name()).reason(reason)
+                .sloActual(Double.NaN).build();
     }
 
     private static void printCell(PrintStream console, CellRun run, int done, int total, double elapsed, long left) {
@@ -326,9 +330,10 @@ public final class SweepRun extends StoppableRun {
         console.println();
         console.print(text);
         RunDirectory.writeText(runDir, "sweep.md", "# cp-bench sweep\n\n" + grid.describe() + "\n\n" + text);
-        SweepDocument.Grid g = new SweepDocument.Grid(grid.scenarios(), grid.clients(), grid.threads(), grid.rates(),
-                grid.mix(), grid.duration().toMillis() / 1000.0, grid.warmup().toMillis() / 1000.0, grid.repeats(),
-                grid.clusterPerRepeat(), grid.slo().text());
+        SweepDocument.Grid g = SweepDocumentGridBuilder.builder().scenarios(grid.scenarios()).clients(grid.clients())
+                .threads(grid.threads()).rates(grid.rates()).mix(grid.mix())
+                .durationSeconds(grid.duration().toMillis() / 1000.0).warmupSeconds(grid.warmup().toMillis() / 1000.0)
+                .repeats(grid.repeats()).freshClusters(grid.clusterPerRepeat()).slo(grid.slo().text()).build();
         SweepDocument json = new SweepDocument(SweepFile.FORMAT, analysis.complete() ? "COMPLETE" : "INCOMPLETE",
                 started.toString(), config.cluster(), g, Environment.current(), analysis, runs);
         RunDirectory.writeJson(runDir, "sweep.json", json);

@@ -3,6 +3,7 @@ package io.cpbench.bench.cli;
 import io.cpbench.bench.run.ChaosNemesis;
 import io.cpbench.bench.run.ChaosRun;
 import io.cpbench.core.check.Availability;
+import io.cpbench.core.check.AvailabilityResultBuilder;
 import io.cpbench.topology.MemberRef;
 import org.junit.jupiter.api.Test;
 
@@ -71,9 +72,12 @@ class ChaosCommandTest {
 
     @Test
     void theFaultTableShowsAGapStillOpenAndNoSuccess() {
-        String table = ChaosRun.faultTable(List.of(new Availability.Result("pause", "member 0", 12.0, 20_000, null,
-                8_000, true, 0, Map.of("info OperationTimeoutException", 3L)),
-                new Availability.Result("pause", "member 1", 40.0, 20_000, 2_400.0, 2_500, false, 10, Map.of())));
+        String table = ChaosRun.faultTable(List.of(AvailabilityResultBuilder.builder().fault("pause")
+                .target("member 0").injectedAtS(12.0).healedAfterMs(20_000).longestGapMs(8_000).gapOpen(true)
+                .errors(Map.of("info OperationTimeoutException", 3L)).build(),
+                AvailabilityResultBuilder.builder().fault("pause").target("member 1").injectedAtS(40.0)
+                        .healedAfterMs(20_000).firstOkMs(2_400.0).longestGapMs(2_500).okOps(10).errors(Map.of())
+                        .build()));
         assertThat(table).contains("pause").contains("20.0s").contains("none").contains("8,000 ms+")
                 .contains("3 info OperationTimeoutException")
                 .contains("over 2 faults: first ok p50 2,400 ms, max 2,400 ms; longest gap p50 5,250 ms, max 8,000 ms;"

@@ -1,7 +1,8 @@
 package io.cpbench.bench.cli;
 
-import io.cpbench.bench.run.SweepRun;
 import io.cpbench.bench.run.SweepGrid;
+import io.cpbench.bench.run.SweepGridBuilder;
+import io.cpbench.bench.run.SweepRun;
 import io.cpbench.core.load.Threshold;
 import io.cpbench.core.sweep.SweepCell;
 import io.cpbench.topology.MemberTuning;
@@ -29,8 +30,9 @@ class SweepGridTest {
 
     static SweepGrid grid(List<String> scenarios, List<Integer> clients, List<Integer> threads, List<Double> rates,
                           List<MemberTuning> members, boolean freshClusters) {
-        return new SweepGrid(scenarios, clients, threads, rates, "cas", Duration.ofSeconds(10), Duration.ofSeconds(3), 3,
-                Threshold.parse("p99<10ms"), members, freshClusters);
+        return SweepGridBuilder.builder().scenarios(scenarios).clients(clients).threads(threads).rates(rates)
+                .mix("cas").duration(Duration.ofSeconds(10)).warmup(Duration.ofSeconds(3)).repeats(3)
+                .slo(Threshold.parse("p99<10ms")).memberSettings(members).freshClusters(freshClusters).build();
     }
 
     @Test
@@ -137,10 +139,14 @@ class SweepGridTest {
                 .hasMessageContaining("over 4096 workers");
         assertThatThrownBy(() -> grid(List.of("client-smart"), List.of(1), List.of(1), List.of(-5.0), null))
                 .hasMessageContaining("rates must be above 0");
-        assertThatThrownBy(() -> new SweepGrid(List.of("client-smart"), List.of(1), List.of(1), List.of(), "cas",
-                Duration.ofSeconds(10), Duration.ZERO, 3, Threshold.parse("rate>100"), null, false)).hasMessageContaining("latency bound");
-        assertThatThrownBy(() -> new SweepGrid(List.of("client-smart"), List.of(1), List.of(1), List.of(), "cas",
-                Duration.ofSeconds(10), Duration.ZERO, 3, Threshold.parse("lock:p99<1ms"), null, false)).hasMessageContaining("not in the mix");
+        assertThatThrownBy(() -> SweepGridBuilder.builder().scenarios(List.of("client-smart")).clients(List.of(1))
+                .threads(List.of(1)).rates(List.of()).mix("cas").duration(Duration.ofSeconds(10))
+                .warmup(Duration.ZERO).repeats(3).slo(Threshold.parse("rate>100")).build())
+                .hasMessageContaining("latency bound");
+        assertThatThrownBy(() -> SweepGridBuilder.builder().scenarios(List.of("client-smart")).clients(List.of(1))
+                .threads(List.of(1)).rates(List.of()).mix("cas").duration(Duration.ofSeconds(10))
+                .warmup(Duration.ZERO).repeats(3).slo(Threshold.parse("lock:p99<1ms")).build())
+                .hasMessageContaining("not in the mix");
         assertThatThrownBy(() -> SweepGrid.memberGrid(SweepGrid.parseVary(List.of("operation-thread=1,2"))))
                 .hasMessageContaining("unknown member setting 'operation-thread'; known: operation-threads,");
         assertThatThrownBy(() -> SweepGrid.memberGrid(SweepGrid.parseVary(List.of("io-threads=0"))))

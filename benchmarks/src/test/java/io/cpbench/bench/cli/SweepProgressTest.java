@@ -2,6 +2,7 @@ package io.cpbench.bench.cli;
 
 import io.cpbench.bench.run.SweepRun;
 import io.cpbench.core.sweep.CellRun;
+import io.cpbench.core.sweep.CellRunBuilder;
 import io.cpbench.core.sweep.SweepCell;
 import org.junit.jupiter.api.Test;
 
@@ -24,7 +25,9 @@ class SweepProgressTest {
 
     private CellRun cell(long seconds) {
         now.addAndGet(seconds * S);
-        return new CellRun(1, new SweepCell("client-smart", 1, 4, null), "OK", null, 10, 1000, 0, 100, 1, 1, 1, 1, 1, 1);
+        return CellRunBuilder.builder().repeat(1).cell(new SweepCell("client-smart", 1, 4, null)).status("OK")
+                .seconds(10).ops(1000).opsPerSecond(100).p50Us(1).p90Us(1).p99Us(1).p999Us(1).maxUs(1).sloActual(1)
+                .build();
     }
 
     /** A sweep of {@code cells} cell runs on {@code clusters} clusters, the first of which took {@code startSeconds}. */

@@ -1,6 +1,7 @@
 package io.cpbench.core.check;
 
 import io.cpbench.core.history.Event;
+import io.soabase.recordbuilder.core.RecordBuilder;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -39,6 +40,7 @@ public final class Availability {
      *
      * @param gapOpen whether the longest gap was still open when the window ended (no success after it)
      */
+    @RecordBuilder
     public record Result(String fault, String target, double injectedAtS, double healedAfterMs, Double firstOkMs,
                          double longestGapMs, boolean gapOpen, long okOps, Map<String, Long> errors) {
     }
@@ -135,9 +137,11 @@ public final class Availability {
                     errors.merge(f.type().key() + " " + (f.error() == null ? "?" : f.error()), 1L, Long::sum);
                 }
             }
-            results.add(new Result(w.fault(), w.target(), w.injected() / 1e9,
-                    w.healed() == Long.MAX_VALUE ? Double.NaN : (w.healed() - w.injected()) / 1e6,
-                    firstOk == Long.MAX_VALUE ? null : (firstOk - w.injected()) / 1e6, longest / 1e6, gapOpen, okOps, errors));
+            results.add(AvailabilityResultBuilder.builder().fault(w.fault()).target(w.target())
+                    .injectedAtS(w.injected() / 1e9)
+                    .healedAfterMs(w.healed() == Long.MAX_VALUE ? Double.NaN : (w.healed() - w.injected()) / 1e6)
+                    .firstOkMs(firstOk == Long.MAX_VALUE ? null : (firstOk - w.injected()) / 1e6)
+                    .longestGapMs(longest / 1e6).gapOpen(gapOpen).okOps(okOps).errors(errors).build());
         }
         return results;
     }

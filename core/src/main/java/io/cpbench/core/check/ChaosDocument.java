@@ -1,6 +1,7 @@
 package io.cpbench.core.check;
 
 import io.cpbench.core.load.LoadResult;
+import io.soabase.recordbuilder.core.RecordBuilder;
 
 import java.util.List;
 import java.util.Map;
@@ -24,6 +25,7 @@ import java.util.Map;
  * @param linearizability the checker's verdict on the recorded history
  * @param load            the load run during the faults
  */
+@RecordBuilder
 public record ChaosDocument(String kind, String scenario, String nemesis, String faultFor, String interval, boolean restart,
                             String failover, Map<String, Object> spec, List<Availability.Result> faults,
                             Availability.Summary availability, List<String> nemesisLog, Check linearizability,

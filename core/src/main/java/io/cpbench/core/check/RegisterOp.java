@@ -2,6 +2,7 @@ package io.cpbench.core.check;
 
 import io.cpbench.core.history.Event;
 import io.cpbench.core.history.History;
+import io.soabase.recordbuilder.core.RecordBuilder;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -19,6 +20,7 @@ import java.util.Objects;
  *               time after its call, or never, so it returns at {@code Long.MAX_VALUE}
  * @param output a read's value, or for a known cas 1 (it swapped) or 0 (it found another value)
  */
+@RecordBuilder
 record RegisterOp(int id, long process, Kind kind, long in1, long in2, long output, boolean known, long call, long ret) {
 
     enum Kind { READ, WRITE, CAS }
@@ -138,7 +140,7 @@ record RegisterOp(int id, long process, Kind kind, long in1, long in2, long outp
         }
         List<RegisterOp> ops = byKey.computeIfAbsent(key, k -> new ArrayList<>());
         int id = ids.merge(key, 1, Integer::sum) - 1;
-        ops.add(new RegisterOp(id, invoke.process(), kind, in1, in2, output, known, invoke.time(),
-                known ? done.time() : Long.MAX_VALUE));
+        ops.add(RegisterOpBuilder.builder().id(id).process(invoke.process()).kind(kind).in1(in1).in2(in2)
+                .output(output).known(known).call(invoke.time()).ret(known ? done.time() : Long.MAX_VALUE).build());
     }
 }

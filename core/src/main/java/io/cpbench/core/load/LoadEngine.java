@@ -6,6 +6,7 @@ import io.cpbench.core.history.HistoryRecorder;
 import io.cpbench.core.run.Outcome;
 import io.cpbench.core.stats.Censored;
 import io.cpbench.core.workload.Workload;
+import io.soabase.recordbuilder.core.RecordBuilder;
 import org.HdrHistogram.Histogram;
 
 import java.io.IOException;
@@ -23,8 +24,8 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 
@@ -114,6 +115,7 @@ public final class LoadEngine {
      * @param lag     schedule lag in the interval (open loop), or null
      * @param done    measured ops finished so far, errors included
      */
+    @RecordBuilder
     public record IntervalReport(double elapsed, int stage, int stages, boolean open, double level, double opsPerSecond,
                                  long errors, LoadResult.LoadLatency latency, LoadResult.LoadLatency lag, long inFlight,
                                  long done) {
@@ -475,10 +477,11 @@ public final class LoadEngine {
                 boolean worthALine = now - last >= spec.interval().toNanos() / 2 || interval.okOps() + interval.allErrors() > 0;
                 if (listener != null && worthALine) {
                     LoadResult.StageStats st = interval.stats(stage + 1, 0, 0, spec.open());
-                    listener.interval(new IntervalReport((now - measureStart) / 1e9, stage + 1, stages.length,
-                            spec.open(), profile.levelAt(Math.min(now, measureEnd) - measureStart),
-                            st.all().opsPerSecond(), st.all().errors(), st.all().latency(), st.lag(),
-                            inFlight(), measuredDone));
+                    listener.interval(LoadEngineIntervalReportBuilder.builder().elapsed((now - measureStart) / 1e9)
+                            .stage(stage + 1).stages(stages.length).open(spec.open())
+                            .level(profile.levelAt(Math.min(now, measureEnd) - measureStart))
+                            .opsPerSecond(st.all().opsPerSecond()).errors(st.all().errors())
+                            .latency(st.all().latency()).lag(st.lag()).inFlight(inFlight()).done(measuredDone).build());
                 }
                 last = now;
                 if (spec.abortOnFail() && !stopRequested) {
@@ -570,8 +573,10 @@ public final class LoadEngine {
             if (recording.clamped.sum() > 0) {
                 reason = (reason == null ? "" : reason + "; ") + recording.clamped.sum() + " latencies over an hour recorded as one hour";
             }
-            return new LoadResult(outcome, reason, spec.describe(), startedAt.toString(), (endNanos - measureStart) / 1e9,
-                    stageStats, total, schedule, thresholds, invariants, histograms);
+            return LoadResultBuilder.builder().outcome(outcome).reason(reason).spec(spec.describe())
+                    .startedAt(startedAt.toString()).seconds((endNanos - measureStart) / 1e9).stages(stageStats)
+                    .total(total).schedule(schedule).thresholds(thresholds).invariants(invariants)
+                    .histograms(histograms).build();
         }
     }
 
@@ -671,7 +676,8 @@ public final class LoadEngine {
             boolean warm = false;
             try {
                 if (spec.open() && warmupProfile != null) {
-                    openLoop(index, random, client, lane, lockLog, warmupProfile, warmupStart, warmupSlot, warmupEnd);
+                    openLoop(index, random, client, lane, lockLog,
+                            new Slots(warmupProfile, warmupStart, warmupSlot, warmupEnd));
                 } else if (bounds != null) {
                     boundedLoop(index, random, client, lane, lockLog, share(bounds.warmupOps(), index), warmupEnd, false);
                 } else {
@@ -684,7 +690,8 @@ public final class LoadEngine {
                 warmedUp.countDown();
                 measureGate.await();
                 if (spec.open()) {
-                    openLoop(index, random, client, lane, lockLog, spec.profile(), measureStart, nextSlot, drainDeadline);
+                    openLoop(index, random, client, lane, lockLog,
+                            new Slots(spec.profile(), measureStart, nextSlot, drainDeadline));
                 } else if (bounds != null) {
                     boundedLoop(index, random, client, lane, lockLog, bounds.ops() == 0 ? Long.MAX_VALUE : share(bounds.ops(), index),
                             measureEnd, true);
@@ -759,8 +766,19 @@ public final class LoadEngine {
      * (numbers discarded at the start of measuring), so the JIT has compiled what is measured, with no branch
      * left cold to deoptimise on in the first measured second.
      */
-    private void openLoop(int index, SplittableRandom random, int client, HistoryRecorder.Lane lane, LockLog lockLog, Profile profile, long start,
-                          AtomicLong slots, long deadline) {
+    /**
+     * One phase of an open loop's schedule: the profile that places slots, the phase's start, the counter that hands
+     * out slot numbers (shared by the workers), and the time after which no op starts.
+     */
+    private record Slots(Profile profile, long start, AtomicLong next, long deadline) {
+    }
+
+    private void openLoop(int index, SplittableRandom random, int client, HistoryRecorder.Lane lane, LockLog lockLog,
+                          Slots phase) {
+        Profile profile = phase.profile();
+        long start = phase.start();
+        AtomicLong slots = phase.next();
+        long deadline = phase.deadline();
         while (!stopRequested) {
             long offset = profile.slotOffsetNanos(slots.getAndIncrement());
             if (offset == Long.MAX_VALUE) {

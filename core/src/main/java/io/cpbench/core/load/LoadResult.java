@@ -3,6 +3,7 @@ package io.cpbench.core.load;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.cpbench.core.stats.Censored;
+import io.soabase.recordbuilder.core.RecordBuilder;
 import org.HdrHistogram.Histogram;
 
 import java.util.List;
@@ -24,6 +25,7 @@ import java.util.Map;
  * @param invariants each invariant the run checked, and the evidence when one failed
  * @param histograms whole-run latency histogram per op, HdrHistogram's compressed encoding in Base64
  */
+@RecordBuilder
 public record LoadResult(io.cpbench.core.run.Outcome outcome, String reason, Map<String, Object> spec, String startedAt, double seconds,
                          List<StageStats> stages, StageStats total, ScheduleStats schedule,
                          List<ThresholdResult> thresholds, List<InvariantResult> invariants,
@@ -88,9 +90,10 @@ public record LoadResult(io.cpbench.core.run.Outcome outcome, String reason, Map
      *                 left out of the file). Percentiles at or above its smallest value are lower bounds
      *                 ({@link Censored#lowerBound}).
      */
+    @RecordBuilder
     public record LoadLatency(long count, long min, double mean, long p50, long p90, long p95, long p99, long p999,
                               long max, @JsonInclude(JsonInclude.Include.NON_NULL) Censored censored) {
-        public static final LoadLatency EMPTY = new LoadLatency(0, 0, 0, 0, 0, 0, 0, 0, 0, null);
+        public static final LoadLatency EMPTY = LoadResultLoadLatencyBuilder.builder().build();
 
         public static LoadLatency of(Histogram h) {
             return of(h, null);
@@ -101,9 +104,10 @@ public record LoadResult(io.cpbench.core.run.Outcome outcome, String reason, Map
             if (h.getTotalCount() == 0) {
                 return EMPTY;
             }
-            return new LoadLatency(h.getTotalCount(), h.getMinValue(), h.getMean(), h.getValueAtPercentile(50),
-                    h.getValueAtPercentile(90), h.getValueAtPercentile(95), h.getValueAtPercentile(99),
-                    h.getValueAtPercentile(99.9), h.getMaxValue(), censored);
+            return LoadResultLoadLatencyBuilder.builder().count(h.getTotalCount()).min(h.getMinValue())
+                    .mean(h.getMean()).p50(h.getValueAtPercentile(50)).p90(h.getValueAtPercentile(90))
+                    .p95(h.getValueAtPercentile(95)).p99(h.getValueAtPercentile(99))
+                    .p999(h.getValueAtPercentile(99.9)).max(h.getMaxValue()).censored(censored).build();
         }
 
         /** "≥" when {@code value} (one of these percentiles) is only a lower bound, else "". */

@@ -2,6 +2,7 @@ package io.cpbench.core.result;
 
 import io.cpbench.core.stats.Bootstrap;
 import io.cpbench.core.stats.Censored;
+import io.soabase.recordbuilder.core.RecordBuilder;
 import org.HdrHistogram.Histogram;
 
 import java.util.ArrayList;
@@ -28,6 +29,7 @@ public final class ScenarioTable {
      * @param latency      percentiles of all rounds' ops together, µs
      * @param opsCi        the median op/s over rounds with its 95 % bootstrap interval
      */
+    @RecordBuilder
     public record Row(String scenario, String network, int rounds, double durationSeconds, double opsPerSecond,
                       double opsMin, double opsMax, RunResult.Latency latency, long errors, String leader,
                       String status, Bootstrap.Interval opsCi) {
@@ -60,8 +62,10 @@ public final class ScenarioTable {
             errors += run.measured().errors();
             censored = run.latencyMicros() == null ? censored : Censored.merge(censored, run.latencyMicros().censored());
         }
-        return new Row(scenario, runs.get(0).run().network(), runs.size(), Bootstrap.median(durations), Bootstrap.median(ops), ops[0],
-                ops[ops.length - 1], RunResult.Latency.of(merged, censored), errors, leader(runs), status(runs), Bootstrap.median95(ops));
+        return ScenarioTableRowBuilder.builder().scenario(scenario).network(runs.get(0).run().network())
+                .rounds(runs.size()).durationSeconds(Bootstrap.median(durations)).opsPerSecond(Bootstrap.median(ops))
+                .opsMin(ops[0]).opsMax(ops[ops.length - 1]).latency(RunResult.Latency.of(merged, censored))
+                .errors(errors).leader(leader(runs)).status(status(runs)).opsCi(Bootstrap.median95(ops)).build();
     }
 
     private static String leader(List<RunResult> runs) {

@@ -92,9 +92,11 @@ public final class Driver {
         stops.running(running::stop);
         LoadResult result = running.run();
         LoadEngine.Totals totals = running.totals();
-        return new Measurement(result.outcome(), result.reason(), Instant.parse(result.startedAt()),
-                totals.warmupOps(), totals.ok(), totals.errors(), Math.round(result.seconds() * 1e9), totals.latency(),
-                totals.firstError(), difference(workload.counters(), listener.countersAtStart), totals.censored());
+        return MeasurementBuilder.builder().outcome(result.outcome()).reason(result.reason())
+                .startedAt(Instant.parse(result.startedAt())).warmupOps(totals.warmupOps()).ops(totals.ok())
+                .errors(totals.errors()).measuredNanos(Math.round(result.seconds() * 1e9)).histogram(totals.latency())
+                .firstError(totals.firstError()).counters(difference(workload.counters(), listener.countersAtStart))
+                .censored(totals.censored()).build();
     }
 
     /** The workload's counts during the measured phase alone. */

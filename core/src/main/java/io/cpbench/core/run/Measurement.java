@@ -1,6 +1,7 @@
 package io.cpbench.core.run;
 
 import io.cpbench.core.stats.Censored;
+import io.soabase.recordbuilder.core.RecordBuilder;
 import org.HdrHistogram.Histogram;
 
 import java.time.Instant;
@@ -21,6 +22,7 @@ import java.util.Map;
  * @param histogram     latency of the successful measured ops and of those abandoned in flight, µs
  * @param censored      the ops abandoned in flight, recorded in {@code histogram} at a lower bound; null when none
  */
+@RecordBuilder
 public record Measurement(Outcome outcome, String reason, Instant startedAt, long warmupOps, long ops, long errors,
                           long measuredNanos, Histogram histogram, String firstError, Map<String, Long> counters,
                           Censored censored) {

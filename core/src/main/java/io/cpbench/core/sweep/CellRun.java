@@ -1,5 +1,7 @@
 package io.cpbench.core.sweep;
 
+import io.soabase.recordbuilder.core.RecordBuilder;
+
 /**
  * One measured run of a cell. Latencies are µs, over every op of the run (all op types together).
  *
@@ -9,6 +11,7 @@ package io.cpbench.core.sweep;
  * @param reason    why, when not OK
  * @param sloActual the SLO's metric for this run (µs), as {@code Threshold.actual} reads it
  */
+@RecordBuilder
 public record CellRun(int repeat, SweepCell cell, String status, String reason, double seconds, long ops, long errors,
                       double opsPerSecond, long p50Us, long p90Us, long p99Us, long p999Us, long maxUs, double sloActual) {
 

@@ -3,6 +3,7 @@ package io.cpbench.core.sweep;
 import io.cpbench.core.load.Threshold;
 import io.cpbench.core.stats.Bootstrap;
 import io.cpbench.core.stats.Usl;
+import io.soabase.recordbuilder.core.RecordBuilder;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -66,6 +67,7 @@ public record SweepAnalysis(String slo, List<RoutingStats> routings, List<LevelW
      * @param sloActual  median over repeats of the SLO's metric
      * @param sloMet     that median meets the SLO
      */
+    @RecordBuilder
     public record LevelStats(String level, int clients, int threads, int workers, Double rate, int runs, int failed,
                              Bootstrap.Interval throughput, double p50Us, double p99Us, double sloActual, boolean sloMet,
                              long errors) {
@@ -86,6 +88,7 @@ public record SweepAnalysis(String slo, List<RoutingStats> routings, List<LevelW
      *                     between passes over the grid minutes apart, so how closely a second sweep can agree with
      *                     this one; empty with fewer than two repeats
      */
+    @RecordBuilder
     public record RoutingStats(String routing, List<LevelStats> levels, LevelStats knee, Usl usl, String uslNote,
                                String members, double kneeEstimate, String kneeBracket, List<Double> kneeByRepeat) {
 
@@ -174,8 +177,9 @@ public record SweepAnalysis(String slo, List<RoutingStats> routings, List<LevelW
                     note = e.getMessage();
                 }
             }
-            routingStats.add(new RoutingStats(routing, stats, knee, usl, note, membersOf.get(routing), kneePoint.estimate(),
-                    kneePoint.bracket(), byRepeat));
+            routingStats.add(SweepAnalysisRoutingStatsBuilder.builder().routing(routing).levels(stats).knee(knee)
+                    .usl(usl).uslNote(note).members(membersOf.get(routing)).kneeEstimate(kneePoint.estimate())
+                    .kneeBracket(kneePoint.bracket()).kneeByRepeat(byRepeat).build());
         }
         List<LevelWinner> winners = new ArrayList<>();
         for (SweepCell level : levels) {
@@ -258,15 +262,19 @@ public record SweepAnalysis(String slo, List<RoutingStats> routings, List<LevelW
         int failed = here.size() - ok.size();
         long errors = here.stream().mapToLong(CellRun::errors).sum();
         if (ok.isEmpty()) {
-            return new LevelStats(level.level(), level.clients(), level.threads(), level.workers(), level.rate(), 0,
-                    failed, new Bootstrap.Interval(0, 0, 0, 0), Double.NaN, Double.NaN, Double.NaN, false, errors);
+            return SweepAnalysisLevelStatsBuilder.builder().level(level.level()).clients(level.clients())
+                    .threads(level.threads()).workers(level.workers()).rate(level.rate()).failed(failed)
+                    .throughput(new Bootstrap.Interval(0, 0, 0, 0)).p50Us(Double.NaN).p99Us(Double.NaN)
+                    .sloActual(Double.NaN).errors(errors).build();
         }
         Bootstrap.Interval x = Bootstrap.median95(ok.stream().mapToDouble(CellRun::opsPerSecond).toArray());
         double p50 = Bootstrap.medianOf(ok.stream().mapToDouble(CellRun::p50Us).toArray());
         double p99 = Bootstrap.medianOf(ok.stream().mapToDouble(CellRun::p99Us).toArray());
         double actual = Bootstrap.medianOf(ok.stream().mapToDouble(CellRun::sloActual).toArray());
-        return new LevelStats(level.level(), level.clients(), level.threads(), level.workers(), level.rate(), ok.size(),
-                failed, x, p50, p99, actual, slo.holds(actual), errors);
+        return SweepAnalysisLevelStatsBuilder.builder().level(level.level()).clients(level.clients())
+                .threads(level.threads()).workers(level.workers()).rate(level.rate()).runs(ok.size()).failed(failed)
+                .throughput(x).p50Us(p50).p99Us(p99).sloActual(actual).sloMet(slo.holds(actual)).errors(errors)
+                .build();
     }
 
     private static LevelWinner winner(String level, List<RoutingStats> routings, List<CellRun> runs) {

@@ -1,6 +1,7 @@
 package io.cpbench.core.sweep;
 
 import io.cpbench.core.result.Environment;
+import io.soabase.recordbuilder.core.RecordBuilder;
 
 import java.util.List;
 
@@ -26,6 +27,7 @@ public record SweepDocument(String format, String status, String startedAt, Stri
      * @param freshClusters whether each repeat started a fresh cluster
      * @param slo           the SLO the knee is judged by, such as {@code p99<10ms}
      */
+    @RecordBuilder
     public record Grid(List<String> scenarios, List<Integer> clients, List<Integer> threads, List<Double> rates,
                        String mix, double durationSeconds, double warmupSeconds, int repeats, boolean freshClusters,
                        String slo) {

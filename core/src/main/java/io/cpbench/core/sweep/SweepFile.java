@@ -62,9 +62,10 @@ public record SweepFile(Path file, String slo, int repeats, String status, List<
 
     /** The analysis again, each run's SLO metric read back (for this SLO) from the percentiles the run kept. */
     public SweepAnalysis analyse(Threshold threshold) {
-        List<CellRun> judged = runs.stream().map(r -> new CellRun(r.repeat(), r.cell(), r.status(), r.reason(), r.seconds(),
-                r.ops(), r.errors(), r.opsPerSecond(), r.p50Us(), r.p90Us(), r.p99Us(), r.p999Us(), r.maxUs(),
-                sloOf(threshold, r))).toList();
+        List<CellRun> judged = runs.stream().map(r -> CellRunBuilder.builder().repeat(r.repeat()).cell(r.cell())
+                .status(r.status()).reason(r.reason()).seconds(r.seconds()).ops(r.ops()).errors(r.errors())
+                .opsPerSecond(r.opsPerSecond()).p50Us(r.p50Us()).p90Us(r.p90Us()).p99Us(r.p99Us()).p999Us(r.p999Us())
+                .maxUs(r.maxUs()).sloActual(sloOf(threshold, r)).build()).toList();
         List<SweepCell> cells = new ArrayList<>(new LinkedHashSet<>(runs.stream().map(CellRun::cell).toList()));
         return SweepAnalysis.of(cells, judged, threshold, repeats);
     }

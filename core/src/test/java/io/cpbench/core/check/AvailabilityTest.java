@@ -73,6 +73,7 @@ class AvailabilityTest {
     }
 
     static Availability.Result result(Double firstOk, double gap) {
-        return new Availability.Result("kill", "m", 0, 0, firstOk, gap, false, 1, java.util.Map.of());
+        return AvailabilityResultBuilder.builder().fault("kill").target("m").firstOkMs(firstOk).longestGapMs(gap)
+                .okOps(1).errors(java.util.Map.of()).build();
     }
 }

@@ -11,7 +11,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class ThresholdTest {
 
     private static LoadResult.LoadLatency latency(long p50, long p99, long max) {
-        return new LoadResult.LoadLatency(100, 1, p50, p50, p50, p99, p99, p99, max, null);
+        return LoadResultLoadLatencyBuilder.builder().count(100).min(1).mean(p50).p50(p50).p90(p50).p95(p99).p99(p99)
+                .p999(p99).max(max).build();
     }
 
     private static final LoadResult.StageStats STATS = new LoadResult.StageStats(1, 10, 0, 100,

@@ -35,7 +35,9 @@ class SweepAnalysisTest {
                 double x = CURVE.throughput(c.workers()) * (c.routing().equals("slow") ? 0.9 : 1)
                         * (1 + (random.nextDouble() - 0.5) * 0.04);
                 long p99 = 600L * c.workers();
-                runs.add(new CellRun(rep, c, "OK", null, 10, (long) (x * 10), 0, x, p99 / 3, p99 / 2, p99, p99 * 2, p99 * 3, p99));
+                runs.add(CellRunBuilder.builder().repeat(rep).cell(c).status("OK").seconds(10).ops((long) (x * 10))
+                        .opsPerSecond(x).p50Us(p99 / 3).p90Us(p99 / 2).p99Us(p99).p999Us(p99 * 2).maxUs(p99 * 3)
+                        .sloActual(p99).build());
             }
         }
         return runs;
@@ -83,8 +85,9 @@ class SweepAnalysisTest {
         for (CellRun r : runs(cells, 3)) {
             double f = r.repeat() == 3 ? 0.7 : 1;
             long p99 = r.repeat() == 3 ? (long) (r.p99Us() * 1.2) : r.p99Us();
-            runs.add(new CellRun(r.repeat(), r.cell(), "OK", null, 10, (long) (r.opsPerSecond() * f * 10), 0,
-                    r.opsPerSecond() * f, p99 / 3, p99 / 2, p99, p99 * 2, p99 * 3, p99));
+            runs.add(CellRunBuilder.builder().repeat(r.repeat()).cell(r.cell()).status("OK").seconds(10)
+                    .ops((long) (r.opsPerSecond() * f * 10)).opsPerSecond(r.opsPerSecond() * f).p50Us(p99 / 3)
+                    .p90Us(p99 / 2).p99Us(p99).p999Us(p99 * 2).maxUs(p99 * 3).sloActual(p99).build());
         }
         SweepAnalysis.RoutingStats fast = SweepAnalysis.of(cells, runs, Threshold.parse("p99<5ms"), 3).routings().get(0);
         assertThat(fast.kneeByRepeat()).hasSize(3);
@@ -111,7 +114,9 @@ class SweepAnalysisTest {
         List<SweepCell> cells = grid("fast");
         List<CellRun> runs = new ArrayList<>(runs(cells, 2));
         // a failed run at 1x32 with absurd throughput must not become the knee
-        runs.add(new CellRun(3, cells.get(5), "FAIL", "cluster gone", 1, 10_000_000, 5, 1e7, 1, 1, 1, 1, 1, 1));
+        runs.add(CellRunBuilder.builder().repeat(3).cell(cells.get(5)).status("FAIL").reason("cluster gone")
+                .seconds(1).ops(10_000_000).errors(5).opsPerSecond(1e7).p50Us(1).p90Us(1).p99Us(1).p999Us(1).maxUs(1)
+                .sloActual(1).build());
         SweepAnalysis a = SweepAnalysis.of(cells, runs, Threshold.parse("p99<100ms"), 3);
         assertThat(a.complete()).isFalse();
         assertThat(a.knee().level().level()).isEqualTo("1x16"); // the curve's best measured level (N* = 21.8)
@@ -137,9 +142,15 @@ class SweepAnalysisTest {
         List<SweepCell> cells = List.of(new SweepCell("fast", 1, 16, 1000.0), new SweepCell("fast", 1, 16, 2000.0),
                 new SweepCell("fast", 1, 16, 4000.0));
         List<CellRun> runs = List.of(
-                new CellRun(1, cells.get(0), "OK", null, 10, 10_000, 0, 1000, 300, 400, 900, 1000, 2000, 900),
-                new CellRun(1, cells.get(1), "OK", null, 10, 20_000, 0, 2000, 400, 600, 2000, 3000, 4000, 2000),
-                new CellRun(1, cells.get(2), "OK", null, 10, 31_000, 0, 3100, 9000, 50_000, 90_000, 95_000, 99_000, 90_000));
+                CellRunBuilder.builder().repeat(1).cell(cells.get(0)).status("OK").seconds(10).ops(10_000)
+                        .opsPerSecond(1000).p50Us(300).p90Us(400).p99Us(900).p999Us(1000).maxUs(2000).sloActual(900)
+                        .build(),
+                CellRunBuilder.builder().repeat(1).cell(cells.get(1)).status("OK").seconds(10).ops(20_000)
+                        .opsPerSecond(2000).p50Us(400).p90Us(600).p99Us(2000).p999Us(3000).maxUs(4000).sloActual(2000)
+                        .build(),
+                CellRunBuilder.builder().repeat(1).cell(cells.get(2)).status("OK").seconds(10).ops(31_000)
+                        .opsPerSecond(3100).p50Us(9000).p90Us(50_000).p99Us(90_000).p999Us(95_000).maxUs(99_000)
+                        .sloActual(90_000).build());
         SweepAnalysis a = SweepAnalysis.of(cells, runs, Threshold.parse("p99<10ms"), 1);
         assertThat(a.knee().level().level()).isEqualTo("1x16@2000/s");
         assertThat(a.routings().get(0).kneeEstimate()).isCloseTo(2000 + 1100 * 8000.0 / 88000, within(0.01));
@@ -155,8 +166,10 @@ class SweepAnalysisTest {
         List<CellRun> runs = new ArrayList<>();
         for (CellRun r : runs(cells, 3)) {
             double f = machine[r.repeat() - 1];
-            runs.add(new CellRun(r.repeat(), r.cell(), r.status(), null, r.seconds(), (long) (r.ops() * f), 0,
-                    r.opsPerSecond() * f, r.p50Us(), r.p90Us(), r.p99Us(), r.p999Us(), r.maxUs(), r.sloActual()));
+            runs.add(CellRunBuilder.builder().repeat(r.repeat()).cell(r.cell()).status(r.status())
+                    .seconds(r.seconds()).ops((long) (r.ops() * f)).opsPerSecond(r.opsPerSecond() * f)
+                    .p50Us(r.p50Us()).p90Us(r.p90Us()).p99Us(r.p99Us()).p999Us(r.p999Us()).maxUs(r.maxUs())
+                    .sloActual(r.sloActual()).build());
         }
         SweepAnalysis drifted = SweepAnalysis.of(cells, runs, Threshold.parse("p99<5ms"), 3);
         // each cell's median is its repeat-2 run: 1.0/0.8, 0.8/0.8, 0.6/0.8, within the ±2 % noise

@@ -28,7 +28,9 @@ class SweepComparisonTest {
                 double noise = 1 + (random.nextDouble() - 0.5) * 0.04;
                 double x = SweepAnalysisTest.CURVE.throughput(c.workers()) * (c.routing().equals("slow") ? 0.9 : 1) * speed * noise;
                 long p99 = Math.round(600L * c.workers() / speed / noise);
-                runs.add(new CellRun(rep, c, "OK", null, 10, (long) (x * 10), 0, x, p99 / 3, p99 / 2, p99, p99 * 2, p99 * 3, p99));
+                runs.add(CellRunBuilder.builder().repeat(rep).cell(c).status("OK").seconds(10).ops((long) (x * 10))
+                        .opsPerSecond(x).p50Us(p99 / 3).p90Us(p99 / 2).p99Us(p99).p999Us(p99 * 2).maxUs(p99 * 3)
+                        .sloActual(p99).build());
             }
         }
         return runs;
@@ -78,8 +80,10 @@ class SweepComparisonTest {
         List<SweepCell> cells = SweepAnalysisTest.grid("fast", "slow");
         List<CellRun> base = runs(cells, 5, 1.0, 1);
         List<CellRun> next = runs(cells, 5, 1.0, 2).stream().map(r -> !r.cell().routing().equals("slow") ? r
-                : new CellRun(r.repeat(), r.cell(), r.status(), r.reason(), r.seconds(), r.ops(), r.errors(),
-                r.opsPerSecond() * 0.8, r.p50Us() * 5 / 4, r.p90Us(), r.p99Us(), r.p999Us(), r.maxUs(), r.sloActual())).toList();
+                : CellRunBuilder.builder().repeat(r.repeat()).cell(r.cell()).status(r.status()).reason(r.reason())
+                        .seconds(r.seconds()).ops(r.ops()).errors(r.errors()).opsPerSecond(r.opsPerSecond() * 0.8)
+                        .p50Us(r.p50Us() * 5 / 4).p90Us(r.p90Us()).p99Us(r.p99Us()).p999Us(r.p999Us())
+                        .maxUs(r.maxUs()).sloActual(r.sloActual()).build()).toList();
         SweepComparison c = compare(base, next);
         assertThat(c.machineMoved()).isFalse(); // half the cells moved, not all
         assertThat(c.cells().rows()).allSatisfy(row -> assertThat(row.verdict()).as(row.scenario() + " " + row.op())
