@@ -1,5 +1,6 @@
 package io.cpbench.bench.report;
 
+import io.cpbench.core.result.AbSlices;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogReader;
 
@@ -111,52 +112,19 @@ public final class Series {
 
     /** @throws io.cpbench.core.result.ResultFormatException naming the file and line when it is not an ab slices file */
     public static AbTurns abTurns(Path csv) {
-        List<String> lines;
-        try {
-            lines = Files.readAllLines(csv);
-        } catch (IOException e) {
-            throw new io.cpbench.core.result.ResultFormatException(csv + ": cannot read: " + e.getMessage());
-        }
-        if (lines.isEmpty()) {
-            throw new io.cpbench.core.result.ResultFormatException(csv + ": empty; an ab run writes a header line first");
-        }
-        List<String> header = List.of(lines.get(0).split(",", -1));
-        int pair = header.indexOf("pair");
-        int processes = header.indexOf("processes");
-        int side = header.indexOf("side");
-        int seconds = header.indexOf("seconds");
-        int ops = header.indexOf("ops_per_s");
-        int p50 = header.indexOf("p50_us");
-        if (pair < 0 || processes < 0 || side < 0 || seconds < 0 || ops < 0) {
-            throw new io.cpbench.core.result.ResultFormatException(csv + ": not an ab slices file (its header needs"
-                    + " pair, processes, side, seconds and ops_per_s)");
-        }
         // base end, base op/s, new end, new op/s, process pair, base p50, new p50
         java.util.Map<Integer, double[]> byPair = new java.util.TreeMap<>();
         double clock = 0;
-        for (int n = 1; n < lines.size(); n++) {
-            String[] f = lines.get(n).split(",", -1);
-            if (f.length < header.size()) {
-                continue; // a line cut short by an interruption
-            }
-            try {
-                int p = Integer.parseInt(f[pair]);
-                clock += Double.parseDouble(f[seconds]);
-                double[] row = byPair.computeIfAbsent(p, k -> new double[]{Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0,
-                        Double.NaN, Double.NaN});
-                int at = switch (f[side]) {
-                    case "BASE" -> 0;
-                    case "NEW" -> 2;
-                    default -> throw new NumberFormatException("side '" + f[side] + "' is neither BASE nor NEW");
-                };
-                row[at] = clock;
-                row[at + 1] = Double.parseDouble(f[ops]);
-                row[4] = Integer.parseInt(f[processes]);
-                if (p50 >= 0) {
-                    row[5 + at / 2] = Double.parseDouble(f[p50]);
-                }
-            } catch (NumberFormatException e) {
-                throw new io.cpbench.core.result.ResultFormatException(csv + ", line " + (n + 1) + ": " + e.getMessage());
+        for (AbSlices.Turn turn : AbSlices.read(csv)) {
+            clock += turn.seconds();
+            double[] row = byPair.computeIfAbsent(turn.pair(), k -> new double[]{Double.NaN, Double.NaN, Double.NaN,
+                    Double.NaN, 0, Double.NaN, Double.NaN});
+            int at = turn.base() ? 0 : 2;
+            row[at] = clock;
+            row[at + 1] = turn.opsPerSecond();
+            row[4] = turn.processes();
+            if (turn.p50Us() != null) {
+                row[5 + at / 2] = turn.p50Us();
             }
         }
         List<double[]> whole = byPair.values().stream().filter(r -> !Double.isNaN(r[0]) && !Double.isNaN(r[2])).toList();

@@ -5,6 +5,8 @@ import io.cpbench.bench.run.AbProtocol.Pair;
 import io.cpbench.bench.run.AbProtocol.Slice;
 import io.cpbench.bench.run.AbProtocol.Worker;
 import io.cpbench.core.load.Durations;
+import io.cpbench.core.result.AbSlices;
+import io.cpbench.core.result.AbSlicesTurnBuilder;
 import io.cpbench.core.result.Comparison;
 import io.cpbench.core.result.Environment;
 import io.cpbench.core.stats.Bootstrap;
@@ -368,16 +370,19 @@ public final class AbRun {
     }
 
     static String csv(List<Pair> pairs) {
-        StringBuilder b = new StringBuilder("pair,processes,first,side,ops,errors,seconds,ops_per_s,p50_us,p99_us\n");
+        List<AbSlices.Turn> turns = new ArrayList<>();
         for (Pair p : pairs) {
-            for (int s = 0; s < 2; s++) {
-                Slice x = s == 0 ? p.base() : p.next();
-                b.append(String.format(Locale.ROOT, "%d,%d,%s,%s,%d,%d,%.4f,%.1f,%.0f,%.0f%n", p.index(), p.fork(),
-                        p.baseFirst() ? "BASE" : "NEW", s == 0 ? "BASE" : "NEW", x.ops(), x.errors(), x.seconds(),
-                        x.opsPerSecond(), x.p50(), x.p99()));
-            }
+            turns.add(turn(p, true));
+            turns.add(turn(p, false));
         }
-        return b.toString();
+        return AbSlices.csv(turns);
+    }
+
+    private static AbSlices.Turn turn(Pair p, boolean base) {
+        AbProtocol.Slice x = base ? p.base() : p.next();
+        return AbSlicesTurnBuilder.builder().pair(p.index()).processes(p.fork()).first(p.baseFirst() ? "BASE" : "NEW")
+                .side(base ? "BASE" : "NEW").ops(x.ops()).errors(x.errors()).seconds(x.seconds())
+                .opsPerSecond(x.opsPerSecond()).p50Us(x.p50()).p99Us(x.p99()).build();
     }
 
     private static String environment() {
