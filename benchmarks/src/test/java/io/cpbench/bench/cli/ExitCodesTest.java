@@ -30,10 +30,9 @@ class ExitCodesTest {
     /** A load result whose one threshold failed, and whose status is {@code status}. */
     static RunResult loadWith(RunResult r, Status status, boolean thresholdPassed) {
         io.cpbench.core.load.LoadResult l = r.load();
-        io.cpbench.core.load.LoadResult judged = new io.cpbench.core.load.LoadResult(l.outcome(), l.reason(), l.spec(),
-                l.startedAt(), l.seconds(), l.stages(), l.total(), l.schedule(),
-                List.of(new io.cpbench.core.load.LoadResult.ThresholdResult("cas:p99<1ms", thresholdPassed, "8.76ms")),
-                l.invariants(), l.histograms());
+        io.cpbench.core.load.LoadResult judged = io.cpbench.core.load.LoadResultBuilder.builder(l).thresholds(
+                List.of(new io.cpbench.core.load.LoadResult.ThresholdResult("cas:p99<1ms", thresholdPassed, "8.76ms")))
+                .build();
         return r.toBuilder().status(status, null).load(judged).build();
     }
 

@@ -190,6 +190,7 @@ public final class LoadEngine {
     private final LongAdder warmupDone = new LongAdder();
     private Path hlog;
     private Tally measured;
+    private volatile LoadParts parts;
 
     /**
      * @param clients connected clients, one per {@link LoadSpec#clients()}; empty for a {@code noop} mix
@@ -316,6 +317,18 @@ public final class LoadEngine {
      * @param censored   the ops abandoned in flight, in {@code latency} at a lower bound; null when none
      */
     public record Totals(Histogram latency, long ok, long errors, long warmupOps, String firstError, Censored censored) {
+    }
+
+    /**
+     * What the run measured per stage, in a form that adds up with other generators' ({@link LoadMerge}).
+     *
+     * @throws IllegalStateException before {@link #run()} has returned
+     */
+    public LoadParts parts() {
+        if (parts == null) {
+            throw new IllegalStateException("the engine has not run");
+        }
+        return parts;
     }
 
     /** @throws IllegalStateException before {@link #run()} has returned */
@@ -549,6 +562,11 @@ public final class LoadEngine {
                 histograms.put(used[i].key(), io.cpbench.core.result.RunResult.encode(whole.latency[i]));
             }
             measured = whole;
+            List<LoadParts.Stage> stageParts = new ArrayList<>();
+            for (Tally stage : stages) {
+                stageParts.add(LoadParts.of(stage, !spec.open()));
+            }
+            parts = new LoadParts(stageParts, schedule);
             Outcome outcome;
             String reason;
             if (failure.get() != null) {

@@ -24,14 +24,18 @@ import java.util.Map;
  * @param thresholds each threshold with its verdict and the value it saw
  * @param invariants each invariant the run checked, and the evidence when one failed
  * @param histograms whole-run latency histogram per op, HdrHistogram's compressed encoding in Base64
+ * @param agents     a row per load generator, when several ran the load ({@code --agents}); empty (left out of the
+ *                   file) when this process ran it alone
  */
 @RecordBuilder
 public record LoadResult(io.cpbench.core.run.Outcome outcome, String reason, Map<String, Object> spec, String startedAt, double seconds,
                          List<StageStats> stages, StageStats total, ScheduleStats schedule,
                          List<ThresholdResult> thresholds, List<InvariantResult> invariants,
-                         Map<String, String> histograms) {
+                         Map<String, String> histograms,
+                         @JsonInclude(JsonInclude.Include.NON_EMPTY) List<AgentRow> agents) {
 
     public LoadResult {
+        agents = agents == null ? List.of() : List.copyOf(agents);
         stages = stages == null ? List.of() : List.copyOf(stages);
         thresholds = thresholds == null ? List.of() : List.copyOf(thresholds);
         invariants = invariants == null ? List.of() : List.copyOf(invariants);
@@ -132,5 +136,24 @@ public record LoadResult(io.cpbench.core.run.Outcome outcome, String reason, Map
 
     /** @param evidence what was seen: counts when it holds, the offending ops when it does not */
     public record InvariantResult(String name, boolean holds, String evidence) {
+    }
+
+    /**
+     * What one load generator ran and measured of a load that several ran.
+     *
+     * @param agent         its name
+     * @param host          where it ran
+     * @param clockOffsetMs its clock minus the coordinator's, as measured before the run (best of several round trips)
+     * @param outcome       how its part ended; null when it returned nothing (it died or was cut off)
+     * @param reason        why, when not COMPLETED
+     * @param all           its ops, all together; null when it returned nothing
+     * @param histograms    its own latency histogram per op, encoded as {@link LoadResult#histograms}; empty when it
+     *                      returned nothing
+     */
+    public record AgentRow(String agent, String host, double clockOffsetMs, io.cpbench.core.run.Outcome outcome,
+                           String reason, OpStats all, Map<String, String> histograms) {
+        public AgentRow {
+            histograms = histograms == null ? Map.of() : Map.copyOf(histograms);
+        }
     }
 }

@@ -39,6 +39,19 @@ public final class LoadSummary {
                 first = false;
             }
         }
+        for (LoadResult.AgentRow a : r.agents()) {
+            LoadResult.OpStats o = a.all();
+            String where = String.format(Locale.ROOT, "%s (%+.1f ms)", a.agent(), a.clockOffsetMs());
+            if (o == null) {
+                out.append(String.format(Locale.ROOT, "%-6s %-22s %-9s %s%n", "agent", where, "-", "no numbers: " + a.reason()));
+                continue;
+            }
+            LoadResult.LoadLatency l = o.latency();
+            java.util.function.LongFunction<String> ms = v -> l.count() == 0 ? "-" : l.mark(v) + LoadSummary.ms(v);
+            out.append(String.format(Locale.ROOT, "%-6s %-22s %-9s %,10d %,10.1f %9s %9s %9s %9s %9s %,8d%n", "agent", where,
+                    "all", o.ops(), o.opsPerSecond(), ms.apply(l.p50()), ms.apply(l.p95()), ms.apply(l.p99()),
+                    ms.apply(l.p999()), ms.apply(l.max()), o.errors()));
+        }
         for (LoadResult.StageStats s : r.stages()) {
             for (LoadResult.OpStats o : s.ops()) {
                 if (!o.errorTypes().isEmpty()) {

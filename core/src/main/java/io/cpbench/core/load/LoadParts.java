@@ -1,0 +1,82 @@
+package io.cpbench.core.load;
+
+import io.cpbench.core.result.RunResult;
+import io.cpbench.core.stats.Censored;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one load generator measured, per stage, in a form that adds up exactly: per op the latency (and, in an open
+ * loop, service) histogram in HdrHistogram's compressed encoding, errors by type and what was recorded censored; the
+ * stage's lag histogram and its length. Several generators' parts merge into one result with
+ * {@link LoadMerge#merge}: histograms are added ({@code Histogram.add}), never percentiles averaged.
+ *
+ * @param stages   the measured stages, in order
+ * @param schedule open loop: ops due, started, never started, late and abandoned; null in a closed loop
+ */
+public record LoadParts(List<Stage> stages, LoadResult.ScheduleStats schedule) {
+
+    public LoadParts {
+        stages = List.copyOf(stages);
+    }
+
+    /**
+     * @param nanos how long the stage lasted on this generator
+     * @param lag   how late ops started (open loop), encoded
+     */
+    public record Stage(long nanos, List<Op> ops, String lag) {
+        public Stage {
+            ops = List.copyOf(ops);
+        }
+    }
+
+    /**
+     * @param op      the op's key in the mix
+     * @param latency encoded latency histogram, µs
+     * @param service encoded service-time histogram, µs; null in a closed loop (it is the latency)
+     */
+    public record Op(String op, String latency, String service, long errors, Censored censored,
+                     Map<String, Long> errorTypes) {
+        public Op {
+            errorTypes = errorTypes == null ? Map.of() : Map.copyOf(errorTypes);
+        }
+    }
+
+    static Stage of(Tally tally, boolean closed) {
+        List<Op> ops = new ArrayList<>();
+        for (int i = 0; i < tally.ops.length; i++) {
+            ops.add(new Op(tally.ops[i].key(), RunResult.encode(tally.latency[i]),
+                    closed ? null : RunResult.encode(tally.service[i]), tally.errors[i], tally.censored[i],
+                    tally.errorTypes.get(i)));
+        }
+        return new Stage(tally.nanos, ops, RunResult.encode(tally.lag));
+    }
+
+    /** Adds {@code stage} into {@code into}, whose ops must be the same, in the same order. */
+    static void addInto(Tally into, Stage stage, boolean closed) {
+        if (stage.ops().size() != into.ops.length) {
+            throw new IllegalArgumentException("a generator measured " + stage.ops().size() + " ops, the spec has "
+                    + into.ops.length);
+        }
+        for (int i = 0; i < into.ops.length; i++) {
+            Op op = stage.ops().get(i);
+            if (!op.op().equals(into.ops[i].key())) {
+                throw new IllegalArgumentException("a generator measured op " + op.op() + " where the spec has "
+                        + into.ops[i].key());
+            }
+            into.latency[i].add(RunResult.decode(op.latency()));
+            if (!closed) {
+                into.service[i].add(RunResult.decode(op.service()));
+            }
+            into.errors[i] += op.errors();
+            into.censored[i] = Censored.merge(into.censored[i], op.censored());
+            Map<String, Long> mine = into.errorTypes.get(i);
+            op.errorTypes().forEach((type, n) -> mine.merge(type, n, Long::sum));
+        }
+        into.lag.add(RunResult.decode(stage.lag()));
+        // the generators ran side by side: a merged stage lasts as long as its longest part, not their sum
+        into.nanos = Math.max(into.nanos, stage.nanos());
+    }
+}
