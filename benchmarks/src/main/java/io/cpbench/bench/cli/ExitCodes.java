@@ -35,7 +35,7 @@ final class ExitCodes {
         Map<String, String> codes = new LinkedHashMap<>();
         codes.put(" " + OK, "done; every result OK (UNSTABLE and TIMEBOXED too, unless --strict)");
         codes.put(" " + FAILED, "a run FAILed or a check failed (compare, ab: a regression), or the cluster could not be"
-                + " started or reached");
+                + " started or reached, or a load agent was lost mid-run");
         codes.put(" " + BAD_INPUT, "bad input (options, files, addresses); nothing was started");
         codes.put(" " + NOT_CLEAN, "with --strict: some results are UNSTABLE or TIMEBOXED");
         codes.put(String.valueOf(THRESHOLDS), "a threshold was crossed (load runs)");
@@ -79,6 +79,10 @@ final class ExitCodes {
     /** The exit code of a load run: 130 interrupted, 1 a run FAILed (an invariant broke), 99 a threshold failed, else 0. */
     static int ofLoad(List<RunResult> results, boolean interrupted) {
         int code = of(results, interrupted, false);
+        if (code == OK && results.stream().anyMatch(r -> r.load() != null
+                && r.load().agents().stream().anyMatch(a -> a.outcome() == null))) {
+            return FAILED; // an agent was lost: the run is INCOMPLETE, the others' numbers kept
+        }
         if (code == OK && results.stream().anyMatch(r -> r.load() != null && !r.load().thresholdsPassed())) {
             return THRESHOLDS;
         }

@@ -1,5 +1,7 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.bench.agents.AgentPool;
+import io.cpbench.bench.run.AbProtocol;
 import io.cpbench.bench.run.ClusterChoice;
 import io.cpbench.bench.run.Interruption;
 import io.cpbench.bench.run.LoadRun;
@@ -111,6 +113,13 @@ final class LoadCommand implements Callable<Integer> {
     @Mixin
     OutOption out;
 
+    @Option(names = "--agents", paramLabel = "N", defaultValue = "0",
+            description = "Split each load between N load generators ('cpbench agent' processes this command starts on"
+                    + " this machine, 1-16) that meet in a control cluster of their own; the result merges their"
+                    + " histograms exactly and has a row per agent. Clients split between them (or one client's threads),"
+                    + " and an open loop's rate. Network (a) scenarios only (default: 0, this process alone).")
+    int agents;
+
     @Option(names = "--slow-member", paramLabel = "N", defaultValue = "-1", description = "Member made slow in network (b) scenarios (default: the last).")
     int slowMember;
 
@@ -173,6 +182,16 @@ final class LoadCommand implements Callable<Integer> {
         return list;
     }
 
+    private AgentPool startAgents(PrintStream console, Path runDir) {
+        console.printf(Locale.ROOT, "starting %d agent%s on this machine ...%n", agents, agents == 1 ? "" : "s");
+        long start = System.nanoTime();
+        AgentPool pool = AgentPool.local(agents, AbProtocol.workerCommand(null, "--agents", List.of(), CpBench.class,
+                AgentCommand.class), runDir.resolve("agents"), console);
+        console.printf(Locale.ROOT, "%d agent%s joined the control cluster in %.1f s: %s%n", agents, agents == 1 ? "" : "s",
+                (System.nanoTime() - start) / 1e9, String.join(", ", pool.agents().keySet()));
+        return pool;
+    }
+
     @Override
     public Integer call() {
         PrintStream console = System.out;
@@ -185,6 +204,19 @@ final class LoadCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("network (b) scenarios need a local, embedded or containers topology with --network"
                         + " emulated, or remote with an inventory that has an ssh section");
             }
+        }
+        if (agents != 0) {
+            if (agents < 1 || agents > 16) {
+                throw new IllegalArgumentException("--agents must be 1-16, was " + agents);
+            }
+            if (engineOnly) {
+                throw new IllegalArgumentException("--agents runs a load on a cluster; a noop mix measures the engine alone");
+            }
+            if (scenarios.stream().anyMatch(Scenario::slowNetwork)) {
+                throw new IllegalArgumentException("--agents runs network (a) scenarios only: the slow member's links"
+                        + " are emulated in this process");
+            }
+            AgentPool.split(spec, agents);
         }
         if (delay.isZero() || delay.compareTo(Duration.ofSeconds(10)) > 0) {
             throw new IllegalArgumentException("--delay must be 1ms-10s, was " + Durations.human(delay));
@@ -219,12 +251,20 @@ final class LoadCommand implements Callable<Integer> {
             RunDirectory.removeIfEmpty(runDir);
         }
         topology.takeOverShutdown();
+        AgentPool pool = null;
         Interruption interruption = new Interruption(run::stop, topology::close);
         try {
             ClusterChoice.printReady(console, topology, startNanos);
             RunDirectory.create(runDir);
+            if (agents > 0) {
+                pool = startAgents(console, runDir);
+                run.onAgents(pool, cluster, workload.quiet);
+            }
             run.run(topology, runDir);
         } finally {
+            if (pool != null) {
+                pool.close();
+            }
             topology.close();
             liveOptions.close();
             try {

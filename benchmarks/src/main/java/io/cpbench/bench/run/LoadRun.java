@@ -1,5 +1,6 @@
 package io.cpbench.bench.run;
 
+import io.cpbench.bench.agents.AgentPool;
 import io.cpbench.bench.report.LiveView;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.suite.LoadWarmup;
@@ -53,12 +54,29 @@ public final class LoadRun extends ResultRun {
 
     private final Config config;
     private final LoadEngine.Listener listener;
+    private AgentPool agents;
+    private ClusterChoice agentsCluster;
+    private boolean quiet;
 
     /** @param listener the engine's listener for every run (messages and live lines), or null */
     public LoadRun(Config config, PrintStream console, LoadEngine.Listener listener) {
         super(console);
         this.config = config;
         this.listener = listener;
+    }
+
+    /**
+     * Splits each scenario's load between the agents of {@code pool} instead of running it in this process; the
+     * result merges theirs ({@link AgentPool#run}).
+     *
+     * @param cluster the cluster the agents' clients reach (their connect timeout and failover preset)
+     * @param quietly without the live line
+     */
+    public LoadRun onAgents(AgentPool pool, ClusterChoice cluster, boolean quietly) {
+        agents = pool;
+        agentsCluster = cluster;
+        quiet = quietly;
+        return this;
     }
 
     /**
@@ -109,9 +127,13 @@ public final class LoadRun extends ResultRun {
         String stem = String.format(Locale.ROOT, "%02d-%s.load", round, scenario.name());
         ScenarioSession session;
         try {
-            session = ScenarioSession.open(scenario, topology, config.options(), null, spec.clients(), spec.objectGroups());
+            session = ScenarioSession.open(scenario, topology, config.options(), null, agents != null ? 1 : spec.clients(),
+                    spec.objectGroups());
         } catch (ScenarioSession.SetupException e) {
             return failed(runDir, builder.where(e.where()).status(Status.FAIL, e.getMessage()).build());
+        }
+        if (agents != null) {
+            return runOnAgents(scenario, session, builder, topology, runDir, stem);
         }
         LoadResult load;
         ScenarioSession.Report report;
@@ -137,6 +159,38 @@ public final class LoadRun extends ResultRun {
         console.print(indent(LoadSummary.render(load)));
         console.printf(Locale.ROOT, "    %s  via %s%s%n    wrote %s.json, %s/load.csv and one .hlog per op%n%n", verdict.status(),
                 report.cluster().clientTarget(), verdict.reason() == null ? "" : "  (" + verdict.reason() + ")", stem, stem);
+        return result;
+    }
+
+    /**
+     * The scenario's load split between the agents; this process's own session (one client) only reads leadership
+     * and routing before and after, for the result's checks.
+     */
+    private RunResult runOnAgents(Scenario scenario, ScenarioSession session, ResultBuilder builder, Topology topology,
+                                  Path runDir, String stem) {
+        LoadSpec spec = config.spec();
+        LoadResult load;
+        ScenarioSession.Report report;
+        try {
+            stops.running(agents::stop);
+            load = agents.run(spec, scenario.name(), AgentPool.target(topology, agentsCluster), quiet);
+            stops.running(null);
+            report = session.finish(stops.stopped());
+        } catch (RuntimeException e) {
+            stops.running(null);
+            ScenarioSession.Report where = session.finish(stops.stopped());
+            return failed(runDir, builder.where(where).status(Status.FAIL, "load could not run on the agents: "
+                    + Driver.describe(e)).build());
+        } finally {
+            session.close();
+        }
+        LoadVerdict verdict = LoadVerdict.of(load, report);
+        RunResult result = builder.where(report).measured(load).status(verdict.status(), verdict.reason()).build();
+        ResultFiles.write(runDir, result);
+        console.println();
+        console.print(indent(LoadSummary.render(load)));
+        console.printf(Locale.ROOT, "    %s  on %d agents%s%n    wrote %s.json%n%n", verdict.status(), load.agents().size(),
+                verdict.reason() == null ? "" : "  (" + verdict.reason() + ")", stem);
         return result;
     }
 

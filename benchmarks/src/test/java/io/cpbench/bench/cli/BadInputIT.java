@@ -49,6 +49,12 @@ class BadInputIT {
         return Stream.of(
                 Arguments.of(2, "unknown scenario 'nope'", new String[]{"run", "--scenario", "nope"}),
                 Arguments.of(2, "unknown scenario 'nope'", new String[]{"matrix", "--scenario", "client-leader,nope"}),
+                Arguments.of(2, "--agents must be 1-16, was 17", new String[]{"load", "--agents", "17"}),
+                Arguments.of(2, "--agents 2 cannot split 3 clients x 1 threads evenly", new String[]{"load", "--agents", "2",
+                        "--clients", "3", "--threads", "1"}),
+                Arguments.of(2, "--agents runs network (a) scenarios only", new String[]{"load", "--agents", "2",
+                        "--clients", "2", "--scenario", "client-leader-1follower10ms"}),
+                Arguments.of(2, "--control localhost: expected HOST:PORT", new String[]{"agent", "--control", "localhost"}),
                 Arguments.of(2, "--ops must be 1 or more, was 0", new String[]{"run", "--scenario", "client-leader", "--ops", "0"}),
                 Arguments.of(2, "--ops must be 1 or more, was -5", new String[]{"run", "--scenario", "client-leader", "--ops", "-5"}),
                 Arguments.of(2, "is not a duration", new String[]{"run", "--scenario", "client-leader", "--timebox", "banana"}),

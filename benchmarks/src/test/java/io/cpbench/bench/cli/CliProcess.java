@@ -146,6 +146,11 @@ final class CliProcess {
         return true;
     }
 
+    /** The processes this one started, and theirs, now. */
+    List<ProcessHandle> descendants() {
+        return process.descendants().toList();
+    }
+
     String stderrSoFar() throws IOException {
         return Files.readString(stderr, StandardCharsets.UTF_8);
     }

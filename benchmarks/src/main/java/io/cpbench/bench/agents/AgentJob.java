@@ -1,0 +1,31 @@
+package io.cpbench.bench.agents;
+
+import java.io.Serializable;
+import java.util.List;
+
+/**
+ * One agent's part of a load, as the coordinator sends it through the control cluster's executor.
+ *
+ * @param run           the run's id, which stop messages and interval numbers carry
+ * @param agent         the agent's name
+ * @param spec          the agent's slice of the load ({@code LoadSpec.describe()} as JSON)
+ * @param scenario      how its clients connect
+ * @param target        the cluster under test
+ * @param startAtMicros when to start, in microseconds since the epoch on the agent's own clock (the coordinator's
+ *                      shared instant, corrected by the agent's measured offset)
+ */
+public record AgentJob(String run, String agent, String spec, String scenario, Target target, long startAtMicros)
+        implements Serializable {
+
+    /**
+     * @param clusterName the cluster under test's name
+     * @param addresses   its members' addresses
+     * @param connectMs   how long a client may take to connect
+     * @param failover    the failover preset its clients use
+     */
+    public record Target(String clusterName, List<String> addresses, long connectMs, String failover) implements Serializable {
+        public Target {
+            addresses = List.copyOf(addresses);
+        }
+    }
+}

@@ -1,0 +1,395 @@
+package io.cpbench.bench.agents;
+
+import com.hazelcast.cluster.Member;
+import com.hazelcast.cluster.MembershipEvent;
+import com.hazelcast.cluster.MembershipListener;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.IExecutorService;
+import io.cpbench.bench.run.ClusterChoice;
+import io.cpbench.core.load.LoadMerge;
+import io.cpbench.core.load.LoadResult;
+import io.cpbench.core.load.LoadResultBuilder;
+import io.cpbench.core.load.LoadSpec;
+import io.cpbench.core.load.Stage;
+import io.cpbench.core.run.Driver;
+import io.cpbench.core.run.Outcome;
+import io.cpbench.topology.MemberRef;
+import io.cpbench.topology.Topology;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The coordinator's side of many load generators: a member of the control cluster ({@link ControlCluster}), the
+ * agents that joined it, and a load run split between them. {@link #local} also starts the agents, as processes on
+ * this machine's loopback, and stops them on {@link #close()}.
+ *
+ * <p>A run: each agent's clock offset is measured (best of 5 round trips; an offset over {@link #MAX_CLOCK_OFFSET_MS}
+ * refuses the run), the load is split ({@link #split}), each agent gets its slice and one shared start instant
+ * {@link #START_AHEAD} ahead, corrected by its offset; a live line sums their interval numbers; the results merge
+ * exactly ({@link LoadMerge}). An agent that leaves the control cluster mid-run (it died, or was cut off) stops the
+ * others; the run returns within 10 s of its leaving, INTERRUPTED, with every other agent's numbers and a row naming
+ * the lost one.
+ */
+public final class AgentPool implements AutoCloseable {
+
+    public static final double MAX_CLOCK_OFFSET_MS = 100;
+    public static final Duration START_AHEAD = Duration.ofSeconds(3);
+    /** How long the others get to stop and report once an agent is lost. */
+    private static final Duration AFTER_LOSS = Duration.ofSeconds(3);
+    private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(120);
+
+    private final HazelcastInstance control;
+    private final List<Process> processes;
+    private final Path logDir;
+    private final PrintStream console;
+    private final Map<String, Long> lost = new ConcurrentHashMap<>();
+    private volatile String run;
+    private volatile boolean stopped;
+
+    private AgentPool(HazelcastInstance control, List<Process> processes, Path logDir, PrintStream console) {
+        this.control = control;
+        this.processes = processes;
+        this.logDir = logDir;
+        this.console = console;
+        control.getCluster().addMembershipListener(new MembershipListener() {
+            @Override
+            public void memberAdded(MembershipEvent event) {
+            }
+
+            @Override
+            public void memberRemoved(MembershipEvent event) {
+                Member m = event.getMember();
+                if (ControlCluster.isAgent(m)) {
+                    lost.putIfAbsent(ControlCluster.name(m), System.nanoTime());
+                    String current = run;
+                    if (current != null) {
+                        control.getTopic(ControlCluster.STOPS).publish(current);
+                    }
+                }
+            }
+        });
+    }
+
+    /**
+     * Starts the control cluster's coordinator member on loopback and {@code count} agent processes that join it,
+     * and waits (at most 2 minutes) until all have joined.
+     *
+     * @param java   the command that runs this cp-bench ({@code java -jar cpbench.jar}), to which the agent's
+     *               arguments are added
+     * @param logDir where each agent's output goes ({@code agent-N.log})
+     */
+    public static AgentPool local(int count, List<String> java, Path logDir, PrintStream console) {
+        HazelcastInstance control = ControlCluster.start(ControlCluster.DEFAULT_NAME + "-" + ProcessHandle.current().pid(),
+                "127.0.0.1", ControlCluster.DEFAULT_PORT, List.of(), ControlCluster.COORDINATOR, "coordinator");
+        int port = control.getCluster().getLocalMember().getAddress().getPort();
+        List<Process> processes = new ArrayList<>();
+        AgentPool pool = new AgentPool(control, processes, logDir, console);
+        try {
+            Files.createDirectories(logDir);
+            for (int i = 1; i <= count; i++) {
+                List<String> command = new ArrayList<>(java);
+                command.addAll(List.of("agent", "--control", "127.0.0.1:" + port, "--control-name",
+                        control.getConfig().getClusterName(), "--bind", "127.0.0.1", "--name", "agent-" + i,
+                        "--exit-with-parent"));
+                Path log = logDir.resolve("agent-" + i + ".log");
+                processes.add(new ProcessBuilder(command).redirectErrorStream(true)
+                        .redirectOutput(log.toFile()).redirectInput(ProcessBuilder.Redirect.PIPE).start());
+            }
+            pool.awaitAgents(count);
+            return pool;
+        } catch (IOException | RuntimeException e) {
+            pool.close();
+            throw e instanceof RuntimeException r ? r : new IllegalStateException("cannot start agents: " + e.getMessage(), e);
+        }
+    }
+
+    private void awaitAgents(int count) {
+        long deadline = System.nanoTime() + JOIN_TIMEOUT.toNanos();
+        while (agents().size() < count) {
+            for (int i = 0; i < processes.size(); i++) {
+                if (!processes.get(i).isAlive()) {
+                    throw new IllegalStateException("agent-" + (i + 1) + " exited (code " + processes.get(i).exitValue()
+                            + ") before it joined the control cluster; its output: " + logDir.resolve("agent-" + (i + 1) + ".log"));
+                }
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(agents().size() + " of " + count + " agents joined the control cluster in "
+                        + JOIN_TIMEOUT.toSeconds() + " s; their output is in " + logDir);
+            }
+            sleep(200);
+        }
+    }
+
+    /** The agents in the control cluster now, by name. */
+    public Map<String, Member> agents() {
+        Map<String, Member> agents = new java.util.TreeMap<>();
+        for (Member m : control.getCluster().getMembers()) {
+            if (ControlCluster.isAgent(m)) {
+                agents.put(ControlCluster.name(m), m);
+            }
+        }
+        return agents;
+    }
+
+    /**
+     * An agent's clock against the coordinator's.
+     *
+     * @param offsetMs      the agent's clock minus the coordinator's
+     * @param uncertaintyMs half the round trip of the best measurement
+     */
+    public record Clock(String agent, double offsetMs, double uncertaintyMs) {
+    }
+
+    /** Measures each agent's clock offset: 5 round trips each, the one with the shortest round trip kept. */
+    public List<Clock> clocks() {
+        IExecutorService executor = control.getExecutorService(ControlCluster.EXECUTOR);
+        List<Clock> clocks = new ArrayList<>();
+        for (Map.Entry<String, Member> agent : agents().entrySet()) {
+            Clock best = null;
+            for (int i = 0; i < 5; i++) {
+                long t0 = AgentState.nowMicros();
+                long theirs = get(executor.submitToMember(new ClockTask(), agent.getValue()), Duration.ofSeconds(5),
+                        agent.getKey());
+                long t1 = AgentState.nowMicros();
+                Clock c = new Clock(agent.getKey(), (theirs - (t0 + t1) / 2.0) / 1000.0, (t1 - t0) / 2000.0);
+                if (best == null || c.uncertaintyMs() < best.uncertaintyMs()) {
+                    best = c;
+                }
+            }
+            clocks.add(best);
+        }
+        return clocks;
+    }
+
+    /**
+     * The slice of {@code spec} that each of {@code n} agents runs: the clients split between them (or, with one
+     * client, its threads), and each stage's level (an open loop's rate, a closed loop's workers). Each slice works on objects of its own
+     * (its prefix ends in the agent's number), so the invariants each agent checks are about its own objects.
+     *
+     * @throws IllegalArgumentException when the clients and threads do not split evenly
+     */
+    public static List<LoadSpec> split(LoadSpec spec, int n) {
+        int clients = spec.clients();
+        int threads = spec.threads();
+        if (clients % n == 0) {
+            clients /= n;
+        } else if (clients == 1 && threads % n == 0) {
+            threads /= n;
+        } else {
+            throw new IllegalArgumentException("--agents " + n + " cannot split " + spec.clients() + " client"
+                    + (spec.clients() == 1 ? "" : "s") + " x " + spec.threads() + " threads evenly: give a number of clients"
+                    + " that is a multiple of " + n + ", or 1 client with threads a multiple of " + n);
+        }
+        if (!spec.names().isEmpty()) {
+            throw new IllegalArgumentException("--agents runs each agent on objects of its own, named by the prefix;"
+                    + " objects.names cannot be split between agents");
+        }
+        if (spec.abortOnFail()) {
+            throw new IllegalArgumentException("--agents judges thresholds once, on the merged run, at its end;"
+                    + " abortOnFail is not supported with --agents");
+        }
+        List<LoadSpec> slices = new ArrayList<>();
+        for (int i = 1; i <= n; i++) {
+            LoadSpec.Builder b = spec.toBuilder().clients(clients).threads(threads).prefix(spec.prefix() + "-a" + i)
+                    .seed(spec.seed() + i).clearThresholds();
+            // a stage's level is op/s in an open loop, workers in a closed one: either way each agent takes its share
+            b.start(spec.profile().startLevel() / n).stages(spec.profile().stages().stream()
+                    .map(s -> new Stage(s.duration(), s.target() / n)).toList());
+            slices.add(b.build());
+        }
+        return slices;
+    }
+
+    /** Where the agents' clients connect: the members of {@code topology}, with {@code cluster}'s client settings. */
+    public static AgentJob.Target target(Topology topology, ClusterChoice cluster) {
+        return new AgentJob.Target(topology.clusterName(), topology.members().stream().map(MemberRef::address).toList(),
+                cluster.connectTimeout().toMillis(), cluster.failoverPreset().name());
+    }
+
+    /** Asks the agents to stop the run in progress after their ops in flight. Safe from any thread. */
+    public void stop() {
+        stopped = true;
+        String current = run;
+        if (current != null) {
+            control.getTopic(ControlCluster.STOPS).publish(current);
+        }
+    }
+
+    /**
+     * Runs {@code spec}, split between every agent, on the cluster {@code target} names, its clients connecting as
+     * {@code scenario} does. Prints the clock offsets and a live line a second (unless {@code quiet}).
+     *
+     * @throws IllegalStateException when there are no agents, a clock is off by more than the bound, or no agent
+     *                               returned a result
+     */
+    public LoadResult run(LoadSpec spec, String scenario, AgentJob.Target target, boolean quiet) {
+        Map<String, Member> agents = agents();
+        if (agents.isEmpty()) {
+            throw new IllegalStateException("no agent is in the control cluster");
+        }
+        List<Clock> clocks = clocks();
+        for (Clock c : clocks) {
+            console.printf(Locale.ROOT, "    %s: clock %+.1f ms against the coordinator's (±%.1f ms)%n", c.agent(),
+                    c.offsetMs(), c.uncertaintyMs());
+            if (Math.abs(c.offsetMs()) > MAX_CLOCK_OFFSET_MS) {
+                throw new IllegalStateException(c.agent() + "'s clock is " + Math.round(c.offsetMs()) + " ms off the"
+                        + " coordinator's, over the bound of " + Math.round(MAX_CLOCK_OFFSET_MS) + " ms: synchronise the"
+                        + " hosts' clocks (chrony or NTP) and run again");
+            }
+        }
+        List<LoadSpec> slices = split(spec, agents.size());
+        String id = UUID.randomUUID().toString();
+        lost.clear();
+        run = id;
+        LiveLine live = new LiveLine(id, agents.size(), console, quiet);
+        UUID listener = control.getTopic(ControlCluster.INTERVALS).addMessageListener(m -> live.add((String) m.getMessageObject()));
+        try {
+            IExecutorService executor = control.getExecutorService(ControlCluster.EXECUTOR);
+            long startAt = AgentState.nowMicros() + START_AHEAD.toNanos() / 1000;
+            Map<String, Future<String>> futures = new LinkedHashMap<>();
+            int i = 0;
+            for (Map.Entry<String, Member> agent : agents.entrySet()) {
+                Clock clock = clocks.get(i);
+                String json = AgentTask.JSON.writeValueAsString(slices.get(i).describe());
+                AgentJob job = new AgentJob(id, agent.getKey(), json, scenario, target,
+                        startAt + Math.round(clock.offsetMs() * 1000));
+                futures.put(agent.getKey(), executor.submitToMember(new AgentTask(job), agent.getValue()));
+                i++;
+            }
+            if (stopped) {
+                stop();
+            }
+            long bound = START_AHEAD.toNanos() + spec.warmup().toNanos() + spec.profile().totalNanos()
+                    + spec.drain().toNanos() + Duration.ofSeconds(120).toNanos();
+            long deadline = System.nanoTime() + bound;
+            while (!futures.values().stream().allMatch(Future::isDone)) {
+                Long firstLoss = lost.values().stream().min(Long::compare).orElse(null);
+                if (firstLoss != null && System.nanoTime() - firstLoss > AFTER_LOSS.toNanos()) {
+                    break;
+                }
+                if (System.nanoTime() > deadline) {
+                    stop();
+                    break;
+                }
+                live.print();
+                sleep(100);
+            }
+            live.end();
+            return merge(spec, clocks, futures);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("cannot write a spec for the agents: " + e.getMessage(), e);
+        } finally {
+            control.getTopic(ControlCluster.INTERVALS).removeMessageListener(listener);
+            run = null;
+        }
+    }
+
+    private LoadResult merge(LoadSpec spec, List<Clock> clocks, Map<String, Future<String>> futures) {
+        List<LoadMerge.Part> parts = new ArrayList<>();
+        List<LoadResult.AgentRow> rows = new ArrayList<>();
+        List<String> missing = new ArrayList<>();
+        int i = 0;
+        for (Map.Entry<String, Future<String>> f : futures.entrySet()) {
+            String agent = f.getKey();
+            double offset = clocks.get(i++).offsetMs();
+            AgentReport report = null;
+            String why;
+            if (f.getValue().isDone()) {
+                try {
+                    report = AgentTask.JSON.readValue(f.getValue().get(), AgentReport.class);
+                    why = report.error();
+                } catch (ExecutionException e) {
+                    why = lost.containsKey(agent) ? "left the control cluster mid-run" : "failed: " + Driver.describe(e.getCause());
+                } catch (Exception e) {
+                    why = "returned what the coordinator cannot read: " + Driver.describe(e);
+                }
+            } else {
+                f.getValue().cancel(true);
+                why = lost.containsKey(agent) ? "left the control cluster mid-run" : "did not report in time";
+            }
+            if (report != null && report.result() != null) {
+                parts.add(new LoadMerge.Part(agent, report.result(), report.parts()));
+                rows.add(new LoadResult.AgentRow(agent, report.host(), offset, report.result().outcome(),
+                        report.result().reason(), report.result().total().all(), report.result().histograms()));
+            } else {
+                missing.add(agent + " " + why);
+                rows.add(new LoadResult.AgentRow(agent, report == null ? null : report.host(), offset, null, why, null,
+                        null));
+            }
+        }
+        if (parts.isEmpty()) {
+            throw new IllegalStateException("no agent returned a result: " + String.join("; ", missing));
+        }
+        LoadResult merged = LoadMerge.merge(spec, parts, rows);
+        if (missing.isEmpty()) {
+            return merged;
+        }
+        String reason = String.join("; ", missing) + "; the other agents' numbers are kept"
+                + (merged.reason() == null ? "" : "; " + merged.reason());
+        return LoadResultBuilder.builder(merged).outcome(LoadMerge.worse(merged.outcome(), Outcome.INTERRUPTED))
+                .reason(reason).build();
+    }
+
+    private static <T> T get(Future<T> future, Duration timeout, String agent) {
+        try {
+            return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while reading " + agent + "'s clock", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot read " + agent + "'s clock: " + Driver.describe(e), e);
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Leaves the control cluster; stops local agents (closing their input, then at most 10 s later by force). */
+    @Override
+    public void close() {
+        stop();
+        for (Process p : processes) {
+            try {
+                p.getOutputStream().close();
+            } catch (IOException e) {
+                // it is stopped below either way
+            }
+        }
+        try {
+            control.shutdown();
+        } catch (RuntimeException e) {
+            // already down
+        }
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        for (Process p : processes) {
+            try {
+                if (!p.waitFor(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                    p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                p.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

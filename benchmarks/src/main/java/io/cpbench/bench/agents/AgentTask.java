@@ -1,0 +1,130 @@
+package io.cpbench.bench.agents;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.HazelcastInstanceAware;
+import io.cpbench.bench.run.ClusterChoice;
+import io.cpbench.bench.scenario.Scenarios;
+import io.cpbench.bench.suite.ScenarioSession;
+import io.cpbench.bench.suite.SuiteOptions;
+import io.cpbench.core.load.LoadEngine;
+import io.cpbench.core.load.LoadResult;
+import io.cpbench.core.load.LoadSpec;
+import io.cpbench.core.run.Driver;
+import io.cpbench.lb.ProbeSettings;
+import io.cpbench.topology.Topology;
+
+import java.io.Serializable;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs on an agent, through the control cluster's executor: connects the job's clients to the cluster under test,
+ * waits for the shared start instant, runs the engine and returns an {@link AgentReport} as JSON. Each interval's
+ * numbers go out on the control cluster's interval topic, for the coordinator's live line.
+ */
+final class AgentTask implements Callable<String>, Serializable, HazelcastInstanceAware {
+
+    private static final long serialVersionUID = 1L;
+    static final ObjectMapper JSON = new ObjectMapper().findAndRegisterModules();
+
+    private final AgentJob job;
+    private transient HazelcastInstance control;
+
+    AgentTask(AgentJob job) {
+        this.job = job;
+    }
+
+    @Override
+    public void setHazelcastInstance(HazelcastInstance instance) {
+        control = instance;
+    }
+
+    @Override
+    public String call() throws Exception {
+        return JSON.writeValueAsString(run());
+    }
+
+    private AgentReport run() {
+        String host = AgentState.host();
+        LoadSpec spec;
+        try {
+            spec = LoadSpec.fromTree(JSON.readTree(job.spec()), Set.of()).build();
+        } catch (Exception e) {
+            return new AgentReport(job.agent(), host, null, null, "the spec it was sent is not one it reads: "
+                    + Driver.describe(e));
+        }
+        AgentJob.Target target = job.target();
+        Topology topology = null;
+        ScenarioSession session = null;
+        AgentState.Running running = AgentState.begin(job.run());
+        try {
+            ClusterChoice cluster = ClusterChoice.builder().topology("attach").clusterName(target.clusterName())
+                    .connect(target.addresses()).failover(target.failover())
+                    .connectTimeout(Duration.ofMillis(target.connectMs())).settle(Duration.ofSeconds(1)).build();
+            topology = cluster.start(null);
+            SuiteOptions options = cluster.suiteOptions(-1, SuiteOptions.SEED_DELAY, ProbeSettings.defaults());
+            session = ScenarioSession.open(Scenarios.byName(job.scenario()), topology, options, null, spec.clients(),
+                    spec.objectGroups());
+            LoadEngine engine = new LoadEngine(spec, session.clients(), null, new Intervals(control, job))
+                    .routeByGroup(session.clientsByGroup());
+            if (!running.engine(engine) || !waitForStart(running)) {
+                return new AgentReport(job.agent(), host, null, null, "stopped before it started");
+            }
+            LoadResult result = engine.run();
+            session.finish(running.stopped());
+            return new AgentReport(job.agent(), host, result, engine.parts(), null);
+        } catch (RuntimeException e) {
+            return new AgentReport(job.agent(), host, null, null, "could not run its part: " + Driver.describe(e));
+        } finally {
+            AgentState.end(running);
+            if (session != null) {
+                session.close();
+            }
+            if (topology != null) {
+                topology.close();
+            }
+        }
+    }
+
+    /** Sleeps until the start instant; false when the run was stopped first. */
+    private boolean waitForStart(AgentState.Running running) {
+        while (!running.stopped()) {
+            long left = job.startAtMicros() - AgentState.nowMicros();
+            if (left <= 0) {
+                return true;
+            }
+            try {
+                TimeUnit.MICROSECONDS.sleep(Math.min(left, 100_000));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return false;
+    }
+
+    /** Each interval's numbers, on the control cluster's interval topic. */
+    private record Intervals(HazelcastInstance control, AgentJob job) implements LoadEngine.Listener {
+        @Override
+        public void interval(LoadEngine.IntervalReport report) {
+            if (control == null) {
+                return;
+            }
+            try {
+                control.getTopic(ControlCluster.INTERVALS).publish(JSON.writeValueAsString(new Interval(job.run(),
+                        job.agent(), report.elapsed(), report.opsPerSecond(), report.errors(),
+                        report.latency().p50(), report.latency().p99(), report.done())));
+            } catch (Exception e) {
+                // the live line misses one interval; the result does not depend on it
+            }
+        }
+    }
+
+    /** One interval of one agent, as the coordinator's live line reads it. */
+    record Interval(String run, String agent, double elapsed, double opsPerSecond, long errors, long p50, long p99,
+                    long done) {
+    }
+}
