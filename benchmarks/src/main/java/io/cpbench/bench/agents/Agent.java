@@ -1,7 +1,5 @@
 package io.cpbench.bench.agents;
 
-import com.hazelcast.cluster.MembershipEvent;
-import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.HazelcastInstance;
 
 import java.io.IOException;
@@ -24,18 +22,11 @@ public final class Agent implements AutoCloseable {
     private Agent(HazelcastInstance control, String name, PrintStream console) {
         this.control = control;
         this.name = name;
-        control.getCluster().addMembershipListener(new MembershipListener() {
-            @Override
-            public void memberAdded(MembershipEvent event) {
-            }
-
-            @Override
-            public void memberRemoved(MembershipEvent event) {
-                if (ControlCluster.isCoordinator(event.getMember())) {
-                    int n = AgentState.stop(null);
-                    console.println(name + ": the coordinator left the control cluster"
-                            + (n > 0 ? "; stopping its run" : "") + "; waiting for the next run");
-                }
+        ControlCluster.onLeave(control, member -> {
+            if (ControlCluster.isCoordinator(member)) {
+                int n = AgentState.stop(null);
+                console.println(name + ": the coordinator left the control cluster"
+                        + (n > 0 ? "; stopping its run" : "") + "; waiting for the next run");
             }
         });
         control.getTopic(ControlCluster.STOPS).addMessageListener(m -> AgentState.stop((String) m.getMessageObject()));

@@ -1,8 +1,6 @@
 package io.cpbench.bench.agents;
 
 import com.hazelcast.cluster.Member;
-import com.hazelcast.cluster.MembershipEvent;
-import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.IExecutorService;
 import io.cpbench.bench.run.ClusterChoice;
@@ -66,20 +64,12 @@ public final class AgentPool implements AutoCloseable {
         this.processes = processes;
         this.logDir = logDir;
         this.console = console;
-        control.getCluster().addMembershipListener(new MembershipListener() {
-            @Override
-            public void memberAdded(MembershipEvent event) {
-            }
-
-            @Override
-            public void memberRemoved(MembershipEvent event) {
-                Member m = event.getMember();
-                if (ControlCluster.isAgent(m)) {
-                    lost.putIfAbsent(ControlCluster.name(m), System.nanoTime());
-                    String current = run;
-                    if (current != null) {
-                        control.getTopic(ControlCluster.STOPS).publish(current);
-                    }
+        ControlCluster.onLeave(control, member -> {
+            if (ControlCluster.isAgent(member)) {
+                lost.putIfAbsent(ControlCluster.name(member), System.nanoTime());
+                String current = run;
+                if (current != null) {
+                    control.getTopic(ControlCluster.STOPS).publish(current);
                 }
             }
         });
@@ -155,11 +145,14 @@ public final class AgentPool implements AutoCloseable {
     public record Clock(String agent, double offsetMs, double uncertaintyMs) {
     }
 
-    /** Measures each agent's clock offset: 5 round trips each, the one with the shortest round trip kept. */
-    public List<Clock> clocks() {
+    /**
+     * Measures each agent's clock offset, in the order of {@code agents}: 5 round trips each, the one with the
+     * shortest round trip kept.
+     */
+    public List<Clock> clocks(Map<String, Member> agents) {
         IExecutorService executor = control.getExecutorService(ControlCluster.EXECUTOR);
         List<Clock> clocks = new ArrayList<>();
-        for (Map.Entry<String, Member> agent : agents().entrySet()) {
+        for (Map.Entry<String, Member> agent : agents.entrySet()) {
             Clock best = null;
             for (int i = 0; i < 5; i++) {
                 long t0 = AgentState.nowMicros();
@@ -242,7 +235,7 @@ public final class AgentPool implements AutoCloseable {
         if (agents.isEmpty()) {
             throw new IllegalStateException("no agent is in the control cluster");
         }
-        List<Clock> clocks = clocks();
+        List<Clock> clocks = clocks(agents);
         for (Clock c : clocks) {
             console.printf(Locale.ROOT, "    %s: clock %+.1f ms against the coordinator's (±%.1f ms)%n", c.agent(),
                     c.offsetMs(), c.uncertaintyMs());

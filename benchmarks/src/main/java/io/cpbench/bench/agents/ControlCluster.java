@@ -6,6 +6,8 @@ import com.hazelcast.config.NetworkConfig;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.cluster.Member;
+import com.hazelcast.cluster.MembershipEvent;
+import com.hazelcast.cluster.MembershipListener;
 
 import java.util.List;
 
@@ -68,6 +70,20 @@ public final class ControlCluster {
                 ? List.of(bind + ":" + port) : members);
         config.getExecutorConfig(EXECUTOR).setPoolSize(4);
         return Hazelcast.newHazelcastInstance(config);
+    }
+
+    /** Calls {@code left} with each member that leaves {@code control} from now on. */
+    static void onLeave(HazelcastInstance control, java.util.function.Consumer<Member> left) {
+        control.getCluster().addMembershipListener(new MembershipListener() {
+            @Override
+            public void memberAdded(MembershipEvent event) {
+            }
+
+            @Override
+            public void memberRemoved(MembershipEvent event) {
+                left.accept(event.getMember());
+            }
+        });
     }
 
     static boolean isAgent(Member m) {
