@@ -249,7 +249,7 @@ public final class AgentPool implements AutoCloseable {
         String id = UUID.randomUUID().toString();
         lost.clear();
         run = id;
-        LiveLine live = new LiveLine(id, agents.size(), console, quiet);
+        LiveLine live = new LiveLine(id, agents.size(), quiet);
         UUID listener = control.getTopic(ControlCluster.INTERVALS).addMessageListener(m -> live.add((String) m.getMessageObject()));
         try {
             IExecutorService executor = control.getExecutorService(ControlCluster.EXECUTOR);
@@ -282,7 +282,6 @@ public final class AgentPool implements AutoCloseable {
                 live.print();
                 sleep(100);
             }
-            live.end();
             return merge(spec, clocks, futures);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException("cannot write a spec for the agents: " + e.getMessage(), e);

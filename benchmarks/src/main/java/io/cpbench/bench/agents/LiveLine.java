@@ -1,6 +1,5 @@
 package io.cpbench.bench.agents;
 
-import java.io.PrintStream;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -13,15 +12,13 @@ final class LiveLine {
 
     private final String run;
     private final int agents;
-    private final PrintStream console;
     private final boolean quiet;
     private final Map<String, AgentTask.Interval> latest = new ConcurrentHashMap<>();
     private long printedAt = System.nanoTime();
 
-    LiveLine(String run, int agents, PrintStream console, boolean quiet) {
+    LiveLine(String run, int agents, boolean quiet) {
         this.run = run;
         this.agents = agents;
-        this.console = console;
         this.quiet = quiet;
     }
 
@@ -57,9 +54,5 @@ final class LiveLine {
         }
         System.err.printf(Locale.ROOT, "    [%d/%d agents] %5.0fs  %,8.0f op/s  worst agent p50 %,d µs p99 %,d µs  errors %d"
                 + "  done %,d%n", latest.size(), agents, elapsed, ops, p50, p99, errors, done);
-    }
-
-    void end() {
-        console.flush();
     }
 }

@@ -12,11 +12,10 @@ import java.util.concurrent.Callable;
 @Command(name = "agent", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Runs a load generator: joins the control cluster (a small Hazelcast cluster of the coordinator and"
                 + " its agents, never the cluster under test) and runs the slices of each load the coordinator sends,"
-                + " until Ctrl-C. If the coordinator goes away mid-run, the run stops after its ops in flight and the"
-                + " agent waits for the next one.",
-                "'load --agents N' starts N agents on this machine itself; start agents by hand on other hosts."},
+                + " until Ctrl-C or the end of its input.",
+                "'load --agents N' starts N agents on this machine itself, and they end with it."},
         footer = {"", "Examples:",
-                "  cpbench agent --control 10.0.0.5:5801 --bind 10.0.0.6 --name client-2"})
+                "  cpbench agent --control 127.0.0.1:5801 --name agent-1"})
 final class AgentCommand implements Callable<Integer> {
 
     @Option(names = "--control", required = true, split = ",", paramLabel = "HOST:PORT",

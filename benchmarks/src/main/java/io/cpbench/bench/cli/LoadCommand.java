@@ -117,7 +117,8 @@ final class LoadCommand implements Callable<Integer> {
             description = "Split each load between N load generators ('cpbench agent' processes this command starts on"
                     + " this machine, 1-16) that meet in a control cluster of their own; the result merges their"
                     + " histograms exactly and has a row per agent. Clients split between them (or one client's threads),"
-                    + " and an open loop's rate. Network (a) scenarios only (default: 0, this process alone).")
+                    + " and each stage's level (rate or workers). Network (a) scenarios only (default: 0, this process"
+                    + " alone).")
     int agents;
 
     @Option(names = "--slow-member", paramLabel = "N", defaultValue = "-1", description = "Member made slow in network (b) scenarios (default: the last).")
