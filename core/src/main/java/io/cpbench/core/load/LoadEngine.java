@@ -246,7 +246,7 @@ public final class LoadEngine {
             sum += spec.mix().get(used[i]);
             cumulativeWeights[i] = sum;
         }
-        this.recording = new Recording(used, !spec.open());
+        this.recording = new Recording(used, !spec.open(), spec.workers() == 1);
         this.warmedUp = new CountDownLatch(spec.workers());
         this.done = new CountDownLatch(spec.workers());
         this.inFlight = new InFlight(spec.workers());
@@ -701,7 +701,7 @@ public final class LoadEngine {
                 } else {
                     long now;
                     while (!stopRequested && (now = clock.getAsLong()) < warmupEnd) {
-                        runOp(index, random, client, lane, lockLog, now, now);
+                        countedOp(index, random, client, lane, lockLog, now, now);
                     }
                 }
                 warm = true;
@@ -775,7 +775,7 @@ public final class LoadEngine {
                 LockSupport.parkNanos(Math.min(5_000_000L, end - now));
                 continue;
             }
-            runOp(index, random, client, lane, lockLog, now, now);
+            countedOp(index, random, client, lane, lockLog, now, now);
         }
     }
 
@@ -819,7 +819,7 @@ public final class LoadEngine {
                 return;
             }
             recording.lag(now - due);
-            runOp(index, random, client, lane, lockLog, due, now);
+            countedOp(index, random, client, lane, lockLog, due, now);
         }
     }
 
@@ -834,17 +834,13 @@ public final class LoadEngine {
             a = random.nextInt(LoadOps.REGISTER_VALUES);
             b = random.nextInt(LoadOps.REGISTER_VALUES);
         }
-        if (bounds == null) { // a bounded run counts ops in flight by workers (inFlight), not per op
-            started.increment();
-        }
         long start = begin;
         long intended = due;
         if (lane != null) {
             // The history's invoke carries the op's start time (earlier than the call, which is safe for the checker),
             // but its bookkeeping (an event, a lock) is not the op's: the measured span starts after it. In a closed
             // loop the intended start is the start.
-            lane.invoke(type.historyName(), type.register() ? ops.registerName(object) : ops.objectName(object),
-                    type == OpType.WRITE ? Long.valueOf(a) : type == OpType.CMPSET ? List.of(a, b) : null, begin);
+            invoke(lane, type, object, a, b, begin);
             start = clock.getAsLong();
             intended = due == begin ? start : due;
         }
@@ -861,20 +857,44 @@ public final class LoadEngine {
             }
             return null;
         } catch (Exception e) {
-            if (inFlight.ending(worker, intended)) {
-                recording.error(op, e);
-                inFlight.ended(worker);
-            }
-            if (lane != null) {
-                // A read that failed changed nothing. Any other op may have taken effect: its outcome is unknown.
-                lane.completeWithOwnValue(type == OpType.READ || type == OpType.GET ? Event.Type.FAIL : Event.Type.INFO,
-                        Errors.type(e), clock.getAsLong());
-            }
+            failed(worker, op, lane, intended, e);
             return e;
+        }
+    }
+
+    /**
+     * {@link #runOp} in an unbounded loop, which counts ops in flight as started minus finished (a bounded run counts
+     * the workers still running instead, so its timed path has no counters).
+     */
+    private void countedOp(int worker, SplittableRandom random, int client, HistoryRecorder.Lane lane, LockLog lockLog, long due,
+                           long begin) {
+        started.increment();
+        try {
+            runOp(worker, random, client, lane, lockLog, due, begin);
         } finally {
-            if (bounds == null) {
-                finished.increment();
-            }
+            finished.increment();
+        }
+    }
+
+    /*
+     * The history's and the error's parts of runOp live apart from it, so that runOp stays small enough (under
+     * HotSpot's 325 bytes of bytecode for a hot call) to be compiled into the worker's loop.
+     */
+    private void invoke(HistoryRecorder.Lane lane, OpType type, int object, long a, long b, long begin) {
+        lane.invoke(type.historyName(), type.register() ? ops.registerName(object) : ops.objectName(object),
+                type == OpType.WRITE ? Long.valueOf(a) : type == OpType.CMPSET ? List.of(a, b) : null, begin);
+    }
+
+    private void failed(int worker, int op, HistoryRecorder.Lane lane, long intended, Exception e) {
+        if (inFlight.ending(worker, intended)) {
+            recording.error(op, e);
+            inFlight.ended(worker);
+        }
+        if (lane != null) {
+            OpType type = used[op];
+            // A read that failed changed nothing. Any other op may have taken effect: its outcome is unknown.
+            lane.completeWithOwnValue(type == OpType.READ || type == OpType.GET ? Event.Type.FAIL : Event.Type.INFO,
+                    Errors.type(e), clock.getAsLong());
         }
     }
 

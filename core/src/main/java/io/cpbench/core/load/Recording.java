@@ -1,7 +1,10 @@
 package io.cpbench.core.load;
 
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.IntervalHistogramProvider;
 import org.HdrHistogram.Recorder;
+import org.HdrHistogram.SingleWriterRecorder;
+import org.HdrHistogram.ValueRecorder;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -12,6 +15,12 @@ import java.util.concurrent.atomic.LongAdder;
  * Where workers record, and where the sampling thread takes an interval's numbers from. Recorders have a fixed
  * range (no resizing on the timed path) and recycle their interval histograms; values past one hour are clamped
  * and counted. In a closed loop an op's latency is its service time, so one recorder holds both.
+ *
+ * <p>With one worker (a matrix scenario, run, ab, the harness cost) every value has one writer thread, so the
+ * recorders are HdrHistogram's {@link SingleWriterRecorder}: a plain count into a {@link Histogram} between the
+ * phaser's two atomic increments. A fixed-range {@link Recorder} for many writers adds two more atomic increments per
+ * value (its {@code AtomicHistogram}'s count and total). Which kind a run has is fixed when it starts, so each
+ * recording call site sees one class.
  */
 final class Recording {
 
@@ -19,11 +28,13 @@ final class Recording {
 
     private final OpType[] ops;
     private final boolean closed;
+    private final boolean singleWriter;
     /** The first error, described: why ops failed, even when the run did not. */
     private final java.util.concurrent.atomic.AtomicReference<String> firstError = new java.util.concurrent.atomic.AtomicReference<>();
-    private final Recorder[] latency;
-    private final Recorder[] service;
-    private final Recorder lag = new Recorder(1, MAX_MICROS, 3);
+    private final ValueRecorder[] latency;
+    private final ValueRecorder[] service;
+    /** Open loops only: a closed loop has no schedule to lag behind. */
+    private final ValueRecorder lag;
     private final LongAdder[] errors;
     private final Map<String, LongAdder>[] errorTypes;
     final LongAdder clamped = new LongAdder();
@@ -34,24 +45,39 @@ final class Recording {
     private final long[] errorsTaken;
     private final java.util.List<Map<String, Long>> typesTaken = new java.util.ArrayList<>();
 
+    /**
+     * @param closed       a closed loop: latency is service time, one recorder per op
+     * @param singleWriter one worker thread records every value (no other thread calls {@link #ok}, {@link #lag})
+     */
     @SuppressWarnings("unchecked")
-    Recording(OpType[] ops, boolean closed) {
+    Recording(OpType[] ops, boolean closed, boolean singleWriter) {
         this.ops = ops;
         this.closed = closed;
-        latency = new Recorder[ops.length];
-        service = new Recorder[ops.length];
+        this.singleWriter = singleWriter;
+        latency = new ValueRecorder[ops.length];
+        service = new ValueRecorder[ops.length];
+        lag = closed ? null : recorder();
         errors = new LongAdder[ops.length];
         errorTypes = new Map[ops.length];
         recycledLatency = new Histogram[ops.length];
         recycledService = new Histogram[ops.length];
         errorsTaken = new long[ops.length];
         for (int i = 0; i < ops.length; i++) {
-            latency[i] = new Recorder(1, MAX_MICROS, 3);
-            service[i] = closed ? null : new Recorder(1, MAX_MICROS, 3);
+            latency[i] = recorder();
+            service[i] = closed ? null : recorder();
             errors[i] = new LongAdder();
             errorTypes[i] = new ConcurrentHashMap<>();
             typesTaken.add(new HashMap<>());
         }
+    }
+
+    private ValueRecorder recorder() {
+        return singleWriter ? new SingleWriterRecorder(1, MAX_MICROS, 3) : new Recorder(1, MAX_MICROS, 3);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Histogram interval(ValueRecorder recorder, Histogram recycle) {
+        return ((IntervalHistogramProvider<Histogram>) recorder).getIntervalHistogram(recycle);
     }
 
     /** {@code nanos} in µs, within what the histograms hold (0 to an hour); not counted as clamped. */
@@ -76,6 +102,7 @@ final class Recording {
         }
     }
 
+    /** An open loop's op started {@code nanos} after it was due. */
     void lag(long nanos) {
         lag.recordValue(clamp(nanos));
         if (nanos > 1_000_000) {
@@ -99,10 +126,10 @@ final class Recording {
     /** Takes what was recorded since the last call into {@code into} (which it adds to). */
     synchronized void take(Tally into) {
         for (int i = 0; i < ops.length; i++) {
-            recycledLatency[i] = latency[i].getIntervalHistogram(recycledLatency[i]);
+            recycledLatency[i] = interval(latency[i], recycledLatency[i]);
             into.latency[i].add(recycledLatency[i]);
             if (!closed) { // a closed tally's service histograms are its latency histograms
-                recycledService[i] = service[i].getIntervalHistogram(recycledService[i]);
+                recycledService[i] = interval(service[i], recycledService[i]);
                 into.service[i].add(recycledService[i]);
             }
             long e = errors[i].sum();
@@ -119,8 +146,10 @@ final class Recording {
                 }
             });
         }
-        recycledLag = lag.getIntervalHistogram(recycledLag);
-        into.lag.add(recycledLag);
+        if (!closed) {
+            recycledLag = interval(lag, recycledLag);
+            into.lag.add(recycledLag);
+        }
     }
 
     /** Discards what was recorded so far (the warm-up's numbers). */

@@ -46,31 +46,47 @@ final class Tally {
             throw new IllegalArgumentException("a closed loop's tally and an open loop's do not add up");
         }
         for (int i = 0; i < ops.length; i++) {
-            latency[i].add(other.latency[i]);
+            addAny(latency[i], other.latency[i]);
             if (!closed) {
-                service[i].add(other.service[i]);
+                addAny(service[i], other.service[i]);
             }
             errors[i] += other.errors[i];
             censored[i] = Censored.merge(censored[i], other.censored[i]);
             Map<String, Long> mine = errorTypes.get(i);
             other.errorTypes.get(i).forEach((type, n) -> mine.merge(type, n, Long::sum));
         }
-        lag.add(other.lag);
+        addAny(lag, other.lag);
         nanos += other.nanos;
+    }
+
+    /*
+     * A histogram of this range is some 23,500 counts (188 KB): adding or clearing one walks all of them, so an empty
+     * one (a closed loop's lag, an op no worker ran this interval) is skipped. Empty means every count is 0.
+     */
+    private static void addAny(Histogram into, Histogram from) {
+        if (from.getTotalCount() > 0) {
+            into.add(from);
+        }
+    }
+
+    private static void resetAny(Histogram histogram) {
+        if (histogram.getTotalCount() > 0) {
+            histogram.reset();
+        }
     }
 
     /** Empties it for the next span: the sampler reuses one interval tally rather than allocate one a second. */
     Tally reset() {
         for (int i = 0; i < ops.length; i++) {
-            latency[i].reset();
+            resetAny(latency[i]);
             if (!closed) {
-                service[i].reset();
+                resetAny(service[i]);
             }
             errors[i] = 0;
             censored[i] = null;
             errorTypes.get(i).clear();
         }
-        lag.reset();
+        resetAny(lag);
         nanos = 0;
         return this;
     }

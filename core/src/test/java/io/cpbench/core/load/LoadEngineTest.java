@@ -4,6 +4,8 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,9 +32,11 @@ class LoadEngineTest {
         return new LoadEngine(spec, List.of(), null, null, ops).inFlightGrace(grace).run();
     }
 
-    @Test
-    void openLoopStartsEveryOpThatFallsDueAndWritesCsvAndHlog() throws Exception {
-        LoadSpec spec = LoadSpec.builder().op(OpType.NOOP, 1).threads(2).rate(20_000).duration(Duration.ofSeconds(2))
+    /** One worker records through single-writer recorders, more through shared ones: both must count every op. */
+    @ParameterizedTest(name = "{0} worker(s)")
+    @ValueSource(ints = {1, 2})
+    void openLoopStartsEveryOpThatFallsDueAndWritesCsvAndHlog(int workers) throws Exception {
+        LoadSpec spec = LoadSpec.builder().op(OpType.NOOP, 1).threads(workers).rate(20_000).duration(Duration.ofSeconds(2))
                 .warmup(Duration.ZERO).build();
         LoadResult r = new LoadEngine(spec, List.of(), dir, null).run();
 
@@ -245,10 +249,11 @@ class LoadEngineTest {
         }
     }
 
-    @Test
-    void boundedRunsExactlyTheWarmupAndMeasuredOpsOfAMixAndRecordsEachOnce() {
+    @ParameterizedTest(name = "{0} worker(s)")
+    @ValueSource(ints = {1, 3})
+    void boundedRunsExactlyTheWarmupAndMeasuredOpsOfAMixAndRecordsEachOnce(int workers) {
         AtomicLong calls = new AtomicLong();
-        LoadSpec spec = LoadSpec.builder().mix("cas=1,get=1").threads(3).duration(Duration.ofMinutes(1))
+        LoadSpec spec = LoadSpec.builder().mix("cas=1,get=1").threads(workers).duration(Duration.ofMinutes(1))
                 .warmup(Duration.ZERO).seed(3).build();
         LoadEngine engine = new LoadEngine(spec, List.of(), null, null, (op, client, object, log) -> calls.incrementAndGet())
                 .bounded(new LoadEngine.Bounds(301, 3_001, Duration.ofMinutes(1), 0, Duration.ofSeconds(1)));
