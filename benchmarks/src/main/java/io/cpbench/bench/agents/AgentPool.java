@@ -50,6 +50,8 @@ public final class AgentPool implements AutoCloseable {
     /** How long the others get to stop and report once an agent is lost. */
     private static final Duration AFTER_LOSS = Duration.ofSeconds(3);
     private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(120);
+    /** Agents started beforehand only have to be found: a TCP-IP join takes a few seconds. */
+    private static final Duration REMOTE_JOIN_TIMEOUT = Duration.ofSeconds(30);
 
     private final HazelcastInstance control;
     private final List<Process> processes;
@@ -108,8 +110,36 @@ public final class AgentPool implements AutoCloseable {
         }
     }
 
+    /**
+     * Starts the control cluster's coordinator member at {@code bind} and joins the agents already running at
+     * {@code agents} (each started with {@code cpbench agent}, in the control cluster named {@code controlName});
+     * waits (at most {@link #REMOTE_JOIN_TIMEOUT}) until that many agents are members. They outlive the run: when this
+     * pool closes, they see the coordinator leave and wait for the next one.
+     *
+     * @param agents the agents' control addresses, host or host:port (port 5801 when not given)
+     */
+    public static AgentPool remote(List<String> agents, String controlName, String bind, PrintStream console) {
+        List<String> members = agents.stream().map(a -> a.contains(":") ? a : a + ":" + ControlCluster.DEFAULT_PORT).toList();
+        HazelcastInstance control = ControlCluster.start(controlName, bind, ControlCluster.DEFAULT_PORT, members,
+                ControlCluster.COORDINATOR, "coordinator");
+        AgentPool pool = new AgentPool(control, List.of(), null, console);
+        try {
+            pool.awaitAgents(agents.size(), REMOTE_JOIN_TIMEOUT, () -> "they were looked for at " + String.join(", ", members)
+                    + " in the control cluster '" + controlName + "' (start each there with 'cpbench agent --control "
+                    + String.join(",", members) + " --bind <its host>')");
+            return pool;
+        } catch (RuntimeException e) {
+            pool.close();
+            throw e;
+        }
+    }
+
     private void awaitAgents(int count) {
-        long deadline = System.nanoTime() + JOIN_TIMEOUT.toNanos();
+        awaitAgents(count, JOIN_TIMEOUT, () -> "their output is in " + logDir);
+    }
+
+    private void awaitAgents(int count, Duration timeout, java.util.function.Supplier<String> where) {
+        long deadline = System.nanoTime() + timeout.toNanos();
         while (agents().size() < count) {
             for (int i = 0; i < processes.size(); i++) {
                 if (!processes.get(i).isAlive()) {
@@ -119,7 +149,8 @@ public final class AgentPool implements AutoCloseable {
             }
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException(agents().size() + " of " + count + " agents joined the control cluster in "
-                        + JOIN_TIMEOUT.toSeconds() + " s; their output is in " + logDir);
+                        + timeout.toSeconds() + " s" + (agents().isEmpty() ? "" : " (" + String.join(", ", agents().keySet())
+                        + ")") + "; " + where.get());
             }
             sleep(200);
         }

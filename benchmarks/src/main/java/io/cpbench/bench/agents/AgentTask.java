@@ -75,6 +75,10 @@ final class AgentTask implements Callable<String>, Serializable, HazelcastInstan
             }
             LoadResult result = engine.run();
             session.finish(running.stopped());
+            // the agent's own log: what each run did, and whether it was stopped (a stop message, the coordinator gone)
+            System.out.printf(java.util.Locale.ROOT, "%s: run %s ended%s: %,d ops, %,d errors, %s%n", job.agent(), job.run(),
+                    running.stopped() ? " (stopped)" : "", result.total().all().ops(), result.total().all().errors(),
+                    result.outcome());
             return new AgentReport(job.agent(), host, result, engine.parts(), null);
         } catch (RuntimeException e) {
             return new AgentReport(job.agent(), host, null, null, "could not run its part: " + Driver.describe(e));

@@ -13,13 +13,17 @@ import java.util.concurrent.Callable;
         description = {"Runs a load generator: joins the control cluster (a small Hazelcast cluster of the coordinator and"
                 + " its agents, never the cluster under test) and runs the slices of each load the coordinator sends,"
                 + " until Ctrl-C or the end of its input.",
-                "'load --agents N' starts N agents on this machine itself, and they end with it."},
+                "'load --agents N' starts N agents on this machine itself, and they end with it. Agents started by"
+                        + " hand (on each client host) are used by 'load --agent-hosts'; they serve one run after another,"
+                        + " and when a run's coordinator goes away they stop its load and wait for the next."},
         footer = {"", "Examples:",
-                "  cpbench agent --control 127.0.0.1:5801 --name agent-1"})
+                "  cpbench agent --control 10.0.1.11:5801,10.0.1.12:5801 --bind 10.0.1.11 --name client-1",
+                "  cpbench load --agent-hosts 10.0.1.11,10.0.1.12 --control-bind 10.0.1.11 ...   (on 10.0.1.11)"})
 final class AgentCommand implements Callable<Integer> {
 
     @Option(names = "--control", required = true, split = ",", paramLabel = "HOST:PORT",
-            description = "Members of the control cluster to join (the coordinator's address among them).")
+            description = "Members of the control cluster to join: the coordinator, or, for agents started by hand, every"
+                    + " agent's address (they form the control cluster, and 'load --agent-hosts' joins it).")
     List<String> control;
 
     @Option(names = "--control-name", paramLabel = "NAME", defaultValue = ControlCluster.DEFAULT_NAME,

@@ -1,6 +1,7 @@
 package io.cpbench.bench.cli;
 
 import io.cpbench.bench.agents.AgentPool;
+import io.cpbench.bench.agents.ControlCluster;
 import io.cpbench.bench.run.AbProtocol;
 import io.cpbench.bench.run.ClusterChoice;
 import io.cpbench.bench.run.Interruption;
@@ -121,6 +122,17 @@ final class LoadCommand implements Callable<Integer> {
                     + " alone).")
     int agents;
 
+    @Option(names = "--agent-hosts", paramLabel = "HOST[:PORT]", split = ",",
+            description = "Instead of starting agents, use the ones already running there ('cpbench agent', started on"
+                    + " each client host, for example by the lab); --agents defaults to how many are listed. The"
+                    + " agents stay when the run ends and wait for the next one.")
+    List<String> agentHosts = List.of();
+
+    @Option(names = "--control-bind", paramLabel = "HOST", defaultValue = "127.0.0.1",
+            description = "With --agent-hosts: the address this process binds in the control cluster, reachable from"
+                    + " the agents (default: ${DEFAULT-VALUE}).")
+    String controlBind;
+
     @Option(names = "--slow-member", paramLabel = "N", defaultValue = "-1", description = "Member made slow in network (b) scenarios (default: the last).")
     int slowMember;
 
@@ -184,6 +196,14 @@ final class LoadCommand implements Callable<Integer> {
     }
 
     private AgentPool startAgents(PrintStream console, Path runDir) {
+        if (!agentHosts.isEmpty()) {
+            console.printf(Locale.ROOT, "joining %d agent%s at %s ...%n", agents, agents == 1 ? "" : "s", String.join(", ", agentHosts));
+            long start = System.nanoTime();
+            AgentPool pool = AgentPool.remote(agentHosts, ControlCluster.DEFAULT_NAME, controlBind, console);
+            console.printf(Locale.ROOT, "%d agent%s in the control cluster after %.1f s: %s%n", agents, agents == 1 ? "" : "s",
+                    (System.nanoTime() - start) / 1e9, String.join(", ", pool.agents().keySet()));
+            return pool;
+        }
         console.printf(Locale.ROOT, "starting %d agent%s on this machine ...%n", agents, agents == 1 ? "" : "s");
         long start = System.nanoTime();
         AgentPool pool = AgentPool.local(agents, AbProtocol.workerCommand(null, "--agents", List.of(), CpBench.class,
@@ -204,6 +224,19 @@ final class LoadCommand implements Callable<Integer> {
             if (scenarios.stream().anyMatch(Scenario::slowNetwork) && !cluster.canSlowAMemberDown()) {
                 throw new IllegalArgumentException("network (b) scenarios need a local, embedded or containers topology with --network"
                         + " emulated, or remote with an inventory that has an ssh section");
+            }
+        }
+        if (!agentHosts.isEmpty()) {
+            for (String host : agentHosts) {
+                if (!host.matches("[A-Za-z0-9.-]+(:\\d{1,5})?") || host.contains(":")
+                        && Integer.parseInt(host.substring(host.indexOf(':') + 1)) > 65_535) {
+                    throw new IllegalArgumentException("--agent-hosts " + host + ": expected HOST or HOST:PORT");
+                }
+            }
+            if (agents == 0) {
+                agents = agentHosts.size();
+            } else if (agents != agentHosts.size()) {
+                throw new IllegalArgumentException("--agents " + agents + " but --agent-hosts lists " + agentHosts.size());
             }
         }
         if (agents != 0) {
@@ -262,6 +295,9 @@ final class LoadCommand implements Callable<Integer> {
                 run.onAgents(pool, cluster, workload.quiet);
             }
             run.run(topology, runDir);
+        } catch (RuntimeException e) {
+            interruption.disarm(); // an error (agents that did not come, say) is not an interruption
+            throw e;
         } finally {
             if (pool != null) {
                 pool.close();

@@ -1,0 +1,107 @@
+package io.cpbench.bench.cli;
+
+import io.cpbench.core.load.LoadResult;
+import io.cpbench.core.result.ResultFiles;
+import io.cpbench.core.result.RunResult;
+import io.cpbench.core.result.Status;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Agents started by hand ({@code cpbench agent}, as the lab starts them on each client host) and used by
+ * {@code load --agent-hosts}: they serve one run after another, and when their coordinator dies mid-run they stop
+ * its load within 10 s and wait for the next run. The cluster under test is {@link SharedCluster}.
+ */
+@SharedCluster.Uses
+@Tag("long") // in CI's -Plong run: it keeps ./mvnw verify under 15 minutes
+class AgentHostsIT {
+
+    /** Control ports of their own: the agents 'load --agents' starts in other tests use 5801 up. */
+    private static final String HOSTS = "127.0.0.1:5871,127.0.0.1:5872";
+
+    @TempDir
+    Path work;
+
+    private CliProcess agent(int n) throws Exception {
+        return CliProcess.start(work.resolve("agent-" + n), "agent", "--control", HOSTS, "--port", "587" + n,
+                "--name", "hand-" + n);
+    }
+
+    /** A load on both agents; the live line (on stderr) unless {@code quiet}. */
+    private String[] load(String duration, String out, boolean quiet) {
+        List<String> args = new java.util.ArrayList<>(List.of("load", "--agent-hosts", HOSTS, "--mix", "cas", "--clients",
+                "2", "--threads", "1", "--duration", duration, "--warmup", "1s", "--cluster-warmup", "0s", "--scenario",
+                "client-smart", "--settle", "2s", "--out", out));
+        if (quiet) {
+            args.add("--quiet");
+        }
+        return SharedCluster.with(args.toArray(String[]::new));
+    }
+
+    private static LoadResult onlyLoad(Path runs) throws Exception {
+        Path runDir;
+        try (Stream<Path> dirs = Files.list(runs)) {
+            runDir = dirs.filter(Files::isDirectory).findFirst().orElseThrow();
+        }
+        List<RunResult> results = ResultFiles.readAll(List.of(runDir));
+        assertThat(results).hasSize(1);
+        assertThat(results.get(0).status()).as(results.get(0).reason()).isEqualTo(Status.OK);
+        return results.get(0).load();
+    }
+
+    private void aRunOnBothAgents(String out) throws Exception {
+        CliProcess.Finished finished = CliProcess.run(work, 180, load("3s", out, true));
+        assertThat(finished.exitCode()).as(finished.stdout() + finished.stderr()).isEqualTo(ExitCodes.OK);
+        assertThat(finished.stdout()).contains("2 agents in the control cluster");
+        LoadResult load = onlyLoad(work.resolve(out));
+        assertThat(load.agents()).extracting(LoadResult.AgentRow::agent).containsExactly("hand-1", "hand-2");
+        assertThat(load.total().all().ops()).isEqualTo(load.agents().stream().mapToLong(a -> a.all().ops()).sum())
+                .isGreaterThan(0);
+    }
+
+    @Test
+    void agentsStartedByHandServeRunAfterRunAndStopWithin10sWhenTheirCoordinatorDies() throws Exception {
+        CliProcess agent1 = agent(1);
+        CliProcess agent2 = agent(2);
+        try {
+            assertThat(agent1.awaitStdout("waiting for runs", 90)).as(agent1.stdoutSoFar()).isTrue();
+            assertThat(agent2.awaitStdout("waiting for runs", 90)).as(agent2.stdoutSoFar()).isTrue();
+
+            aRunOnBothAgents("runs-1");
+
+            CliProcess coordinator = CliProcess.start(work, load("60s", "runs-2", false));
+            try {
+                assertThat(coordinator.awaitStderr("[2/2 agents]", 180)).as(coordinator.stdoutSoFar()).isTrue();
+                long killed = System.nanoTime();
+                coordinator.process.destroyForcibly();
+                for (CliProcess agent : List.of(agent1, agent2)) {
+                    boolean stopped = agent.awaitStdout("ended (stopped)", 15);
+                    double seconds = (System.nanoTime() - killed) / 1e9;
+                    System.out.printf(java.util.Locale.ROOT, "coordinator killed; %s%n  (%.1f s after the kill)%n",
+                            agent.stdoutSoFar().lines().filter(l -> l.contains("ended (stopped)")).findFirst()
+                                    .orElse("no run stopped"), seconds);
+                    assertThat(stopped).as(agent.stdoutSoFar()).isTrue();
+                    assertThat(seconds).as("seconds from the kill to the agent's run stopping").isLessThan(10);
+                    assertThat(agent.stdoutSoFar()).contains("the coordinator left the control cluster; stopping its run");
+                    assertThat(agent.process.isAlive()).as("the agent waits for the next run").isTrue();
+                }
+            } finally {
+                coordinator.stop();
+            }
+
+            aRunOnBothAgents("runs-3");
+        } finally {
+            agent1.stop();
+            agent2.stop();
+        }
+        assertThat(List.of(agent1.process, agent2.process)).noneMatch(Process::isAlive);
+    }
+}
