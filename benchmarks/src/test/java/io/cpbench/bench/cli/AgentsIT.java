@@ -5,6 +5,7 @@ import io.cpbench.core.result.ResultFiles;
 import io.cpbench.core.result.RunResult;
 import io.cpbench.core.result.Status;
 import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +24,7 @@ import static org.assertj.core.api.Assertions.within;
  * their own, load the shared local 3-member cluster ({@link SharedCluster}); the result merges theirs exactly.
  */
 @SharedCluster.Uses
+@Tag("long") // in CI's -Plong run: it keeps ./mvnw verify under 15 minutes
 class AgentsIT {
 
     @TempDir

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
@@ -36,6 +37,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * only makes cp-bench's leadership checks wait longer).
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Tag("long") // in CI's -Plong run: it keeps ./mvnw verify under 15 minutes
 class StockClusterIT {
 
     private static final String CLUSTER = "stock-it-" + ProcessHandle.current().pid();
