@@ -1,11 +1,13 @@
-# The cp-bench AWS lab: 5 CP members and 1 client in one cluster placement group, as in the seed study.
+# The cp-bench AWS lab: 5 CP members and 1 client in one cluster placement group, as in the seed study; with
+# client_count > 1, more client hosts, each running a load agent ('cpbench-lab load').
 # Members get fixed private addresses, so each one's provisioning knows every member's address.
 
 locals {
   az                = var.availability_zone != "" ? var.availability_zone : data.aws_availability_zones.available.names[0]
   ami               = var.ami_id != "" ? var.ami_id : data.aws_ami.debian12[0].id
   member_ips        = [for i in range(var.member_count) : cidrhost(var.subnet_cidr, 11 + i)]
-  client_ip         = cidrhost(var.subnet_cidr, 10)
+  # The first client keeps .10 (the one that runs the matrix, and the load's coordinator); others are .101 up.
+  client_ips        = [for i in range(var.client_count) : cidrhost(var.subnet_cidr, i == 0 ? 10 : 100 + i)]
   member_addresses  = [for ip in local.member_ips : "${ip}:${var.hazelcast_port}"]
   lab_key_on_client = "/home/${var.ssh_user}/.ssh/cpbench-lab"
 }
@@ -86,6 +88,15 @@ resource "aws_vpc_security_group_ingress_rule" "hazelcast_between_lab_hosts" {
   from_port                    = var.hazelcast_port
   to_port                      = var.hazelcast_port
   description                  = "Hazelcast members and clients"
+}
+
+resource "aws_vpc_security_group_ingress_rule" "control_between_lab_hosts" {
+  security_group_id            = aws_security_group.lab.id
+  referenced_security_group_id = aws_security_group.lab.id
+  ip_protocol                  = "tcp"
+  from_port                    = 5801
+  to_port                      = 5820
+  description                  = "cp-bench's control cluster: load agents and their coordinator"
 }
 
 resource "aws_vpc_security_group_ingress_rule" "ssh_between_lab_hosts" {
@@ -169,11 +180,12 @@ resource "aws_instance" "member" {
 }
 
 resource "aws_instance" "client" {
+  count                  = var.client_count
   ami                    = local.ami
   instance_type          = var.client_instance_type
   key_name               = var.key_name
   subnet_id              = aws_subnet.lab.id
-  private_ip             = local.client_ip
+  private_ip             = local.client_ips[count.index]
   vpc_security_group_ids = [aws_security_group.lab.id]
   placement_group        = aws_placement_group.lab.id
 
@@ -190,7 +202,7 @@ resource "aws_instance" "client" {
   }
 
   tags = {
-    Name = "${var.lab_name}-client"
+    Name = "${var.lab_name}-client-${count.index}"
     Role = "client"
   }
 }

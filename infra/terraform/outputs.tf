@@ -19,8 +19,18 @@ output "slow_member" {
 }
 
 output "client_public_ip" {
-  description = "The client instance's public address: the lab loop runs the matrix there."
-  value       = aws_instance.client.public_ip
+  description = "The first client's public address: the lab loop runs the matrix, and a load's coordinator, there."
+  value       = aws_instance.client[0].public_ip
+}
+
+output "client_public_ips" {
+  description = "Every client's public address, client-0 first: 'cpbench-lab load' starts a load agent on each."
+  value       = aws_instance.client[*].public_ip
+}
+
+output "client_private_ips" {
+  description = "Every client's private address, client-0 first: where the agents meet in their control cluster."
+  value       = aws_instance.client[*].private_ip
 }
 
 output "ssh_user" {
@@ -43,6 +53,10 @@ output "inventory" {
       priority = i == var.priority_member
       slow     = i == var.slow_member
       sshHost  = ip
+    }]
+    clients = [for i, ip in local.client_ips : {
+      host = ip
+      name = "client-${i}"
     }]
     ssh = {
       user         = var.ssh_user

@@ -39,6 +39,17 @@ variable "member_count" {
   }
 }
 
+variable "client_count" {
+  description = "Client hosts: the first runs the matrix (and a load's coordinator); 'cpbench-lab load' runs a load agent on each."
+  type        = number
+  default     = 1
+
+  validation {
+    condition     = var.client_count >= 1 && var.client_count <= 16
+    error_message = "client_count must be 1-16 (load runs take at most 16 agents)."
+  }
+}
+
 variable "priority_member" {
   description = "Index of the member with CP leadership priority (it is moved to lead the default group)."
   type        = number

@@ -28,12 +28,24 @@ import java.util.List;
  *           "netemCommand": "sudo /usr/local/bin/cpbench-netem",
  *           "faultCommand": "sudo /usr/local/bin/cpbench-fault"}   (optional: without ssh, no network (b) and no faults;
  *                                                                    faultCommand defaults to the lab's)
+ *   "clients": [ {"host": "10.42.1.10", "name": "client-0"}, ... ]   (optional: the client hosts, client-0 first,
+ *                                                                    where the lab runs load agents)
  * }</pre>
  * Members are listed in index order (member-0 first). Exactly one has {@code priority}; at most one is {@code slow},
  * and it is not the priority member. {@code sshHost} defaults to {@code host}.
  */
 public record Inventory(String format, String clusterName, Integer rebalancePeriodSeconds, List<String> memberJvmOptions,
-                        List<Member> members, Ssh ssh) {
+                        List<Member> members, Ssh ssh, List<Client> clients) {
+
+    /** An inventory without client hosts (the remote topology needs none). */
+    public Inventory(String format, String clusterName, Integer rebalancePeriodSeconds, List<String> memberJvmOptions,
+                     List<Member> members, Ssh ssh) {
+        this(format, clusterName, rebalancePeriodSeconds, memberJvmOptions, members, ssh, null);
+    }
+
+    /** A client host: where a load agent runs ({@code name} is the agent's). */
+    public record Client(String host, String name) {
+    }
 
     public static final String FORMAT = "cpbench-inventory/1";
 
@@ -64,6 +76,7 @@ public record Inventory(String format, String clusterName, Integer rebalancePeri
 
     public Inventory {
         members = members == null ? List.of() : List.copyOf(members);
+        clients = clients == null ? List.of() : List.copyOf(clients);
         memberJvmOptions = memberJvmOptions == null ? TopologySpec.DEFAULT_MEMBER_JVM_OPTIONS : List.copyOf(memberJvmOptions);
         rebalancePeriodSeconds = rebalancePeriodSeconds == null ? 5 : rebalancePeriodSeconds;
     }
@@ -164,6 +177,15 @@ public record Inventory(String format, String clusterName, Integer rebalancePeri
         }
         if (members.stream().anyMatch(m -> m.slow() && m.priority())) {
             throw new IllegalArgumentException("the slow member must not be the priority member (network (b) needs it to follow)");
+        }
+        for (int i = 0; i < clients.size(); i++) {
+            Client c = clients.get(i);
+            if (c == null || c.host() == null || c.host().isBlank() || c.name() == null || c.name().isBlank()) {
+                throw new IllegalArgumentException("client " + i + " needs a host and a name");
+            }
+        }
+        if (clients.stream().map(Client::name).distinct().count() != clients.size()) {
+            throw new IllegalArgumentException("two clients have the same name");
         }
         if (rebalancePeriodSeconds < 1) {
             throw new IllegalArgumentException("rebalancePeriodSeconds must be at least 1");

@@ -37,6 +37,8 @@ class InventoryTest {
         assertThat(lab.priorityIndex()).isZero();
         assertThat(lab.slowIndex()).isEqualTo(4);
         assertThat(lab.ssh().netemCommand()).isEqualTo("sudo /usr/local/bin/cpbench-netem");
+        assertThat(lab.clients()).containsExactly(new Inventory.Client("10.42.1.10", "client-0"),
+                new Inventory.Client("10.42.1.101", "client-1"));
     }
 
     @Test
@@ -78,6 +80,7 @@ class InventoryTest {
         assertThat(inv.ssh()).isNull();
         assertThat(inv.priorityIndex()).isEqualTo(1);
         assertThat(inv.members().get(2).sshTarget()).isEqualTo("127.0.0.1");
+        assertThat(inv.clients()).isEmpty();
     }
 
     @Test
@@ -98,6 +101,9 @@ class InventoryTest {
                 {inventory(THREE.replace("\"priority\": true", "\"priority\": null")),
                         "'members[1].priority' is missing or null; it must be true or false"},
                 {inventory(THREE.replace("\"priority\": true", "\"priority\": \"yes\"")), "'members[1].priority': Cannot"},
+                {inventory(THREE).replace("]}", "], \"clients\": [{\"host\": \"h\"}]}"), "client 0 needs a host and a name"},
+                {inventory(THREE).replace("]}", "], \"clients\": [{\"host\": \"h\", \"name\": \"a\"},"
+                        + " {\"host\": \"i\", \"name\": \"a\"}]}"), "two clients have the same name"},
         };
         for (String[] c : cases) {
             Path file = Files.writeString(dir.resolve("bad.json"), c[0]);

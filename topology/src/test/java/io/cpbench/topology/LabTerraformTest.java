@@ -49,10 +49,13 @@ class LabTerraformTest {
     }
 
     @Test
-    void defaultsAreTheSeedStudysMachines() {
+    void defaultsAreTheSeedStudysMachines() throws Exception {
         assertThat(at(variables, "variable", "instance_type").get("default")).isEqualTo("c5.4xlarge");
         assertThat(at(variables, "variable", "client_instance_type").get("default")).isEqualTo("c5.4xlarge");
         assertThat(at(variables, "variable", "member_count").get("default")).isEqualTo(5.0);
+        assertThat(at(variables, "variable", "client_count").get("default")).isEqualTo(1.0);
+        // hcl4j evaluates a condition it can: the text says what Terraform checks
+        assertThat(Files.readString(TF.resolve("variables.tf"))).contains("var.client_count >= 1 && var.client_count <= 16");
         assertThat(at(variables, "variable", "slow_delay_ms").get("default")).isEqualTo(10.0);
         assertThat(at(variables, "variable", "region").get("default")).isEqualTo("us-east-1");
         assertThat(at(variables, "variable", "priority_member").get("default"))
@@ -63,13 +66,16 @@ class LabTerraformTest {
     }
 
     @Test
-    void fiveMembersAndOneClientInAClusterPlacementGroup() {
+    void membersAndClientsInAClusterPlacementGroup() throws Exception {
         assertThat(at(main, "resource", "aws_placement_group", "lab").get("strategy")).isEqualTo("cluster");
         Map<String, Object> member = at(main, "resource", "aws_instance", "member");
         Map<String, Object> client = at(main, "resource", "aws_instance", "client");
         assertThat(String.valueOf(member.get("count"))).isEqualTo("var.member_count");
         assertThat(String.valueOf(member.get("instance_type"))).isEqualTo("var.instance_type");
-        assertThat(client).doesNotContainKey("count");
+        assertThat(String.valueOf(client.get("count"))).isEqualTo("var.client_count");
+        // each client its own fixed address: the first .10, the others .101 up
+        assertThat(Files.readString(TF.resolve("main.tf"))).contains("private_ip             = local.client_ips[count.index]",
+                "client_ips        = [for i in range(var.client_count) : cidrhost(var.subnet_cidr, i == 0 ? 10 : 100 + i)]");
         assertThat(String.valueOf(client.get("instance_type"))).isEqualTo("var.client_instance_type");
         for (Map<String, Object> instance : List.of(member, client)) {
             assertThat(String.valueOf(instance.get("placement_group"))).isEqualTo("aws_placement_group.lab.id");
@@ -82,10 +88,17 @@ class LabTerraformTest {
     void hazelcastIsOpenOnlyBetweenLabHostsAndSshOnlyFromTheOperatorsCidr() {
         Map<String, Object> ingress = at(main, "resource", "aws_vpc_security_group_ingress_rule");
         int hazelcastRules = 0;
+        int controlRules = 0;
         for (Object value : ingress.values()) {
             @SuppressWarnings("unchecked")
             Map<String, Object> rule = (Map<String, Object>) value;
-            if ("var.hazelcast_port".equals(String.valueOf(rule.get("from_port")))) {
+            if (Double.valueOf(5801).equals(rule.get("from_port"))) {
+                // the load agents' control cluster (ports from 5801, 20 tried), between lab hosts only
+                assertThat(rule.get("to_port")).isEqualTo(5820.0);
+                assertThat(String.valueOf(rule.get("referenced_security_group_id"))).isEqualTo("aws_security_group.lab.id");
+                assertThat(rule).doesNotContainKeys("cidr_ipv4", "cidr_ipv6");
+                controlRules++;
+            } else if ("var.hazelcast_port".equals(String.valueOf(rule.get("from_port")))) {
                 hazelcastRules++;
                 assertThat(String.valueOf(rule.get("to_port"))).isEqualTo("var.hazelcast_port");
                 assertThat(String.valueOf(rule.get("referenced_security_group_id"))).isEqualTo("aws_security_group.lab.id");
@@ -98,6 +111,7 @@ class LabTerraformTest {
             }
         }
         assertThat(hazelcastRules).isEqualTo(1);
+        assertThat(controlRules).isEqualTo(1);
         assertThat(at(variables, "variable", "hazelcast_port").get("default")).isEqualTo(5701.0);
     }
 
@@ -123,10 +137,11 @@ class LabTerraformTest {
     void outputsAreWhatTheRemoteTopologyAndTheLabLoopRead() {
         Map<String, Object> output = at(outputs, "output");
         assertThat(output).containsKeys("member_private_ips", "member_public_ips", "priority_member", "slow_member",
-                "client_public_ip", "ssh_user", "inventory");
+                "client_public_ip", "client_public_ips", "client_private_ips", "ssh_user", "inventory");
         Map<String, Object> inventory = at(outputs, "output", "inventory", "value");
         assertThat(inventory.get("format")).isEqualTo(Inventory.FORMAT);
-        assertThat(inventory).containsKeys("clusterName", "members", "ssh", "memberJvmOptions", "rebalancePeriodSeconds");
+        assertThat(inventory).containsKeys("clusterName", "members", "ssh", "memberJvmOptions", "rebalancePeriodSeconds",
+                "clients");
         assertThat(at(outputs, "output", "inventory", "value", "ssh").get("netemCommand"))
                 .isEqualTo("sudo /usr/local/bin/cpbench-netem");
         assertThat(at(outputs, "output", "inventory", "value", "ssh").get("faultCommand"))
@@ -137,7 +152,8 @@ class LabTerraformTest {
         } catch (java.io.IOException e) {
             throw new AssertionError(e);
         }
-        assertThat(outputsText).contains("priority = i == var.priority_member", "slow     = i == var.slow_member");
+        assertThat(outputsText).contains("priority = i == var.priority_member", "slow     = i == var.slow_member",
+                "clients = [for i, ip in local.client_ips", "name = \"client-${i}\"");
     }
 
     /**

@@ -75,7 +75,7 @@ final class LabCommand implements Runnable {
 
     @Command(name = "hosts", mixinStandardHelpOptions = true,
             description = "Prints the lab's hosts from 'terraform output -json', for the lab loop: 'user U', 'client IP', "
-                    + "and 'member N IP' (public addresses).",
+                    + "'member N IP' (public addresses), and 'agent N PUBLIC PRIVATE' for each client host (load agents).",
             footer = {"", "Example:", "  (cd infra/terraform && terraform output -json) > outputs.json && cpbench lab hosts --outputs outputs.json"})
     static final class Hosts implements Callable<Integer> {
 
@@ -101,6 +101,14 @@ final class LabCommand implements Runnable {
             System.out.println("client " + client);
             for (int i = 0; i < members.size(); i++) {
                 System.out.println("member " + i + " " + members.get(i).asText());
+            }
+            // Labs applied before client_count have neither list: their one client is the only agent host.
+            com.fasterxml.jackson.databind.JsonNode publics = root.path("client_public_ips").path("value");
+            com.fasterxml.jackson.databind.JsonNode privates = root.path("client_private_ips").path("value");
+            if (publics.isArray() && privates.isArray() && publics.size() == privates.size()) {
+                for (int i = 0; i < publics.size(); i++) {
+                    System.out.println("agent " + i + " " + publics.get(i).asText() + " " + privates.get(i).asText());
+                }
             }
             return 0;
         }

@@ -187,6 +187,25 @@ class LabLoopbackIT {
         }
     }
 
+    @Test
+    void theLabLoopStartsAnAgentOnEveryClientThenTheCoordinatorOnTheFirstAndStopsThemAfterFetching() throws Exception {
+        String out = dryRun("load", "--clients", "2", "--duration", "10s");
+        List<String> lines = out.lines().toList();
+        int coordinator = indexOf(lines, "\\+ ssh admin@198.51.100.10 .*cpbench.jar load --topology remote --inventory"
+                + " inventory.json --agent-hosts 10.42.1.10:5801,10.42.1.101:5801 --control-bind 10.42.1.10 --out runs"
+                + " --clients 2 --duration 10s");
+        int fetch = indexOf(lines, "\\+ scp -r admin@198.51.100.10:/opt/cpbench/runs/\\. .*");
+        assertThat(coordinator).as(out).isNotNegative();
+        String[][] agents = {{"198.51.100.10", "10.42.1.10", "client-0"}, {"198.51.100.101", "10.42.1.101", "client-1"}};
+        for (String[] agent : agents) {
+            int start = indexOf(lines, "\\+ ssh admin@" + agent[0].replace(".", "\\.") + " .*cpbench.jar agent --control"
+                    + " 10.42.1.10:5801,10.42.1.101:5801 --bind " + agent[1] + " --name " + agent[2] + " .*");
+            int stop = indexOf(lines, "\\+ ssh admin@" + agent[0].replace(".", "\\.") + " pkill -f '\\[c\\]pbench.jar agent' \\|\\| true");
+            assertThat(start).as(out).isNotNegative().isLessThan(coordinator);
+            assertThat(stop).as(out).isGreaterThan(fetch);
+        }
+    }
+
     /** The lab loop's printed commands for {@code args}, against the test's Terraform outputs; it must exit 0. */
     private static String dryRun(String... args) throws Exception {
         Path outputs = Path.of("..", "topology", "src", "test", "resources", "lab", "terraform-outputs.json").toAbsolutePath();
