@@ -102,7 +102,7 @@ final class LabCommand implements Runnable {
             for (int i = 0; i < members.size(); i++) {
                 System.out.println("member " + i + " " + members.get(i).asText());
             }
-            // Labs applied before client_count have neither list: their one client is the only agent host.
+            // Labs applied before client_count have neither list, so no agent lines ('cpbench-lab load' says to apply again).
             com.fasterxml.jackson.databind.JsonNode publics = root.path("client_public_ips").path("value");
             com.fasterxml.jackson.databind.JsonNode privates = root.path("client_private_ips").path("value");
             if (publics.isArray() && privates.isArray() && publics.size() == privates.size()) {

@@ -129,8 +129,8 @@ final class LoadCommand implements Callable<Integer> {
     List<String> agentHosts = List.of();
 
     @Option(names = "--control-bind", paramLabel = "HOST", defaultValue = "127.0.0.1",
-            description = "With --agent-hosts: the address this process binds in the control cluster, reachable from"
-                    + " the agents (default: ${DEFAULT-VALUE}).")
+            description = "With --agent-hosts: this host's address in the control cluster, which the agents reach"
+                    + " (default: ${DEFAULT-VALUE}, for agents on this machine; agents on other hosts need it set).")
     String controlBind;
 
     @Option(names = "--slow-member", paramLabel = "N", defaultValue = "-1", description = "Member made slow in network (b) scenarios (default: the last).")
@@ -232,6 +232,11 @@ final class LoadCommand implements Callable<Integer> {
                         && Integer.parseInt(host.substring(host.indexOf(':') + 1)) > 65_535) {
                     throw new IllegalArgumentException("--agent-hosts " + host + ": expected HOST or HOST:PORT");
                 }
+            }
+            boolean allLoopback = agentHosts.stream().allMatch(h -> h.startsWith("127.") || h.startsWith("localhost"));
+            if (!allLoopback && (controlBind.startsWith("127.") || controlBind.equals("localhost"))) {
+                throw new IllegalArgumentException("--agent-hosts on other hosts need --control-bind: this host's address"
+                        + " that they reach (the default, " + controlBind + ", is loopback)");
             }
             if (agents == 0) {
                 agents = agentHosts.size();

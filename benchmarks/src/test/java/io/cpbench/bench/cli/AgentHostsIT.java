@@ -1,17 +1,14 @@
 package io.cpbench.bench.cli;
 
 import io.cpbench.core.load.LoadResult;
-import io.cpbench.core.result.ResultFiles;
 import io.cpbench.core.result.RunResult;
 import io.cpbench.core.result.Status;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -47,14 +44,9 @@ class AgentHostsIT {
     }
 
     private static LoadResult onlyLoad(Path runs) throws Exception {
-        Path runDir;
-        try (Stream<Path> dirs = Files.list(runs)) {
-            runDir = dirs.filter(Files::isDirectory).findFirst().orElseThrow();
-        }
-        List<RunResult> results = ResultFiles.readAll(List.of(runDir));
-        assertThat(results).hasSize(1);
-        assertThat(results.get(0).status()).as(results.get(0).reason()).isEqualTo(Status.OK);
-        return results.get(0).load();
+        RunResult r = AgentsIT.onlyResult(runs);
+        assertThat(r.status()).as(r.reason()).isEqualTo(Status.OK);
+        return r.load();
     }
 
     private void aRunOnBothAgents(String out) throws Exception {

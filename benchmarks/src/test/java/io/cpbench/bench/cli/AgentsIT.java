@@ -30,7 +30,8 @@ class AgentsIT {
     @TempDir
     Path work;
 
-    private static RunResult onlyResult(Path runs) throws Exception {
+    /** The one result of the one run directory under {@code runs}. */
+    static RunResult onlyResult(Path runs) throws Exception {
         Path runDir;
         try (Stream<Path> dirs = Files.list(runs)) {
             runDir = dirs.filter(Files::isDirectory).findFirst().orElseThrow();

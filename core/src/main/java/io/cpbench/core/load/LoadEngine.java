@@ -877,8 +877,9 @@ public final class LoadEngine {
     }
 
     /*
-     * The history's and the error's parts of runOp live apart from it, so that runOp stays small enough (under
-     * HotSpot's 325 bytes of bytecode for a hot call) to be compiled into the worker's loop.
+     * The history's and the error's parts of runOp live apart from it, which keeps runOp's own code to the op's
+     * timed path. (runOp is still not inlined into the worker's loops: -XX:+PrintInlining in HarnessCost says its
+     * compiled code is too big. A loop that ran a one-op scenario without calling it measured no faster.)
      */
     private void invoke(HistoryRecorder.Lane lane, OpType type, int object, long a, long b, long begin) {
         lane.invoke(type.historyName(), type.register() ? ops.registerName(object) : ops.objectName(object),
