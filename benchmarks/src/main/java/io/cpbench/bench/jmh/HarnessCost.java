@@ -24,8 +24,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * What cp-bench's own timed path costs per op: the real {@link Driver}, which runs the load engine (two clock reads,
- * the loop's checks, one HdrHistogram {@code recordValue} into a fixed-range recorder) around an op that does nothing, in ns per op, with
- * what a real run adds around it:
+ * the loop's checks, the in-flight marks, one HdrHistogram {@code recordValue} inside a writer-reader phaser) around an
+ * op that does nothing, in ns per op, with what a real run adds around it:
  * <ul>
  * <li><b>realistic values</b>: the driver reads a clock that the op moves on by a realistic op time each call (drawn
  * from a log-normal around 1 ms, 0.5-20 ms, as a client-leader op here), so every op records a value spread over

@@ -246,10 +246,10 @@ public final class LoadEngine {
             sum += spec.mix().get(used[i]);
             cumulativeWeights[i] = sum;
         }
-        this.recording = new Recording(used, !spec.open(), spec.workers() == 1);
+        this.inFlight = new InFlight(spec.workers());
+        this.recording = new Recording(used, !spec.open(), spec.workers() == 1, inFlight);
         this.warmedUp = new CountDownLatch(spec.workers());
         this.done = new CountDownLatch(spec.workers());
-        this.inFlight = new InFlight(spec.workers());
     }
 
     /**
@@ -520,8 +520,8 @@ public final class LoadEngine {
             long tailEnd = clock.getAsLong();
             Tally tail = interval.reset();
             // Ops still in flight are abandoned: each counts at its latency so far, a lower bound, never dropped.
-            // Claimed before the last take, so one that ends meanwhile is counted once (InFlight).
-            inFlight.abandon((op, since) -> tail.censor(op, Recording.clampMicros(tailEnd - since)));
+            // Claimed before the last take, so one that ends meanwhile is counted once (Recording).
+            recording.abandon((op, since) -> tail.censor(op, Recording.clampMicros(tailEnd - since)));
             recording.take(tail); // ops that ended since the last interval
             if (tail.okOps() + tail.allErrors() + tail.censoredOps() > 0) {
                 tail.nanos = tailEnd - last;
@@ -848,16 +848,13 @@ public final class LoadEngine {
         try {
             long result = executor.execute(type, client, object, lockLog, a, b);
             long end = clock.getAsLong();
-            if (inFlight.ending(worker, intended)) { // else the run abandoned it and counted it censored
-                recording.ok(op, intended, start, end);
-                inFlight.ended(worker);
-            }
+            recording.ok(worker, op, intended, start, end); // unless the run abandoned it and counted it censored
             if (lane != null) {
                 complete(lane, type, result, end);
             }
             return null;
         } catch (Exception e) {
-            failed(worker, op, lane, intended, e);
+            failed(worker, op, lane, e);
             return e;
         }
     }
@@ -886,11 +883,8 @@ public final class LoadEngine {
                 type == OpType.WRITE ? Long.valueOf(a) : type == OpType.CMPSET ? List.of(a, b) : null, begin);
     }
 
-    private void failed(int worker, int op, HistoryRecorder.Lane lane, long intended, Exception e) {
-        if (inFlight.ending(worker, intended)) {
-            recording.error(op, e);
-            inFlight.ended(worker);
-        }
+    private void failed(int worker, int op, HistoryRecorder.Lane lane, Exception e) {
+        recording.error(worker, op, e);
         if (lane != null) {
             OpType type = used[op];
             // A read that failed changed nothing. Any other op may have taken effect: its outcome is unknown.

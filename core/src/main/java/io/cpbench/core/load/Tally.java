@@ -63,13 +63,13 @@ final class Tally {
      * A histogram of this range is some 23,500 counts (188 KB): adding or clearing one walks all of them, so an empty
      * one (a closed loop's lag, an op no worker ran this interval) is skipped. Empty means every count is 0.
      */
-    private static void addAny(Histogram into, Histogram from) {
+    static void addAny(Histogram into, Histogram from) {
         if (from.getTotalCount() > 0) {
             into.add(from);
         }
     }
 
-    private static void resetAny(Histogram histogram) {
+    static void resetAny(Histogram histogram) {
         if (histogram.getTotalCount() > 0) {
             histogram.reset();
         }
