@@ -387,10 +387,18 @@ public final class AgentPool implements AutoCloseable {
         }
     }
 
-    /** Leaves the control cluster; stops local agents (closing their input, then at most 10 s later by force). */
+    /**
+     * Leaves the control cluster; stops local agents: by closing their input, then at most 10 s later by force; at once
+     * by force for an agent that left the control cluster (it died, or it hangs and would not hear its input close).
+     */
     @Override
     public void close() {
         stop();
+        for (int i = 0; i < processes.size(); i++) {
+            if (lost.containsKey("agent-" + (i + 1))) {
+                processes.get(i).destroyForcibly();
+            }
+        }
         for (Process p : processes) {
             try {
                 p.getOutputStream().close();

@@ -1,8 +1,6 @@
 package io.cpbench.bench.cli;
 
 import io.cpbench.bench.agents.AgentPool;
-import io.cpbench.bench.agents.ControlCluster;
-import io.cpbench.bench.run.AbProtocol;
 import io.cpbench.bench.run.ClusterChoice;
 import io.cpbench.bench.run.Interruption;
 import io.cpbench.bench.run.LoadRun;
@@ -114,24 +112,8 @@ final class LoadCommand implements Callable<Integer> {
     @Mixin
     OutOption out;
 
-    @Option(names = "--agents", paramLabel = "N", defaultValue = "0",
-            description = "Split each load between N load generators ('cpbench agent' processes this command starts on"
-                    + " this machine, 1-16) that meet in a control cluster of their own; the result merges their"
-                    + " histograms exactly and has a row per agent. Clients split between them (or one client's threads),"
-                    + " and each stage's level (rate or workers). Network (a) scenarios only (default: 0, this process"
-                    + " alone).")
-    int agents;
-
-    @Option(names = "--agent-hosts", paramLabel = "HOST[:PORT]", split = ",",
-            description = "Instead of starting agents, use the ones already running there ('cpbench agent', started on"
-                    + " each client host, for example by the lab); --agents defaults to how many are listed. The"
-                    + " agents stay when the run ends and wait for the next one.")
-    List<String> agentHosts = List.of();
-
-    @Option(names = "--control-bind", paramLabel = "HOST", defaultValue = "127.0.0.1",
-            description = "With --agent-hosts: this host's address in the control cluster, which the agents reach"
-                    + " (default: ${DEFAULT-VALUE}, for agents on this machine; agents on other hosts need it set).")
-    String controlBind;
+    @Mixin
+    AgentOptions agentOptions;
 
     @Option(names = "--slow-member", paramLabel = "N", defaultValue = "-1", description = "Member made slow in network (b) scenarios (default: the last).")
     int slowMember;
@@ -195,24 +177,6 @@ final class LoadCommand implements Callable<Integer> {
         return list;
     }
 
-    private AgentPool startAgents(PrintStream console, Path runDir) {
-        if (!agentHosts.isEmpty()) {
-            console.printf(Locale.ROOT, "joining %d agent%s at %s ...%n", agents, agents == 1 ? "" : "s", String.join(", ", agentHosts));
-            long start = System.nanoTime();
-            AgentPool pool = AgentPool.remote(agentHosts, ControlCluster.DEFAULT_NAME, controlBind, console);
-            console.printf(Locale.ROOT, "%d agent%s in the control cluster after %.1f s: %s%n", agents, agents == 1 ? "" : "s",
-                    (System.nanoTime() - start) / 1e9, String.join(", ", pool.agents().keySet()));
-            return pool;
-        }
-        console.printf(Locale.ROOT, "starting %d agent%s on this machine ...%n", agents, agents == 1 ? "" : "s");
-        long start = System.nanoTime();
-        AgentPool pool = AgentPool.local(agents, AbProtocol.workerCommand(null, "--agents", List.of(), CpBench.class,
-                AgentCommand.class), runDir.resolve("agents"), console);
-        console.printf(Locale.ROOT, "%d agent%s joined the control cluster in %.1f s: %s%n", agents, agents == 1 ? "" : "s",
-                (System.nanoTime() - start) / 1e9, String.join(", ", pool.agents().keySet()));
-        return pool;
-    }
-
     @Override
     public Integer call() {
         PrintStream console = System.out;
@@ -226,36 +190,12 @@ final class LoadCommand implements Callable<Integer> {
                         + " emulated, or remote with an inventory that has an ssh section");
             }
         }
-        if (!agentHosts.isEmpty()) {
-            for (String host : agentHosts) {
-                if (!host.matches("[A-Za-z0-9.-]+(:\\d{1,5})?") || host.contains(":")
-                        && Integer.parseInt(host.substring(host.indexOf(':') + 1)) > 65_535) {
-                    throw new IllegalArgumentException("--agent-hosts " + host + ": expected HOST or HOST:PORT");
-                }
-            }
-            boolean allLoopback = agentHosts.stream().allMatch(h -> h.startsWith("127.") || h.startsWith("localhost"));
-            if (!allLoopback && (controlBind.startsWith("127.") || controlBind.equals("localhost"))) {
-                throw new IllegalArgumentException("--agent-hosts on other hosts need --control-bind: this host's address"
-                        + " that they reach (the default, " + controlBind + ", is loopback)");
-            }
-            if (agents == 0) {
-                agents = agentHosts.size();
-            } else if (agents != agentHosts.size()) {
-                throw new IllegalArgumentException("--agents " + agents + " but --agent-hosts lists " + agentHosts.size());
-            }
-        }
+        int agents = agentOptions.validate();
         if (agents != 0) {
-            if (agents < 1 || agents > 16) {
-                throw new IllegalArgumentException("--agents must be 1-16, was " + agents);
-            }
             if (engineOnly) {
                 throw new IllegalArgumentException("--agents runs a load on a cluster; a noop mix measures the engine alone");
             }
-            if (scenarios.stream().anyMatch(Scenario::slowNetwork)) {
-                throw new IllegalArgumentException("--agents runs network (a) scenarios only: the slow member's links"
-                        + " are emulated in this process");
-            }
-            AgentPool.split(spec, agents);
+            scenarios.forEach(s -> agentOptions.checkSplits(spec, s, "the load"));
         }
         if (delay.isZero() || delay.compareTo(Duration.ofSeconds(10)) > 0) {
             throw new IllegalArgumentException("--delay must be 1ms-10s, was " + Durations.human(delay));
@@ -296,7 +236,7 @@ final class LoadCommand implements Callable<Integer> {
             ClusterChoice.printReady(console, topology, startNanos);
             RunDirectory.create(runDir);
             if (agents > 0) {
-                pool = startAgents(console, runDir);
+                pool = agentOptions.start(console, runDir);
                 run.onAgents(pool, cluster, workload.quiet);
             }
             run.run(topology, runDir);

@@ -70,6 +70,7 @@ import java.util.concurrent.Callable;
                 "  cpbench sweep --threads 16 --rates 1000,2000,4000,8000 --slo 'p99.9<20ms'",
                 "  cpbench sweep --scenario client-leader-aware --threads 4,16 --vary-member operation-threads=1,2,4",
                 "  cpbench sweep --fresh-clusters --repeats 5",
+                "  cpbench sweep --agents 2 --clients 2 --threads 4,16",
                 "  cpbench sweep --grid sweep.yaml --failover fast"})
 final class SweepCommand implements Callable<Integer> {
 
@@ -140,6 +141,9 @@ final class SweepCommand implements Callable<Integer> {
     @Mixin
     ClusterOptions clusterOptions;
 
+    @Mixin
+    AgentOptions agentOptions;
+
     @picocli.CommandLine.Mixin
     OutOption out;
 
@@ -182,6 +186,11 @@ final class SweepCommand implements Callable<Integer> {
         }
         List<SweepCell> cells = grid.cells();
         cells.forEach(c -> SweepRun.cellSpec(grid, c, seed)); // every cell's spec builds, before anything starts
+        int agents = agentOptions.validate();
+        if (agents != 0) { // and splits between the agents
+            cells.forEach(c -> agentOptions.checkSplits(SweepRun.cellSpec(grid, c, seed),
+                    io.cpbench.bench.scenario.Scenarios.byName(c.routing()), "cell " + c.routing() + " " + c.level()));
+        }
         LoadWarmup.spec(SweepRun.cellSpec(grid, SweepRun.warmupCell(grid), seed), clusterWarmup.isZero() ? Duration.ofSeconds(1) : clusterWarmup); // so does the warm-up's
         console.println("cp-bench sweep: " + grid.describe());
         console.printf(Locale.ROOT, "estimate: %s for the cells%s, plus the cluster's start and %s warm-up%n",
@@ -210,10 +219,21 @@ final class SweepCommand implements Callable<Integer> {
                         ? LoadRun.consoleListener(console, !cellLines, liveOptions.view(), name) : null);
         Interruption interruption = new Interruption(run::stop, run::closeCluster);
         List<CellRun> runs;
+        io.cpbench.bench.agents.AgentPool pool = null;
         try {
             RunDirectory.create(runDir);
+            if (agents > 0) {
+                pool = agentOptions.start(console, runDir);
+                run.onAgents(pool, cluster);
+            }
             runs = run.run(runDir);
+        } catch (RuntimeException e) {
+            interruption.disarm(); // an error (agents that did not come, say) is not an interruption
+            throw e;
         } finally {
+            if (pool != null) {
+                pool.close();
+            }
             liveOptions.close();
             RunDirectory.removeIfEmpty(runDir);
             interruption.written();

@@ -1,5 +1,6 @@
 package io.cpbench.bench.run;
 
+import io.cpbench.bench.agents.AgentPool;
 import io.cpbench.bench.scenario.Scenarios;
 import io.cpbench.bench.suite.LoadWarmup;
 import io.cpbench.bench.suite.Matrix;
@@ -70,6 +71,8 @@ public final class SweepRun extends StoppableRun {
     private final Clusters clusters;
     private final Function<String, LoadEngine.Listener> cellListener;
     private final AtomicReference<Topology> live = new AtomicReference<>();
+    private AgentPool agents;
+    private ClusterChoice agentsCluster;
 
     /** @param cellListener a cell's progress listener, given the cell's name; it may return null for none */
     public SweepRun(Config config, PrintStream console, Clusters clusters, Function<String, LoadEngine.Listener> cellListener) {
@@ -77,6 +80,18 @@ public final class SweepRun extends StoppableRun {
         this.config = config;
         this.clusters = clusters;
         this.cellListener = cellListener;
+    }
+
+    /**
+     * Splits each cell's load between the agents of {@code pool} instead of running it in this process; the cell's
+     * numbers merge theirs ({@link AgentPool#run}), and the cell run lists each agent's share.
+     *
+     * @param cluster the cluster the agents' clients reach (their connect timeout and failover preset)
+     */
+    public SweepRun onAgents(AgentPool pool, ClusterChoice cluster) {
+        agents = pool;
+        agentsCluster = cluster;
+        return this;
     }
 
     /** Stops the cluster in use, if any. Any thread (a Ctrl-C hook, once the results are written). */
@@ -252,22 +267,30 @@ public final class SweepRun extends StoppableRun {
                 cell.members().isEmpty() ? "" : "-" + cell.members().replace(", ", "-").replace("=", "")));
         ScenarioSession session;
         try {
-            session = ScenarioSession.open(Scenarios.byName(cell.routing()), topology, config.options(), null, cell.clients());
+            // On agents, this process's one client only reads leadership and routing before and after.
+            session = ScenarioSession.open(Scenarios.byName(cell.routing()), topology, config.options(), null,
+                    agents != null ? 1 : cell.clients());
         } catch (ScenarioSession.SetupException e) {
             return failed(repeat, cell, e.getMessage());
         }
         LoadResult load;
         ScenarioSession.Report report;
         try {
-            LoadEngine engine = new LoadEngine(spec, session.clients(), dir, cellListener.apply("cell " + dir.getFileName()));
-            stops.running(engine::stop);
-            load = engine.run();
+            if (agents != null) {
+                stops.running(agents::stop);
+                load = agents.run(spec, cell.routing(), AgentPool.target(topology, agentsCluster), true);
+            } else {
+                LoadEngine engine = new LoadEngine(spec, session.clients(), dir, cellListener.apply("cell " + dir.getFileName()));
+                stops.running(engine::stop);
+                load = engine.run();
+            }
             stops.running(null);
             report = session.finish(stops.stopped());
         } catch (RuntimeException e) {
             stops.running(null);
             session.finish(stops.stopped());
-            return failed(repeat, cell, "load could not run: " + io.cpbench.core.run.Driver.describe(e));
+            return failed(repeat, cell, "load could not run" + (agents != null ? " on the agents: " : ": ")
+                    + io.cpbench.core.run.Driver.describe(e));
         } finally {
             session.close();
         }
@@ -277,7 +300,10 @@ public final class SweepRun extends StoppableRun {
         return CellRunBuilder.builder().repeat(repeat).cell(cell).status(verdict.status().name())
                 .reason(verdict.reason()).seconds(load.total().seconds()).ops(all.ops()).errors(all.errors())
                 .opsPerSecond(all.opsPerSecond()).p50Us(l.p50()).p90Us(l.p90()).p99Us(l.p99()).p999Us(l.p999())
-                .maxUs(l.max()).sloActual(grid.slo().actual(load.total())).build();
+                .maxUs(l.max()).sloActual(grid.slo().actual(load.total())).agents(load.agents().stream()
+                        .map(a -> new CellRun.Agent(a.agent(), a.outcome() == null ? null : a.outcome().name(), a.reason(),
+                                a.all() == null ? 0 : a.all().ops(), a.all() == null ? 0 : a.all().opsPerSecond(),
+                                a.all() == null ? 0 : a.all().latency().p99())).toList()).build();
     }
 
     /**
@@ -321,6 +347,10 @@ public final class SweepRun extends StoppableRun {
         console.printf(Locale.ROOT, "[%d/%d repeat %d, %s elapsed, ~%s left] %-22s %-8s %s  %s%s%n", done, total, run.repeat(),
                 Durations.human(Math.round(elapsed)), Durations.human(left), run.cell().routing(),
                 run.cell().level(), numbers, run.status(), run.reason() == null ? "" : " (" + run.reason() + ")");
+        for (CellRun.Agent a : run.agents()) {
+            console.printf(Locale.ROOT, "    %-12s %,10.0f op/s  p99 %-9s %s%n", a.name(), a.opsPerSecond(),
+                    SweepAnalysis.micros(a.p99Us()), a.outcome() == null ? "no result (" + a.reason() + ")" : a.outcome());
+        }
     }
 
     private void writeAnalysis(PrintStream console, Path runDir, SweepGrid grid, List<SweepCell> cells, List<CellRun> runs,

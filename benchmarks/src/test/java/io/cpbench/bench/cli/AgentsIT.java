@@ -128,4 +128,70 @@ class AgentsIT {
             cli.stop();
         }
     }
+
+    /**
+     * An agent cut off mid-run (frozen with SIGSTOP: it holds its connections but answers nothing, as behind a cut
+     * link) is found by the control cluster's heartbeat timeout (5 s) and ends the run as a death does.
+     */
+    @Test
+    void anAgentCutOffMidRunLeavesTheRunIncompleteAndTheCoordinatorEndsWithin10s() throws Exception {
+        CliProcess cli = CliProcess.start(work, SharedCluster.with("load", "--agents", "3", "--mix", "cas",
+                "--clients", "3", "--threads", "2", "--duration", "60s", "--warmup", "1s", "--cluster-warmup", "0s",
+                "--scenario", "client-smart", "--settle", "2s", "--out", "runs"));
+        ProcessHandle frozen = null;
+        try {
+            assertThat(cli.awaitStderr("[3/3 agents]", 180)).as(cli.stdoutSoFar()).isTrue();
+            frozen = cli.descendants().stream().filter(p -> p.info().arguments()
+                    .map(a -> List.of(a).contains("agent-3")).orElse(false)).findFirst().orElseThrow();
+            long cut = System.nanoTime();
+            assertThat(signal("STOP", frozen)).as("kill -STOP's exit code").isZero();
+            CliProcess.Finished finished = cli.finish(60);
+            double seconds = (System.nanoTime() - cut) / 1e9;
+            System.out.printf(java.util.Locale.ROOT, "agent-3 cut off; the coordinator exited %.1f s later, code %d%n",
+                    seconds, finished.exitCode());
+            assertThat(seconds).as("seconds from the cut to the coordinator's exit").isLessThan(10);
+            assertThat(finished.exitCode()).as(finished.stdout() + finished.stderr()).isEqualTo(ExitCodes.FAILED);
+            RunResult r = onlyResult(work.resolve("runs"));
+            assertThat(r.status()).isEqualTo(Status.INCOMPLETE);
+            assertThat(r.reason()).contains("agent-3 left the control cluster mid-run");
+            LoadResult load = r.load();
+            assertThat(load.agents().get(2).all()).isNull();
+            assertThat(load.total().all().ops()).isEqualTo(load.agents().get(0).all().ops() + load.agents().get(1).all().ops());
+        } finally {
+            if (frozen != null && frozen.isAlive()) {
+                signal("CONT", frozen); // the coordinator stops it by force; should it not have, it can now exit
+            }
+            cli.stop();
+        }
+        noAgentLeft(cli);
+    }
+
+    private static int signal(String signal, ProcessHandle process) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start();
+        assertThat(kill.waitFor(10, TimeUnit.SECONDS)).as("kill -" + signal).isTrue();
+        return kill.exitValue();
+    }
+
+    /** {@code sweep --agents 2}: every cell's load is split between the agents, and each cell run lists their shares. */
+    @Test
+    void aSweepOnAgentsMergesEveryCellAndListsEachAgentsShare() throws Exception {
+        CliProcess cli = CliProcess.start(work, SharedCluster.with("sweep", "--agents", "2", "--scenario", "client-smart",
+                "--clients", "2", "--threads", "1,2", "--duration", "3s", "--warmup", "1s", "--repeats", "1",
+                "--cluster-warmup", "0s", "--settle", "2s", "--out", "runs"));
+        CliProcess.Finished finished = cli.finish(240);
+        assertThat(finished.exitCode()).as(finished.stdout() + finished.stderr()).isEqualTo(ExitCodes.OK);
+        assertThat(finished.stdout()).contains("2 agents joined the control cluster");
+        Path runDir;
+        try (Stream<Path> dirs = Files.list(work.resolve("runs"))) {
+            runDir = dirs.filter(Files::isDirectory).findFirst().orElseThrow();
+        }
+        List<io.cpbench.core.sweep.CellRun> runs = io.cpbench.core.sweep.SweepFile.read(runDir).runs();
+        assertThat(runs).hasSize(2).allSatisfy(run -> {
+            assertThat(run.status()).as(run.reason()).isEqualTo("OK");
+            assertThat(run.agents()).extracting(io.cpbench.core.sweep.CellRun.Agent::name).containsExactly("agent-1", "agent-2");
+            assertThat(run.agents()).allSatisfy(a -> assertThat(a.ops()).as(a.name()).isGreaterThan(0));
+            assertThat(run.ops()).isEqualTo(run.agents().stream().mapToLong(io.cpbench.core.sweep.CellRun.Agent::ops).sum());
+        });
+        noAgentLeft(cli);
+    }
 }

@@ -10,10 +10,27 @@ import io.soabase.recordbuilder.core.RecordBuilder;
  *                  INCOMPLETE (interrupted; not counted)
  * @param reason    why, when not OK
  * @param sloActual the SLO's metric for this run (µs), as {@code Threshold.actual} reads it
+ * @param agents    with {@code --agents}, each load generator's share of the run (the numbers above merge theirs);
+ *                  empty when this process ran the load
  */
 @RecordBuilder
 public record CellRun(int repeat, SweepCell cell, String status, String reason, double seconds, long ops, long errors,
-                      double opsPerSecond, long p50Us, long p90Us, long p99Us, long p999Us, long maxUs, double sloActual) {
+                      double opsPerSecond, long p50Us, long p90Us, long p99Us, long p999Us, long maxUs, double sloActual,
+                      @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+                      java.util.List<Agent> agents) {
+
+    public CellRun {
+        agents = agents == null ? java.util.List.of() : java.util.List.copyOf(agents);
+    }
+
+    /**
+     * One load generator's share of a cell's run.
+     *
+     * @param outcome the agent's own outcome (COMPLETED, INTERRUPTED, ...), or null when it returned no result
+     * @param reason  why not, when it did not complete
+     */
+    public record Agent(String name, String outcome, String reason, long ops, double opsPerSecond, long p99Us) {
+    }
 
     /** Counted in the analysis: it ran to its end on a cluster that stayed up. */
     public boolean usable() {
