@@ -13,9 +13,10 @@ import java.util.List;
  * @param target        the cluster under test
  * @param startAtMicros when to start, in microseconds since the epoch on the agent's own clock (the coordinator's
  *                      shared instant, corrected by the agent's measured offset)
+ * @param history       record every op as a history and send it back (chaos)
  */
-public record AgentJob(String run, String agent, String spec, String scenario, Target target, long startAtMicros)
-        implements Serializable {
+public record AgentJob(String run, String agent, String spec, String scenario, Target target, long startAtMicros,
+                       boolean history) implements Serializable {
 
     /**
      * @param clusterName the cluster under test's name

@@ -4,6 +4,8 @@ import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.IExecutorService;
 import io.cpbench.bench.run.ClusterChoice;
+import io.cpbench.core.history.Event;
+import io.cpbench.core.history.HistoryRecorder;
 import io.cpbench.core.load.LoadMerge;
 import io.cpbench.core.load.LoadResult;
 import io.cpbench.core.load.LoadResultBuilder;
@@ -262,6 +264,25 @@ public final class AgentPool implements AutoCloseable {
      *                               returned a result
      */
     public LoadResult run(LoadSpec spec, String scenario, AgentJob.Target target, boolean quiet) {
+        return run(spec, scenario, target, quiet, null).load();
+    }
+
+    /**
+     * A run's merged result and, when it was recorded, its merged history.
+     *
+     * @param history every agent's ops on the coordinator's history clock, by time; each agent's processes kept apart
+     *                (agent i of n: process p becomes p x n + i - 1; its setup process -1 becomes -i); null when not
+     *                recorded
+     */
+    public record Merged(LoadResult load, List<Event> history) {
+    }
+
+    /**
+     * {@link #run(LoadSpec, String, AgentJob.Target, boolean)}, each agent recording its ops as a history when
+     * {@code history} is given: the merged history is on that recorder's clock (its {@code now()}), each agent's events
+     * moved by its measured clock offset.
+     */
+    public Merged run(LoadSpec spec, String scenario, AgentJob.Target target, boolean quiet, HistoryRecorder history) {
         Map<String, Member> agents = agents();
         if (agents.isEmpty()) {
             throw new IllegalStateException("no agent is in the control cluster");
@@ -291,7 +312,7 @@ public final class AgentPool implements AutoCloseable {
                 Clock clock = clocks.get(i);
                 String json = AgentTask.JSON.writeValueAsString(slices.get(i).describe());
                 AgentJob job = new AgentJob(id, agent.getKey(), json, scenario, target,
-                        startAt + Math.round(clock.offsetMs() * 1000));
+                        startAt + Math.round(clock.offsetMs() * 1000), history != null);
                 futures.put(agent.getKey(), executor.submitToMember(new AgentTask(job), agent.getValue()));
                 i++;
             }
@@ -313,7 +334,7 @@ public final class AgentPool implements AutoCloseable {
                 live.print();
                 sleep(100);
             }
-            return merge(spec, clocks, futures);
+            return merge(spec, clocks, futures, history);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException("cannot write a spec for the agents: " + e.getMessage(), e);
         } finally {
@@ -322,8 +343,11 @@ public final class AgentPool implements AutoCloseable {
         }
     }
 
-    private LoadResult merge(LoadSpec spec, List<Clock> clocks, Map<String, Future<String>> futures) {
+    private Merged merge(LoadSpec spec, List<Clock> clocks, Map<String, Future<String>> futures, HistoryRecorder history) {
         List<LoadMerge.Part> parts = new ArrayList<>();
+        List<Event> events = history == null ? null : new ArrayList<>();
+        long originMicros = history == null ? 0 : AgentState.nowMicros() - history.now() / 1000;
+        int n = futures.size();
         List<LoadResult.AgentRow> rows = new ArrayList<>();
         List<String> missing = new ArrayList<>();
         int i = 0;
@@ -347,6 +371,10 @@ public final class AgentPool implements AutoCloseable {
             }
             if (report != null && report.result() != null) {
                 parts.add(new LoadMerge.Part(agent, report.result(), report.parts()));
+                if (events != null && report.history() != null) {
+                    int index = i; // 1-based: i was incremented past this agent
+                    events.addAll(report.history().events(originMicros, offset, p -> p >= 0 ? p * n + index - 1 : -index));
+                }
                 rows.add(new LoadResult.AgentRow(agent, report.host(), offset, report.result().outcome(),
                         report.result().reason(), report.result().total().all(), report.result().histograms()));
             } else {
@@ -358,14 +386,17 @@ public final class AgentPool implements AutoCloseable {
         if (parts.isEmpty()) {
             throw new IllegalStateException("no agent returned a result: " + String.join("; ", missing));
         }
+        if (events != null) {
+            events.sort(java.util.Comparator.comparingLong(Event::time));
+        }
         LoadResult merged = LoadMerge.merge(spec, parts, rows);
         if (missing.isEmpty()) {
-            return merged;
+            return new Merged(merged, events);
         }
         String reason = String.join("; ", missing) + "; the other agents' numbers are kept"
                 + (merged.reason() == null ? "" : "; " + merged.reason());
-        return LoadResultBuilder.builder(merged).outcome(LoadMerge.worse(merged.outcome(), Outcome.INTERRUPTED))
-                .reason(reason).build();
+        return new Merged(LoadResultBuilder.builder(merged).outcome(LoadMerge.worse(merged.outcome(), Outcome.INTERRUPTED))
+                .reason(reason).build(), events);
     }
 
     private static <T> T get(Future<T> future, Duration timeout, String agent) {

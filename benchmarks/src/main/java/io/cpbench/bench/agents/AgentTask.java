@@ -16,6 +16,7 @@ import io.cpbench.topology.Topology;
 
 import java.io.Serializable;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -53,8 +54,7 @@ final class AgentTask implements Callable<String>, Serializable, HazelcastInstan
         try {
             spec = LoadSpec.fromTree(JSON.readTree(job.spec()), Set.of()).build();
         } catch (Exception e) {
-            return new AgentReport(job.agent(), host, null, null, "the spec it was sent is not one it reads: "
-                    + Driver.describe(e));
+            return new AgentReport(job.agent(), host, "the spec it was sent is not one it reads: " + Driver.describe(e));
         }
         AgentJob.Target target = job.target();
         Topology topology = null;
@@ -70,8 +70,11 @@ final class AgentTask implements Callable<String>, Serializable, HazelcastInstan
                     spec.objectGroups());
             LoadEngine engine = new LoadEngine(spec, session.clients(), null, new Intervals(control, job))
                     .routeByGroup(session.clientsByGroup());
+            if (job.history()) {
+                engine.recordHistory();
+            }
             if (!running.engine(engine) || !waitForStart(running)) {
-                return new AgentReport(job.agent(), host, null, null, "stopped before it started");
+                return new AgentReport(job.agent(), host, "stopped before it started");
             }
             LoadResult result = engine.run();
             session.finish(running.stopped());
@@ -79,9 +82,9 @@ final class AgentTask implements Callable<String>, Serializable, HazelcastInstan
             System.out.printf(java.util.Locale.ROOT, "%s: run %s ended%s: %,d ops, %,d errors, %s%n", job.agent(), job.run(),
                     running.stopped() ? " (stopped)" : "", result.total().all().ops(), result.total().all().errors(),
                     result.outcome());
-            return new AgentReport(job.agent(), host, result, engine.parts(), null);
+            return new AgentReport(job.agent(), host, result, engine.parts(), null, job.history() ? history(engine) : null);
         } catch (RuntimeException e) {
-            return new AgentReport(job.agent(), host, null, null, "could not run its part: " + Driver.describe(e));
+            return new AgentReport(job.agent(), host, "could not run its part: " + Driver.describe(e));
         } finally {
             AgentState.end(running);
             if (session != null) {
@@ -91,6 +94,12 @@ final class AgentTask implements Callable<String>, Serializable, HazelcastInstan
                 topology.close();
             }
         }
+    }
+
+    private static AgentReport.History history(LoadEngine engine) {
+        io.cpbench.core.history.HistoryRecorder recorder = engine.historyRecorder();
+        List<AgentReport.Line> lines = recorder.events().stream().map(AgentReport.Line::of).toList();
+        return new AgentReport.History(AgentState.nowMicros() - recorder.now() / 1000, lines);
     }
 
     /** Sleeps until the start instant; false when the run was stopped first. */

@@ -2,6 +2,7 @@ package io.cpbench.bench.cli;
 
 import io.cpbench.bench.run.ChaosNemesis;
 import io.cpbench.bench.run.ChaosRun;
+import io.cpbench.bench.agents.AgentPool;
 import io.cpbench.bench.run.ClusterChoice;
 import io.cpbench.bench.run.Interruption;
 import io.cpbench.bench.run.LoadRun;
@@ -54,7 +55,8 @@ import java.util.Locale;
                 "", "Examples:",
                 "  cpbench chaos --nemesis kill-leader --restart --duration 2m",
                 "  cpbench chaos --nemesis pause-leader --failover fast --fault-for 10s --interval 10s",
-                "  cpbench chaos --nemesis partition-leader --cut both --duration 90s"})
+                "  cpbench chaos --nemesis partition-leader --cut both --duration 90s",
+                "  cpbench chaos --nemesis pause-leader --agents 2 --clients 2 --duration 60s"})
 final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
 
     @Option(names = "--nemesis", paramLabel = "FAULT-TARGET", defaultValue = "kill-leader",
@@ -102,6 +104,9 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
 
     @Mixin
     ClusterOptions clusterOptions;
+
+    @Mixin
+    AgentOptions agentOptions;
 
     @Mixin
     LiveOptions liveOptions;
@@ -156,6 +161,13 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
         }
         List<Scenario> scenarios = scenarioOption.scenariosOr("client-smart");
         LoadSpec spec = spec();
+        if (agentOptions.validate() != 0) {
+            if (plan.fault() == ChaosNemesis.Fault.PARTITION || plan.fault() == ChaosNemesis.Fault.SLOW) {
+                throw new IllegalArgumentException("--agents: chaos takes kill and pause faults with agents; "
+                        + plan.fault().name().toLowerCase(Locale.ROOT) + " acts on links that this process proxies");
+            }
+            scenarios.forEach(s -> agentOptions.checkSplits(spec, s, "the load"));
+        }
         RunDirectory.checkWritable(out.dir);
         cluster.failoverPreset().applyToClientsOfThisJvm();
         ChaosNemesis.Schedule schedule = new ChaosNemesis.Schedule(faultFor, interval, maxFaults, restart, cutWhat, delay);
@@ -196,13 +208,24 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
             topology.close();
         });
         int code;
+        AgentPool pool = null;
         try {
             ClusterChoice.printReady(console, topology, startNanos);
             RunDirectory.create(runDir);
+            if (agentOptions.agents > 0) {
+                pool = agentOptions.start(console, runDir);
+                run.onAgents(pool, cluster, workload.quiet);
+            }
             SuiteOptions options = cluster.suiteOptions(-1, SuiteOptions.SEED_DELAY, ProbeSettings.defaults());
             code = exitCode(run.run(topology, faults, options, runDir, LoadRun.consoleListener(console, workload.quiet,
                     liveOptions.view(), "chaos " + plan.text())));
+        } catch (RuntimeException e) {
+            interruption.disarm(); // an error (agents that did not come, say) is not an interruption
+            throw e;
         } finally {
+            if (pool != null) {
+                pool.close();
+            }
             faults.healAll();
             topology.close();
             liveOptions.close();

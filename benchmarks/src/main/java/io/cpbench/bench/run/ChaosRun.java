@@ -1,5 +1,6 @@
 package io.cpbench.bench.run;
 
+import io.cpbench.bench.agents.AgentPool;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.suite.ScenarioSession;
 import io.cpbench.bench.suite.SuiteOptions;
@@ -75,10 +76,26 @@ public final class ChaosRun extends StoppableRun {
 
     private final Config config;
     private final CountDownLatch stopNemesis = new CountDownLatch(1);
+    private AgentPool agents;
+    private ClusterChoice agentsCluster;
+    private boolean quiet;
 
     public ChaosRun(Config config, PrintStream console) {
         super(console);
         this.config = config;
+    }
+
+    /**
+     * Splits the load between the agents of {@code pool} instead of running it in this process: each records its ops,
+     * and the checkers read the merged history ({@link AgentPool.Merged#history()}).
+     *
+     * @param cluster the cluster the agents' clients reach (their connect timeout and failover preset)
+     */
+    public ChaosRun onAgents(AgentPool pool, ClusterChoice cluster, boolean quietly) {
+        agents = pool;
+        agentsCluster = cluster;
+        quiet = quietly;
+        return this;
     }
 
     /** Stops the nemesis and ends the load after its ops in flight; what was recorded is still checked. Any thread. */
@@ -100,17 +117,36 @@ public final class ChaosRun extends StoppableRun {
         ChaosNemesis nemesis;
         LoadResult load;
         HistoryRecorder recorder;
-        try (ScenarioSession session = ScenarioSession.open(config.scenario(), topology, options, null, spec.clients(),
-                spec.objectGroups())) {
-            LoadEngine e = new LoadEngine(spec, session.clients(), runDir, listener).recordHistory()
-                    .routeByGroup(session.clientsByGroup());
-            recorder = e.historyRecorder();
-            stops.running(e::stop);
+        AtomicReference<List<Event>> agentEvents = new AtomicReference<>();
+        ScenarioSession session = null;
+        try {
+            java.util.concurrent.Callable<LoadResult> loadRun;
+            long loadStartsIn = 0;
+            if (agents == null) {
+                session = ScenarioSession.open(config.scenario(), topology, options, null, spec.clients(), spec.objectGroups());
+                LoadEngine e = new LoadEngine(spec, session.clients(), runDir, listener).recordHistory()
+                        .routeByGroup(session.clientsByGroup());
+                recorder = e.historyRecorder();
+                stops.running(e::stop);
+                loadRun = e::run;
+            } else {
+                // The agents record their ops; this recorder is the clock their histories are moved onto, and the nemesis's.
+                HistoryRecorder clock = new HistoryRecorder(0);
+                recorder = clock;
+                stops.running(agents::stop);
+                loadRun = () -> {
+                    AgentPool.Merged merged = agents.run(spec, config.scenario().name(),
+                            AgentPool.target(topology, agentsCluster), quiet, clock);
+                    agentEvents.set(merged.history());
+                    return merged.load();
+                };
+                loadStartsIn = AgentPool.START_AHEAD.toNanos();
+            }
             AtomicReference<LoadResult> result = new AtomicReference<>();
             AtomicReference<Throwable> failure = new AtomicReference<>();
             Thread runner = new Thread(() -> {
                 try {
-                    result.set(e.run());
+                    result.set(loadRun.call());
                 } catch (Throwable t) {
                     failure.set(t);
                 } finally {
@@ -119,14 +155,20 @@ public final class ChaosRun extends StoppableRun {
             }, "cpbench-chaos-load");
             runner.start();
             nemesis = new ChaosNemesis(config.plan(), config.schedule(), topology, faults, recorder, console, stopNemesis);
-            nemesis.run(System.nanoTime() + spec.warmup().toNanos() + spec.profile().totalNanos(), spec.seed());
+            nemesis.run(System.nanoTime() + loadStartsIn + spec.warmup().toNanos() + spec.profile().totalNanos(), spec.seed());
             runner.join();
+            stops.running(null);
             if (failure.get() != null) {
-                throw new IllegalStateException("the load could not run: " + io.cpbench.core.run.Driver.describe(failure.get()));
+                throw new IllegalStateException("the load could not run" + (agents == null ? ": " : " on the agents: ")
+                        + io.cpbench.core.run.Driver.describe(failure.get()));
             }
             load = result.get();
+        } finally {
+            if (session != null) {
+                session.close();
+            }
         }
-        List<Event> events = recorder.events();
+        List<Event> events = agents == null ? recorder.events() : agentEvents.get();
         long end = events.isEmpty() ? 0 : events.get(events.size() - 1).time();
         List<Availability.Window> closed = nemesis.windows(end);
         Files.createDirectories(runDir.resolve("jepsen"));
@@ -160,7 +202,7 @@ public final class ChaosRun extends StoppableRun {
             console.printf(Locale.ROOT, "%s: %s (%s)%n", inv.name(), inv.holds() ? "holds" : "VIOLATED", inv.evidence());
         }
         writeResult(runDir, load, lin, availability, nemesis.log());
-        console.println("wrote chaos.json, history.jsonl, jepsen/, load.csv");
+        console.println("wrote chaos.json, history.jsonl, jepsen/" + (agents == null ? ", load.csv" : ""));
         return Verdict.of(lin.verdict(), load.invariantsHold());
     }
 

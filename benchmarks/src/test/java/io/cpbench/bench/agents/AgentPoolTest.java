@@ -49,4 +49,29 @@ class AgentPoolTest {
         LoadSpec abort = LoadSpec.builder().mix("cas").clients(2).threshold("p99<1ms").abortOnFail(true).build();
         assertThatThrownBy(() -> AgentPool.split(abort, 2)).hasMessageContaining("abortOnFail is not supported");
     }
+
+    /**
+     * An agent's history travels as JSON and comes back as the events it was (a write's value and a cas's pair as
+     * longs), moved onto the coordinator's clock by the agent's offset, its processes mapped.
+     */
+    @Test
+    void anAgentsHistoryReadsBackOnTheCoordinatorsClockWithItsProcessesMapped() throws Exception {
+        List<io.cpbench.core.history.Event> sent = List.of(
+                io.cpbench.core.history.Event.invoke(3, "cas", "k-a2-reg", List.of(1L, 2L), 1_000),
+                new io.cpbench.core.history.Event(3, io.cpbench.core.history.Event.Type.OK, "cas", "k-a2-reg",
+                        List.of(1L, 2L), 2_000, null),
+                io.cpbench.core.history.Event.invoke(-1, "write", "k-a2-reg", 7L, 3_000));
+        // the agent's history began at 1,000,000 µs on its clock, which runs 2 ms ahead of the coordinator's; the
+        // coordinator's began at 998,500 µs: on the coordinator's history clock, the agent's began at -500 µs
+        AgentReport.History history = new AgentReport.History(1_000_000, sent.stream().map(AgentReport.Line::of).toList());
+        AgentReport.History read = AgentTask.JSON.readValue(AgentTask.JSON.writeValueAsString(history), AgentReport.History.class);
+
+        List<io.cpbench.core.history.Event> events = read.events(998_500, 2.0, p -> p >= 0 ? p * 3 + 1 : -2);
+
+        assertThat(events).extracting(io.cpbench.core.history.Event::time).containsExactly(-499_000L, -498_000L, -497_000L);
+        assertThat(events).extracting(io.cpbench.core.history.Event::process).containsExactly(10L, 10L, -2L);
+        assertThat(events.get(0).pair()).containsExactly(1L, 2L);
+        assertThat(events.get(2).value()).isEqualTo(7L);
+        assertThat(events.get(1).type()).isEqualTo(io.cpbench.core.history.Event.Type.OK);
+    }
 }

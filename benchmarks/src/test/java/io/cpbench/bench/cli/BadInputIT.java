@@ -62,6 +62,10 @@ class BadInputIT {
                         new String[]{"sweep", "--agents", "2", "--scenario", "client-smart", "--clients", "3", "--threads", "1"}),
                 Arguments.of(2, "--agent-hosts b:99999: expected HOST or HOST:PORT", new String[]{"sweep", "--agent-hosts",
                         "b:99999"}),
+                Arguments.of(2, "--agents: chaos takes kill and pause faults with agents; partition acts on links", new String[]{
+                        "chaos", "--agents", "2", "--nemesis", "partition-leader", "--network", "emulated", "--clients", "2"}),
+                Arguments.of(2, "the load: --agents 2 cannot split 1 client x 3 threads evenly", new String[]{"chaos",
+                        "--agents", "2", "--nemesis", "kill-leader", "--clients", "1", "--threads", "3"}),
                 Arguments.of(2, "--agents 3 but --agent-hosts lists 2", new String[]{"load", "--agents", "3",
                         "--agent-hosts", "127.0.0.1:5811,127.0.0.1:5812"}),
                 Arguments.of(2, "--control localhost: expected HOST:PORT", new String[]{"agent", "--control", "localhost"}),
