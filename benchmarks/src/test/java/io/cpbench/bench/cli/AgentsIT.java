@@ -194,4 +194,34 @@ class AgentsIT {
         });
         noAgentLeft(cli);
     }
+
+    /** Ctrl-C on the coordinator stops every agent; their numbers are kept, the run INCOMPLETE, exit 130. */
+    @Test
+    void ctrlCOnTheCoordinatorStopsEveryAgentAndKeepsTheirNumbers() throws Exception {
+        CliProcess cli = CliProcess.start(work, SharedCluster.with("load", "--agents", "2", "--mix", "cas",
+                "--clients", "2", "--threads", "2", "--duration", "60s", "--warmup", "1s", "--cluster-warmup", "0s",
+                "--scenario", "client-smart", "--settle", "2s", "--out", "runs"));
+        try {
+            assertThat(cli.awaitStderr("[2/2 agents]", 180)).as(cli.stdoutSoFar()).isTrue();
+            Thread.sleep(2_000); // a few seconds measured
+            long interrupted = System.nanoTime();
+            cli.interrupt();
+            CliProcess.Finished finished = cli.finish(60);
+            System.out.printf(java.util.Locale.ROOT, "Ctrl-C; the coordinator exited %.1f s later, code %d%n",
+                    (System.nanoTime() - interrupted) / 1e9, finished.exitCode());
+            assertThat(finished.exitCode()).as(finished.stdout() + finished.stderr()).isEqualTo(ExitCodes.INTERRUPTED);
+            RunResult r = onlyResult(work.resolve("runs"));
+            assertThat(r.status()).isEqualTo(Status.INCOMPLETE);
+            LoadResult load = r.load();
+            assertThat(load.agents()).hasSize(2).allSatisfy(a -> {
+                assertThat(a.outcome()).as(a.agent() + ": " + a.reason()).isEqualTo(io.cpbench.core.run.Outcome.INTERRUPTED);
+                assertThat(a.all().ops()).as(a.agent()).isGreaterThan(0);
+            });
+            assertThat(load.total().all().ops()).isEqualTo(load.agents().get(0).all().ops() + load.agents().get(1).all().ops());
+            assertThat(load.total().seconds()).as("stopped well before its 60 s").isLessThan(30);
+            noAgentLeft(cli);
+        } finally {
+            cli.stop();
+        }
+    }
 }
