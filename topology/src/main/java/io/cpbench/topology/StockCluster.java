@@ -36,9 +36,17 @@ public final class StockCluster implements AutoCloseable {
      *                          ({@code hazelcast.diagnostics.metrics.period.seconds}, 60 by default); they collect metrics
      *                          every 5 s ({@code hazelcast.metrics.collection.frequency}'s default), or this often if less
      * @param dir               where the XML configurations and member logs go
+     * @param jar               the Hazelcast jar the members run ({@link HazelcastRelease#jar()}); null for this
+     *                          build's own release ({@link #hazelcastJar()})
      */
     public record Spec(String clusterName, int members, int basePort, int priorityMember, int rebalanceSeconds,
-                       int metricsSeconds, Path dir) {
+                       int metricsSeconds, Path dir, Path jar) {
+
+        public Spec(String clusterName, int members, int basePort, int priorityMember, int rebalanceSeconds,
+                    int metricsSeconds, Path dir) {
+            this(clusterName, members, basePort, priorityMember, rebalanceSeconds, metricsSeconds, dir, null);
+        }
+
         public Spec {
             if (members < 3 || members > 9) {
                 throw new IllegalArgumentException("members must be 3-9 (a CP group needs at least 3), was " + members);
@@ -59,7 +67,12 @@ public final class StockCluster implements AutoCloseable {
 
         /** The same cluster, with its configurations and logs in {@code newDir}. */
         public Spec in(Path newDir) {
-            return new Spec(clusterName, members, basePort, priorityMember, rebalanceSeconds, metricsSeconds, newDir);
+            return new Spec(clusterName, members, basePort, priorityMember, rebalanceSeconds, metricsSeconds, newDir, jar);
+        }
+
+        /** The jar the members run. */
+        public Path memberJar() {
+            return jar != null ? jar : hazelcastJar();
         }
     }
 
@@ -177,7 +190,7 @@ public final class StockCluster implements AutoCloseable {
             throw new TopologyException("cannot create " + spec.dir() + ": " + e.getMessage(), e);
         }
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String jar = hazelcastJar().toString();
+        String jar = spec.memberJar().toString();
         for (int i = 0; i < spec.members(); i++) {
             Path config = spec.dir().resolve("member-" + i + ".xml");
             try {
@@ -300,6 +313,15 @@ public final class StockCluster implements AutoCloseable {
         }
     }
 
+    /** The caller stops the members on its own shutdown path (see {@link Topology#takeOverShutdown()}). */
+    public void takeOverShutdown() {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // The hook is running or has run.
+        }
+    }
+
     @Override
     public void close() {
         stopAll();
@@ -327,6 +349,6 @@ public final class StockCluster implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "stock cluster '" + spec.clusterName() + "' " + addresses() + " (" + hazelcastJar().getFileName() + ")";
+        return "stock cluster '" + spec.clusterName() + "' " + addresses() + " (" + spec.memberJar().getFileName() + ")";
     }
 }

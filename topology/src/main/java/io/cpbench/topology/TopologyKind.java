@@ -31,6 +31,14 @@ public enum TopologyKind {
         return RemoteTopology.attach(inventory, connectTimeout, settle, timeout);
     }
 
+    /**
+     * Starts members of {@code release} on this machine as a stock cluster of its jar ({@code jar}, resolved by the
+     * caller), leadership from metrics ({@link StockTopology}).
+     */
+    public static Topology stock(TopologySpec spec, HazelcastRelease release, java.nio.file.Path jar) {
+        return StockTopology.start(spec, release, jar);
+    }
+
     public Topology start(TopologySpec spec) {
         return switch (this) {
             case LOCAL -> LocalProcessTopology.start(spec);

@@ -83,6 +83,14 @@ public final class ClusterOptions {
             description = "Most a client may take to connect before the run fails, at least 1s (default: ${DEFAULT-VALUE}).")
     Duration connectTimeout;
 
+    @Option(names = "--hazelcast-version", paramLabel = "V",
+            description = "The Hazelcast release the members run, 5.0.0-5.4.0 (5.5.0 and later need an Enterprise licence"
+                    + " for CP): its jar from the local Maven repository, fetched once from Maven Central when it is not"
+                    + " there. A release other than this build's runs as stock members on this machine (--topology local:"
+                    + " no cp-bench class on them, leader from metrics, network direct, no faults); clients stay this"
+                    + " build's (default: this build's release).")
+    String hazelcastVersion;
+
     /**
      * The cluster these options name, checked before anything starts.
      *
@@ -93,7 +101,8 @@ public final class ClusterOptions {
         return ClusterChoice.builder().topology(topology).members(members).basePort(basePort).settle(settle)
                 .startupTimeout(startupTimeout).rebalancePeriod(rebalancePeriod).failover(failover).noPriority(noPriority)
                 .memberSettings(memberSettings).network(network).connect(connect).inventory(inventory)
-                .clusterName(clusterName).connectTimeout(connectTimeout).slowMember(slowMember).build();
+                .clusterName(clusterName).connectTimeout(connectTimeout).slowMember(slowMember)
+                .hazelcastVersion(hazelcastVersion).build().resolveRelease(System.out);
     }
 
     /** These options as command-line arguments, every one spelled out, for {@link #startFromArgs}. */
@@ -113,6 +122,9 @@ public final class ClusterOptions {
         }
         if (noPriority) {
             args.add("--no-priority");
+        }
+        if (hazelcastVersion != null) {
+            args.addAll(List.of("--hazelcast-version", hazelcastVersion));
         }
         return args;
     }

@@ -55,6 +55,10 @@ final class CompareCommand implements Callable<Integer> {
             + " latency percentile plots of both runs) to FILE.")
     Path html;
 
+    @Option(names = "--mixed-versions", description = "Compare even when BASE's and NEW's members ran different Hazelcast"
+            + " releases (a release comparison); without it, compare refuses them.")
+    boolean mixedVersions;
+
     @Override
     public Integer call() {
         double tol = gateOptions.tolerance();
@@ -72,6 +76,16 @@ final class CompareCommand implements Callable<Integer> {
         }
         List<RunResult> b = RunDirectory.readResults(base, "BASE");
         List<RunResult> n = RunDirectory.readResults(next, "NEW");
+        String baseVersions = memberVersions(b);
+        String newVersions = memberVersions(n);
+        if (!baseVersions.equals(newVersions)) {
+            String what = "BASE's members ran Hazelcast " + baseVersions + ", NEW's " + newVersions;
+            if (!mixedVersions) {
+                throw new IllegalArgumentException(what + ": that compares releases as well as runs; pass"
+                        + " --mixed-versions to compare them anyway");
+            }
+            System.out.println("note: " + what + "; the ratios below are between releases");
+        }
         Comparison.Result result = Comparison.of(b, n, tol, gated);
         String baseName = ReportModel.name(base);
         String newName = ReportModel.name(next);
@@ -91,6 +105,16 @@ final class CompareCommand implements Callable<Integer> {
             return ExitCodes.FAILED;
         }
         return ExitCodes.OK;
+    }
+
+    /**
+     * The Hazelcast releases a run's members ran, comma-separated: each result's recorded member release, or for a
+     * result from before it was recorded, its client's (cp-bench then always ran members of its own release).
+     */
+    static String memberVersions(List<RunResult> results) {
+        return String.join(", ", results.stream().map(r -> r.cluster() != null && r.cluster().memberVersion() != null
+                        ? r.cluster().memberVersion() : r.environment() == null ? "?" : r.environment().hazelcastVersion())
+                .flatMap(v -> java.util.Arrays.stream(v.split(",\\s*"))).distinct().sorted().toList());
     }
 
     /** Two sweeps: per cell new ÷ base over the repeats, how far each routing's knee moved, and whether every cell moved together. */

@@ -1,5 +1,6 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.topology.HazelcastRelease;
 import io.cpbench.topology.StockCluster;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -45,6 +46,12 @@ final class StockClusterCommand implements Callable<Integer> {
             description = "Where the XML configurations and member logs go (default: ${DEFAULT-VALUE}).")
     Path dir;
 
+    @Option(names = "--hazelcast-version", paramLabel = "V",
+            description = "The Hazelcast release the members run, 5.0.0-5.4.0 (5.5.0 and later need an Enterprise licence for"
+                    + " CP): its jar from the local Maven repository, fetched once from Maven Central when it is not there"
+                    + " (default: this build's release).")
+    String hazelcastVersion;
+
     @Option(names = "--for", paramLabel = "TIME", converter = DurationConverter.class,
             description = "Stop after this long (for example 10m); default: until Ctrl-C.")
     Duration limit;
@@ -57,7 +64,15 @@ final class StockClusterCommand implements Callable<Integer> {
         if (limit != null && limit.isZero()) {
             throw new IllegalArgumentException("--for must be longer than 0s");
         }
-        System.out.println("starting " + members + " stock members (" + StockCluster.hazelcastJar().getFileName()
+        HazelcastRelease release = hazelcastVersion == null ? HazelcastRelease.build() : new HazelcastRelease(hazelcastVersion);
+        if (!release.isBuild()) {
+            if (!java.nio.file.Files.isRegularFile(release.localJar())) {
+                System.out.println("fetching hazelcast-" + release + ".jar into " + release.localJar().getParent() + " ...");
+            }
+            spec = new StockCluster.Spec(clusterName, members, basePort, priorityMember, rebalanceSeconds, metricsSeconds,
+                    dir, release.jar());
+        }
+        System.out.println("starting " + members + " stock members (" + spec.memberJar().getFileName()
                 + ", configs and logs in " + dir + ") ...");
         try (StockCluster cluster = StockCluster.start(spec, Duration.ofSeconds(180))) {
             System.out.println("cluster '" + clusterName + "' up: " + String.join(",", cluster.addresses())

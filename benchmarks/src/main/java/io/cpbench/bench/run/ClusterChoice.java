@@ -5,6 +5,7 @@ import io.cpbench.core.load.Durations;
 import io.cpbench.lb.ProbeSettings;
 import io.cpbench.topology.FailoverPreset;
 import io.cpbench.topology.FaultsOverSsh;
+import io.cpbench.topology.HazelcastRelease;
 import io.cpbench.topology.Inventory;
 import io.cpbench.topology.LeaderView;
 import io.cpbench.topology.MemberTuning;
@@ -47,6 +48,10 @@ public final class ClusterChoice {
     private final String clusterName;
     private final Duration connectTimeout;
     private final int slowMember;
+    /** --hazelcast-version: null for this build's release. */
+    private final String hazelcastVersion;
+    /** Its jar, once resolved. */
+    private Path releaseJar;
     /** The parsed inventory, read once. */
     private Inventory parsedInventory;
 
@@ -66,6 +71,7 @@ public final class ClusterChoice {
         this.clusterName = b.clusterName;
         this.connectTimeout = b.connectTimeout;
         this.slowMember = b.slowMember;
+        this.hazelcastVersion = b.hazelcastVersion;
     }
 
     public static Builder builder() {
@@ -89,6 +95,7 @@ public final class ClusterChoice {
         b.clusterName = clusterName;
         b.connectTimeout = connectTimeout;
         b.slowMember = slowMember;
+        b.hazelcastVersion = hazelcastVersion;
         return b;
     }
 
@@ -97,6 +104,7 @@ public final class ClusterChoice {
      * slows: -1 for the default (the last), else a follower's index.
      */
     public static final class Builder {
+        private String hazelcastVersion;
         private String topology = "local";
         private int members = 5;
         private int basePort = 0;
@@ -183,6 +191,12 @@ public final class ClusterChoice {
             return this;
         }
 
+        /** The Hazelcast release the members run; null for this build's. */
+        public Builder hazelcastVersion(String value) {
+            hazelcastVersion = value;
+            return this;
+        }
+
         public Builder slowMember(int value) {
             this.slowMember = value;
             return this;
@@ -200,6 +214,23 @@ public final class ClusterChoice {
     }
 
     private void check() {
+        if (hazelcastVersion != null) {
+            HazelcastRelease release = new HazelcastRelease(hazelcastVersion);
+            if (!release.isBuild()) {
+                String why = "--hazelcast-version " + release + " runs members of a release other than this build's ("
+                        + HazelcastRelease.build() + ") as stock members (its own jar, no cp-bench class, leader from"
+                        + " metrics): ";
+                if (!"local".equalsIgnoreCase(topology.trim())) {
+                    throw new IllegalArgumentException(why + "--topology local only");
+                }
+                if (memberSettings != null && !memberSettings.isEmpty()) {
+                    throw new IllegalArgumentException(why + "--member-setting needs cp-bench's member launcher");
+                }
+                if (!"default".equals(failover)) {
+                    throw new IllegalArgumentException(why + "their failover settings are Hazelcast's own (--failover default)");
+                }
+            }
+        }
         try {
             failoverPreset();
         } catch (IllegalArgumentException e) {
@@ -315,6 +346,10 @@ public final class ClusterChoice {
                     : Optional.of("the inventory " + inventory + " needs an ssh section and one member per host"
                     + " for faults over SSH");
         }
+        if (stock()) {
+            return Optional.of("members of another release (--hazelcast-version " + hazelcastVersion + ") run as stock"
+                    + " members, which take no faults");
+        }
         if (!startsMembers() || !("local".equals(topology) || containers())) {
             return Optional.of("faults act on member processes or containers cp-bench starts (--topology local"
                     + " or containers) or on the AWS lab's hosts over SSH (--topology remote --inventory FILE); --topology "
@@ -336,7 +371,33 @@ public final class ClusterChoice {
 
     /** Whether members sit behind the network emulator (either --network emulated or emulated-all). */
     public boolean emulated() {
-        return network.startsWith("emulated");
+        return network.startsWith("emulated") && !stock();
+    }
+
+    /** Whether the members run another release than this build's, as stock members (--hazelcast-version). */
+    public boolean stock() {
+        return hazelcastVersion != null && !release().isBuild();
+    }
+
+    /** The release the members run: --hazelcast-version, or this build's. */
+    public HazelcastRelease release() {
+        return hazelcastVersion == null ? HazelcastRelease.build() : new HazelcastRelease(hazelcastVersion);
+    }
+
+    /**
+     * Resolves the members' jar when they run another release (from the local Maven repository, or fetched into it),
+     * so that a release that cannot be had fails before anything starts.
+     *
+     * @throws IllegalArgumentException with one line when it cannot be had
+     */
+    public ClusterChoice resolveRelease(PrintStream console) {
+        if (stock() && releaseJar == null) {
+            if (!java.nio.file.Files.isRegularFile(release().localJar())) {
+                console.println("fetching hazelcast-" + release() + ".jar into " + release().localJar().getParent() + " ...");
+            }
+            releaseJar = release().jar();
+        }
+        return this;
     }
 
     /**
@@ -403,6 +464,8 @@ public final class ClusterChoice {
     public String describe() {
         return attach() ? "cluster '" + clusterName + "' at " + connect
                 : remote() ? "the members in " + inventory + " (" + String.join(", ", inventory().addresses()) + ")"
+                : stock() ? members + " local members of Hazelcast " + release() + " (stock jar, leader from metrics, network direct)"
+                + (noPriority ? ", no leadership priority" : "")
                 : members + " " + topology + " members, network " + network
                 + (memberTuning().isEmpty() ? "" : ", " + memberTuning().describe())
                 + (noPriority ? ", no leadership priority" : "");
@@ -446,6 +509,12 @@ public final class ClusterChoice {
         }
         if (attach()) {
             return TopologyKind.attach(clusterName, connect, connectTimeout, settle, startupTimeout);
+        }
+        if (stock()) {
+            resolveRelease(System.out);
+            return TopologyKind.stock(TopologySpec.builder(logDir).members(members).basePort(basePort)
+                    .rebalancePeriodSeconds(rebalancePeriod).settle(settle).startupTimeout(startupTimeout)
+                    .priorityIndex(noPriority ? -1 : 0).build(), release(), releaseJar);
         }
         TopologyKind kind = TopologyKind.parse(topology);
         TopologySpec.Builder spec = TopologySpec.builder(logDir).members(members).basePort(basePort)

@@ -121,7 +121,11 @@ public final class RunDirectory {
             console.println("no scenario ran; nothing to tabulate");
             return;
         }
-        String table = ScenarioTable.markdown(results);
+        String versions = String.join(", ", results.stream().map(r -> r.cluster() == null ? null : r.cluster().memberVersion())
+                .filter(java.util.Objects::nonNull).distinct().sorted().toList());
+        String release = versions.isEmpty() ? "" : "Members: Hazelcast " + versions + "; clients: Hazelcast "
+                + com.hazelcast.instance.BuildInfoProvider.getBuildInfo().getVersion() + "\n\n";
+        String table = release + ScenarioTable.markdown(results);
         String ratios = ScenarioTable.ratiosWithinNetwork(results);
         console.println();
         console.print(table);

@@ -217,7 +217,18 @@ public final class ScenarioSession implements AutoCloseable {
             after = checkLeadershipAfter(problems);
         }
         return report(scenario, topology, options, before, slow, after, problems, startedAt)
-                .withTarget(target, networkPath(topology, options, slow, servedBy));
+                .withTarget(target, networkPath(topology, options, slow, servedBy), memberVersion());
+    }
+
+    /** The Hazelcast release of the members, as the first client sees them; null when it cannot tell. */
+    private String memberVersion() {
+        try {
+            return clients.get(0).client().getCluster().getMembers().stream()
+                    .map(m -> m.getVersion().toString()).distinct().sorted()
+                    .collect(java.util.stream.Collectors.joining(", "));
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     private LeaderView checkLeadershipAfter(List<String> problems) {
@@ -349,10 +360,10 @@ public final class ScenarioSession implements AutoCloseable {
             problems = problems == null ? List.of() : List.copyOf(problems);
         }
 
-        Report withTarget(String target, RunResult.NetworkPath path) {
+        Report withTarget(String target, RunResult.NetworkPath path, String memberVersion) {
             RunResult.ClusterInfo c = cluster;
             return new Report(scenario, network, description,
-                    new RunResult.ClusterInfo(c.topology(), c.name(), target, c.members(), path), leader, problems,
+                    new RunResult.ClusterInfo(c.topology(), c.name(), target, c.members(), path, memberVersion), leader, problems,
                     startedAt, endedAt);
         }
     }

@@ -28,11 +28,18 @@ final class CliProcess {
     }
 
     static CliProcess start(Path workDir, String... args) throws IOException {
+        return start(workDir, List.of(), args);
+    }
+
+    /** As {@link #start(Path, String...)}, with {@code jvmArgs} (system properties, say) before {@code -jar}. */
+    static CliProcess start(Path workDir, List<String> jvmArgs, String... args) throws IOException {
         if (!Files.isRegularFile(JAR)) {
             throw new IllegalStateException(JAR.toAbsolutePath() + " is missing; run the tests with 'mvn verify'");
         }
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--add-modules", "java.se", "-jar", JAR.toAbsolutePath().toString()));
+                "--add-modules", "java.se"));
+        command.addAll(jvmArgs);
+        command.addAll(List.of("-jar", JAR.toAbsolutePath().toString()));
         command.addAll(List.of(args));
         Files.createDirectories(workDir);
         Path out = Files.createTempFile(workDir, "stdout", ".txt");

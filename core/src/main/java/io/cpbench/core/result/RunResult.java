@@ -108,16 +108,29 @@ public record RunResult(
     /**
      * Where it ran.
      *
-     * @param clientTarget which member(s) the client used
+     * @param clientTarget  which member(s) the client used
+     * @param memberVersion the Hazelcast release the members run, as they told the client (several, comma-separated,
+     *                      when they differ); null when not known (results written before it was recorded: this build's
+     *                      clients then ran against members of their own release, {@code environment.hazelcastVersion})
      */
     public record ClusterInfo(String topology, String name, String clientTarget, List<MemberInfo> members,
-                              NetworkPath networkPath) {
+                              NetworkPath networkPath, @JsonInclude(JsonInclude.Include.NON_NULL) String memberVersion) {
         /** Nothing known: a run that ended before its cluster was reached. */
         public static final ClusterInfo UNKNOWN = new ClusterInfo(null, null, null, List.of(),
-                new NetworkPath("unknown", null, 0, Map.of()));
+                new NetworkPath("unknown", null, 0, Map.of()), null);
 
         public ClusterInfo {
             members = members == null ? List.of() : List.copyOf(members);
+        }
+
+        public ClusterInfo(String topology, String name, String clientTarget, List<MemberInfo> members,
+                           NetworkPath networkPath) {
+            this(topology, name, clientTarget, members, networkPath, null);
+        }
+
+        /** The same, with the members' release. */
+        public ClusterInfo withMemberVersion(String version) {
+            return new ClusterInfo(topology, name, clientTarget, members, networkPath, version);
         }
     }
 

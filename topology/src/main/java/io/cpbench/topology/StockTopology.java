@@ -1,0 +1,90 @@
+package io.cpbench.topology;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Members of another Hazelcast release than this build's, on this machine: a {@link StockCluster} of that release's
+ * jar (no cp-bench class on the members, so no member-side helper), reached as an attached cluster is. Leadership
+ * comes from the members' published metrics ({@link Leadership#METRICS}); the members' links are direct (no
+ * emulated network, no slow member) and there are no fault injections.
+ */
+final class StockTopology implements Topology {
+
+    /** How often the members publish their Raft metrics: leadership checks wait about this long. */
+    static final int METRICS_SECONDS = 2;
+
+    private final StockCluster cluster;
+    private final Topology attached;
+    private final HazelcastRelease release;
+
+    private StockTopology(StockCluster cluster, Topology attached, HazelcastRelease release) {
+        this.cluster = cluster;
+        this.attached = attached;
+        this.release = release;
+    }
+
+    /**
+     * Starts {@code spec.members()} stock members of {@code release} (its jar resolved before this call), with the
+     * first as priority member unless {@code spec.priorityIndex()} is -1, and attaches to them.
+     */
+    static Topology start(TopologySpec spec, HazelcastRelease release, Path jar) {
+        String name = "cpbench-stock-" + ProcessHandle.current().pid();
+        StockCluster cluster = StockCluster.start(new StockCluster.Spec(name, spec.memberCount(), spec.basePort(),
+                spec.priorityIndex(), spec.rebalancePeriodSeconds(), METRICS_SECONDS, spec.logDir(), jar), spec.startupTimeout());
+        try {
+            Topology attached = AttachedTopology.attach(name, cluster.addresses(), Duration.ofSeconds(20), spec.settle(),
+                    spec.startupTimeout());
+            return new StockTopology(cluster, attached, release);
+        } catch (RuntimeException e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public String kind() {
+        return "stock " + release;
+    }
+
+    @Override
+    public String clusterName() {
+        return attached.clusterName();
+    }
+
+    @Override
+    public List<MemberRef> members() {
+        return attached.members();
+    }
+
+    @Override
+    public Leadership leadership() {
+        return attached.leadership();
+    }
+
+    @Override
+    public void kill(MemberRef member) {
+        cluster.kill(member.index());
+    }
+
+    @Override
+    public boolean isAlive(MemberRef member) {
+        return cluster.isAlive(member.index());
+    }
+
+    @Override
+    public void takeOverShutdown() {
+        cluster.takeOverShutdown();
+        attached.takeOverShutdown();
+    }
+
+    @Override
+    public void close() {
+        try {
+            attached.close();
+        } finally {
+            cluster.close();
+        }
+    }
+}
