@@ -184,6 +184,10 @@ final class SweepCommand implements Callable<Integer> {
             throw new IllegalArgumentException((grid.clusterPerSetting() ? "--vary-member" : "--fresh-clusters")
                     + " needs members cp-bench starts (--topology local, embedded or containers)");
         }
+        if (grid.clusterPerSetting() && cluster.stock()) {
+            throw new IllegalArgumentException("--vary-member needs cp-bench's member launcher; --hazelcast-version "
+                    + cluster.release() + " runs stock members, whose settings are Hazelcast's own");
+        }
         List<SweepCell> cells = grid.cells();
         cells.forEach(c -> SweepRun.cellSpec(grid, c, seed)); // every cell's spec builds, before anything starts
         int agents = agentOptions.validate();

@@ -511,6 +511,10 @@ public final class ClusterChoice {
             return TopologyKind.attach(clusterName, connect, connectTimeout, settle, startupTimeout);
         }
         if (stock()) {
+            if (!extra.isEmpty()) {
+                throw new IllegalArgumentException("--hazelcast-version " + release() + " runs stock members, whose"
+                        + " settings are Hazelcast's own: " + extra.describe() + " cannot be applied to them");
+            }
             resolveRelease(System.out);
             return TopologyKind.stock(TopologySpec.builder(logDir).members(members).basePort(basePort)
                     .rebalancePeriodSeconds(rebalancePeriod).settle(settle).startupTimeout(startupTimeout)

@@ -66,6 +66,10 @@ class BadInputIT {
                         "chaos", "--agents", "2", "--nemesis", "partition-leader", "--network", "emulated", "--clients", "2"}),
                 Arguments.of(2, "the load: --agents 2 cannot split 1 client x 3 threads evenly", new String[]{"chaos",
                         "--agents", "2", "--nemesis", "kill-leader", "--clients", "1", "--threads", "3"}),
+                Arguments.of(2, "--vary-member needs cp-bench's member launcher; --hazelcast-version 5.3.8 runs stock members",
+                        new String[]{"sweep", "--hazelcast-version", "5.3.8", "--vary-member", "operation-threads=1,2"}),
+                Arguments.of(2, "--hazelcast-version 5.3.8 runs members of a release other than this build's (5.4.0) as"
+                        + " stock members", new String[]{"load", "--hazelcast-version", "5.3.8", "--topology", "embedded"}),
                 Arguments.of(2, "--agents 3 but --agent-hosts lists 2", new String[]{"load", "--agents", "3",
                         "--agent-hosts", "127.0.0.1:5811,127.0.0.1:5812"}),
                 Arguments.of(2, "--control localhost: expected HOST:PORT", new String[]{"agent", "--control", "localhost"}),

@@ -19,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * ({@link SharedCluster}), where what must stop is their own client processes and the cluster must stay up.
  */
 @SharedCluster.Uses
+@org.junit.jupiter.api.Tag("long") // in CI's -Plong run: it keeps ./mvnw verify under 15 minutes
 class InterruptIT {
 
     @TempDir
