@@ -44,7 +44,7 @@ class AgentHostsIT {
     }
 
     private static LoadResult onlyLoad(Path runs) throws Exception {
-        RunResult r = AgentsIT.onlyResult(runs);
+        RunResult r = CliProcess.onlyResult(runs);
         assertThat(r.status()).as(r.reason()).isEqualTo(Status.OK);
         return r.load();
     }

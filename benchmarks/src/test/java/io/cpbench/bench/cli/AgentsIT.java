@@ -1,7 +1,6 @@
 package io.cpbench.bench.cli;
 
 import io.cpbench.core.load.LoadResult;
-import io.cpbench.core.result.ResultFiles;
 import io.cpbench.core.result.RunResult;
 import io.cpbench.core.result.Status;
 import org.HdrHistogram.Histogram;
@@ -12,7 +11,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -29,17 +27,6 @@ class AgentsIT {
 
     @TempDir
     Path work;
-
-    /** The one result of the one run directory under {@code runs}. */
-    static RunResult onlyResult(Path runs) throws Exception {
-        Path runDir;
-        try (Stream<Path> dirs = Files.list(runs)) {
-            runDir = dirs.filter(Files::isDirectory).findFirst().orElseThrow();
-        }
-        List<RunResult> results = ResultFiles.readAll(List.of(runDir));
-        assertThat(results).hasSize(1);
-        return results.get(0);
-    }
 
     private static void noAgentLeft(CliProcess cli) throws InterruptedException {
         List<ProcessHandle> left = cli.descendants().stream().filter(ProcessHandle::isAlive).toList();
@@ -58,7 +45,7 @@ class AgentsIT {
         assertThat(finished.exitCode()).as(finished.stdout() + finished.stderr()).isEqualTo(ExitCodes.OK);
         assertThat(finished.stdout()).contains("3 agents joined the control cluster").contains("agent-1: clock")
                 .contains("agent-3 (");
-        RunResult r = onlyResult(work.resolve("runs"));
+        RunResult r = CliProcess.onlyResult(work.resolve("runs"));
         assertThat(r.status()).as(r.reason()).isEqualTo(Status.OK);
         LoadResult load = r.load();
         assertThat(load.agents()).hasSize(3).allSatisfy(a -> {
@@ -89,7 +76,7 @@ class AgentsIT {
                 "--cluster-warmup", "0s", "--scenario", "client-smart", "--settle", "2s", "--quiet", "--out", "runs"));
         CliProcess.Finished finished = cli.finish(240);
         assertThat(finished.exitCode()).as(finished.stdout() + finished.stderr()).isEqualTo(ExitCodes.OK);
-        LoadResult load = onlyResult(work.resolve("runs")).load();
+        LoadResult load = CliProcess.onlyResult(work.resolve("runs")).load();
         assertThat(load.schedule().due()).isEqualTo(1800);
         assertThat(load.total().all().ops() + load.total().all().errors()).isEqualTo(1800);
         assertThat(load.total().all().ops() / load.total().seconds()).isCloseTo(300, within(3.0));
@@ -98,35 +85,10 @@ class AgentsIT {
 
     @Test
     void anAgentKilledMidRunLeavesTheRunIncompleteWithTheOthersNumbersAndTheCoordinatorEndsWithin10s() throws Exception {
-        CliProcess cli = CliProcess.start(work, SharedCluster.with("load", "--agents", "3", "--mix", "cas",
-                "--clients", "3", "--threads", "2", "--duration", "60s", "--warmup", "1s", "--cluster-warmup", "0s",
-                "--scenario", "client-smart", "--settle", "2s", "--out", "runs"));
-        try {
-            assertThat(cli.awaitStderr("[3/3 agents]", 180)).as(cli.stdoutSoFar()).isTrue();
-            Optional<ProcessHandle> agent2 = cli.descendants().stream().filter(p -> p.info().arguments()
-                    .map(a -> List.of(a).contains("agent-2")).orElse(false)).findFirst();
-            assertThat(agent2).as("agent-2's process").isPresent();
-            long killed = System.nanoTime();
-            agent2.get().destroyForcibly();
-            CliProcess.Finished finished = cli.finish(60);
-            double seconds = (System.nanoTime() - killed) / 1e9;
-            System.out.printf(java.util.Locale.ROOT, "agent-2 killed; the coordinator exited %.1f s later, code %d%n",
-                    seconds, finished.exitCode());
-            assertThat(seconds).as("seconds from the kill to the coordinator's exit").isLessThan(10);
-            assertThat(finished.exitCode()).as(finished.stdout() + finished.stderr()).isEqualTo(ExitCodes.FAILED);
-            RunResult r = onlyResult(work.resolve("runs"));
-            assertThat(r.status()).isEqualTo(Status.INCOMPLETE);
-            assertThat(r.reason()).contains("agent-2 left the control cluster mid-run");
-            LoadResult load = r.load();
-            assertThat(load.agents()).hasSize(3);
-            assertThat(load.agents().get(1).all()).isNull();
-            assertThat(List.of(load.agents().get(0), load.agents().get(2))).allSatisfy(a ->
-                    assertThat(a.all().ops()).as(a.agent()).isGreaterThan(0));
-            assertThat(load.total().all().ops()).isEqualTo(load.agents().get(0).all().ops() + load.agents().get(2).all().ops());
-            noAgentLeft(cli);
-        } finally {
-            cli.stop();
-        }
+        agentLostMidRun(2, "killed", agent -> {
+            agent.destroyForcibly();
+            return true;
+        });
     }
 
     /**
@@ -135,31 +97,48 @@ class AgentsIT {
      */
     @Test
     void anAgentCutOffMidRunLeavesTheRunIncompleteAndTheCoordinatorEndsWithin10s() throws Exception {
+        agentLostMidRun(3, "cut off", agent -> signal("STOP", agent) == 0);
+    }
+
+    /** What a test does to an agent's process; whether it could. */
+    private interface Fault {
+        boolean inflict(ProcessHandle agent) throws Exception;
+    }
+
+    /**
+     * Three agents load for 60 s; {@code fault} strikes agent {@code lost} once all three report. The coordinator must
+     * exit 1 within 10 s of it, the run INCOMPLETE with the two others' numbers and none of the lost one's.
+     */
+    private void agentLostMidRun(int lost, String what, Fault fault) throws Exception {
         CliProcess cli = CliProcess.start(work, SharedCluster.with("load", "--agents", "3", "--mix", "cas",
                 "--clients", "3", "--threads", "2", "--duration", "60s", "--warmup", "1s", "--cluster-warmup", "0s",
                 "--scenario", "client-smart", "--settle", "2s", "--out", "runs"));
-        ProcessHandle frozen = null;
+        String name = "agent-" + lost;
+        ProcessHandle agent = null;
         try {
             assertThat(cli.awaitStderr("[3/3 agents]", 180)).as(cli.stdoutSoFar()).isTrue();
-            frozen = cli.descendants().stream().filter(p -> p.info().arguments()
-                    .map(a -> List.of(a).contains("agent-3")).orElse(false)).findFirst().orElseThrow();
-            long cut = System.nanoTime();
-            assertThat(signal("STOP", frozen)).as("kill -STOP's exit code").isZero();
+            agent = cli.descendants().stream().filter(p -> p.info().arguments()
+                    .map(a -> List.of(a).contains(name)).orElse(false)).findFirst().orElseThrow();
+            long struck = System.nanoTime();
+            assertThat(fault.inflict(agent)).as(what + " " + name).isTrue();
             CliProcess.Finished finished = cli.finish(60);
-            double seconds = (System.nanoTime() - cut) / 1e9;
-            System.out.printf(java.util.Locale.ROOT, "agent-3 cut off; the coordinator exited %.1f s later, code %d%n",
+            double seconds = (System.nanoTime() - struck) / 1e9;
+            System.out.printf(java.util.Locale.ROOT, "%s %s; the coordinator exited %.1f s later, code %d%n", name, what,
                     seconds, finished.exitCode());
-            assertThat(seconds).as("seconds from the cut to the coordinator's exit").isLessThan(10);
+            assertThat(seconds).as("seconds from the fault to the coordinator's exit").isLessThan(10);
             assertThat(finished.exitCode()).as(finished.stdout() + finished.stderr()).isEqualTo(ExitCodes.FAILED);
-            RunResult r = onlyResult(work.resolve("runs"));
+            RunResult r = CliProcess.onlyResult(work.resolve("runs"));
             assertThat(r.status()).isEqualTo(Status.INCOMPLETE);
-            assertThat(r.reason()).contains("agent-3 left the control cluster mid-run");
-            LoadResult load = r.load();
-            assertThat(load.agents().get(2).all()).isNull();
-            assertThat(load.total().all().ops()).isEqualTo(load.agents().get(0).all().ops() + load.agents().get(1).all().ops());
+            assertThat(r.reason()).contains(name + " left the control cluster mid-run");
+            List<LoadResult.AgentRow> agents = r.load().agents();
+            assertThat(agents).hasSize(3);
+            assertThat(agents.get(lost - 1).all()).isNull();
+            List<LoadResult.AgentRow> others = agents.stream().filter(a -> !a.agent().equals(name)).toList();
+            assertThat(others).hasSize(2).allSatisfy(a -> assertThat(a.all().ops()).as(a.agent()).isGreaterThan(0));
+            assertThat(r.load().total().all().ops()).isEqualTo(others.get(0).all().ops() + others.get(1).all().ops());
         } finally {
-            if (frozen != null && frozen.isAlive()) {
-                signal("CONT", frozen); // the coordinator stops it by force; should it not have, it can now exit
+            if (agent != null && agent.isAlive()) {
+                signal("CONT", agent); // a frozen agent the coordinator did not stop can now exit
             }
             cli.stop();
         }
@@ -210,7 +189,7 @@ class AgentsIT {
             System.out.printf(java.util.Locale.ROOT, "Ctrl-C; the coordinator exited %.1f s later, code %d%n",
                     (System.nanoTime() - interrupted) / 1e9, finished.exitCode());
             assertThat(finished.exitCode()).as(finished.stdout() + finished.stderr()).isEqualTo(ExitCodes.INTERRUPTED);
-            RunResult r = onlyResult(work.resolve("runs"));
+            RunResult r = CliProcess.onlyResult(work.resolve("runs"));
             assertThat(r.status()).isEqualTo(Status.INCOMPLETE);
             LoadResult load = r.load();
             assertThat(load.agents()).hasSize(2).allSatisfy(a -> {

@@ -50,6 +50,17 @@ final class CliProcess {
         return new CliProcess(process, out, err, workDir, started);
     }
 
+    /** The one result of the one run directory under {@code runs}, asserted to be one. */
+    static io.cpbench.core.result.RunResult onlyResult(Path runs) throws IOException {
+        Path runDir;
+        try (java.util.stream.Stream<Path> dirs = Files.list(runs)) {
+            runDir = dirs.filter(Files::isDirectory).findFirst().orElseThrow();
+        }
+        List<io.cpbench.core.result.RunResult> results = io.cpbench.core.result.ResultFiles.readAll(List.of(runDir));
+        org.assertj.core.api.Assertions.assertThat(results).hasSize(1);
+        return results.get(0);
+    }
+
     /** Runs to the end (at most {@code seconds}) and returns the exit code. */
     static Finished run(Path workDir, long seconds, String... args) throws IOException, InterruptedException {
         CliProcess cli = start(workDir, args);

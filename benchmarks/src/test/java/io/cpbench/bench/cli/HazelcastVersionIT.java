@@ -1,6 +1,5 @@
 package io.cpbench.bench.cli;
 
-import io.cpbench.core.result.ResultFiles;
 import io.cpbench.core.result.RunResult;
 import io.cpbench.core.result.Status;
 import io.cpbench.topology.HazelcastRelease;
@@ -10,7 +9,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -25,16 +23,6 @@ class HazelcastVersionIT {
     @TempDir
     Path work;
 
-    private RunResult onlyResult(Path runs) throws Exception {
-        Path runDir;
-        try (Stream<Path> dirs = Files.list(runs)) {
-            runDir = dirs.filter(Files::isDirectory).findFirst().orElseThrow();
-        }
-        List<RunResult> results = ResultFiles.readAll(List.of(runDir));
-        assertThat(results).hasSize(1);
-        return results.get(0);
-    }
-
     @Test
     void aScenarioAndAShortLoadRunOnMembersOf538AndSaySo() throws Exception {
         CliProcess.Finished run = CliProcess.run(work, 300, "run", "--hazelcast-version", "5.3.8", "--members", "3",
@@ -42,7 +30,7 @@ class HazelcastVersionIT {
                 "--out", "run");
         assertThat(run.exitCode()).as(run.stdout() + run.stderr()).isZero();
         assertThat(run.stdout()).contains("3 local members of Hazelcast 5.3.8").contains("Members: Hazelcast 5.3.8; clients: Hazelcast 5.4.0");
-        RunResult scenario = onlyResult(work.resolve("run"));
+        RunResult scenario = CliProcess.onlyResult(work.resolve("run"));
         assertThat(scenario.status()).as(scenario.reason()).isEqualTo(Status.OK);
         assertThat(scenario.cluster().memberVersion()).isEqualTo("5.3.8");
         assertThat(scenario.cluster().topology()).isEqualTo("stock 5.3.8");
@@ -52,7 +40,7 @@ class HazelcastVersionIT {
                 "--scenario", "client-smart", "--mix", "cas=1,get=1", "--duration", "3s", "--cluster-warmup", "0s",
                 "--settle", "2s", "--quiet", "--out", "load");
         assertThat(load.exitCode()).as(load.stdout() + load.stderr()).isZero();
-        RunResult loaded = onlyResult(work.resolve("load"));
+        RunResult loaded = CliProcess.onlyResult(work.resolve("load"));
         assertThat(loaded.status()).as(loaded.reason()).isEqualTo(Status.OK);
         assertThat(loaded.cluster().memberVersion()).isEqualTo("5.3.8");
         assertThat(loaded.load().total().all().ops()).isGreaterThan(0);
