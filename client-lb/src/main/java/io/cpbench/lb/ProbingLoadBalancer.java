@@ -32,7 +32,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * one member at a time; the answers are timed on Hazelcast's response threads. Nothing on a call's path waits for
  * a probe: {@code next()} reads what the probes last concluded.
  *
- * <p>Uses Hazelcast 5.4 client internals to send a call down one chosen connection ({@code ClientInvocation}).
+ * <p>Uses Hazelcast client internals to send a call down one chosen connection ({@code ClientInvocation}): the same in
+ * 5.3 and 5.4, but for {@code getCPObjectInfos}, which only 5.4 has (see {@link #CLIENT_HAS_OBJECT_INFOS}).
  */
 public abstract class ProbingLoadBalancer extends CpLoadBalancer {
 
@@ -40,6 +41,23 @@ public abstract class ProbingLoadBalancer extends CpLoadBalancer {
     public static final String PROBE_OBJECT = "__cpbench_lb_probe";
 
     private static final ILogger LOG = Logger.getLogger(ProbingLoadBalancer.class);
+
+    /**
+     * Whether this Hazelcast client has the request forwarding probes prefer ({@code getCPObjectInfos}, added in
+     * Hazelcast 5.4). Without it (a 5.3 client), or when the members refuse it (5.3 members), forwarding probes send
+     * a CP read instead ({@code IAtomicLong.get} of {@link #PROBE_OBJECT}): a follower forwards that too, and the
+     * leader adds the same Raft read to every member's time, so the forwarding hop still tells the members apart.
+     */
+    static final boolean CLIENT_HAS_OBJECT_INFOS = hasClass("com.hazelcast.client.impl.protocol.codec.CPSubsystemGetCPObjectInfosCodec");
+
+    private static boolean hasClass(String name) {
+        try {
+            Class.forName(name, false, ProbingLoadBalancer.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
+    }
 
     private volatile ProbeSettings settings;
     private volatile LatencyStats<UUID> stats;
@@ -54,6 +72,9 @@ public abstract class ProbingLoadBalancer extends CpLoadBalancer {
     private volatile long burstUntil;
     private volatile boolean closed;
     private volatile String lastProblem;
+    /** Whether the members refused getCPObjectInfos (an unknown request to members before 5.4). */
+    private volatile boolean objectInfosRefused;
+    private volatile boolean linkageReported;
     private int rotation;
 
     /** @param settings null to read them from the client's properties at {@code init} */
@@ -98,6 +119,11 @@ public abstract class ProbingLoadBalancer extends CpLoadBalancer {
             return thread;
         });
         prober = executor;
+        if (forwardingProbes() && !CLIENT_HAS_OBJECT_INFOS) {
+            LOG.info(getClass().getSimpleName() + ": this Hazelcast client (" + com.hazelcast.instance.BuildInfoProvider
+                    .getBuildInfo().getVersion() + ") has no getCPObjectInfos (5.4 and later); forwarding probes send a"
+                    + " CP read (IAtomicLong.get) instead");
+        }
         burst();
         schedule(0);
     }
@@ -160,6 +186,13 @@ public abstract class ProbingLoadBalancer extends CpLoadBalancer {
             }
         } catch (RuntimeException e) {
             problem("probing failed: " + e);
+        } catch (LinkageError e) {
+            // an internal API this client release lacks: said once, since no probe can work then
+            if (!linkageReported) {
+                linkageReported = true;
+                LOG.warning(getClass().getSimpleName() + ": cannot probe with this Hazelcast client ("
+                        + com.hazelcast.instance.BuildInfoProvider.getBuildInfo().getVersion() + "): " + e);
+            }
         } finally {
             ProbeSettings s = settings;
             Duration period = System.nanoTime() < burstUntil ? s.burstPeriod() : s.period();
@@ -190,9 +223,25 @@ public abstract class ProbingLoadBalancer extends CpLoadBalancer {
             return;
         }
         // A ping first (this connection's own round trip, however busy it is), then the forwarding request.
+        boolean objectInfos = CLIENT_HAS_OBJECT_INFOS && !objectInfosRefused;
         timed(connection, ClientPingCodec.encodeRequest(), member, pingStats, () -> timed(connection,
-                CPSubsystemGetCPObjectInfosCodec.encodeRequest(group, FORWARDED_SERVICE, true), member, stats,
-                () -> inFlight.remove(id)));
+                objectInfos ? objectInfosRequest(group) : AtomicLongGetCodec.encodeRequest(group, PROBE_OBJECT), member,
+                stats, () -> inFlight.remove(id)));
+    }
+
+    /** getCPObjectInfos, in a method of its own: a 5.3 client lacks the codec class, and never comes here. */
+    private static ClientMessage objectInfosRequest(RaftGroupId group) {
+        return CPSubsystemGetCPObjectInfosCodec.encodeRequest(group, FORWARDED_SERVICE, true);
+    }
+
+    /** Whether a failed probe was a member refusing a request it does not know (a member before 5.4). */
+    private static boolean unknownRequest(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause()) {
+            if (t instanceof UnsupportedOperationException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -212,6 +261,12 @@ public abstract class ProbingLoadBalancer extends CpLoadBalancer {
             } else {
                 inFlight.remove(member.getUuid());
                 probesFailed.incrementAndGet();
+                if (CLIENT_HAS_OBJECT_INFOS && !objectInfosRefused && unknownRequest(error)) {
+                    objectInfosRefused = true;
+                    LOG.info(getClass().getSimpleName() + ": " + member.getAddress() + " refused getCPObjectInfos"
+                            + " (members before Hazelcast 5.4 lack it: " + error + "); forwarding probes send a CP read"
+                            + " (IAtomicLong.get) instead");
+                }
                 problem("probe to " + member.getAddress() + " failed: " + error);
             }
         });
