@@ -5,13 +5,13 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 
 /** Finds a run of consecutive free ports, so a run does not collide with a Hazelcast already on 5701. */
-final class FreePorts {
+public final class FreePorts {
 
     private FreePorts() {
     }
 
     /** The first run of {@code count} ports from {@code from} that are free on every one of {@code hosts}. */
-    static int consecutive(java.util.List<String> hosts, int count, int from) {
+    public static int consecutive(java.util.List<String> hosts, int count, int from) {
         for (int start = from; start + count < 65535; start += count) {
             int first = start;
             if (hosts.stream().allMatch(host -> allFree(host, first, count))) {

@@ -25,6 +25,17 @@ public final class StockCluster implements AutoCloseable {
 
     /** The main class of the stock jar that starts a member from {@code -Dhazelcast.config}. */
     public static final String STARTER = "com.hazelcast.core.server.HazelcastMemberStarter";
+    /** What a stock member logs once it is up (before the CP Subsystem is): "[127.0.0.1]:5801 is STARTED". */
+    private static final String STARTED_LINE = " is STARTED";
+
+    /** Whether a stock member's log says it is up. */
+    public static boolean printedStarted(Path log) {
+        try {
+            return Files.readString(log, StandardCharsets.UTF_8).contains(STARTED_LINE);
+        } catch (IOException | java.io.UncheckedIOException notYet) {
+            return false;
+        }
+    }
 
     /**
      * @param clusterName       the cluster's name
@@ -201,8 +212,11 @@ public final class StockCluster implements AutoCloseable {
             List<String> member = new ArrayList<>(List.of(java));
             member.addAll(MemberCommand.HAZELCAST_JVM_FLAGS);
             member.addAll(List.of("-Xms256m", "-Xmx512m", "-Dhazelcast.config=" + config, "-cp", jar, STARTER));
-            // The wrapper runs the member in the background and kills it as soon as its own standard input closes.
-            String script = shellQuote(member) + " & m=$!; trap 'kill -9 $m 2>/dev/null' EXIT; cat >/dev/null";
+            // The wrapper runs the member in the background and kills it as soon as its own standard input closes;
+            // it ends when the member does (a member that cannot bind its port exits at once), so that a start
+            // waiting for it sees that at once instead of at its timeout.
+            String script = shellQuote(member) + " & m=$!; trap 'kill -9 $m 2>/dev/null' EXIT;"
+                    + " { cat >/dev/null; kill -9 $m 2>/dev/null; } <&0 & wait $m"; // <&0: else bash gives it /dev/null
             ProcessBuilder builder = new ProcessBuilder("bash", "-c", script)
                     .redirectErrorStream(true)
                     .redirectOutput(logFile(i).toFile());

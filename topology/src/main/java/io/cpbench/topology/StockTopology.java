@@ -30,7 +30,8 @@ final class StockTopology implements Topology {
      * first as priority member unless {@code spec.priorityIndex()} is -1, and attaches to them.
      */
     static Topology start(TopologySpec spec, HazelcastRelease release, Path jar) {
-        String name = "cpbench-stock-" + ProcessHandle.current().pid();
+        // a name of its own: two clusters of one run (ab comparing releases) must never take each other's members
+        String name = "cpbench-stock-" + release + "-" + java.util.UUID.randomUUID().toString().substring(0, 8);
         StockCluster cluster = StockCluster.start(new StockCluster.Spec(name, spec.memberCount(), spec.basePort(),
                 spec.priorityIndex(), spec.rebalancePeriodSeconds(), METRICS_SECONDS, spec.logDir(), jar), spec.startupTimeout());
         try {

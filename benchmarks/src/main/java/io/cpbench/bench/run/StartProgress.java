@@ -2,6 +2,7 @@ package io.cpbench.bench.run;
 
 import io.cpbench.core.load.Durations;
 import io.cpbench.topology.MemberLauncher;
+import io.cpbench.topology.StockCluster;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -75,7 +76,8 @@ public final class StartProgress implements AutoCloseable {
         } catch (IOException e) {
             return "";
         }
-        long up = logs.stream().filter(MemberLauncher::printedReady).count();
+        // a cp-bench member prints its ready line; a stock member (another release) logs that it is STARTED
+        long up = logs.stream().filter(log -> MemberLauncher.printedReady(log) || StockCluster.printedStarted(log)).count();
         if (logs.isEmpty()) {
             return "";
         }
