@@ -4,13 +4,13 @@ import io.cpbench.bench.run.AbProtocol;
 import io.cpbench.bench.run.AbRun;
 import io.cpbench.bench.run.ClusterChoice;
 import io.cpbench.bench.run.Interruption;
+import io.cpbench.bench.run.ReleaseClusters;
 import io.cpbench.bench.run.RunDirectory;
 import io.cpbench.bench.scenario.Network;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.core.load.Durations;
 import io.cpbench.core.result.Comparison;
 import io.cpbench.core.stats.Percent;
-import io.cpbench.topology.MemberRef;
 import io.cpbench.topology.Topology;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -49,6 +49,7 @@ import java.util.stream.Collectors;
         footer = {"", "Examples:",
                 "  cpbench ab --new benchmarks/target/cpbench.jar --base baseline/cpbench.jar",
                 "  cpbench ab --new-jvm-arg=-Dcpbench.plant.slowdown=10%%        (this build against itself, slowed)",
+                "  cpbench ab --base-version 5.3.8 --new-version 5.4.0 --members 3   (Hazelcast releases, fresh clusters)",
                 "  cpbench ab --topology attach --cluster-name prod --connect 10.0.0.1:5701 --scenario client-leader-aware"})
 final class AbCommand implements Callable<Integer> {
 
@@ -59,6 +60,17 @@ final class AbCommand implements Callable<Integer> {
 
     @Option(names = "--new", paramLabel = "JAR", description = "NEW: a cp-bench jar (default: this cp-bench).")
     Path newJar;
+
+    @Option(names = "--base-version", paramLabel = "V", description = "Compare Hazelcast releases: BASE's members run"
+            + " release V (5.0.0-5.4.0; fetched into the local Maven repository on first use), NEW's run --new-version."
+            + " Each side gets a fresh local cluster of its release for every pair of client processes (both stock"
+            + " members of the same configuration, leader from metrics, links direct); both clients are this build's."
+            + " Either option alone compares with this build's release (default: one cluster, this build's members).")
+    String baseVersion;
+
+    @Option(names = "--new-version", paramLabel = "V", description = "Compare Hazelcast releases: NEW's members run"
+            + " release V (see --base-version).")
+    String newVersion;
 
     @Option(names = "--base-jvm-arg", paramLabel = "ARG", description = "A JVM argument for BASE's client process"
             + " (repeatable), e.g. --base-jvm-arg=-Xmx512m.")
@@ -136,6 +148,7 @@ final class AbCommand implements Callable<Integer> {
         if (!(cluster.startsMembers() && !cluster.containers()) && !cluster.attachTopology()) {
             throw new IllegalArgumentException("ab runs on --topology local or attach, not " + cluster.topology());
         }
+        Releases releases = releases(cluster);
         List<String> baseCommand = AbProtocol.workerCommand(baseJar, "--base", baseJvmArgs, CpBench.class,
                 AbWorkerCommand.class);
         List<String> newCommand = AbProtocol.workerCommand(newJar, "--new", newJvmArgs, CpBench.class,
@@ -146,14 +159,55 @@ final class AbCommand implements Callable<Integer> {
             if (turns.size() > 1) {
                 console.printf(Locale.ROOT, "%n== ab %d of %d: %s%n", i + 1, turns.size(), turns.get(i).scenario());
             }
-            code = ExitCodes.worse(code, runOne(console, cluster, new AbRun.Config(turns.get(i), stopping, tol, gated,
+            code = ExitCodes.worse(code, runOne(console, cluster, releases, new AbRun.Config(turns.get(i), stopping, tol, gated,
                     baseCommand, newCommand, cluster.startupTimeout())));
         }
         return code;
     }
 
-    /** One scenario's pairs, on a cluster of their own, into a run directory of their own; their exit code. */
-    private int runOne(PrintStream console, ClusterChoice cluster, AbRun.Config config) throws Exception {
+    /**
+     * BASE's and NEW's members when ab compares Hazelcast releases (stock members of each, their jars resolved before
+     * anything starts); null when both sides share one cluster.
+     */
+    record Releases(ClusterChoice base, ClusterChoice next) {
+        String describe(ClusterChoice members) {
+            return members.describe() + ", a fresh cluster per pair of client processes";
+        }
+    }
+
+    private Releases releases(ClusterChoice cluster) {
+        if (baseVersion == null && newVersion == null) {
+            return null;
+        }
+        if (clusterOptions.hazelcastVersion != null) {
+            throw new IllegalArgumentException("--hazelcast-version names one release for both sides; ab compares"
+                    + " releases with --base-version and --new-version");
+        }
+        if (!"local".equals(cluster.topology())) {
+            throw new IllegalArgumentException("--base-version and --new-version start members of each release on this"
+                    + " machine: --topology local only, not " + cluster.topology());
+        }
+        String build = io.cpbench.topology.HazelcastRelease.build().version();
+        int port = cluster.basePort();
+        ClusterChoice base = stock(cluster, "--base-version", baseVersion == null ? build : baseVersion, port);
+        ClusterChoice next = stock(cluster, "--new-version", newVersion == null ? build : newVersion,
+                port == 0 ? 0 : port + cluster.memberCount());
+        return new Releases(base, next);
+    }
+
+    /** Stock members of {@code version}, its jar resolved; a bad version's one line names {@code option}. */
+    private static ClusterChoice stock(ClusterChoice cluster, String option, String version, int port) {
+        try {
+            return cluster.stockMembers(version, port).resolveRelease(System.out);
+        } catch (IllegalArgumentException e) {
+            String message = String.valueOf(e.getMessage());
+            throw new IllegalArgumentException(message.startsWith("--hazelcast-version ")
+                    ? option + message.substring("--hazelcast-version".length()) : option + " " + version + ": " + message, e);
+        }
+    }
+
+    /** One scenario's pairs, on clusters of their own, into a run directory of their own; their exit code. */
+    private int runOne(PrintStream console, ClusterChoice cluster, Releases releases, AbRun.Config config) throws Exception {
         String scenario = config.turns().scenario();
         Set<Comparison.Metric> gated = config.gated();
         AbRun.Stopping stopping = config.stopping();
@@ -169,26 +223,47 @@ final class AbCommand implements Callable<Integer> {
                 gated.stream().map(Comparison.Metric::label).collect(Collectors.joining(" and ")),
                 stopping.untilCi() == 0 ? "- (off: every pair)" : String.format(Locale.ROOT, "%.1f%%", stopping.untilCi() * 100),
                 minPairs, maxPairs, Durations.human(maxTime), Durations.human(warmup));
-        console.println("  BASE: " + describe(baseJar, baseJvmArgs));
-        console.println("  NEW:  " + describe(newJar, newJvmArgs));
+        List<String> sides = releases == null
+                ? List.of("BASE: " + describe(baseJar, baseJvmArgs), "NEW: " + describe(newJar, newJvmArgs))
+                : List.of("BASE: " + describe(baseJar, baseJvmArgs) + " on " + releases.describe(releases.base()),
+                "NEW: " + describe(newJar, newJvmArgs) + " on " + releases.describe(releases.next()));
+        sides.forEach(line -> console.println("  " + line));
         console.println("results -> " + runDir);
         RunDirectory.create(runDir);
-        console.println((cluster.attachTopology() ? "attaching to " : "starting ") + cluster.describe() + " ...");
-        Topology topology = cluster.start(runDir.resolve("members"));
-        topology.takeOverShutdown();
+        AbRun.Clusters clusters;
+        AutoCloseable members;
+        if (releases == null) {
+            console.println((cluster.attachTopology() ? "attaching to " : "starting ") + cluster.describe() + " ...");
+            Topology topology = cluster.start(runDir.resolve("members"));
+            topology.takeOverShutdown();
+            clusters = AbRun.Clusters.same(cluster.attachTopology() ? clusterOptions.toArgs() : cluster.attachArgs(topology));
+            members = topology;
+        } else {
+            ReleaseClusters fresh = new ReleaseClusters(releases.base(), releases.next(), runDir, console);
+            clusters = fresh;
+            members = fresh;
+        }
         Interruption interruption = new Interruption(run::stop, () -> {
             run.closeWorkers();
-            topology.close();
+            closeQuietly(members);
         });
         AbRun.Outcome outcome;
         try {
-            run.run(attachArgs(cluster, topology), runDir);
+            run.run(clusters, runDir);
         } finally {
             run.closeWorkers();
-            topology.close();
+            closeQuietly(members);
             try {
-                outcome = run.write(runDir, List.of("BASE: " + describe(baseJar, baseJvmArgs), "NEW: " + describe(newJar, newJvmArgs),
-                        cluster.describe() + "; turns of " + Durations.human(slice) + ", " + threads + " thread(s) per side"));
+                List<String> about = new ArrayList<>(sides);
+                if (releases == null) {
+                    about.add(cluster.describe() + "; turns of " + Durations.human(slice) + ", " + threads + " thread(s) per side");
+                } else {
+                    about.add("turns of " + Durations.human(slice) + ", " + threads + " thread(s) per side; both clients"
+                            + " Hazelcast " + io.cpbench.topology.HazelcastRelease.build());
+                }
+                about.add("members as the clients saw them: BASE Hazelcast " + orNone(run.membersSeen("BASE"))
+                        + ", NEW Hazelcast " + orNone(run.membersSeen("NEW")));
+                outcome = run.write(runDir, about);
             } finally {
                 interruption.written();
             }
@@ -216,14 +291,17 @@ final class AbCommand implements Callable<Integer> {
         return new AbRun.Stopping(Percent.parse(untilCi, "--until-ci"), minPairs, maxPairs, maxTime, restartEvery);
     }
 
-    /** How a worker reaches the cluster: the user's attach options, or the members this run started. */
-    private List<String> attachArgs(ClusterChoice cluster, Topology topology) {
-        if (cluster.attachTopology()) {
-            return clusterOptions.toArgs();
+    private static String orNone(String seen) {
+        return seen.isEmpty() ? "- (no client process became ready)" : seen;
+    }
+
+    /** Stops members started for the run (a Ctrl-C hook may have stopped them already). */
+    private static void closeQuietly(AutoCloseable members) {
+        try {
+            members.close();
+        } catch (Exception e) {
+            System.err.println("cpbench ab: the members did not stop cleanly: " + e.getMessage());
         }
-        return List.of("--topology", "attach", "--cluster-name", topology.clusterName(), "--connect",
-                topology.members().stream().map(MemberRef::address).collect(Collectors.joining(",")),
-                "--settle", "1s", "--connect-timeout", cluster.connectTimeout().toMillis() + "ms");
     }
 
     private static String describe(Path jar, List<String> jvmArgs) {

@@ -51,6 +51,7 @@ final class AbWorkerCommand implements Callable<Integer> {
             ready.put("version", new CpBench.Version().getVersion()[0]);
             ready.put("planted", PlantedSlowdown.fraction());
             ready.put("pid", ProcessHandle.current().pid());
+            ready.put("members", session.memberVersion());
             AbProtocol.serve(session.op(), threads, ready,
                     new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)), out);
         } finally {

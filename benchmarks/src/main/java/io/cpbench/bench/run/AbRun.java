@@ -10,6 +10,7 @@ import io.cpbench.core.result.AbSlicesTurnBuilder;
 import io.cpbench.core.result.Comparison;
 import io.cpbench.core.result.Environment;
 import io.cpbench.core.stats.Bootstrap;
+import io.cpbench.topology.TopologyException;
 
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -132,11 +133,13 @@ public final class AbRun {
      * @param result  the verdict over the pairs; null with fewer than 2
      * @param failure why the run ended early (ops failed, a client process broke), or null
      * @param stopped whether {@link #stop()} ended it
+     * @param ownClusters whether each side ran on a cluster of its own (a comparison of releases), not both on one
      */
-    public record Outcome(List<Pair> pairs, long started, Comparison.Result result, String failure, boolean stopped) {
+    public record Outcome(List<Pair> pairs, long started, Comparison.Result result, String failure, boolean stopped,
+                          boolean ownClusters) {
         /** The table of the verdict (with a line saying the run is incomplete, if it is) and how the pairs ran. */
         public String table() {
-            return AbRun.table(result, pairs, started, stopped, failure);
+            return AbRun.table(result, pairs, started, stopped, failure, ownClusters);
         }
     }
 
@@ -144,9 +147,12 @@ public final class AbRun {
     private final PrintStream console;
     private final List<Worker> workers = new CopyOnWriteArrayList<>();
     private final List<Pair> pairs = new CopyOnWriteArrayList<>();
+    /** Per side, the members' releases its client processes reported ("?" from a cp-bench that does not say). */
+    private final Map<String, Set<String>> membersSeen = new java.util.concurrent.ConcurrentHashMap<>();
     private volatile boolean stopped;
     private volatile long started;
     private volatile String failure;
+    private volatile boolean ownClusters;
 
     public AbRun(Config config, PrintStream console) {
         this.config = config;
@@ -168,18 +174,50 @@ public final class AbRun {
     }
 
     /**
-     * Runs the pairs; the client processes reach the cluster with {@code attach} (cp-bench's cluster options) and log
-     * to {@code runDir}. A client process that breaks, or ops that fail, end the run with a {@link Outcome#failure()}.
-     * Both client processes are stopped when it returns.
+     * Where each pair of client processes connects: cp-bench's cluster options for BASE's and for NEW's. A pair may
+     * come with clusters of its own, started for it ({@link Sides#fresh()}): a comparison of Hazelcast releases runs
+     * each side on members of its release, anew for every pair of client processes.
      */
-    public void run(List<String> attach, Path runDir) {
+    @FunctionalInterface
+    public interface Clusters {
+        /**
+         * The clusters of the {@code fork}-th pair of client processes (1 first); it may start them.
+         *
+         * @throws RuntimeException with a message saying why the clusters cannot be had (it ends the run)
+         */
+        Sides sides(int fork);
+
+        /** Both sides on one cluster, reached with {@code attach} throughout. */
+        static Clusters same(List<String> attach) {
+            Sides sides = new Sides(attach, attach, false);
+            return fork -> sides;
+        }
+    }
+
+    /**
+     * @param base  how BASE's client process reaches its cluster (cp-bench's cluster options)
+     * @param next  how NEW's does
+     * @param fresh whether the clusters were started for this pair of client processes (then warmed up in full)
+     */
+    public record Sides(List<String> base, List<String> next, boolean fresh) {
+        public Sides {
+            base = List.copyOf(base);
+            next = List.copyOf(next);
+        }
+    }
+
+    /**
+     * Runs the pairs; the client processes reach their clusters as {@code clusters} says and log to {@code runDir}.
+     * A client process that breaks, ops that fail, or clusters that cannot be started end the run with a
+     * {@link Outcome#failure()}. Both client processes are stopped when it returns.
+     */
+    public void run(Clusters clusters, Path runDir) {
         Turns turns = config.turns();
         Stopping stopping = config.stopping();
-        List<String> args = new ArrayList<>(attach);
-        args.addAll(List.of("--scenario", turns.scenario(), "--threads", Integer.toString(turns.threads())));
+        List<String> args = List.of("--scenario", turns.scenario(), "--threads", Integer.toString(turns.threads()));
         try {
             int fork = 1;
-            startWorkers(args, runDir, fork);
+            startWorkers(clusters.sides(fork), args, runDir, fork);
             warm(turns.warmup());
             long start = System.nanoTime();
             long deadline = start + stopping.maxTime().toNanos();
@@ -195,10 +233,14 @@ public final class AbRun {
                     closeWorkers();
                     workers.clear();
                     fork++;
-                    console.printf(Locale.ROOT, "  after %d pairs: both client processes anew (process pair %d)%n",
-                            index - 1, fork);
-                    startWorkers(args, runDir, fork);
-                    warm(turns.warmup().compareTo(REWARM) < 0 ? turns.warmup() : REWARM);
+                    Sides sides = clusters.sides(fork);
+                    console.printf(Locale.ROOT, "  after %d pairs: both client processes anew%s (process pair %d)%n",
+                            index - 1, sides.fresh() ? ", on fresh clusters" : "", fork);
+                    if (stopped) {
+                        break;
+                    }
+                    startWorkers(sides, args, runDir, fork);
+                    warm(sides.fresh() || turns.warmup().compareTo(REWARM) < 0 ? turns.warmup() : REWARM);
                     if (stopped) {
                         break;
                     }
@@ -228,7 +270,8 @@ public final class AbRun {
                 console.printf(Locale.ROOT, "stopped after %d pairs in %s: %s%n", pairs.size(),
                         Durations.human(Duration.ofNanos(System.nanoTime() - start)), stop);
             }
-        } catch (IllegalStateException | UncheckedIOException e) {
+        } catch (IllegalStateException | UncheckedIOException | TopologyException e) {
+            // a client process that broke, or clusters that could not be started (their message says which)
             failure = e.getMessage();
         } finally {
             closeWorkers();
@@ -250,7 +293,7 @@ public final class AbRun {
     public Outcome outcome() {
         List<Pair> measured = List.copyOf(pairs);
         return new Outcome(measured, started, measured.size() >= 2 ? analyse(measured, config.tolerance(), config.gated()) : null,
-                failure, stopped);
+                failure, stopped, ownClusters);
     }
 
     /**
@@ -271,15 +314,28 @@ public final class AbRun {
         return outcome;
     }
 
+    /**
+     * The members' release each side's client processes saw: {@code 5.3.8}, several comma-separated if they differed,
+     * {@code ?} where a client process did not say (an older cp-bench), empty before any was ready.
+     */
+    public String membersSeen(String side) {
+        Set<String> seen = membersSeen.get(side);
+        return seen == null ? "" : String.join(", ", seen);
+    }
+
     private Comparison.Result analysed() {
         return analyse(pairs, config.tolerance(), config.gated());
     }
 
-    /** Starts BASE's and NEW's client processes (the {@code fork}-th pair of them) and waits until both are ready. */
-    private void startWorkers(List<String> args, Path runDir, int fork) {
+    /**
+     * Starts BASE's and NEW's client processes (the {@code fork}-th pair of them) on their clusters and waits until
+     * both are ready; the members' release each reports is kept for the table.
+     */
+    private void startWorkers(Sides sides, List<String> args, Path runDir, int fork) {
         String suffix = fork == 1 ? "" : "-" + fork;
-        workers.add(Worker.start("BASE", config.baseCommand(), args, runDir.resolve("base-worker" + suffix + ".log")));
-        workers.add(Worker.start("NEW", config.newCommand(), args, runDir.resolve("new-worker" + suffix + ".log")));
+        ownClusters = !sides.base().equals(sides.next());
+        workers.add(Worker.start("BASE", config.baseCommand(), concat(sides.base(), args), runDir.resolve("base-worker" + suffix + ".log")));
+        workers.add(Worker.start("NEW", config.newCommand(), concat(sides.next(), args), runDir.resolve("new-worker" + suffix + ".log")));
         long readyBy = System.nanoTime() + config.startupTimeout().toNanos();
         for (Worker w : workers) {
             JsonNode ready = w.await("ready", readyBy);
@@ -287,12 +343,22 @@ public final class AbRun {
                 throw new IllegalStateException(w.side + "'s cp-bench speaks ab protocol " + ready.path("protocol").asInt()
                         + ", this one " + AbProtocol.VERSION);
             }
-            if (fork == 1) {
-                console.printf(Locale.ROOT, "  %s ready: %s, pid %d%s%n", w.side, ready.path("version").asText(),
-                        ready.path("pid").asLong(), ready.path("planted").asDouble() > 0 ? String.format(Locale.ROOT,
+            String members = ready.path("members").asText("");
+            membersSeen.computeIfAbsent(w.side, k -> new java.util.concurrent.ConcurrentSkipListSet<>())
+                    .add(members.isEmpty() ? "?" : members);
+            if (fork == 1 || sides.fresh()) {
+                console.printf(Locale.ROOT, "  %s ready: %s, pid %d%s%s%n", w.side, ready.path("version").asText(),
+                        ready.path("pid").asLong(), members.isEmpty() ? "" : ", members Hazelcast " + members,
+                        ready.path("planted").asDouble() > 0 ? String.format(Locale.ROOT,
                                 ", PLANTED SLOWDOWN %.0f %%", ready.path("planted").asDouble() * 100) : "");
             }
         }
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
     }
 
     /** Untimed turns, alternately, for {@code time} per side. */
@@ -348,7 +414,8 @@ public final class AbRun {
         return b.substring(0, b.length() - 1);
     }
 
-    static String table(Comparison.Result result, List<Pair> pairs, long started, boolean interrupted, String failure) {
+    static String table(Comparison.Result result, List<Pair> pairs, long started, boolean interrupted, String failure,
+                        boolean ownClusters) {
         StringBuilder b = new StringBuilder();
         if (interrupted || failure != null) {
             b.append(String.format(Locale.ROOT, "INCOMPLETE: %s after %d pairs%n%n",
@@ -361,10 +428,11 @@ public final class AbRun {
         b.append(Comparison.markdown(result, "BASE", "NEW", "pairs"));
         long baseFirst = pairs.stream().filter(Pair::baseFirst).count();
         long forks = pairs.stream().mapToInt(Pair::fork).distinct().count();
-        b.append(String.format(Locale.ROOT, "%nEach pair: a turn of each side on the same cluster, BASE first in %d"
+        b.append(String.format(Locale.ROOT, "%nEach pair: a turn of each side %s, BASE first in %d"
                 + " pairs, NEW first in %d, from %d pair%s of client processes; a ratio is the median over pairs of"
                 + " new ÷ base in the pair, its interval a bootstrap over %s. op/s base and new are the medians of the"
-                + " turns.%n", baseFirst, pairs.size() - baseFirst, forks, forks == 1 ? "" : "s",
+                + " turns.%n", ownClusters ? "on its own cluster (both up throughout, fresh for each pair of client"
+                        + " processes)" : "on the same cluster", baseFirst, pairs.size() - baseFirst, forks, forks == 1 ? "" : "s",
                 forks == 1 ? "pairs" : "process pairs, then the pairs in them"));
         return b.toString();
     }

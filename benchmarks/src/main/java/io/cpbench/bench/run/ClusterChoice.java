@@ -50,6 +50,8 @@ public final class ClusterChoice {
     private final int slowMember;
     /** --hazelcast-version: null for this build's release. */
     private final String hazelcastVersion;
+    /** Whether the members run as stock members even when they are of this build's release (ab comparing releases). */
+    private final boolean stockMembers;
     /** Its jar, once resolved. */
     private Path releaseJar;
     /** The parsed inventory, read once. */
@@ -72,6 +74,7 @@ public final class ClusterChoice {
         this.connectTimeout = b.connectTimeout;
         this.slowMember = b.slowMember;
         this.hazelcastVersion = b.hazelcastVersion;
+        this.stockMembers = b.stockMembers;
     }
 
     public static Builder builder() {
@@ -96,6 +99,7 @@ public final class ClusterChoice {
         b.connectTimeout = connectTimeout;
         b.slowMember = slowMember;
         b.hazelcastVersion = hazelcastVersion;
+        b.stockMembers = stockMembers;
         return b;
     }
 
@@ -105,6 +109,7 @@ public final class ClusterChoice {
      */
     public static final class Builder {
         private String hazelcastVersion;
+        private boolean stockMembers;
         private String topology = "local";
         private int members = 5;
         private int basePort = 0;
@@ -214,21 +219,19 @@ public final class ClusterChoice {
     }
 
     private void check() {
-        if (hazelcastVersion != null) {
-            HazelcastRelease release = new HazelcastRelease(hazelcastVersion);
-            if (!release.isBuild()) {
-                String why = "--hazelcast-version " + release + " runs members of a release other than this build's ("
-                        + HazelcastRelease.build() + ") as stock members (its own jar, no cp-bench class, leader from"
-                        + " metrics): ";
-                if (!"local".equalsIgnoreCase(topology.trim())) {
-                    throw new IllegalArgumentException(why + "--topology local only");
-                }
-                if (memberSettings != null && !memberSettings.isEmpty()) {
-                    throw new IllegalArgumentException(why + "--member-setting needs cp-bench's member launcher");
-                }
-                if (!"default".equals(failover)) {
-                    throw new IllegalArgumentException(why + "their failover settings are Hazelcast's own (--failover default)");
-                }
+        if (stock()) {
+            HazelcastRelease release = release();
+            String why = "--hazelcast-version " + release + (release.isBuild() ? " runs as stock members here"
+                    : " runs members of a release other than this build's (" + HazelcastRelease.build() + ") as stock members")
+                    + " (its own jar, no cp-bench class, leader from metrics): ";
+            if (!"local".equalsIgnoreCase(topology.trim())) {
+                throw new IllegalArgumentException(why + "--topology local only");
+            }
+            if (memberSettings != null && !memberSettings.isEmpty()) {
+                throw new IllegalArgumentException(why + "--member-setting needs cp-bench's member launcher");
+            }
+            if (!"default".equals(failover)) {
+                throw new IllegalArgumentException(why + "their failover settings are Hazelcast's own (--failover default)");
             }
         }
         try {
@@ -374,9 +377,41 @@ public final class ClusterChoice {
         return network.startsWith("emulated") && !stock();
     }
 
-    /** Whether the members run another release than this build's, as stock members (--hazelcast-version). */
+    /**
+     * Whether the members run as stock members: of another release than this build's (--hazelcast-version), or of
+     * any release in a comparison of releases ({@link #stockMembers}).
+     */
     public boolean stock() {
-        return hazelcastVersion != null && !release().isBuild();
+        return hazelcastVersion != null && (stockMembers || !release().isBuild());
+    }
+
+    /**
+     * This choice with stock members of {@code version} (of this build's release too: a comparison of releases runs
+     * both sides alike, so that the release is all that differs), the first at {@code basePort} (0: free ports).
+     *
+     * @throws IllegalArgumentException with one line when the version, or the other options with stock members, are wrong
+     */
+    public ClusterChoice stockMembers(String version, int firstPort) {
+        Builder b = toBuilder();
+        b.hazelcastVersion = version;
+        b.stockMembers = true;
+        b.basePort = firstPort;
+        return b.build();
+    }
+
+    /** The first member's port: --base-port, 0 for free ones. */
+    public int basePort() {
+        return basePort;
+    }
+
+    /**
+     * cp-bench's cluster options with which another process (an ab client process) reaches {@code topology}, which
+     * this choice started: attach to its members by address, with this choice's connect timeout.
+     */
+    public List<String> attachArgs(Topology topology) {
+        return List.of("--topology", "attach", "--cluster-name", topology.clusterName(), "--connect",
+                topology.members().stream().map(io.cpbench.topology.MemberRef::address).collect(java.util.stream.Collectors.joining(",")),
+                "--settle", "1s", "--connect-timeout", connectTimeout.toMillis() + "ms");
     }
 
     /** The release the members run: --hazelcast-version, or this build's. */

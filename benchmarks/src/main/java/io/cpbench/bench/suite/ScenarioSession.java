@@ -221,7 +221,7 @@ public final class ScenarioSession implements AutoCloseable {
     }
 
     /** The Hazelcast release of the members, as the first client sees them; null when it cannot tell. */
-    private String memberVersion() {
+    public String memberVersion() {
         try {
             return clients.get(0).client().getCluster().getMembers().stream()
                     .map(m -> m.getVersion().toString()).distinct().sorted()

@@ -70,6 +70,12 @@ class BadInputIT {
                         new String[]{"sweep", "--hazelcast-version", "5.3.8", "--vary-member", "operation-threads=1,2"}),
                 Arguments.of(2, "--hazelcast-version 5.3.8 runs members of a release other than this build's (5.4.0) as"
                         + " stock members", new String[]{"load", "--hazelcast-version", "5.3.8", "--topology", "embedded"}),
+                Arguments.of(2, "--base-version banana: expected a release number like 5.3.8", new String[]{"ab",
+                        "--base-version", "banana"}),
+                Arguments.of(2, "--hazelcast-version names one release for both sides; ab compares releases with"
+                        + " --base-version and --new-version", new String[]{"ab", "--new-version", "5.3.8", "--hazelcast-version", "5.3.8"}),
+                Arguments.of(2, "--base-version and --new-version start members of each release on this machine: --topology"
+                        + " local only", new String[]{"ab", "--base-version", "5.3.8", "--topology", "embedded"}),
                 Arguments.of(2, "--agents 3 but --agent-hosts lists 2", new String[]{"load", "--agents", "3",
                         "--agent-hosts", "127.0.0.1:5811,127.0.0.1:5812"}),
                 Arguments.of(2, "--control localhost: expected HOST:PORT", new String[]{"agent", "--control", "localhost"}),

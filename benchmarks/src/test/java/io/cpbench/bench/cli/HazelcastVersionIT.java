@@ -13,9 +13,9 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code --hazelcast-version}: members of 5.3.8 (stock members of its own jar, which .ci/run puts in the local Maven
- * repository first; else the CLI fetches it) under a scenario run and a short load, their release recorded; and the versions refused with one
- * line and exit 2 before any member starts.
+ * Hazelcast releases: members of 5.3.8 (stock members of its own jar, which .ci/run puts in the local Maven repository
+ * first; else the CLI fetches it) under a short load, their release recorded; {@code ab} comparing 5.3.8 with 5.4.0 on
+ * a cluster of each; and the versions refused with one line and exit 2 before any member starts.
  */
 @org.junit.jupiter.api.Tag("long") // in CI's -Plong run: it keeps ./mvnw verify under 15 minutes
 class HazelcastVersionIT {
@@ -23,30 +23,58 @@ class HazelcastVersionIT {
     @TempDir
     Path work;
 
+    /**
+     * A short load on 5.3.8 members, with the leader-aware balancer: a 5.4.0 client whose forwarding probes the 5.3.8
+     * members refuse (getCPObjectInfos is 5.4's), so it must fall back to CP reads to find the leader at all.
+     */
     @Test
-    void aScenarioAndAShortLoadRunOnMembersOf538AndSaySo() throws Exception {
-        CliProcess.Finished run = CliProcess.run(work, 300, "run", "--hazelcast-version", "5.3.8", "--members", "3",
-                "--scenario", "client-leader", "--ops", "2000", "--warmup", "200", "--cluster-warmup", "0s", "--settle", "2s",
-                "--out", "run");
-        assertThat(run.exitCode()).as(run.stdout() + run.stderr()).isZero();
-        assertThat(run.stdout()).contains("3 local members of Hazelcast 5.3.8").contains("Members: Hazelcast 5.3.8; clients: Hazelcast 5.4.0");
-        RunResult scenario = CliProcess.onlyResult(work.resolve("run"));
-        assertThat(scenario.status()).as(scenario.reason()).isEqualTo(Status.OK);
-        assertThat(scenario.cluster().memberVersion()).isEqualTo("5.3.8");
-        assertThat(scenario.cluster().topology()).isEqualTo("stock 5.3.8");
-        assertThat(scenario.measured().ops()).isEqualTo(2000);
-
+    void aShortLoadRunsOnMembersOf538AndSaysSo() throws Exception {
         CliProcess.Finished load = CliProcess.run(work, 300, "load", "--hazelcast-version", "5.3.8", "--members", "3",
-                "--scenario", "client-smart", "--mix", "cas=1,get=1", "--duration", "3s", "--cluster-warmup", "0s",
-                "--settle", "2s", "--quiet", "--out", "load");
+                "--scenario", "client-leader-aware", "--mix", "cas=1,get=1", "--duration", "3s", "--cluster-warmup", "0s",
+                "--settle", "1s", "--quiet", "--out", "load");
         assertThat(load.exitCode()).as(load.stdout() + load.stderr()).isZero();
+        assertThat(load.stdout()).contains("3 local members of Hazelcast 5.3.8").contains("Members: Hazelcast 5.3.8; clients: Hazelcast 5.4.0");
         RunResult loaded = CliProcess.onlyResult(work.resolve("load"));
         assertThat(loaded.status()).as(loaded.reason()).isEqualTo(Status.OK);
         assertThat(loaded.cluster().memberVersion()).isEqualTo("5.3.8");
+        assertThat(loaded.cluster().topology()).isEqualTo("stock 5.3.8");
         assertThat(loaded.load().total().all().ops()).isGreaterThan(0);
         Thread.sleep(1_000); // the members' wrappers kill them as the CLI's pipes close
         assertThat(ProcessHandle.allProcesses().filter(p -> p.info().commandLine().orElse("").contains(work.toString()))
                 .toList()).as("members left running").isEmpty();
+    }
+
+    /**
+     * {@code ab --base-version 5.3.8 --new-version 5.4.0}: each side on a fresh cluster of its release, both up while
+     * the sides take turns; the clients report which release they found, and the table says so.
+     */
+    @Test
+    void aShortCrossVersionAbRunsEachSideOnMembersOfItsRelease() throws Exception {
+        CliProcess.Finished ab = CliProcess.run(work, 420, "ab", "--base-version", "5.3.8", "--new-version", "5.4.0",
+                "--members", "3", "--settle", "1s", "--warmup", "1s", "--slice", "200ms", "--until-ci", "0", "--min-pairs", "5",
+                "--max-pairs", "6", "--restart-every", "0", "--out", "ab");
+        // the verdict either way (0 no change, 1 slower); 2 or 3 would be a broken run
+        assertThat(ab.exitCode()).as(ab.stdout() + ab.stderr()).isIn(0, 1);
+        assertThat(ab.stdout()).contains("BASE's cluster ready").contains("(stock 5.3.8)").contains("NEW's cluster ready")
+                .contains("(stock 5.4.0)").contains("BASE ready: cp-bench").contains("members Hazelcast 5.3.8")
+                .contains("stopped after 6 pairs");
+        Path runDir;
+        try (java.util.stream.Stream<Path> dirs = Files.list(work.resolve("ab"))) {
+            runDir = dirs.filter(Files::isDirectory).findFirst().orElseThrow();
+        }
+        String table = Files.readString(runDir.resolve("table.md"));
+        assertThat(table).contains("members as the clients saw them: BASE Hazelcast 5.3.8, NEW Hazelcast 5.4.0")
+                .contains("on 3 local members of Hazelcast 5.3.8").contains("a turn of each side on its own cluster")
+                .containsPattern("\\| ab +\\| all +\\| 6/6 ");
+        List<String> csv = Files.readAllLines(runDir.resolve("slices.csv"));
+        assertThat(csv).hasSize(1 + 2 * 6);
+        assertThat(csv.subList(1, csv.size())).allSatisfy(line -> assertThat(Long.parseLong(line.split(",")[4])).as(line).isPositive());
+        // each cluster's members log into the run directory, and none outlives the run
+        assertThat(runDir.resolve("members-base-1").resolve("member-0.log")).content().contains("[5.3.8]");
+        assertThat(runDir.resolve("members-new-1").resolve("member-0.log")).content().contains("[5.4.0]");
+        Thread.sleep(1_000);
+        assertThat(ProcessHandle.allProcesses().filter(p -> p.info().commandLine().orElse("").contains(work.toString()))
+                .toList()).as("members or client processes left running").isEmpty();
     }
 
     @Test

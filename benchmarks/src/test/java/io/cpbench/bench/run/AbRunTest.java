@@ -60,7 +60,7 @@ class AbRunTest {
         String csv = AbRun.csv(pairs);
         assertThat(csv.lines().count()).isEqualTo(201);
         assertThat(csv.lines().skip(101).findFirst().orElseThrow()).startsWith("51,2,BASE,BASE,");
-        assertThat(AbRun.table(AbRun.analyse(pairs, 0.05, Set.of(Comparison.Metric.OPS)), pairs, 100, false, null))
+        assertThat(AbRun.table(AbRun.analyse(pairs, 0.05, Set.of(Comparison.Metric.OPS)), pairs, 100, false, null, false))
                 .contains("from 2 pairs of client processes").contains("bootstrap over process pairs, then the pairs in them");
     }
 

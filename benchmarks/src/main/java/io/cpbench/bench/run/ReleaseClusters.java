@@ -1,0 +1,139 @@
+package io.cpbench.bench.run;
+
+import io.cpbench.topology.FreePorts;
+import io.cpbench.topology.Topology;
+import io.cpbench.topology.TopologyException;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * The clusters of a comparison of Hazelcast releases ({@code ab --base-version --new-version}): for each pair of
+ * client processes, a fresh cluster of each release on this machine, started side by side and both kept up while
+ * the sides take turns. Both are stock members with the same configuration (each its release's jar, leader from
+ * metrics, links direct), so that the release is all that differs; this build's release too runs as stock members
+ * here.
+ *
+ * <p>Why fresh clusters per pair of client processes: where the Raft leaders and partitions land differs from one
+ * cluster of a release to the next, as a JIT's choices differ from one JVM to the next; the bootstrap resamples the
+ * process pairs, so the interval holds that difference instead of crediting it to the release.
+ *
+ * <p>{@link #close()} may be called from any thread (a Ctrl-C hook): it stops the clusters up, and a start under way
+ * stops its members as it ends.
+ */
+public final class ReleaseClusters implements AbRun.Clusters, AutoCloseable {
+
+    private final ClusterChoice base;
+    private final ClusterChoice next;
+    private final Path runDir;
+    private final PrintStream console;
+    private volatile Topology baseTopology;
+    private volatile Topology newTopology;
+    private volatile boolean closed;
+
+    /**
+     * @param base    BASE's members (stock members of its release, {@link ClusterChoice#stockMembers})
+     * @param next    NEW's members
+     * @param runDir  where each cluster's member logs go ({@code members-base-1}, {@code members-new-1}, ...)
+     * @param console where the starts are announced
+     */
+    public ReleaseClusters(ClusterChoice base, ClusterChoice next, Path runDir, PrintStream console) {
+        if (!base.stock() || !next.stock()) {
+            throw new IllegalArgumentException("a comparison of releases runs both sides on stock members");
+        }
+        this.base = base;
+        this.next = next;
+        this.runDir = runDir;
+        this.console = console;
+    }
+
+    /** Stops the clusters of the last pair, then starts BASE's and NEW's anew, side by side. */
+    @Override
+    public AbRun.Sides sides(int fork) {
+        stopClusters();
+        if (closed) {
+            throw new IllegalStateException("stopped");
+        }
+        console.println("process pair " + fork + ": starting BASE's " + base.describe() + ", and NEW's "
+                + next.describe() + " ...");
+        long t0 = System.nanoTime();
+        ClusterChoice b0 = base;
+        ClusterChoice n0 = next;
+        if (base.basePort() == 0) { // free ports for both, chosen together: apart, both starts would pick the same
+            int first = FreePorts.consecutive(List.of("127.0.0.1"), base.memberCount() + next.memberCount(), 5801);
+            b0 = base.stockMembers(base.release().version(), first);
+            n0 = next.stockMembers(next.release().version(), first + base.memberCount());
+        }
+        ClusterChoice baseNow = b0;
+        ClusterChoice newNow = n0;
+        // Both at once: most of a stock cluster's start is waiting (joins, CP discovery, elections, metrics).
+        CompletableFuture<Topology> startingBase = CompletableFuture.supplyAsync(() -> start(baseNow, "base", fork));
+        CompletableFuture<Topology> startingNew = CompletableFuture.supplyAsync(() -> start(newNow, "new", fork));
+        Topology b = joined(startingBase);
+        Topology n = joined(startingNew);
+        baseTopology = b;
+        newTopology = n;
+        if (b == null || n == null || closed) {
+            stopClusters();
+            throw closed ? new IllegalStateException("stopped") : new TopologyException("process pair " + fork
+                    + ": " + (b == null ? "BASE's" : "NEW's") + " cluster did not start: " + failure(b == null ? startingBase : startingNew));
+        }
+        b.takeOverShutdown();
+        n.takeOverShutdown();
+        console.print("  BASE's ");
+        ClusterChoice.printReady(console, b, t0);
+        console.print("  NEW's ");
+        ClusterChoice.printReady(console, n, t0);
+        return new AbRun.Sides(baseNow.attachArgs(b), newNow.attachArgs(n), true);
+    }
+
+    private Topology start(ClusterChoice choice, String side, int fork) {
+        return choice.start(runDir.resolve("members-" + side + "-" + fork));
+    }
+
+    /** The started cluster, or null when its start failed (it stopped its members itself). */
+    private static Topology joined(CompletableFuture<Topology> starting) {
+        try {
+            return starting.join();
+        } catch (CompletionException | java.util.concurrent.CancellationException e) {
+            return null;
+        }
+    }
+
+    private static String failure(CompletableFuture<Topology> starting) {
+        try {
+            starting.join();
+            return "?";
+        } catch (CompletionException e) {
+            return e.getCause() == null ? e.toString() : String.valueOf(e.getCause().getMessage());
+        }
+    }
+
+    /** Stops both clusters, if up. */
+    private void stopClusters() {
+        Topology b = baseTopology;
+        Topology n = newTopology;
+        baseTopology = null;
+        newTopology = null;
+        try {
+            if (b != null) {
+                b.close();
+            }
+        } catch (TopologyException e) {
+            console.println("BASE's cluster did not stop cleanly: " + e.getMessage());
+        } finally {
+            if (n != null) {
+                n.close();
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        stopClusters();
+    }
+}
