@@ -38,6 +38,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 
@@ -154,6 +155,7 @@ public final class ReportModel {
                 .forEach(e -> environments.add(JSON.valueToTree(e)));
         results.stream().map(r -> r.cluster().topology()).filter(Objects::nonNull).findFirst()
                 .ifPresent(t -> run.put("topology", t));
+        releases(results).ifPresent(r -> run.put("releases", r));
         if (!results.isEmpty()) {
             run.put("incomplete", results.stream().anyMatch(r -> !r.status().name().equals("OK")));
             scenarioSections(dir, results, tables, charts, notes, verdicts);
@@ -452,6 +454,20 @@ public final class ReportModel {
         line(chart, new Series.Line("unknown (info)/s", t, unknown), "ops");
         line(chart, new Series.Line("p99 µs of ok ops", t, p99), "lat");
         chart.set("bands", bands);
+    }
+
+    /**
+     * "members Hazelcast 5.3.8, clients Hazelcast 5.4.0": the release the members told the clients they run, and the
+     * clients' own (from each result's environment); empty for results written before members' releases were recorded.
+     */
+    static Optional<String> releases(List<RunResult> results) {
+        String members = results.stream().map(r -> r.cluster() == null ? null : r.cluster().memberVersion())
+                .filter(Objects::nonNull).distinct().sorted().collect(java.util.stream.Collectors.joining(", "));
+        String clients = results.stream().map(RunResult::environment).filter(Objects::nonNull)
+                .map(e -> e.hazelcastVersion()).filter(Objects::nonNull).distinct().sorted()
+                .collect(java.util.stream.Collectors.joining(", "));
+        return members.isEmpty() ? Optional.empty()
+                : Optional.of("members Hazelcast " + members + (clients.isEmpty() ? "" : ", clients Hazelcast " + clients));
     }
 
     /**

@@ -274,7 +274,8 @@
       const section = el("section", {id, "data-kind": run.kind});
       const kind = el("span", {class: "kind" + (run.incomplete ? " incomplete" : "")}, run.kind + (run.incomplete ? " · not all OK" : ""));
       section.append(el("h2", {}, run.name, kind));
-      section.append(el("div", {class: "muted"}, run.path + (run.topology ? " · " + run.topology : "")));
+      section.append(el("div", {class: "muted"}, run.path + (run.topology ? " · " + run.topology : "")
+          + (run.releases ? " · " + run.releases : "")));
       if (run.headline && run.headline.rows && run.headline.rows.length) drawHeadline(section, run.headline);
       (run.notes || []).forEach(n => section.append(el("div", {class: "note"}, "note: " + n)));
       if (run.verdicts && run.verdicts.length) {

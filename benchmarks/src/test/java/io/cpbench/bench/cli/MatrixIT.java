@@ -206,7 +206,7 @@ class MatrixIT {
         assertThat(rendered.charts("percentiles").get(0).path("series")).as("network (a)").hasSize(5);
         assertThat(rendered.charts("percentiles").get(1).path("series")).as("network (b)").hasSize(8);
         assertThat(rendered.page().dom()).contains("client-leader-aware-from-slow-10ms").contains("Paired ratios")
-                .contains("hazelcastVersion");
+                .contains("hazelcastVersion").contains("members Hazelcast 5.4.0, clients Hazelcast 5.4.0");
         long compared = results.values().stream().filter(r -> !r.baselineOfItsNetwork()).count();
         assertThat(rendered.page().headlineRows()).as("the headline: one row per scenario but the two baselines")
                 .containsExactly((int) compared);
