@@ -461,8 +461,7 @@ public final class ReportModel {
      * clients' own (from each result's environment); empty for results written before members' releases were recorded.
      */
     static Optional<String> releases(List<RunResult> results) {
-        String members = results.stream().map(r -> r.cluster() == null ? null : r.cluster().memberVersion())
-                .filter(Objects::nonNull).distinct().sorted().collect(java.util.stream.Collectors.joining(", "));
+        String members = io.cpbench.bench.run.RunDirectory.memberVersions(results);
         String clients = results.stream().map(RunResult::environment).filter(Objects::nonNull)
                 .map(e -> e.hazelcastVersion()).filter(Objects::nonNull).distinct().sorted()
                 .collect(java.util.stream.Collectors.joining(", "));

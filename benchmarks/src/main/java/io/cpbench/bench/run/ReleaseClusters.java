@@ -17,9 +17,9 @@ import java.util.concurrent.CompletionException;
  * metrics, links direct), so that the release is all that differs; this build's release too runs as stock members
  * here.
  *
- * <p>Why fresh clusters per pair of client processes: where the Raft leaders and partitions land differs from one
- * cluster of a release to the next, as a JIT's choices differ from one JVM to the next; the bootstrap resamples the
- * process pairs, so the interval holds that difference instead of crediting it to the release.
+ * <p>Why fresh clusters per pair of client processes: where the Raft leaders and partitions land can differ from one
+ * cluster of a release to the next, as a JIT's choices can from one JVM to the next; the bootstrap resamples the
+ * process pairs, so the interval holds such a difference instead of crediting it to the release.
  *
  * <p>{@link #close()} may be called from any thread (a Ctrl-C hook): it stops the clusters up, and a start under way
  * stops its members as it ends.

@@ -112,6 +112,15 @@ public final class RunDirectory {
     }
 
     /**
+     * The members' releases the results recorded (as the members told the clients), distinct, sorted and
+     * comma-separated: {@code 5.3.8}; empty for results written before members' releases were recorded.
+     */
+    public static String memberVersions(List<RunResult> results) {
+        return String.join(", ", results.stream().map(r -> r.cluster() == null ? null : r.cluster().memberVersion())
+                .filter(java.util.Objects::nonNull).distinct().sorted().toList());
+    }
+
+    /**
      * Prints the scenario table and the paired ratios, and writes them to {@code table.md} with {@code notes} below
      * them, and every result to {@code summary.csv}.
      */
@@ -121,8 +130,7 @@ public final class RunDirectory {
             console.println("no scenario ran; nothing to tabulate");
             return;
         }
-        String versions = String.join(", ", results.stream().map(r -> r.cluster() == null ? null : r.cluster().memberVersion())
-                .filter(java.util.Objects::nonNull).distinct().sorted().toList());
+        String versions = memberVersions(results);
         String release = versions.isEmpty() ? "" : "Members: Hazelcast " + versions + "; clients: Hazelcast "
                 + com.hazelcast.instance.BuildInfoProvider.getBuildInfo().getVersion() + "\n\n";
         String table = release + ScenarioTable.markdown(results);

@@ -180,6 +180,7 @@ class MatrixIT {
 
         assertThat(report.exitCode()).isZero();
         String tableMd = Files.readString(runDir.resolve("table.md"));
+        assertThat(tableMd).contains("Members: Hazelcast 5.4.0; clients: Hazelcast 5.4.0\n"); // what the members said
         String[] parts = report.stdout().split("\n\n");
         assertThat(parts).hasSize(2); // the scenario table, then the ratios to client-leader
         assertThat(parts[0].lines().count()).isEqualTo(2 + 13);
