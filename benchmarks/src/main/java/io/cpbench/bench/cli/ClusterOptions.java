@@ -88,7 +88,9 @@ public final class ClusterOptions {
                     + " for CP): its jar from the local Maven repository, fetched once from Maven Central when it is not"
                     + " there. A release other than this build's runs as stock members on this machine (--topology local:"
                     + " no cp-bench class on them, leader from metrics, network direct, no faults); clients stay this"
-                    + " build's (default: this build's release).")
+                    + " build's. On matrix and run, a list (5.3.8,5.4.0; at most " + MAX_RELEASES + ") is a version axis:"
+                    + " every round on fresh clusters of each release side by side, each scenario on each release in"
+                    + " turn, and releases.md comparing each with the first (default: this build's release).")
     String hazelcastVersion;
 
     /**
@@ -98,11 +100,52 @@ public final class ClusterOptions {
      * @throws IllegalArgumentException naming the option that is wrong
      */
     ClusterChoice choose(int slowMember) {
+        if (!releaseAxis().isEmpty()) {
+            throw new IllegalArgumentException("--hazelcast-version " + hazelcastVersion + ": one release here; a list"
+                    + " of releases is a version axis of matrix and run (ab compares two with --base-version and --new-version)");
+        }
+        return chooseAxisAware(slowMember);
+    }
+
+    /**
+     * As {@link #choose(int)}, but a list of releases in --hazelcast-version ({@link #releaseAxis()}) is let through:
+     * the choice is then this build's release, and each release's cluster is made from it
+     * ({@link ClusterChoice#stockMembers}).
+     */
+    ClusterChoice chooseAxisAware(int slowMember) {
         return ClusterChoice.builder().topology(topology).members(members).basePort(basePort).settle(settle)
                 .startupTimeout(startupTimeout).rebalancePeriod(rebalancePeriod).failover(failover).noPriority(noPriority)
                 .memberSettings(memberSettings).network(network).connect(connect).inventory(inventory)
                 .clusterName(clusterName).connectTimeout(connectTimeout).slowMember(slowMember)
-                .hazelcastVersion(hazelcastVersion).build().resolveRelease(System.out);
+                .hazelcastVersion(releaseAxis().isEmpty() ? hazelcastVersion : null).build().resolveRelease(System.out);
+    }
+
+    /** Most releases in one run's version axis: each runs a cluster of its own, side by side with the others. */
+    static final int MAX_RELEASES = 3;
+
+    /**
+     * The releases --hazelcast-version lists when it names more than one ({@code 5.3.8,5.4.0}), in order; empty when it
+     * names one or none.
+     *
+     * @throws IllegalArgumentException for an empty entry, a release named twice, or more than {@link #MAX_RELEASES}
+     */
+    List<String> releaseAxis() {
+        if (hazelcastVersion == null || !hazelcastVersion.contains(",")) {
+            return List.of();
+        }
+        List<String> releases = java.util.Arrays.stream(hazelcastVersion.split(",", -1)).map(String::trim).toList();
+        if (releases.stream().anyMatch(String::isEmpty)) {
+            throw new IllegalArgumentException("--hazelcast-version " + hazelcastVersion + ": an empty release in the"
+                    + " list; expected releases separated by commas, like 5.3.8,5.4.0");
+        }
+        if (new java.util.HashSet<>(releases).size() < releases.size()) {
+            throw new IllegalArgumentException("--hazelcast-version " + hazelcastVersion + ": names a release twice");
+        }
+        if (releases.size() > MAX_RELEASES) {
+            throw new IllegalArgumentException("--hazelcast-version " + hazelcastVersion + ": at most " + MAX_RELEASES
+                    + " releases in one run (each runs a cluster of its own, side by side with the others)");
+        }
+        return releases;
     }
 
     /** These options as command-line arguments, every one spelled out, for {@link #startFromArgs}. */

@@ -4,6 +4,7 @@ import io.cpbench.bench.run.ClusterChoice;
 import io.cpbench.bench.run.ConsoleProgress;
 import io.cpbench.bench.run.Interruption;
 import io.cpbench.bench.run.MatrixRun;
+import io.cpbench.bench.run.ReleaseMatrixRun;
 import io.cpbench.bench.run.RunDirectory;
 import io.cpbench.bench.run.RunLines;
 import io.cpbench.bench.run.UntilCi;
@@ -72,6 +73,9 @@ abstract class SuiteCommand implements Callable<Integer> {
             description = "How often to print progress during a scenario; 0 for never (default: ${DEFAULT-VALUE}).")
     Duration progressEvery;
 
+    /** With --hazelcast-version A,B: each release's cluster (stock members), from {@link #validate}; else empty. */
+    private List<ClusterChoice> releaseChoices = List.of();
+
     abstract List<Scenario> scenarios();
 
     abstract int rounds();
@@ -96,19 +100,26 @@ abstract class SuiteCommand implements Callable<Integer> {
         ClusterChoice cluster = validate(scenarios);
         MatrixRun.Config config = new MatrixRun.Config(scenarios, plans, rounds, untilCi, clusterWarmup.get(planOptions.quick),
                 cluster.suiteOptions(slowMember, delay, probeSettings));
+        ReleaseMatrixRun.Config acrossReleases = releaseChoices.isEmpty() ? null : new ReleaseMatrixRun.Config(releaseChoices, config);
+        int releases = Math.max(1, releaseChoices.size());
         Path runDir = RunDirectory.choose(out.dir, commandName());
         long boxedRound = scenarios.stream().mapToLong(s -> plans.apply(s).timebox().toSeconds()).sum();
         Duration shortestBox = scenarios.stream().map(s -> plans.apply(s).timebox()).min(Duration::compareTo).orElseThrow();
         boolean shorterBoxes = shortestBox.compareTo(plan.timebox()) < 0;
-        console.printf(Locale.ROOT, "cp-bench %s: %d scenario%s x %d round%s; %s; time box %s per scenario%s (at most %s in all)%n",
+        console.printf(Locale.ROOT, "cp-bench %s: %d scenario%s x %d round%s%s; %s; time box %s per scenario%s (at most %s in all)%n",
                 commandName(), scenarios.size(), scenarios.size() == 1 ? "" : "s", rounds, rounds == 1 ? "" : "s",
+                releases == 1 ? "" : " x " + releases + " Hazelcast releases (" + String.join(", ", acrossReleases.versions()) + ")",
                 RunLines.describe(plan), Durations.human(plan.timebox()),
                 shorterBoxes ? ", " + Durations.human(shortestBox) + " through the slow member" : "",
                 untilCi != null && untilCi.maxTime().toSeconds() < boxedRound * rounds
                         ? Durations.human(untilCi.maxTime().toSeconds() + boxedRound) + ": --max-time, plus the round in flight"
-                        : Durations.human(boxedRound * rounds));
+                        : Durations.human(boxedRound * rounds * releases)
+                        + (releases == 1 ? "" : ", plus each round's cluster starts"));
         if (untilCi != null) {
             console.println(untilCi.describe());
+        }
+        if (acrossReleases != null && acrossReleases.tooFewRounds() != null) {
+            console.println(acrossReleases.tooFewRounds());
         }
         console.println("results -> " + runDir);
         String planted = io.cpbench.core.workload.PlantedSlowdown.banner();
@@ -117,6 +128,16 @@ abstract class SuiteCommand implements Callable<Integer> {
         }
         liveOptions.start(console, runDir, "cp-bench " + commandName() + " (live)");
         io.cpbench.bench.report.LiveView live = liveOptions.view();
+        ConsoleProgress progress = new ConsoleProgress(System.err, progressEvery, rounds, plan.duration(),
+                scenario -> plans.apply(scenario).timebox());
+        ScenarioRunner.ProgressSink sink = live == null ? progress : (scenario, round, p) -> {
+            progress.report(scenario, round, p);
+            live.sample((round == 0 ? "cluster warm-up" : "round " + round + " " + scenario.name()) + (p.measuring() ? "" : " (warm-up)"),
+                    p.intervalOpsPerSecond(), p.intervalP50Micros(), null, p.done(), p.errors());
+        };
+        if (acrossReleases != null) {
+            return runAcrossReleases(console, acrossReleases, runDir, sink);
+        }
         long startNanos = System.nanoTime();
         Topology topology;
         try {
@@ -126,13 +147,6 @@ abstract class SuiteCommand implements Callable<Integer> {
             RunDirectory.removeIfEmpty(runDir);
         }
         topology.takeOverShutdown(); // the hook below writes what was measured first, then stops the members
-        ConsoleProgress progress = new ConsoleProgress(System.err, progressEvery, rounds, plan.duration(),
-                scenario -> plans.apply(scenario).timebox());
-        ScenarioRunner.ProgressSink sink = live == null ? progress : (scenario, round, p) -> {
-            progress.report(scenario, round, p);
-            live.sample((round == 0 ? "cluster warm-up" : "round " + round + " " + scenario.name()) + (p.measuring() ? "" : " (warm-up)"),
-                    p.intervalOpsPerSecond(), p.intervalP50Micros(), null, p.done(), p.errors());
-        };
         MatrixRun run = new MatrixRun(config, console, sink);
         // a no-op when the main thread closed the topology first
         Interruption interruption = new Interruption(run::stop, topology::close);
@@ -158,13 +172,75 @@ abstract class SuiteCommand implements Callable<Integer> {
         return ExitCodes.of(run.results(), interrupted, strict);
     }
 
+    /**
+     * A matrix across releases ({@code --hazelcast-version A,B}): fresh clusters of each release every round, each
+     * scenario on each in turn; each release's results into a run directory of its own under {@code runDir}, and
+     * {@code releases.md} comparing them. On Ctrl-C or a failed start, what was measured is written all the same.
+     */
+    private int runAcrossReleases(PrintStream console, ReleaseMatrixRun.Config config, Path runDir,
+                                  ScenarioRunner.ProgressSink sink) {
+        ReleaseMatrixRun run = new ReleaseMatrixRun(config, console, sink);
+        Interruption interruption = new Interruption(run::stop, run::closeClusters);
+        try {
+            run.run(runDir, progressEvery);
+        } finally {
+            run.closeClusters();
+            liveOptions.close();
+            try {
+                for (String version : config.versions()) {
+                    Path dir = ReleaseMatrixRun.releaseDir(runDir, version);
+                    if (!run.results(version).isEmpty()) {
+                        console.println();
+                        console.println("== Hazelcast " + version);
+                        RunDirectory.writeSummary(console, dir, commandName() + " on Hazelcast " + version,
+                                run.results(version), List.of());
+                    }
+                    RunDirectory.removeIfEmpty(dir);
+                }
+                if (!run.results().isEmpty()) {
+                    String releases = run.releasesMarkdown();
+                    console.println();
+                    console.print(releases);
+                    RunDirectory.writeText(runDir, "releases.md", releases);
+                    console.println("wrote releases.md to " + runDir);
+                }
+                RunDirectory.removeIfEmpty(runDir);
+                String summary = RunLines.notOk(commandName(), run.results());
+                if (summary != null) {
+                    System.err.println(summary);
+                }
+            } finally {
+                interruption.written();
+            }
+        }
+        boolean interrupted = !interruption.disarm() || run.stopped();
+        return ExitCodes.of(run.results(), interrupted, strict);
+    }
+
     /** Checks what the options can tell before anything starts: a mistake here costs a second, not a minute. */
     private ClusterChoice validate(List<Scenario> scenarios) {
         if (slowMember < -1) {
             throw new IllegalArgumentException("--slow-member must be a member's index (or leave it out for the last"
                     + " member), was " + slowMember);
         }
-        ClusterChoice cluster = clusterOptions.choose(slowMember);
+        List<String> axis = clusterOptions.releaseAxis();
+        ClusterChoice cluster = clusterOptions.chooseAxisAware(slowMember);
+        if (!axis.isEmpty()) {
+            List<ClusterChoice> choices = new java.util.ArrayList<>();
+            for (int i = 0; i < axis.size(); i++) { // --base-port P: each release's members in a block of their own
+                int port = cluster.basePort() == 0 ? 0 : cluster.basePort() + i * cluster.memberCount();
+                choices.add(cluster.stockMembers(axis.get(i), port).resolveRelease(System.out));
+            }
+            releaseChoices = List.copyOf(choices);
+            cluster = choices.get(0);
+        }
+        if (scenarios.stream().anyMatch(Scenario::slowNetwork) && cluster.stock()) {
+            throw new IllegalArgumentException("--hazelcast-version " + clusterOptions.hazelcastVersion + " runs stock"
+                    + " members, whose links are direct: network (b) scenarios ("
+                    + scenarios.stream().filter(Scenario::slowNetwork).map(Scenario::name).toList()
+                    + ") need cp-bench's members and network emulator; give network (a) scenarios with --scenario"
+                    + " (cpbench list)");
+        }
         if (scenarios.stream().anyMatch(Scenario::slowNetwork) && !cluster.canSlowAMemberDown()) {
             throw new IllegalArgumentException("network (b) scenarios ("
                     + scenarios.stream().filter(Scenario::slowNetwork).map(Scenario::name).toList()

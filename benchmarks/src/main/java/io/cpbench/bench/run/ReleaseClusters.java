@@ -1,14 +1,11 @@
 package io.cpbench.bench.run;
 
-import io.cpbench.topology.FreePorts;
 import io.cpbench.topology.Topology;
 import io.cpbench.topology.TopologyException;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 /**
  * The clusters of a comparison of Hazelcast releases ({@code ab --base-version --new-version}): for each pair of
@@ -60,26 +57,24 @@ public final class ReleaseClusters implements AbRun.Clusters, AutoCloseable {
         console.println("process pair " + fork + ": starting BASE's " + base.describe() + ", and NEW's "
                 + next.describe() + " ...");
         long t0 = System.nanoTime();
-        ClusterChoice b0 = base;
-        ClusterChoice n0 = next;
-        if (base.basePort() == 0) { // free ports for both, chosen together: apart, both starts would pick the same
-            int first = FreePorts.consecutive(List.of("127.0.0.1"), base.memberCount() + next.memberCount(), 5801);
-            b0 = base.stockMembers(base.release().version(), first);
-            n0 = next.stockMembers(next.release().version(), first + base.memberCount());
+        List<ClusterChoice> placed = SideBySide.withPorts(List.of(base, next));
+        List<Topology> started;
+        try {
+            started = SideBySide.start(placed, List.of("BASE's", "NEW's"),
+                    List.of(runDir.resolve("members-base-" + fork), runDir.resolve("members-new-" + fork)));
+        } catch (TopologyException e) {
+            if (closed) {
+                throw new IllegalStateException("stopped");
+            }
+            throw new TopologyException("process pair " + fork + ": " + e.getMessage());
         }
-        ClusterChoice baseNow = b0;
-        ClusterChoice newNow = n0;
-        // Both at once: most of a stock cluster's start is waiting (joins, CP discovery, elections, metrics).
-        CompletableFuture<Topology> startingBase = CompletableFuture.supplyAsync(() -> start(baseNow, "base", fork));
-        CompletableFuture<Topology> startingNew = CompletableFuture.supplyAsync(() -> start(newNow, "new", fork));
-        Topology b = joined(startingBase);
-        Topology n = joined(startingNew);
+        Topology b = started.get(0);
+        Topology n = started.get(1);
         baseTopology = b;
         newTopology = n;
-        if (b == null || n == null || closed) {
+        if (closed) {
             stopClusters();
-            throw closed ? new IllegalStateException("stopped") : new TopologyException("process pair " + fork
-                    + ": " + (b == null ? "BASE's" : "NEW's") + " cluster did not start: " + failure(b == null ? startingBase : startingNew));
+            throw new IllegalStateException("stopped");
         }
         b.takeOverShutdown();
         n.takeOverShutdown();
@@ -87,29 +82,7 @@ public final class ReleaseClusters implements AbRun.Clusters, AutoCloseable {
         ClusterChoice.printReady(console, b, t0);
         console.print("  NEW's ");
         ClusterChoice.printReady(console, n, t0);
-        return new AbRun.Sides(baseNow.attachArgs(b), newNow.attachArgs(n), true);
-    }
-
-    private Topology start(ClusterChoice choice, String side, int fork) {
-        return choice.start(runDir.resolve("members-" + side + "-" + fork));
-    }
-
-    /** The started cluster, or null when its start failed (it stopped its members itself). */
-    private static Topology joined(CompletableFuture<Topology> starting) {
-        try {
-            return starting.join();
-        } catch (CompletionException | java.util.concurrent.CancellationException e) {
-            return null;
-        }
-    }
-
-    private static String failure(CompletableFuture<Topology> starting) {
-        try {
-            starting.join();
-            return "?";
-        } catch (CompletionException e) {
-            return e.getCause() == null ? e.toString() : String.valueOf(e.getCause().getMessage());
-        }
+        return new AbRun.Sides(placed.get(0).attachArgs(b), placed.get(1).attachArgs(n), true);
     }
 
     /** Stops both clusters, if up. */

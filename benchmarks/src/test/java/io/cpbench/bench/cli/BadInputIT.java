@@ -76,6 +76,14 @@ class BadInputIT {
                         + " --base-version and --new-version", new String[]{"ab", "--new-version", "5.3.8", "--hazelcast-version", "5.3.8"}),
                 Arguments.of(2, "--base-version and --new-version start members of each release on this machine: --topology"
                         + " local only", new String[]{"ab", "--base-version", "5.3.8", "--topology", "embedded"}),
+                Arguments.of(2, "--hazelcast-version 5.3.8,,5.4.0: an empty release in the list", new String[]{"matrix",
+                        "--hazelcast-version", "5.3.8,,5.4.0"}),
+                Arguments.of(2, "--hazelcast-version 5.3.8,5.4.0: one release here; a list of releases is a version axis"
+                        + " of matrix and run", new String[]{"load", "--hazelcast-version", "5.3.8,5.4.0"}),
+                Arguments.of(2, "--hazelcast-version 5.3.8,5.4.0 runs stock members, whose links are direct: network (b)"
+                        + " scenarios", new String[]{"matrix", "--hazelcast-version", "5.3.8,5.4.0"}),
+                Arguments.of(2, "--until-ci with several --hazelcast-version releases: give --rounds", new String[]{"matrix",
+                        "--hazelcast-version", "5.3.8,5.4.0", "--scenario", "client-leader,client-follower", "--until-ci", "5%"}),
                 Arguments.of(2, "--agents 3 but --agent-hosts lists 2", new String[]{"load", "--agents", "3",
                         "--agent-hosts", "127.0.0.1:5811,127.0.0.1:5812"}),
                 Arguments.of(2, "--control localhost: expected HOST:PORT", new String[]{"agent", "--control", "localhost"}),

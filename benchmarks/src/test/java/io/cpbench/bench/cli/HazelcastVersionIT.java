@@ -12,8 +12,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Hazelcast releases: {@code ab} comparing 5.3.8 with 5.4.0 on a cluster of each (5.3.8's are stock members of its
- * own jar, which .ci/run puts in the local Maven repository first; else the CLI fetches it); and the versions refused
- * with one line and exit 2 before any member starts.
+ * own jar, which .ci/run puts in the local Maven repository first; else the CLI fetches it); {@code matrix} with both
+ * as its version axis; and the versions refused with one line and exit 2 before any member starts.
  */
 @org.junit.jupiter.api.Tag("long") // in CI's -Plong run: it keeps ./mvnw verify under 15 minutes
 class HazelcastVersionIT {
@@ -57,6 +57,37 @@ class HazelcastVersionIT {
         Thread.sleep(1_000);
         assertThat(ProcessHandle.allProcesses().filter(p -> p.info().commandLine().orElse("").contains(work.toString()))
                 .toList()).as("members or client processes left running").isEmpty();
+    }
+
+    /**
+     * {@code matrix --hazelcast-version 5.3.8,5.4.0}, the version axis: a round on fresh clusters of both releases,
+     * started side by side, the scenario on each; each release's results in a run directory of its own, and
+     * releases.md comparing them (one round: ratios without a verdict).
+     */
+    @Test
+    void aMatrixAcrossReleasesRunsEachScenarioOnAFreshClusterOfEach() throws Exception {
+        CliProcess.Finished m = CliProcess.run(work, 300, "matrix", "--hazelcast-version", "5.3.8,5.4.0", "--members", "3",
+                "--settle", "1s", "--scenario", "client-leader", "--rounds", "1", "--ops", "300", "--warmup", "200",
+                "--cluster-warmup", "1s", "--out", "m");
+        assertThat(m.exitCode()).as(m.stdout() + m.stderr()).isZero();
+        assertThat(m.stdout()).contains("1 scenario x 1 round x 2 Hazelcast releases (5.3.8, 5.4.0)")
+                .contains("1 round: the releases' ratios come with intervals but no verdict")
+                .contains("round 1: starting fresh clusters side by side").contains("(stock 5.3.8)").contains("(stock 5.4.0)")
+                .contains("client-leader on Hazelcast 5.3.8").contains("client-leader on Hazelcast 5.4.0");
+        Path runDir;
+        try (java.util.stream.Stream<Path> dirs = Files.list(work.resolve("m"))) {
+            runDir = dirs.filter(Files::isDirectory).findFirst().orElseThrow();
+        }
+        assertThat(runDir.resolve("releases.md")).content().contains("## Hazelcast 5.4.0 against Hazelcast 5.3.8")
+                .containsPattern("\\| client-leader +\\| all +\\| 1/1 ").contains("verdict: UNDECIDED");
+        assertThat(runDir.resolve("hazelcast-5.3.8/table.md")).content().contains("Members: Hazelcast 5.3.8; clients: Hazelcast 5.4.0");
+        assertThat(runDir.resolve("hazelcast-5.4.0/table.md")).content().contains("Members: Hazelcast 5.4.0; clients: Hazelcast 5.4.0");
+        assertThat(runDir.resolve("hazelcast-5.3.8/01-client-leader.json")).exists();
+        assertThat(runDir.resolve("members-5.3.8-1").resolve("member-0.log")).content().contains("[5.3.8]");
+        assertThat(runDir.resolve("members-5.4.0-1").resolve("member-0.log")).content().contains("[5.4.0]");
+        Thread.sleep(1_000);
+        assertThat(ProcessHandle.allProcesses().filter(p -> p.info().commandLine().orElse("").contains(work.toString()))
+                .toList()).as("member processes left running").isEmpty();
     }
 
     @Test

@@ -53,7 +53,9 @@ public final class Comparison {
     }
 
     public enum Verdict {
-        FASTER("faster"), SLOWER("slower"), NO_CHANGE("no change");
+        FASTER("faster"), SLOWER("slower"), NO_CHANGE("no change"),
+        /** Too few samples to judge (a caller's minimum): the ratios are shown, not judged. */
+        UNDECIDED("too few pairs");
 
         private final String text;
 
@@ -209,6 +211,71 @@ public final class Comparison {
     }
 
     /**
+     * NEW's results against BASE's, scenario by scenario, paired by round (a matrix across releases runs each scenario
+     * on both back to back in every round): per metric the median of the rounds' ratios with a 95 % bootstrap
+     * interval over the rounds ({@link #paired}). Only rounds with a usable (OK, UNSTABLE or TIMEBOXED) result on both
+     * sides count; a scenario with none gets a row saying so.
+     */
+    public static Result pairedByRound(List<String> scenarios, List<RunResult> baseResults, List<RunResult> newResults,
+                                       double tolerance, Set<Metric> gate) {
+        checkTolerance(tolerance);
+        List<Row> rows = new ArrayList<>();
+        for (String scenario : scenarios) {
+            Map<Integer, RunResult> base = usableByRound(baseResults, scenario);
+            Map<Integer, RunResult> next = usableByRound(newResults, scenario);
+            List<Integer> both = base.keySet().stream().filter(next::containsKey).sorted().toList();
+            if (both.isEmpty()) {
+                rows.add(new Row(scenario, "all", base.size(), next.size(), Map.of(), Verdict.NO_CHANGE,
+                        "no round usable (OK, UNSTABLE or TIMEBOXED) on both sides"));
+                continue;
+            }
+            Map<Metric, double[][]> pairs = new LinkedHashMap<>();
+            pairs.put(Metric.OPS, sides(both, base, next, r -> r.measured().opsPerSecond()));
+            if (both.stream().allMatch(r -> hasLatencies(base.get(r)) && hasLatencies(next.get(r)))) {
+                pairs.put(Metric.P50, sides(both, base, next, r -> r.latencyMicros().p50()));
+                pairs.put(Metric.P99, sides(both, base, next, r -> r.latencyMicros().p99()));
+            }
+            rows.addAll(paired(scenario, pairs, tolerance, gate).rows());
+        }
+        return new Result(rows, tolerance, gated(gate));
+    }
+
+    private static Map<Integer, RunResult> usableByRound(List<RunResult> results, String scenario) {
+        Map<Integer, RunResult> byRound = new LinkedHashMap<>();
+        for (RunResult r : results) {
+            if (r.scenario().equals(scenario) && usable(r)) {
+                byRound.put(r.round(), r);
+            }
+        }
+        return byRound;
+    }
+
+    private static double[][] sides(List<Integer> rounds, Map<Integer, RunResult> base, Map<Integer, RunResult> next,
+                                    ToDoubleFunction<RunResult> value) {
+        return new double[][] {rounds.stream().mapToDouble(r -> value.applyAsDouble(base.get(r))).toArray(),
+                rounds.stream().mapToDouble(r -> value.applyAsDouble(next.get(r))).toArray()};
+    }
+
+    /**
+     * {@code result}'s rows with fewer than {@code minPairs} samples on a side made {@link Verdict#UNDECIDED}: their
+     * ratios and intervals kept, no metric or row judged. With few pairs every ratio can fall on one side of 1 by
+     * chance (all of 3 with probability 1/4 when nothing changed), and a bootstrap interval over them is no guard.
+     */
+    public static Result undecidedBelow(Result result, int minPairs) {
+        List<Row> rows = new ArrayList<>();
+        for (Row r : result.rows()) {
+            if (Math.min(r.baseRounds(), r.newRounds()) >= minPairs || r.metrics().isEmpty()) {
+                rows.add(r);
+                continue;
+            }
+            Map<Metric, MetricChange> metrics = new LinkedHashMap<>();
+            r.metrics().forEach((m, c) -> metrics.put(m, new MetricChange(m, c.base(), c.next(), c.ratio(), Verdict.UNDECIDED)));
+            rows.add(new Row(r.scenario(), r.op(), r.baseRounds(), r.newRounds(), metrics, Verdict.UNDECIDED, r.note()));
+        }
+        return new Result(rows, result.tolerance(), result.gate());
+    }
+
+    /**
      * One row of unpaired samples: per metric, BASE's values and NEW's (a sweep cell's repeats, say). A metric
      * missing from either map is left out of the row; op/s is required.
      */
@@ -307,21 +374,23 @@ public final class Comparison {
             MetricChange ops = r.metrics().get(Metric.OPS);
             if (ops == null) {
                 rows.add(List.of(r.scenario(), r.op(), r.baseRounds() + "/" + r.newRounds(), "-", "-", r.note(), "-", "-",
-                        r.verdict() == Verdict.NO_CHANGE ? r.verdict().text() : "**" + r.verdict().text() + "**"));
+                        plain(r.verdict()) ? r.verdict().text() : "**" + r.verdict().text() + "**"));
                 continue;
             }
             pointOnly |= Math.min(r.baseRounds(), r.newRounds()) < 2;
             rows.add(List.of(r.scenario(), r.op(), r.baseRounds() + "/" + r.newRounds(),
                     String.format(Locale.ROOT, "%,.0f", ops.base()), String.format(Locale.ROOT, "%,.0f", ops.next()),
                     cell(ops, result), cell(r.metrics().get(Metric.P50), result), cell(r.metrics().get(Metric.P99), result),
-                    r.verdict() == Verdict.NO_CHANGE ? r.verdict().text() : "**" + r.verdict().text() + "**"));
+                    plain(r.verdict()) ? r.verdict().text() : "**" + r.verdict().text() + "**"));
         }
         StringBuilder b = new StringBuilder(MarkdownTable.render(header, rows));
         b.append('\n').append(summary(result, baseName, newName)).append('\n');
         b.append(String.format(Locale.ROOT, "%nA metric counts as changed when its 95 %% interval excludes 1 and its"
                 + " ratio is beyond ±%.0f %%; a row is slower when a gated metric (%s) is. ! marks a changed metric.%s%n",
                 result.tolerance() * 100, String.join(", ", result.gate().stream().map(Metric::label).toList()),
-                pointOnly ? " Rows with 1 " + unit.replaceAll("s$", "") + " on a side have no interval: their verdict rests on the ratio alone." : ""));
+                pointOnly ? " Rows with 1 " + unit.replaceAll("s$", "") + " on a side have no interval: their verdict rests on the ratio alone." : "")
+                + (result.count(Verdict.UNDECIDED) > 0 ? "Rows with too few pairs have fewer " + unit + " than a verdict"
+                + " needs: their ratios are shown, not judged.\n" : ""));
         return b.toString();
     }
 
@@ -329,10 +398,18 @@ public final class Comparison {
     public static String summary(Result result, String baseName, String newName) {
         long slower = result.count(Verdict.SLOWER);
         long faster = result.count(Verdict.FASTER);
+        long undecided = result.count(Verdict.UNDECIDED);
         int total = result.rows().size();
-        String head = slower > 0 ? "REGRESSION" : faster > 0 ? "FASTER" : "NO CHANGE";
-        return String.format(Locale.ROOT, "verdict: %s: %d of %d rows slower, %d faster, %d no change (%s -> %s, tolerance %.0f %%)",
-                head, slower, total, faster, total - slower - faster, baseName, newName, result.tolerance() * 100);
+        String head = slower > 0 ? "REGRESSION" : faster > 0 ? "FASTER" : undecided == total ? "UNDECIDED" : "NO CHANGE";
+        return String.format(Locale.ROOT, "verdict: %s: %d of %d rows slower, %d faster, %d no change%s (%s -> %s, tolerance %.0f %%)",
+                head, slower, total, faster, total - slower - faster - undecided,
+                undecided == 0 ? "" : ", " + undecided + " " + Verdict.UNDECIDED.text(), baseName, newName,
+                result.tolerance() * 100);
+    }
+
+    /** Whether a verdict is shown unmarked: nothing changed, or nothing was judged. */
+    private static boolean plain(Verdict v) {
+        return v == Verdict.NO_CHANGE || v == Verdict.UNDECIDED;
     }
 
     private static String cell(MetricChange m, Result result) {
@@ -345,7 +422,7 @@ public final class Comparison {
         Bootstrap.Interval i = m.ratio();
         String text = i.n() < 2 ? String.format(Locale.ROOT, "%.3f", i.median())
                 : String.format(Locale.ROOT, "%.3f [%.3f-%.3f]", i.median(), i.low(), i.high());
-        return m.verdict() == Verdict.NO_CHANGE ? text : text + " !";
+        return m.verdict() == Verdict.NO_CHANGE || m.verdict() == Verdict.UNDECIDED ? text : text + " !";
     }
 
     /** Per scenario label (every label the run has, so the scenario sets compare), its usable rounds. */
@@ -353,11 +430,16 @@ public final class Comparison {
         Map<String, List<RunResult>> map = new LinkedHashMap<>();
         for (RunResult r : results) {
             List<RunResult> list = map.computeIfAbsent(r.label(), k -> new ArrayList<>());
-            if (r.status() == Status.OK || r.status() == Status.UNSTABLE || r.status() == Status.TIMEBOXED) {
+            if (usable(r)) {
                 list.add(r);
             }
         }
         return map;
+    }
+
+    /** OK, UNSTABLE or TIMEBOXED: measured to the end, or to its time box. */
+    private static boolean usable(RunResult r) {
+        return r.status() == Status.OK || r.status() == Status.UNSTABLE || r.status() == Status.TIMEBOXED;
     }
 
     private static boolean hasLatencies(RunResult r) {

@@ -182,4 +182,42 @@ class ComparisonTest {
         assertThatThrownBy(() -> Comparison.paired("ab", java.util.Map.of(Metric.OPS, new double[][]{{1}, {1}}),
                 2, DEFAULT_GATE)).hasMessageContaining("tolerance");
     }
+
+    @Test
+    void aMatrixAcrossReleasesPairsRunsByRoundAndSkipsRoundsUnusableOnEitherSide() {
+        // the machine drifts from round to round; NEW is 8 % slower than BASE in every round
+        double[] base = {1000, 1200, 800, 1100, 900, 1050, 950};
+        List<RunResult> b = new ArrayList<>();
+        List<RunResult> n = new ArrayList<>();
+        for (int i = 0; i < base.length; i++) {
+            RunResult x = rounds("client-leader", 1000, 3000, base[i]).get(0);
+            RunResult y = rounds("client-leader", 1087, 3200, base[i] * 0.92).get(0);
+            b.add(x.toBuilder().run(new RunResult.RunInfo("client-leader", "a", "d", i + 1, null, null)).build());
+            n.add(y.toBuilder().run(new RunResult.RunInfo("client-leader", "a", "d", i + 1, null, null)).build());
+        }
+        // round 3 failed on BASE: paired by position, NEW's round 3 would meet BASE's round 4 and so on
+        b.set(2, ResultFilesTest.result("client-leader", 3, 10, Status.FAIL, 1, 2, 3));
+        Comparison.Result r = Comparison.pairedByRound(List.of("client-leader", "client-follower"), b, n, 0.05, DEFAULT_GATE);
+        assertThat(r.rows()).hasSize(2);
+        Comparison.Row row = r.rows().get(0);
+        assertThat(row.baseRounds()).isEqualTo(6);
+        assertThat(row.metrics().get(Metric.OPS).ratio().median()).isCloseTo(0.92, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(row.metrics().get(Metric.OPS).ratio().high()).isCloseTo(0.92, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(row.verdict()).isEqualTo(Verdict.SLOWER);
+        assertThat(r.rows().get(1).note()).isEqualTo("no round usable (OK, UNSTABLE or TIMEBOXED) on both sides");
+
+        // the first three rounds alone (two pairs): ratios shown, nothing judged
+        Comparison.Result few = Comparison.undecidedBelow(Comparison.pairedByRound(List.of("client-leader"),
+                b.subList(0, 3), n.subList(0, 3), 0.05, DEFAULT_GATE), 5);
+        Comparison.Row undecided = only(few);
+        assertThat(undecided.baseRounds()).isEqualTo(2);
+        assertThat(undecided.verdict()).isEqualTo(Verdict.UNDECIDED);
+        assertThat(undecided.metrics().values()).allMatch(m -> m.verdict() == Verdict.UNDECIDED);
+        assertThat(undecided.metrics().get(Metric.OPS).ratio().median()).isCloseTo(0.92, org.assertj.core.data.Offset.offset(1e-9));
+        String table = Comparison.markdown(few, "5.3.8", "5.4.0", "pairs");
+        assertThat(table).contains("verdict: UNDECIDED: 0 of 1 rows slower, 0 faster, 0 no change, 1 too few pairs")
+                .contains("| too few pairs |").doesNotContain("] !").contains("Rows with too few pairs");
+        // enough pairs keep their verdict
+        assertThat(Comparison.undecidedBelow(r, 5).rows().get(0).verdict()).isEqualTo(Verdict.SLOWER);
+    }
 }

@@ -1,0 +1,240 @@
+package io.cpbench.bench.run;
+
+import io.cpbench.bench.scenario.Scenario;
+import io.cpbench.bench.suite.Matrix;
+import io.cpbench.bench.suite.ScenarioRunner;
+import io.cpbench.core.load.Durations;
+import io.cpbench.core.result.Comparison;
+import io.cpbench.core.result.RunResult;
+import io.cpbench.topology.Topology;
+import io.cpbench.topology.TopologyException;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A matrix across Hazelcast releases ({@code matrix --hazelcast-version 5.3.8,5.4.0}). Every round runs on fresh
+ * clusters of each release, started side by side on this machine as stock members of one configuration (this build's
+ * release too, so that the release is all that differs between them) and each warmed up; then each scenario runs on
+ * every release back to back, the releases' order turning by one from scenario to scenario and round to round, and
+ * the round's clusters are stopped.
+ *
+ * <p>A scenario's runs of one round form a pair (a set, with three releases), minutes apart at most: each later
+ * release is compared with the first pair by pair ({@link Comparison#paired}), the interval a bootstrap over the
+ * rounds. As each round has clusters of its own, differences between two clusters of one release (where the Raft
+ * leaders and partitions land) fall into that interval instead of being credited to the release.
+ *
+ * <p>{@link #stop()} may be called from any thread (a Ctrl-C hook): the scenario in flight ends as INCOMPLETE with
+ * what it measured, no other starts, and {@link #closeClusters()} then stops the clusters up.
+ */
+public final class ReleaseMatrixRun extends ResultRun {
+
+    /** The verdict's settings, as {@code ab}'s and {@code compare}'s defaults. */
+    public static final double TOLERANCE = 0.05;
+    public static final Set<Comparison.Metric> GATE = EnumSet.of(Comparison.Metric.OPS, Comparison.Metric.P50);
+    /**
+     * Fewest pairs (rounds) for a verdict: with 5 and nothing changed, all ratios fall on one side of 1 with
+     * probability 2/32; with 3 (--quick's rounds), 1/4. Fewer give ratios and intervals, marked "too few pairs".
+     */
+    public static final int MIN_PAIRS = 5;
+
+    /**
+     * @param releases each release's cluster (stock members, {@link ClusterChoice#stockMembers}), the first the one
+     *                 the others are compared with
+     * @param matrix   the scenarios, their plans, the rounds and the warm-up; no --until-ci
+     */
+    public record Config(List<ClusterChoice> releases, MatrixRun.Config matrix) {
+        public Config {
+            releases = List.copyOf(releases);
+            if (releases.size() < 2 || releases.stream().anyMatch(c -> !c.stock())) {
+                throw new IllegalArgumentException("a matrix across releases runs two or more releases, each on stock members");
+            }
+            if (matrix.untilCi() != null) {
+                throw new IllegalArgumentException("--until-ci with several --hazelcast-version releases: give --rounds"
+                        + " (each round starts fresh clusters of every release)");
+            }
+        }
+
+        /** A line to print before the run when its rounds are too few for verdicts, else null. */
+        public String tooFewRounds() {
+            return matrix.rounds() >= MIN_PAIRS ? null : String.format(Locale.ROOT, "%d round%s: the releases' ratios come"
+                    + " with intervals but no verdict, which needs %d pairs or more (--rounds %d)", matrix.rounds(),
+                    matrix.rounds() == 1 ? "" : "s", MIN_PAIRS, MIN_PAIRS);
+        }
+
+        /** {@code 5.3.8} for each release, in order. */
+        public List<String> versions() {
+            return releases.stream().map(c -> c.release().version()).toList();
+        }
+    }
+
+    private final Config config;
+    private final ScenarioRunner.ProgressSink progress;
+    private final Map<String, List<RunResult>> byRelease = new LinkedHashMap<>();
+    private volatile List<Topology> up = List.of();
+    private volatile boolean closed;
+
+    public ReleaseMatrixRun(Config config, java.io.PrintStream console, ScenarioRunner.ProgressSink progress) {
+        super(console);
+        this.config = config;
+        this.progress = progress;
+        config.versions().forEach(v -> byRelease.put(v, new CopyOnWriteArrayList<>()));
+    }
+
+    /** Where release {@code version}'s results go under the run directory: a run directory of its own. */
+    public static Path releaseDir(Path runDir, String version) {
+        return runDir.resolve("hazelcast-" + version);
+    }
+
+    /** The results of release {@code version} so far, in the order they ran. */
+    public List<RunResult> results(String version) {
+        return List.copyOf(byRelease.get(version));
+    }
+
+    /**
+     * Runs the rounds; each release's results and interval logs go to {@link #releaseDir}, its member logs to
+     * {@code members-<release>-<round>}.
+     *
+     * @throws TopologyException when a round's clusters cannot be started (what ran before is kept)
+     */
+    public void run(Path runDir, java.time.Duration progressEvery) {
+        MatrixRun.Config matrix = config.matrix();
+        List<Scenario> scenarios = matrix.scenarios();
+        List<String> versions = config.versions();
+        int rounds = matrix.rounds();
+        int total = scenarios.size() * versions.size() * rounds;
+        List<Scenario> perRound = new ArrayList<>();
+        versions.forEach(v -> perRound.addAll(scenarios));
+        MatrixRun.Estimate estimate = new MatrixRun.Estimate(matrix.plans(), perRound, rounds);
+        versions.forEach(v -> RunDirectory.create(releaseDir(runDir, v)));
+        long measuringStart = System.nanoTime();
+        for (int round = 1; round <= rounds && !stopped(); round++) {
+            List<Topology> clusters = startClusters(runDir, round, progressEvery);
+            try {
+                List<ScenarioRunner> runners = new ArrayList<>();
+                for (int i = 0; i < versions.size(); i++) {
+                    runners.add(new ScenarioRunner(clusters.get(i), matrix.plans(), releaseDir(runDir, versions.get(i)),
+                            matrix.options(), progress));
+                }
+                warmUp(runners, versions);
+                int k = 0;
+                for (Scenario scenario : Matrix.orderForRound(scenarios, round)) {
+                    for (int i : Matrix.orderForRound(indices(versions.size()), round + k)) {
+                        if (stopped()) {
+                            break;
+                        }
+                        ScenarioRunner runner = runners.get(i);
+                        stops.running(runner::stop);
+                        long left = estimate.remainingSeconds(count(), System.nanoTime() - measuringStart);
+                        console.printf(Locale.ROOT, "[round %d/%d, run %d of %d%s] %s on Hazelcast %s: %s%n", round,
+                                rounds, count() + 1, total, left > 0 ? ", about " + Durations.human(left) + " left in all" : "",
+                                scenario.name(), versions.get(i), scenario.description());
+                        RunResult result = add(runner.run(scenario, round));
+                        byRelease.get(versions.get(i)).add(result);
+                        console.println("    " + RunLines.oneLine(result));
+                    }
+                    k++;
+                }
+                stops.running(null);
+            } finally {
+                closeClusters();
+            }
+        }
+    }
+
+    private static List<Integer> indices(int n) {
+        List<Integer> list = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            list.add(i);
+        }
+        return list;
+    }
+
+    /** This round's clusters, one per release, started side by side; announced as each command announces its cluster. */
+    private List<Topology> startClusters(Path runDir, int round, java.time.Duration progressEvery) {
+        List<ClusterChoice> placed = SideBySide.withPorts(config.releases());
+        List<String> versions = config.versions();
+        console.println("round " + round + ": starting fresh clusters side by side: " + String.join("; ",
+                placed.stream().map(ClusterChoice::describe).toList()) + " ...");
+        List<Path> logDirs = versions.stream().map(v -> runDir.resolve("members-" + v + "-" + round)).toList();
+        long t0 = System.nanoTime();
+        List<Topology> clusters;
+        try (StartProgress ignored = new StartProgress(System.err, progressEvery, t0, logDirs.get(0))) {
+            clusters = SideBySide.start(placed, versions.stream().map(v -> "Hazelcast " + v + "'s").toList(), logDirs);
+        } catch (TopologyException e) {
+            throw new TopologyException("round " + round + ": " + e.getMessage());
+        }
+        up = clusters;
+        clusters.forEach(Topology::takeOverShutdown);
+        if (closed) {
+            closeClusters();
+            throw new TopologyException("round " + round + ": stopped while its clusters started");
+        }
+        for (int i = 0; i < clusters.size(); i++) {
+            console.print("  Hazelcast " + versions.get(i) + ": ");
+            ClusterChoice.printReady(console, clusters.get(i), t0);
+        }
+        return clusters;
+    }
+
+    private void warmUp(List<ScenarioRunner> runners, List<String> versions) {
+        if (config.matrix().warmup().none()) {
+            return;
+        }
+        for (int i = 0; i < runners.size() && !stopped(); i++) {
+            ScenarioRunner runner = runners.get(i);
+            stops.running(runner::stop);
+            console.printf(Locale.ROOT, "warming Hazelcast %s's cluster up: untimed ops through a smart client for %s ...%n",
+                    versions.get(i), config.matrix().warmup().human());
+            double rate = runner.warmCluster(config.matrix().warmup());
+            console.printf(Locale.ROOT, "    warm-up ran at %,.0f op/s%n", rate);
+        }
+        stops.running(null);
+    }
+
+    /** Stops the clusters that are up; any thread, any number of times. */
+    public void closeClusters() {
+        closed |= stopped();
+        List<Topology> clusters = up;
+        up = List.of();
+        SideBySide.stop(clusters, console::println);
+    }
+
+    /**
+     * Each later release against the first, per scenario: the ratios of op/s, p50 and p99 pair by pair (a round's two
+     * runs, both usable), the median with a 95 % bootstrap interval over the rounds, and the verdict by
+     * {@link #TOLERANCE} and {@link #GATE}. A scenario with no round usable on both releases gets a row saying so.
+     */
+    public Comparison.Result comparison(String version) {
+        return Comparison.undecidedBelow(Comparison.pairedByRound(config.matrix().scenarios().stream().map(Scenario::name).toList(),
+                byRelease.get(config.versions().get(0)), byRelease.get(version), TOLERANCE, GATE), MIN_PAIRS);
+    }
+
+    /** {@code releases.md}: each later release against the first, with how the runs were made. */
+    public String releasesMarkdown() {
+        List<String> versions = config.versions();
+        StringBuilder b = new StringBuilder("# cp-bench matrix across Hazelcast releases\n\n");
+        b.append(String.format(Locale.ROOT, "Releases: %s (members); clients: Hazelcast %s. Each round: a fresh"
+                        + " cluster of each release (%s), started side by side; each scenario then ran on every release"
+                        + " back to back, in an order turning from scenario to scenario. Pairs are a scenario's runs of"
+                        + " one round; the intervals are a bootstrap over the rounds.%n%n",
+                String.join(", ", versions), com.hazelcast.instance.BuildInfoProvider.getBuildInfo().getVersion(),
+                config.releases().get(0).describe().replace("Hazelcast " + versions.get(0), "Hazelcast <release>")));
+        for (int i = 1; i < versions.size(); i++) {
+            String base = "Hazelcast " + versions.get(0);
+            String next = "Hazelcast " + versions.get(i);
+            b.append("## ").append(next).append(" against ").append(base).append("\n\n");
+            b.append(Comparison.markdown(comparison(versions.get(i)), base, next, "pairs")).append('\n');
+        }
+        b.append("Each release's results: ").append(String.join(", ", versions.stream().map(v -> "hazelcast-" + v + "/").toList()))
+                .append(" (its table.md; `cpbench report` renders one).\n");
+        return b.toString();
+    }
+}
