@@ -88,7 +88,7 @@ public final class ClusterOptions {
                     + " for CP): its jar from the local Maven repository, fetched once from Maven Central when it is not"
                     + " there. A release other than this build's runs as stock members on this machine (--topology local:"
                     + " no cp-bench class on them, leader from metrics, network direct, no faults); clients stay this"
-                    + " build's. On matrix and run, a list (5.3.8,5.4.0; at most " + MAX_RELEASES + ") is a version axis:"
+                    + " build's. On matrix, run and load, a list (5.3.8,5.4.0; at most " + MAX_RELEASES + ") is a version axis:"
                     + " every round on fresh clusters of each release side by side, each scenario on each release in"
                     + " turn, and releases.md comparing each with the first (default: this build's release).")
     String hazelcastVersion;
@@ -102,7 +102,7 @@ public final class ClusterOptions {
     ClusterChoice choose(int slowMember) {
         if (!releaseAxis().isEmpty()) {
             throw new IllegalArgumentException("--hazelcast-version " + hazelcastVersion + ": one release here; a list"
-                    + " of releases is a version axis of matrix and run (ab compares two with --base-version and --new-version)");
+                    + " of releases is a version axis of matrix, run and load (ab compares two with --base-version and --new-version)");
         }
         return chooseAxisAware(slowMember);
     }
@@ -118,6 +118,43 @@ public final class ClusterOptions {
                 .memberSettings(memberSettings).network(network).connect(connect).inventory(inventory)
                 .clusterName(clusterName).connectTimeout(connectTimeout).slowMember(slowMember)
                 .hazelcastVersion(releaseAxis().isEmpty() ? hazelcastVersion : null).build().resolveRelease(System.out);
+    }
+
+    /**
+     * Each release's cluster of a version axis ({@link #releaseAxis()}, else empty): stock members of that release,
+     * otherwise as {@code cluster} (from {@link #chooseAxisAware}); with --base-port P, each release's members in a
+     * block of their own from P. Their jars are resolved here, so that one that cannot be had fails before anything
+     * starts.
+     */
+    List<ClusterChoice> releaseChoices(ClusterChoice cluster) {
+        List<String> axis = releaseAxis();
+        List<ClusterChoice> choices = new java.util.ArrayList<>();
+        for (int i = 0; i < axis.size(); i++) {
+            int port = cluster.basePort() == 0 ? 0 : cluster.basePort() + i * cluster.memberCount();
+            choices.add(cluster.stockMembers(axis.get(i), port).resolveRelease(System.out));
+        }
+        return List.copyOf(choices);
+    }
+
+    /**
+     * Refuses network (b) scenarios where {@code cluster} cannot slow a member down: stock members (links direct), or
+     * a topology without the emulator.
+     */
+    void checkSlowNetwork(List<io.cpbench.bench.scenario.Scenario> scenarios, ClusterChoice cluster) {
+        List<String> slow = scenarios.stream().filter(io.cpbench.bench.scenario.Scenario::slowNetwork)
+                .map(io.cpbench.bench.scenario.Scenario::name).toList();
+        if (slow.isEmpty()) {
+            return;
+        }
+        if (cluster.stock()) {
+            throw new IllegalArgumentException("--hazelcast-version " + hazelcastVersion + " runs stock members, whose"
+                    + " links are direct: network (b) scenarios (" + slow + ") need cp-bench's members and network"
+                    + " emulator; give network (a) scenarios with --scenario (cpbench list)");
+        }
+        if (!cluster.canSlowAMemberDown()) {
+            throw new IllegalArgumentException("network (b) scenarios (" + slow + ") need a local, embedded or containers"
+                    + " topology with --network emulated, or remote with an inventory that has an ssh section");
+        }
     }
 
     /** Most releases in one run's version axis: each runs a cluster of its own, side by side with the others. */

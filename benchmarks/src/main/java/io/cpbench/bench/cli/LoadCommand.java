@@ -5,6 +5,7 @@ import io.cpbench.bench.run.ClusterChoice;
 import io.cpbench.bench.run.Interruption;
 import io.cpbench.bench.run.LoadRun;
 import io.cpbench.bench.run.LoadTables;
+import io.cpbench.bench.run.ReleaseAxisRun;
 import io.cpbench.bench.run.RunDirectory;
 import io.cpbench.bench.run.RunLines;
 import io.cpbench.bench.scenario.Scenario;
@@ -183,14 +184,19 @@ final class LoadCommand implements Callable<Integer> {
         LoadSpec spec = spec();
         boolean engineOnly = spec.mix().containsKey(OpType.NOOP);
         List<Scenario> scenarios = engineOnly ? List.of() : scenarios();
-        ClusterChoice cluster = engineOnly ? null : clusterOptions.choose(slowMember);
+        ClusterChoice cluster = engineOnly ? null : clusterOptions.chooseAxisAware(slowMember);
+        List<ClusterChoice> releases = engineOnly ? List.of() : clusterOptions.releaseChoices(cluster);
+        if (!releases.isEmpty()) {
+            cluster = releases.get(0);
+        }
         if (!engineOnly) {
-            if (scenarios.stream().anyMatch(Scenario::slowNetwork) && !cluster.canSlowAMemberDown()) {
-                throw new IllegalArgumentException("network (b) scenarios need a local, embedded or containers topology with --network"
-                        + " emulated, or remote with an inventory that has an ssh section");
-            }
+            clusterOptions.checkSlowNetwork(scenarios, cluster);
         }
         int agents = agentOptions.validate();
+        if (agents != 0 && !releases.isEmpty()) {
+            throw new IllegalArgumentException("--agents with several --hazelcast-version releases: a version axis runs"
+                    + " its loads in this process");
+        }
         if (agents != 0) {
             if (engineOnly) {
                 throw new IllegalArgumentException("--agents runs a load on a cluster; a noop mix measures the engine alone");
@@ -216,11 +222,26 @@ final class LoadCommand implements Callable<Integer> {
             return engineOnly(run, runDir);
         }
         long perRun = (spec.warmup().toNanos() + spec.profile().totalNanos()) / 1_000_000_000L;
-        console.printf(Locale.ROOT, "%d scenario%s x %d round%s, about %s each: %s%n", scenarios.size(),
-                scenarios.size() == 1 ? "" : "s", rounds, rounds == 1 ? "" : "s", Durations.human(perRun),
+        ReleaseAxisRun.Config acrossReleases = releases.isEmpty() ? null : new ReleaseAxisRun.Config(releases, scenarios, rounds);
+        console.printf(Locale.ROOT, "%d scenario%s x %d round%s%s, about %s each: %s%n", scenarios.size(),
+                scenarios.size() == 1 ? "" : "s", rounds, rounds == 1 ? "" : "s",
+                acrossReleases == null ? "" : acrossReleases.describe(), Durations.human(perRun),
                 String.join(", ", scenarios.stream().map(Scenario::name).toList()));
+        if (acrossReleases != null && acrossReleases.tooFewRounds() != null) {
+            console.println(acrossReleases.tooFewRounds());
+        }
         console.println("results -> " + runDir);
         liveOptions.start(console, runDir, "cp-bench load (live)");
+        if (acrossReleases != null) {
+            ReleaseAxisRun axis = new ReleaseAxisRun(acrossReleases, run.acrossReleases(), console);
+            boolean interrupted = ReleaseAxis.run(axis, runDir, Duration.ofSeconds(5), "load", liveOptions, (v, results) -> {
+                if (results.size() > 1) {
+                    console.println();
+                    console.print(LoadTables.perOp(results));
+                }
+            });
+            return ExitCodes.ofLoad(axis.results(), interrupted);
+        }
         long startNanos = System.nanoTime();
         Topology topology;
         try {

@@ -4,7 +4,7 @@ import io.cpbench.bench.run.ClusterChoice;
 import io.cpbench.bench.run.ConsoleProgress;
 import io.cpbench.bench.run.Interruption;
 import io.cpbench.bench.run.MatrixRun;
-import io.cpbench.bench.run.ReleaseMatrixRun;
+import io.cpbench.bench.run.ReleaseAxisRun;
 import io.cpbench.bench.run.RunDirectory;
 import io.cpbench.bench.run.RunLines;
 import io.cpbench.bench.run.UntilCi;
@@ -100,7 +100,12 @@ abstract class SuiteCommand implements Callable<Integer> {
         ClusterChoice cluster = validate(scenarios);
         MatrixRun.Config config = new MatrixRun.Config(scenarios, plans, rounds, untilCi, clusterWarmup.get(planOptions.quick),
                 cluster.suiteOptions(slowMember, delay, probeSettings));
-        ReleaseMatrixRun.Config acrossReleases = releaseChoices.isEmpty() ? null : new ReleaseMatrixRun.Config(releaseChoices, config);
+        if (!releaseChoices.isEmpty() && untilCi != null) {
+            throw new IllegalArgumentException("--until-ci with several --hazelcast-version releases: give --rounds"
+                    + " (each round starts fresh clusters of every release)");
+        }
+        ReleaseAxisRun.Config acrossReleases = releaseChoices.isEmpty() ? null
+                : new ReleaseAxisRun.Config(releaseChoices, scenarios, rounds);
         int releases = Math.max(1, releaseChoices.size());
         Path runDir = RunDirectory.choose(out.dir, commandName());
         long boxedRound = scenarios.stream().mapToLong(s -> plans.apply(s).timebox().toSeconds()).sum();
@@ -108,7 +113,7 @@ abstract class SuiteCommand implements Callable<Integer> {
         boolean shorterBoxes = shortestBox.compareTo(plan.timebox()) < 0;
         console.printf(Locale.ROOT, "cp-bench %s: %d scenario%s x %d round%s%s; %s; time box %s per scenario%s (at most %s in all)%n",
                 commandName(), scenarios.size(), scenarios.size() == 1 ? "" : "s", rounds, rounds == 1 ? "" : "s",
-                releases == 1 ? "" : " x " + releases + " Hazelcast releases (" + String.join(", ", acrossReleases.versions()) + ")",
+                acrossReleases == null ? "" : acrossReleases.describe(),
                 RunLines.describe(plan), Durations.human(plan.timebox()),
                 shorterBoxes ? ", " + Durations.human(shortestBox) + " through the slow member" : "",
                 untilCi != null && untilCi.maxTime().toSeconds() < boxedRound * rounds
@@ -136,7 +141,7 @@ abstract class SuiteCommand implements Callable<Integer> {
                     p.intervalOpsPerSecond(), p.intervalP50Micros(), null, p.done(), p.errors());
         };
         if (acrossReleases != null) {
-            return runAcrossReleases(console, acrossReleases, runDir, sink);
+            return runAcrossReleases(acrossReleases, config, runDir, sink);
         }
         long startNanos = System.nanoTime();
         Topology topology;
@@ -173,47 +178,14 @@ abstract class SuiteCommand implements Callable<Integer> {
     }
 
     /**
-     * A matrix across releases ({@code --hazelcast-version A,B}): fresh clusters of each release every round, each
+     * A run with a version axis ({@code --hazelcast-version A,B}): fresh clusters of each release every round, each
      * scenario on each in turn; each release's results into a run directory of its own under {@code runDir}, and
-     * {@code releases.md} comparing them. On Ctrl-C or a failed start, what was measured is written all the same.
+     * {@code releases.md} comparing them.
      */
-    private int runAcrossReleases(PrintStream console, ReleaseMatrixRun.Config config, Path runDir,
+    private int runAcrossReleases(ReleaseAxisRun.Config config, MatrixRun.Config matrix, Path runDir,
                                   ScenarioRunner.ProgressSink sink) {
-        ReleaseMatrixRun run = new ReleaseMatrixRun(config, console, sink);
-        Interruption interruption = new Interruption(run::stop, run::closeClusters);
-        try {
-            run.run(runDir, progressEvery);
-        } finally {
-            run.closeClusters();
-            liveOptions.close();
-            try {
-                for (String version : config.versions()) {
-                    Path dir = ReleaseMatrixRun.releaseDir(runDir, version);
-                    if (!run.results(version).isEmpty()) {
-                        console.println();
-                        console.println("== Hazelcast " + version);
-                        RunDirectory.writeSummary(console, dir, commandName() + " on Hazelcast " + version,
-                                run.results(version), List.of());
-                    }
-                    RunDirectory.removeIfEmpty(dir);
-                }
-                if (!run.results().isEmpty()) {
-                    String releases = run.releasesMarkdown();
-                    console.println();
-                    console.print(releases);
-                    RunDirectory.writeText(runDir, "releases.md", releases);
-                    console.println("wrote releases.md to " + runDir);
-                }
-                RunDirectory.removeIfEmpty(runDir);
-                String summary = RunLines.notOk(commandName(), run.results());
-                if (summary != null) {
-                    System.err.println(summary);
-                }
-            } finally {
-                interruption.written();
-            }
-        }
-        boolean interrupted = !interruption.disarm() || run.stopped();
+        ReleaseAxisRun run = new ReleaseAxisRun(config, ReleaseAxisRun.matrix(matrix, sink), System.out);
+        boolean interrupted = ReleaseAxis.run(run, runDir, progressEvery, commandName(), liveOptions, (v, results) -> { });
         return ExitCodes.of(run.results(), interrupted, strict);
     }
 
@@ -223,29 +195,12 @@ abstract class SuiteCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--slow-member must be a member's index (or leave it out for the last"
                     + " member), was " + slowMember);
         }
-        List<String> axis = clusterOptions.releaseAxis();
         ClusterChoice cluster = clusterOptions.chooseAxisAware(slowMember);
-        if (!axis.isEmpty()) {
-            List<ClusterChoice> choices = new java.util.ArrayList<>();
-            for (int i = 0; i < axis.size(); i++) { // --base-port P: each release's members in a block of their own
-                int port = cluster.basePort() == 0 ? 0 : cluster.basePort() + i * cluster.memberCount();
-                choices.add(cluster.stockMembers(axis.get(i), port).resolveRelease(System.out));
-            }
-            releaseChoices = List.copyOf(choices);
-            cluster = choices.get(0);
+        releaseChoices = clusterOptions.releaseChoices(cluster);
+        if (!releaseChoices.isEmpty()) {
+            cluster = releaseChoices.get(0);
         }
-        if (scenarios.stream().anyMatch(Scenario::slowNetwork) && cluster.stock()) {
-            throw new IllegalArgumentException("--hazelcast-version " + clusterOptions.hazelcastVersion + " runs stock"
-                    + " members, whose links are direct: network (b) scenarios ("
-                    + scenarios.stream().filter(Scenario::slowNetwork).map(Scenario::name).toList()
-                    + ") need cp-bench's members and network emulator; give network (a) scenarios with --scenario"
-                    + " (cpbench list)");
-        }
-        if (scenarios.stream().anyMatch(Scenario::slowNetwork) && !cluster.canSlowAMemberDown()) {
-            throw new IllegalArgumentException("network (b) scenarios ("
-                    + scenarios.stream().filter(Scenario::slowNetwork).map(Scenario::name).toList()
-                    + ") need a local, embedded or containers topology with --network emulated, or remote with an inventory that has an ssh section");
-        }
+        clusterOptions.checkSlowNetwork(scenarios, cluster);
         if (delay.isZero() || delay.compareTo(Duration.ofSeconds(10)) > 0) {
             throw new IllegalArgumentException("--delay must be 1ms-10s, was " + Durations.human(delay));
         }

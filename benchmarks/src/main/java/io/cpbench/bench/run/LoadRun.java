@@ -104,6 +104,41 @@ public final class LoadRun extends ResultRun {
     }
 
     /**
+     * What a load with a version axis runs on each release's cluster ({@link ReleaseAxisRun}): this run's load, warm-up
+     * first, on that cluster, in a run of its own (so that stopping one stops only what runs on it).
+     */
+    public ReleaseAxisRun.Harness acrossReleases() {
+        if (agents != null) {
+            throw new IllegalStateException("a version axis runs its loads in this process");
+        }
+        return (topology, releaseDir) -> {
+            LoadRun one = new LoadRun(config, console, listener);
+            return new ReleaseAxisRun.OnCluster() {
+                @Override
+                public String warmUp() {
+                    if (config.clusterWarmup().isZero()) {
+                        return null;
+                    }
+                    LoadWarmup.run(console, config.spec(), config.clusterWarmup(), topology, config.options(),
+                            one.stops.tracking(LoadEngine::stop));
+                    printGroupLeaders(console, config.spec(), topology);
+                    return null;
+                }
+
+                @Override
+                public RunResult run(Scenario scenario, int round) {
+                    return one.runOne(scenario, round, topology, releaseDir);
+                }
+
+                @Override
+                public void stop() {
+                    one.stop();
+                }
+            };
+        };
+    }
+
+    /**
      * The engine alone: a {@code noop} mix, no cluster and no clients. Writes {@code load.json}, {@code load.csv}
      * and {@code load-noop.hlog} to {@code runDir} and prints the summary.
      */

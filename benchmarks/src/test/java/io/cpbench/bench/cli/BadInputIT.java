@@ -79,7 +79,9 @@ class BadInputIT {
                 Arguments.of(2, "--hazelcast-version 5.3.8,,5.4.0: an empty release in the list", new String[]{"matrix",
                         "--hazelcast-version", "5.3.8,,5.4.0"}),
                 Arguments.of(2, "--hazelcast-version 5.3.8,5.4.0: one release here; a list of releases is a version axis"
-                        + " of matrix and run", new String[]{"load", "--hazelcast-version", "5.3.8,5.4.0"}),
+                        + " of matrix, run and load", new String[]{"sweep", "--hazelcast-version", "5.3.8,5.4.0"}),
+                Arguments.of(2, "--agents with several --hazelcast-version releases", new String[]{"load",
+                        "--hazelcast-version", "5.3.8,5.4.0", "--agents", "2", "--clients", "2"}),
                 Arguments.of(2, "--hazelcast-version 5.3.8,5.4.0 runs stock members, whose links are direct: network (b)"
                         + " scenarios", new String[]{"matrix", "--hazelcast-version", "5.3.8,5.4.0"}),
                 Arguments.of(2, "--until-ci with several --hazelcast-version releases: give --rounds", new String[]{"matrix",

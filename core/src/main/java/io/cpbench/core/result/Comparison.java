@@ -377,7 +377,7 @@ public final class Comparison {
                         plain(r.verdict()) ? r.verdict().text() : "**" + r.verdict().text() + "**"));
                 continue;
             }
-            pointOnly |= Math.min(r.baseRounds(), r.newRounds()) < 2;
+            pointOnly |= Math.min(r.baseRounds(), r.newRounds()) < 2 && r.verdict() != Verdict.UNDECIDED;
             rows.add(List.of(r.scenario(), r.op(), r.baseRounds() + "/" + r.newRounds(),
                     String.format(Locale.ROOT, "%,.0f", ops.base()), String.format(Locale.ROOT, "%,.0f", ops.next()),
                     cell(ops, result), cell(r.metrics().get(Metric.P50), result), cell(r.metrics().get(Metric.P99), result),

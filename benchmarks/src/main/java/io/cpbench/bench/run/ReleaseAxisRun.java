@@ -9,7 +9,9 @@ import io.cpbench.core.result.RunResult;
 import io.cpbench.topology.Topology;
 import io.cpbench.topology.TopologyException;
 
+import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -18,23 +20,25 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BiConsumer;
 
 /**
- * A matrix across Hazelcast releases ({@code matrix --hazelcast-version 5.3.8,5.4.0}). Every round runs on fresh
- * clusters of each release, started side by side on this machine as stock members of one configuration (this build's
- * release too, so that the release is all that differs between them) and each warmed up; then each scenario runs on
- * every release back to back, the releases' order turning by one from scenario to scenario and round to round, and
- * the round's clusters are stopped.
+ * A run with a version axis ({@code matrix}, {@code run} or {@code load} with {@code --hazelcast-version 5.3.8,5.4.0}).
+ * Every round runs on fresh clusters of each release, started side by side on this machine as stock members of one
+ * configuration (this build's release too, so that the release is all that differs between them) and each warmed up;
+ * then each scenario runs on every release back to back, the releases' order turning by one from scenario to scenario
+ * and round to round, and the round's clusters are stopped. What runs on a cluster (a matrix's scenario runs, a
+ * load) is the command's {@link Harness}.
  *
  * <p>A scenario's runs of one round form a pair (a set, with three releases), minutes apart at most: each later
- * release is compared with the first pair by pair ({@link Comparison#paired}), the interval a bootstrap over the
- * rounds. As each round has clusters of its own, differences between two clusters of one release (where the Raft
+ * release is compared with the first pair by pair ({@link Comparison#pairedByRound}), the interval a bootstrap over
+ * the rounds. As each round has clusters of its own, differences between two clusters of one release (where the Raft
  * leaders and partitions land) fall into that interval instead of being credited to the release.
  *
- * <p>{@link #stop()} may be called from any thread (a Ctrl-C hook): the scenario in flight ends as INCOMPLETE with
- * what it measured, no other starts, and {@link #closeClusters()} then stops the clusters up.
+ * <p>{@link #stop()} may be called from any thread (a Ctrl-C hook): the run in flight ends as INCOMPLETE with what it
+ * measured, no other starts, and {@link #closeClusters()} then stops the clusters up.
  */
-public final class ReleaseMatrixRun extends ResultRun {
+public final class ReleaseAxisRun extends ResultRun {
 
     /** The verdict's settings, as {@code ab}'s and {@code compare}'s defaults. */
     public static final double TOLERANCE = 0.05;
@@ -45,47 +49,94 @@ public final class ReleaseMatrixRun extends ResultRun {
      */
     public static final int MIN_PAIRS = 5;
 
+    /** What runs on one release's cluster in one round. */
+    public interface OnCluster {
+        /** Warms the cluster up; a line saying how it went, or null. */
+        String warmUp();
+
+        /** Runs {@code scenario} once, its result written to the release's run directory. */
+        RunResult run(Scenario scenario, int round);
+
+        /** Stops what runs now; any thread. */
+        void stop();
+    }
+
+    /** Makes what runs on a cluster: its topology, and the release's run directory. */
+    public interface Harness {
+        OnCluster on(Topology topology, Path releaseDir);
+    }
+
     /**
-     * @param releases each release's cluster (stock members, {@link ClusterChoice#stockMembers}), the first the one
-     *                 the others are compared with
-     * @param matrix   the scenarios, their plans, the rounds and the warm-up; no --until-ci
+     * @param releases  each release's cluster (stock members, {@link ClusterChoice#stockMembers}), the first the one
+     *                  the others are compared with
+     * @param scenarios the scenarios, in the order of the first round
+     * @param rounds    rounds, 1 or more
      */
-    public record Config(List<ClusterChoice> releases, MatrixRun.Config matrix) {
+    public record Config(List<ClusterChoice> releases, List<Scenario> scenarios, int rounds) {
         public Config {
             releases = List.copyOf(releases);
+            scenarios = List.copyOf(scenarios);
             if (releases.size() < 2 || releases.stream().anyMatch(c -> !c.stock())) {
-                throw new IllegalArgumentException("a matrix across releases runs two or more releases, each on stock members");
-            }
-            if (matrix.untilCi() != null) {
-                throw new IllegalArgumentException("--until-ci with several --hazelcast-version releases: give --rounds"
-                        + " (each round starts fresh clusters of every release)");
+                throw new IllegalArgumentException("a version axis runs two or more releases, each on stock members");
             }
         }
 
         /** A line to print before the run when its rounds are too few for verdicts, else null. */
         public String tooFewRounds() {
-            return matrix.rounds() >= MIN_PAIRS ? null : String.format(Locale.ROOT, "%d round%s: the releases' ratios come"
-                    + " with intervals but no verdict, which needs %d pairs or more (--rounds %d)", matrix.rounds(),
-                    matrix.rounds() == 1 ? "" : "s", MIN_PAIRS, MIN_PAIRS);
+            return rounds >= MIN_PAIRS ? null : String.format(Locale.ROOT, "%d round%s: the releases' ratios come"
+                    + " with intervals but no verdict, which needs %d pairs or more (--rounds %d)", rounds,
+                    rounds == 1 ? "" : "s", MIN_PAIRS, MIN_PAIRS);
         }
 
         /** {@code 5.3.8} for each release, in order. */
         public List<String> versions() {
             return releases.stream().map(c -> c.release().version()).toList();
         }
+
+        /** {@code " x 2 Hazelcast releases (5.3.8, 5.4.0)"}, for a run's opening line. */
+        public String describe() {
+            return " x " + releases.size() + " Hazelcast releases (" + String.join(", ", versions()) + ")";
+        }
     }
 
     private final Config config;
-    private final ScenarioRunner.ProgressSink progress;
+    private final Harness harness;
     private final Map<String, List<RunResult>> byRelease = new LinkedHashMap<>();
     private volatile List<Topology> up = List.of();
     private volatile boolean closed;
 
-    public ReleaseMatrixRun(Config config, java.io.PrintStream console, ScenarioRunner.ProgressSink progress) {
+    public ReleaseAxisRun(Config config, Harness harness, PrintStream console) {
         super(console);
         this.config = config;
-        this.progress = progress;
+        this.harness = harness;
         config.versions().forEach(v -> byRelease.put(v, new CopyOnWriteArrayList<>()));
+    }
+
+    /** What a matrix (or {@code run}) runs on each cluster: its scenarios' runs, after the cluster's warm-up. */
+    public static Harness matrix(MatrixRun.Config matrix, ScenarioRunner.ProgressSink progress) {
+        return (topology, releaseDir) -> {
+            ScenarioRunner runner = new ScenarioRunner(topology, matrix.plans(), releaseDir, matrix.options(), progress);
+            return new OnCluster() {
+                @Override
+                public String warmUp() {
+                    if (matrix.warmup().none()) {
+                        return null;
+                    }
+                    return String.format(Locale.ROOT, "untimed ops through a smart client for %s: %,.0f op/s",
+                            matrix.warmup().human(), runner.warmCluster(matrix.warmup()));
+                }
+
+                @Override
+                public RunResult run(Scenario scenario, int round) {
+                    return runner.run(scenario, round);
+                }
+
+                @Override
+                public void stop() {
+                    runner.stop();
+                }
+            };
+        };
     }
 
     /** Where release {@code version}'s results go under the run directory: a run directory of its own. */
@@ -99,51 +150,55 @@ public final class ReleaseMatrixRun extends ResultRun {
     }
 
     /**
-     * Runs the rounds; each release's results and interval logs go to {@link #releaseDir}, its member logs to
+     * Runs the rounds; each release's results go to {@link #releaseDir}, its member logs to
      * {@code members-<release>-<round>}.
      *
      * @throws TopologyException when a round's clusters cannot be started (what ran before is kept)
      */
-    public void run(Path runDir, java.time.Duration progressEvery) {
-        MatrixRun.Config matrix = config.matrix();
-        List<Scenario> scenarios = matrix.scenarios();
+    public void run(Path runDir, Duration progressEvery) {
+        List<Scenario> scenarios = config.scenarios();
         List<String> versions = config.versions();
-        int rounds = matrix.rounds();
+        int rounds = config.rounds();
         int total = scenarios.size() * versions.size() * rounds;
-        List<Scenario> perRound = new ArrayList<>();
-        versions.forEach(v -> perRound.addAll(scenarios));
-        MatrixRun.Estimate estimate = new MatrixRun.Estimate(matrix.plans(), perRound, rounds);
         versions.forEach(v -> RunDirectory.create(releaseDir(runDir, v)));
         long measuringStart = System.nanoTime();
         for (int round = 1; round <= rounds && !stopped(); round++) {
             List<Topology> clusters = startClusters(runDir, round, progressEvery);
             try {
-                List<ScenarioRunner> runners = new ArrayList<>();
+                List<OnCluster> on = new ArrayList<>();
                 for (int i = 0; i < versions.size(); i++) {
-                    runners.add(new ScenarioRunner(clusters.get(i), matrix.plans(), releaseDir(runDir, versions.get(i)),
-                            matrix.options(), progress));
+                    on.add(harness.on(clusters.get(i), releaseDir(runDir, versions.get(i))));
                 }
-                warmUp(runners, versions);
+                for (int i = 0; i < on.size() && !stopped(); i++) {
+                    OnCluster cluster = on.get(i);
+                    stops.running(cluster::stop);
+                    console.printf(Locale.ROOT, "warming Hazelcast %s's cluster up ...%n", versions.get(i));
+                    String line = cluster.warmUp();
+                    if (line != null) {
+                        console.println("    " + line);
+                    }
+                }
                 int k = 0;
                 for (Scenario scenario : Matrix.orderForRound(scenarios, round)) {
                     for (int i : Matrix.orderForRound(indices(versions.size()), round + k)) {
                         if (stopped()) {
                             break;
                         }
-                        ScenarioRunner runner = runners.get(i);
-                        stops.running(runner::stop);
-                        long left = estimate.remainingSeconds(count(), System.nanoTime() - measuringStart);
+                        OnCluster cluster = on.get(i);
+                        stops.running(cluster::stop);
+                        long elapsed = System.nanoTime() - measuringStart;
+                        long left = count() == 0 ? 0 : (long) (elapsed / 1e9 / count() * (total - count()));
                         console.printf(Locale.ROOT, "[round %d/%d, run %d of %d%s] %s on Hazelcast %s: %s%n", round,
                                 rounds, count() + 1, total, left > 0 ? ", about " + Durations.human(left) + " left in all" : "",
                                 scenario.name(), versions.get(i), scenario.description());
-                        RunResult result = add(runner.run(scenario, round));
+                        RunResult result = add(cluster.run(scenario, round));
                         byRelease.get(versions.get(i)).add(result);
                         console.println("    " + RunLines.oneLine(result));
                     }
                     k++;
                 }
-                stops.running(null);
             } finally {
+                stops.running(null);
                 closeClusters();
             }
         }
@@ -158,7 +213,7 @@ public final class ReleaseMatrixRun extends ResultRun {
     }
 
     /** This round's clusters, one per release, started side by side; announced as each command announces its cluster. */
-    private List<Topology> startClusters(Path runDir, int round, java.time.Duration progressEvery) {
+    private List<Topology> startClusters(Path runDir, int round, Duration progressEvery) {
         List<ClusterChoice> placed = SideBySide.withPorts(config.releases());
         List<String> versions = config.versions();
         console.println("round " + round + ": starting fresh clusters side by side: " + String.join("; ",
@@ -184,21 +239,6 @@ public final class ReleaseMatrixRun extends ResultRun {
         return clusters;
     }
 
-    private void warmUp(List<ScenarioRunner> runners, List<String> versions) {
-        if (config.matrix().warmup().none()) {
-            return;
-        }
-        for (int i = 0; i < runners.size() && !stopped(); i++) {
-            ScenarioRunner runner = runners.get(i);
-            stops.running(runner::stop);
-            console.printf(Locale.ROOT, "warming Hazelcast %s's cluster up: untimed ops through a smart client for %s ...%n",
-                    versions.get(i), config.matrix().warmup().human());
-            double rate = runner.warmCluster(config.matrix().warmup());
-            console.printf(Locale.ROOT, "    warm-up ran at %,.0f op/s%n", rate);
-        }
-        stops.running(null);
-    }
-
     /** Stops the clusters that are up; any thread, any number of times. */
     public void closeClusters() {
         closed |= stopped();
@@ -208,19 +248,44 @@ public final class ReleaseMatrixRun extends ResultRun {
     }
 
     /**
-     * Each later release against the first, per scenario: the ratios of op/s, p50 and p99 pair by pair (a round's two
-     * runs, both usable), the median with a 95 % bootstrap interval over the rounds, and the verdict by
-     * {@link #TOLERANCE} and {@link #GATE}. A scenario with no round usable on both releases gets a row saying so.
+     * Release {@code version} against the first, per scenario, paired by round ({@link Comparison#pairedByRound}),
+     * judged by {@link #TOLERANCE} and {@link #GATE}; rows with fewer than {@link #MIN_PAIRS} pairs are not judged.
      */
     public Comparison.Result comparison(String version) {
-        return Comparison.undecidedBelow(Comparison.pairedByRound(config.matrix().scenarios().stream().map(Scenario::name).toList(),
+        return Comparison.undecidedBelow(Comparison.pairedByRound(config.scenarios().stream().map(Scenario::name).toList(),
                 byRelease.get(config.versions().get(0)), byRelease.get(version), TOLERANCE, GATE), MIN_PAIRS);
     }
 
+    /**
+     * Writes what ran: for each release with results, its table and CSV ({@link RunDirectory#writeSummary}, then
+     * {@code more} with its results), then {@code releases.md}, each printed too. What has nothing is left out.
+     */
+    public void writeSummaries(Path runDir, String commandName, BiConsumer<String, List<RunResult>> more) {
+        for (String version : config.versions()) {
+            Path dir = releaseDir(runDir, version);
+            List<RunResult> results = results(version);
+            if (!results.isEmpty()) {
+                console.println();
+                console.println("== Hazelcast " + version);
+                RunDirectory.writeSummary(console, dir, commandName + " on Hazelcast " + version, results, List.of());
+                more.accept(version, results);
+            }
+            RunDirectory.removeIfEmpty(dir);
+        }
+        if (!results().isEmpty()) {
+            String releases = releasesMarkdown(commandName);
+            console.println();
+            console.print(releases);
+            RunDirectory.writeText(runDir, "releases.md", releases);
+            console.println("wrote releases.md to " + runDir);
+        }
+        RunDirectory.removeIfEmpty(runDir);
+    }
+
     /** {@code releases.md}: each later release against the first, with how the runs were made. */
-    public String releasesMarkdown() {
+    String releasesMarkdown(String commandName) {
         List<String> versions = config.versions();
-        StringBuilder b = new StringBuilder("# cp-bench matrix across Hazelcast releases\n\n");
+        StringBuilder b = new StringBuilder("# cp-bench " + commandName + " across Hazelcast releases\n\n");
         b.append(String.format(Locale.ROOT, "Releases: %s (members); clients: Hazelcast %s. Each round: a fresh"
                         + " cluster of each release (%s), started side by side; each scenario then ran on every release"
                         + " back to back, in an order turning from scenario to scenario. Pairs are a scenario's runs of"
