@@ -214,7 +214,7 @@ public final class Comparison {
      * NEW's results against BASE's, scenario by scenario, paired by round (a matrix across releases runs each scenario
      * on both back to back in every round): per metric the median of the rounds' ratios with a 95 % bootstrap
      * interval over the rounds ({@link #paired}). Only rounds with a usable (OK, UNSTABLE or TIMEBOXED) result on both
-     * sides count; a scenario with none gets a row saying so.
+     * sides count; a scenario with none gets a row saying so, {@link Verdict#UNDECIDED}.
      */
     public static Result pairedByRound(List<String> scenarios, List<RunResult> baseResults, List<RunResult> newResults,
                                        double tolerance, Set<Metric> gate) {
@@ -225,7 +225,7 @@ public final class Comparison {
             Map<Integer, RunResult> next = usableByRound(newResults, scenario);
             List<Integer> both = base.keySet().stream().filter(next::containsKey).sorted().toList();
             if (both.isEmpty()) {
-                rows.add(new Row(scenario, "all", base.size(), next.size(), Map.of(), Verdict.NO_CHANGE,
+                rows.add(new Row(scenario, "all", base.size(), next.size(), Map.of(), Verdict.UNDECIDED,
                         "no round usable (OK, UNSTABLE or TIMEBOXED) on both sides"));
                 continue;
             }

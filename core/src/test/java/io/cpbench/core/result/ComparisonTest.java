@@ -205,6 +205,7 @@ class ComparisonTest {
         assertThat(row.metrics().get(Metric.OPS).ratio().high()).isCloseTo(0.92, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(row.verdict()).isEqualTo(Verdict.SLOWER);
         assertThat(r.rows().get(1).note()).isEqualTo("no round usable (OK, UNSTABLE or TIMEBOXED) on both sides");
+        assertThat(r.rows().get(1).verdict()).isEqualTo(Verdict.UNDECIDED);
 
         // the first three rounds alone (two pairs): ratios shown, nothing judged
         Comparison.Result few = Comparison.undecidedBelow(Comparison.pairedByRound(List.of("client-leader"),
