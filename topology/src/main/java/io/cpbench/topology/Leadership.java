@@ -163,12 +163,18 @@ public final class Leadership implements AutoCloseable {
         return view;
     }
 
+    /** Whether this process said it reads leadership from metrics: once is enough (a version axis reaches many clusters). */
+    private static final java.util.concurrent.atomic.AtomicBoolean SAID_METRICS = new java.util.concurrent.atomic.AtomicBoolean();
+
     private void useMetrics() {
         if (!stockMembers) {
             stockMembers = true;
-            System.err.println("cp-bench: the members do not have cp-bench's classes (a stock cluster): reading leader"
-                    + " and term from their published Raft metrics, which can be up to one publication period old"
-                    + " (hazelcast.diagnostics.metrics.period.seconds, 60 by default)");
+            if (SAID_METRICS.compareAndSet(false, true)) {
+                System.err.println("cp-bench: the members do not have cp-bench's classes (a stock cluster): reading leader"
+                        + " and term from their published Raft metrics, which can be up to one publication period old"
+                        + " (hazelcast.diagnostics.metrics.period.seconds: 60 by default, " + StockTopology.METRICS_SECONDS
+                        + " on the members --hazelcast-version starts)");
+            }
         }
     }
 

@@ -111,7 +111,7 @@ public final class LoadRun extends ResultRun {
         if (agents != null) {
             throw new IllegalStateException("a version axis runs its loads in this process");
         }
-        return (topology, releaseDir) -> {
+        return (topology, releaseDir, version) -> {
             LoadRun one = new LoadRun(config, console, listener);
             return new ReleaseAxisRun.OnCluster() {
                 @Override
@@ -119,6 +119,7 @@ public final class LoadRun extends ResultRun {
                     if (config.clusterWarmup().isZero()) {
                         return null;
                     }
+                    console.println("Hazelcast " + version + "'s cluster:");
                     LoadWarmup.run(console, config.spec(), config.clusterWarmup(), topology, config.options(),
                             one.stops.tracking(LoadEngine::stop));
                     printGroupLeaders(console, config.spec(), topology);

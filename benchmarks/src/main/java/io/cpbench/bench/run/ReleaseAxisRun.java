@@ -51,7 +51,7 @@ public final class ReleaseAxisRun extends ResultRun {
 
     /** What runs on one release's cluster in one round. */
     public interface OnCluster {
-        /** Warms the cluster up; a line saying how it went, or null. */
+        /** Warms the cluster up, if the run warms clusters up; a line saying how it went, or null. */
         String warmUp();
 
         /** Runs {@code scenario} once, its result written to the release's run directory. */
@@ -61,9 +61,9 @@ public final class ReleaseAxisRun extends ResultRun {
         void stop();
     }
 
-    /** Makes what runs on a cluster: its topology, and the release's run directory. */
+    /** Makes what runs on a cluster: its topology, the release's run directory, and the release. */
     public interface Harness {
-        OnCluster on(Topology topology, Path releaseDir);
+        OnCluster on(Topology topology, Path releaseDir, String version);
     }
 
     /**
@@ -114,7 +114,7 @@ public final class ReleaseAxisRun extends ResultRun {
 
     /** What a matrix (or {@code run}) runs on each cluster: its scenarios' runs, after the cluster's warm-up. */
     public static Harness matrix(MatrixRun.Config matrix, ScenarioRunner.ProgressSink progress) {
-        return (topology, releaseDir) -> {
+        return (topology, releaseDir, version) -> {
             ScenarioRunner runner = new ScenarioRunner(topology, matrix.plans(), releaseDir, matrix.options(), progress);
             return new OnCluster() {
                 @Override
@@ -122,8 +122,8 @@ public final class ReleaseAxisRun extends ResultRun {
                     if (matrix.warmup().none()) {
                         return null;
                     }
-                    return String.format(Locale.ROOT, "untimed ops through a smart client for %s: %,.0f op/s",
-                            matrix.warmup().human(), runner.warmCluster(matrix.warmup()));
+                    return String.format(Locale.ROOT, "warmed Hazelcast %s's cluster up: untimed ops through a smart"
+                            + " client for %s, %,.0f op/s", version, matrix.warmup().human(), runner.warmCluster(matrix.warmup()));
                 }
 
                 @Override
@@ -167,15 +167,14 @@ public final class ReleaseAxisRun extends ResultRun {
             try {
                 List<OnCluster> on = new ArrayList<>();
                 for (int i = 0; i < versions.size(); i++) {
-                    on.add(harness.on(clusters.get(i), releaseDir(runDir, versions.get(i))));
+                    on.add(harness.on(clusters.get(i), releaseDir(runDir, versions.get(i)), versions.get(i)));
                 }
                 for (int i = 0; i < on.size() && !stopped(); i++) {
                     OnCluster cluster = on.get(i);
                     stops.running(cluster::stop);
-                    console.printf(Locale.ROOT, "warming Hazelcast %s's cluster up ...%n", versions.get(i));
                     String line = cluster.warmUp();
                     if (line != null) {
-                        console.println("    " + line);
+                        console.println(line);
                     }
                 }
                 int k = 0;
