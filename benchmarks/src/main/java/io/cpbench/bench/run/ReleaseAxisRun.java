@@ -103,7 +103,6 @@ public final class ReleaseAxisRun extends ResultRun {
     private final Harness harness;
     private final Map<String, List<RunResult>> byRelease = new LinkedHashMap<>();
     private volatile List<Topology> up = List.of();
-    private volatile boolean closed;
 
     public ReleaseAxisRun(Config config, Harness harness, PrintStream console) {
         super(console);
@@ -179,7 +178,7 @@ public final class ReleaseAxisRun extends ResultRun {
                 }
                 int k = 0;
                 for (Scenario scenario : Matrix.orderForRound(scenarios, round)) {
-                    for (int i : Matrix.orderForRound(indices(versions.size()), round + k)) {
+                    for (int i : Matrix.orderForRound(java.util.stream.IntStream.range(0, versions.size()).boxed().toList(), round + k)) {
                         if (stopped()) {
                             break;
                         }
@@ -203,14 +202,6 @@ public final class ReleaseAxisRun extends ResultRun {
         }
     }
 
-    private static List<Integer> indices(int n) {
-        List<Integer> list = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            list.add(i);
-        }
-        return list;
-    }
-
     /** This round's clusters, one per release, started side by side; announced as each command announces its cluster. */
     private List<Topology> startClusters(Path runDir, int round, Duration progressEvery) {
         List<ClusterChoice> placed = SideBySide.withPorts(config.releases());
@@ -222,12 +213,14 @@ public final class ReleaseAxisRun extends ResultRun {
         List<Topology> clusters;
         try (StartProgress ignored = new StartProgress(System.err, progressEvery, t0, logDirs.get(0))) {
             clusters = SideBySide.start(placed, versions.stream().map(v -> "Hazelcast " + v + "'s").toList(), logDirs);
-        } catch (TopologyException e) {
-            throw new TopologyException("round " + round + ": " + e.getMessage());
+        } catch (RuntimeException e) {
+            // Ctrl-C while they started stops their members under them: what failed then is not news
+            throw new TopologyException("round " + round + ": " + (stopped() ? "stopped while its clusters started"
+                    : e.getMessage()));
         }
         up = clusters;
         clusters.forEach(Topology::takeOverShutdown);
-        if (closed) {
+        if (stopped()) { // Ctrl-C came while they started
             closeClusters();
             throw new TopologyException("round " + round + ": stopped while its clusters started");
         }
@@ -240,7 +233,6 @@ public final class ReleaseAxisRun extends ResultRun {
 
     /** Stops the clusters that are up; any thread, any number of times. */
     public void closeClusters() {
-        closed |= stopped();
         List<Topology> clusters = up;
         up = List.of();
         SideBySide.stop(clusters, console::println);
