@@ -31,6 +31,10 @@ final class ContainerImage {
     /** The base image; override with the system property {@code cpbench.containers.base-image}. */
     static final String DEFAULT_BASE = "cpbench-jre17:local";
     static final String MEMBER_REPOSITORY = "cpbench-member";
+    /** Images of another Hazelcast release's stock jar alone, tagged {@code <release>-<hash>}. */
+    static final String STOCK_REPOSITORY = "cpbench-stock-member";
+    /** Where a stock image's Hazelcast jar lives. */
+    static final String STOCK_DIR = "/opt/cpbench/stock";
     /** Where the member's classpath lives in the image. */
     static final String CLASSPATH_DIR = "/opt/cpbench/cp";
     static final long BASE_BUILD_TIMEOUT_MINUTES = 15;
@@ -79,7 +83,40 @@ final class ContainerImage {
         }
         long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         log.println("[containers] built " + tag + " in " + String.format("%.1f s", millis / 1000.0));
-        removeOlderMemberImages(docker, tag);
+        removeOlderImages(docker, MEMBER_REPOSITORY, tag, "");
+        return new Built(tag, classpath, false);
+    }
+
+    /**
+     * Makes sure an image exists whose only Hazelcast is {@code release}'s stock jar ({@code jar}), on the same base
+     * image: no cp-bench class, as {@link StockCluster}'s members. Tagged with the release and a hash of the base
+     * image's name and the jar's bytes; older images of the same release are removed when a new one is built.
+     */
+    static Built ensureStock(DockerClient docker, PrintStream log, HazelcastRelease release, Path jar) {
+        String base = baseImage();
+        if (!exists(docker, base)) {
+            buildBase(base, log);
+        }
+        String tag = STOCK_REPOSITORY + ":" + release + "-" + hash(base, List.of(jar));
+        String classpath = STOCK_DIR + "/hazelcast-" + release + ".jar";
+        if (exists(docker, tag)) {
+            return new Built(tag, classpath, true);
+        }
+        long start = System.nanoTime();
+        log.println("[containers] building image " + tag + " from " + base + " and " + jar.getFileName() + " ...");
+        ImageFromDockerfile image = new ImageFromDockerfile(tag, false)
+                .withDockerfileFromBuilder(b -> b.from(base)
+                        .copy("stock", STOCK_DIR)
+                        .label("io.cpbench.image", "stock-member")
+                        .build())
+                .withFileFromPath("stock/hazelcast-" + release + ".jar", jar);
+        try {
+            image.get(10, TimeUnit.MINUTES);
+        } catch (Exception e) {
+            throw new TopologyException("cannot build the member image " + tag + ": " + rootMessage(e), e);
+        }
+        log.println("[containers] built " + tag + " in " + String.format("%.1f s", (System.nanoTime() - start) / 1e9));
+        removeOlderImages(docker, STOCK_REPOSITORY, tag, release + "-");
         return new Built(tag, classpath, false);
     }
 
@@ -186,11 +223,12 @@ final class ContainerImage {
         }
     }
 
-    private static void removeOlderMemberImages(DockerClient docker, String keep) {
+    /** Removes the images of {@code repository} whose tags start with {@code tagPrefix}, but {@code keep}. */
+    private static void removeOlderImages(DockerClient docker, String repository, String keep, String tagPrefix) {
         try {
-            docker.listImagesCmd().withImageNameFilter(MEMBER_REPOSITORY).exec().forEach(image -> {
-                String[] tags = image.getRepoTags();
-                boolean kept = tags != null && List.of(tags).contains(keep);
+            docker.listImagesCmd().withImageNameFilter(repository).exec().forEach(image -> {
+                List<String> tags = image.getRepoTags() == null ? List.of() : List.of(image.getRepoTags());
+                boolean kept = tags.contains(keep) || tags.stream().noneMatch(t -> t.startsWith(repository + ":" + tagPrefix));
                 if (!kept) {
                     try {
                         docker.removeImageCmd(image.getId()).withForce(false).exec();

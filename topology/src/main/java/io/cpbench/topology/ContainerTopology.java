@@ -75,6 +75,8 @@ final class ContainerTopology extends StartedTopology {
         return t;
     });
     private final Map<Integer, ScheduledFuture<?>> paused = new ConcurrentHashMap<>();
+    /** The release the members run as stock members ({@link #startStock}), or null for cp-bench's member launcher. */
+    private final HazelcastRelease stock;
 
     /**
      * Where members and clients reach each member: plain (by alias; clients on published ports) or through the
@@ -103,8 +105,9 @@ final class ContainerTopology extends StartedTopology {
     }
 
     private ContainerTopology(TopologySpec spec, DockerClient docker, Network network, ContainerImage.Built image,
-                              Layout layout, List<MemberSettings> settings) {
+                              Layout layout, List<MemberSettings> settings, HazelcastRelease stock) {
         super(spec, layout.ports(), settings);
+        this.stock = stock;
         this.spec = spec;
         this.docker = docker;
         this.network = network;
@@ -114,10 +117,29 @@ final class ContainerTopology extends StartedTopology {
     }
 
     static Topology start(TopologySpec spec) {
+        return start(spec, null, null);
+    }
+
+    /**
+     * Members of {@code release} in containers, as stock members: an image of its jar alone ({@link
+     * ContainerImage#ensureStock}), each member started by {@code HazelcastMemberStarter} from an XML configuration
+     * ({@link StockXml}) with the same addresses as cp-bench's container members. No cp-bench class on the members,
+     * so leadership comes from their published metrics ({@link Leadership#METRICS}); the network is direct (no
+     * emulator, no netem) and there are no fault injections, as with {@link StockTopology}.
+     */
+    static Topology startStock(TopologySpec spec, HazelcastRelease release, Path jar) {
+        if (spec.emulateNetwork()) {
+            throw new IllegalArgumentException("stock members in containers run on a direct network only");
+        }
+        return start(spec, release, jar);
+    }
+
+    private static Topology start(TopologySpec spec, HazelcastRelease stock, Path jar) {
         PrintStream log = System.err;
         DockerClient docker = dockerClient();
         sweepStale(docker, log);
-        ContainerImage.Built image = ContainerImage.ensure(docker, log);
+        ContainerImage.Built image = stock == null ? ContainerImage.ensure(docker, log)
+                : ContainerImage.ensureStock(docker, log, stock, jar);
         if (image.cached()) {
             log.println("[containers] image " + image.image() + " (cached)");
         }
@@ -156,7 +178,7 @@ final class ContainerTopology extends StartedTopology {
                     ? FreePorts.consecutive(List.of(gatewayOf(subnetPrefix)), n, ports.outboundTo(n - 1) + 100) : 0;
             Layout layout = new Layout(emulated, netem, subnetPrefix, ports, memberProxyFirst);
             List<MemberSettings> settings = settings(spec, clusterName, layout);
-            ContainerTopology topology = new ContainerTopology(spec, docker, network, image, layout, settings);
+            ContainerTopology topology = new ContainerTopology(spec, docker, network, image, layout, settings, stock);
             return topology.becomeReady(spec);
         } catch (RuntimeException e) {
             removeNetwork(docker, network);
@@ -235,10 +257,19 @@ final class ContainerTopology extends StartedTopology {
         }
     }
 
+    /** Where a stock member's XML configuration is put in its container. */
+    private static final String STOCK_CONFIG = "/opt/cpbench/member.xml";
+
     private GenericContainer<?> container(int i) {
         MemberSettings member = settings().get(i);
-        List<String> command = new MemberCommand("java", image.classpath(), spec.memberJvmOptions(),
-                "/tmp/member-" + i + ".gc.log", member, false).argv();
+        List<String> command = new ArrayList<>();
+        if (stock == null) {
+            command.addAll(new MemberCommand("java", image.classpath(), spec.memberJvmOptions(),
+                    "/tmp/member-" + i + ".gc.log", member, false).argv());
+        } else {
+            command.add("java");
+            command.addAll(StockXml.jvmArgs(STOCK_CONFIG, image.classpath()));
+        }
         Path log = spec.logDir().resolve("member-" + i + ".log");
         LogFile logFile = new LogFile(log);
         logs.add(logFile);
@@ -254,36 +285,43 @@ final class ContainerTopology extends StartedTopology {
                 .withLabels(labels)
                 .withCommand(command.toArray(String[]::new))
                 .withLogConsumer(logFile)
-                .waitingFor(new ReadyOrExited(log).withStartupTimeout(spec.startupTimeout()))
+                .waitingFor(new ReadyOrExited(log, stock == null ? MemberLauncher::printedReady
+                        : file -> StockCluster.printedJoined(file, settings().size())).withStartupTimeout(spec.startupTimeout()))
                 .withCreateContainerCmdModifier(cmd -> {
                     cmd.withName(layout.alias(member.clusterName(), i));
                     cmd.withExposedPorts(ExposedPort.tcp(CLIENT_PORT));
                     cmd.withIpv4Address(layout.ip(i));
                     cmd.getHostConfig().withPortBindings(bindings).withCapAdd(Capability.NET_ADMIN);
                 });
+        if (stock != null) {
+            container.withCopyToContainer(org.testcontainers.images.builder.Transferable.of(
+                    StockXml.of(member, StockTopology.METRICS_SECONDS)), STOCK_CONFIG);
+        }
         return container;
     }
 
     /**
-     * Ready when the member has printed its ready line; failed as soon as its container has exited. Testcontainers'
-     * log-message wait alone can sit out its whole startup timeout on a container that exited before the wait began
-     * following its log: a member JVM refusing an option failed at once in one CI run and waited out 90 s in the
-     * next.
+     * Ready when the member's log says so (cp-bench's ready line; a stock member's join of the whole cluster); failed
+     * as soon as its container has exited. Testcontainers' log-message wait alone can sit out its whole startup
+     * timeout on a container that exited before the wait began following its log: a member JVM refusing an option
+     * failed at once in one CI run and waited out 90 s in the next.
      */
     private static final class ReadyOrExited extends AbstractWaitStrategy {
         private final Path log;
+        private final java.util.function.Predicate<Path> ready;
 
-        /** @param log the member log its {@link LogFile} writes */
-        ReadyOrExited(Path log) {
+        /** @param log the member log its {@link LogFile} writes; {@code ready}: whether that log says the member is */
+        ReadyOrExited(Path log, java.util.function.Predicate<Path> ready) {
             this.log = log;
+            this.ready = ready;
         }
 
         @Override
         protected void waitUntilReady() {
             long deadline = System.nanoTime() + startupTimeout.toNanos();
-            while (!MemberLauncher.printedReady(log)) {
+            while (!ready.test(log)) {
                 InspectContainerResponse.ContainerState state = waitStrategyTarget.getCurrentContainerInfo().getState();
-                if (!Boolean.TRUE.equals(state.getRunning()) && !MemberLauncher.printedReady(log)) {
+                if (!Boolean.TRUE.equals(state.getRunning()) && !ready.test(log)) {
                     throw new ContainerLaunchException("the member's container exited (code " + state.getExitCodeLong()
                             + ") before the member was ready");
                 }
@@ -341,7 +379,7 @@ final class ContainerTopology extends StartedTopology {
 
     @Override
     public String kind() {
-        return TopologyKind.CONTAINERS.label();
+        return stock == null ? TopologyKind.CONTAINERS.label() : TopologyKind.CONTAINERS.label() + ", stock " + stock;
     }
 
     @Override
@@ -387,7 +425,7 @@ final class ContainerTopology extends StartedTopology {
 
     @Override
     public Optional<Faults> faults() {
-        return Optional.of(faults);
+        return stock == null ? Optional.of(faults) : Optional.empty();
     }
 
     private final Faults faults = new EmulatedFaults() {

@@ -28,6 +28,11 @@ public final class StockCluster implements AutoCloseable {
     /** What a stock member logs once it is up (before the CP Subsystem is): "[127.0.0.1]:5801 is STARTED". */
     private static final String STARTED_LINE = " is STARTED";
 
+    /** Whether a stock member's log says it has joined a cluster of {@code members} members. */
+    static boolean printedJoined(Path log, int members) {
+        return read(log).contains("Members {size:" + members + ","); // "Members {size:3, ver:3} ["
+    }
+
     /** Whether a stock member's log says it is up. */
     public static boolean printedStarted(Path log) {
         try {
@@ -156,42 +161,9 @@ public final class StockCluster implements AutoCloseable {
 
     /** The member's XML configuration, as a user would write it. */
     String xml(int member) {
-        StringBuilder join = new StringBuilder();
-        for (String address : addresses()) {
-            join.append("                <member>").append(address).append("</member>\n");
-        }
-        return """
-                <?xml version="1.0" encoding="UTF-8"?>
-                <hazelcast xmlns="http://www.hazelcast.com/schema/config"
-                           xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
-                           xsi:schemaLocation="http://www.hazelcast.com/schema/config
-                           http://www.hazelcast.com/schema/config/hazelcast-config-5.4.xsd">
-                    <cluster-name>%s</cluster-name>
-                    <properties>
-                        <property name="hazelcast.phone.home.enabled">false</property>
-                        <property name="hazelcast.raft.leadership.rebalance.period">%d</property>
-                        <property name="hazelcast.diagnostics.metrics.period.seconds">%d</property>
-                        <property name="hazelcast.metrics.collection.frequency">%d</property>
-                        <property name="hazelcast.logging.type">jdk</property>
-                    </properties>
-                    <network>
-                        <public-address>127.0.0.1:%d</public-address>
-                        <port auto-increment="false">%d</port>
-                        <join>
-                            <auto-detection enabled="false"/>
-                            <multicast enabled="false"/>
-                            <tcp-ip enabled="true" connection-timeout-seconds="1"> <!-- docs/hazelcast-facts.md, fact 16 -->
-                %s            </tcp-ip>
-                        </join>
-                        <interfaces enabled="true"><interface>127.0.0.1</interface></interfaces>
-                    </network>
-                    <cp-subsystem>
-                        <cp-member-count>%d</cp-member-count>
-                        <cp-member-priority>%d</cp-member-priority>
-                    </cp-subsystem>
-                </hazelcast>
-                """.formatted(spec.clusterName(), spec.rebalanceSeconds(), spec.metricsSeconds(), Math.min(5, spec.metricsSeconds()),
-                firstPort + member, firstPort + member, join, spec.members(), member == spec.priorityMember() ? 1 : 0);
+        return StockXml.of(MemberSettings.builder(spec.clusterName(), "127.0.0.1", firstPort + member, addresses())
+                .priority(member == spec.priorityMember() ? 1 : 0).rebalancePeriodSeconds(spec.rebalanceSeconds())
+                .build(), spec.metricsSeconds());
     }
 
     private void launch() {
@@ -210,8 +182,7 @@ public final class StockCluster implements AutoCloseable {
                 throw new TopologyException("cannot write " + config + ": " + e.getMessage(), e);
             }
             List<String> member = new ArrayList<>(List.of(java));
-            member.addAll(MemberCommand.HAZELCAST_JVM_FLAGS);
-            member.addAll(List.of("-Xms256m", "-Xmx512m", "-Dhazelcast.config=" + config, "-cp", jar, STARTER));
+            member.addAll(StockXml.jvmArgs(config.toString(), jar));
             // The wrapper runs the member in the background and kills it as soon as its own standard input closes;
             // it ends when the member does (a member that cannot bind its port exits at once), so that a start
             // waiting for it sees that at once instead of at its timeout.
@@ -237,9 +208,8 @@ public final class StockCluster implements AutoCloseable {
     }
 
     private void awaitJoined(long deadline) {
-        String joined = "Members {size:" + spec.members() + ",";
         for (int i = 0; i < spec.members(); i++) {
-            while (!log(i).contains(joined)) {
+            while (!printedJoined(logFile(i), spec.members())) {
                 if (!wrappers.get(i).isAlive()) {
                     throw new TopologyException("stock member " + i + " exited while starting; see " + logFile(i));
                 }
@@ -252,9 +222,13 @@ public final class StockCluster implements AutoCloseable {
     }
 
     private String log(int i) {
+        return read(logFile(i));
+    }
+
+    private static String read(Path log) {
         try {
             // Decoded leniently: a log read while the member writes it can end inside a multibyte character.
-            return new String(Files.readAllBytes(logFile(i)), StandardCharsets.UTF_8);
+            return new String(Files.readAllBytes(log), StandardCharsets.UTF_8);
         } catch (IOException notYet) {
             return "";
         }

@@ -32,11 +32,19 @@ public enum TopologyKind {
     }
 
     /**
-     * Starts members of {@code release} on this machine as a stock cluster of its jar ({@code jar}, resolved by the
-     * caller), leadership from metrics ({@link StockTopology}).
+     * Starts members of {@code release} as stock members of its jar ({@code jar}, resolved by the caller), leadership
+     * from metrics: member processes on this machine ({@link StockTopology}) or containers
+     * ({@link ContainerTopology#startStock}); not embedded (this JVM has this build's release).
+     *
+     * @throws IllegalArgumentException for {@link #EMBEDDED}
      */
-    public static Topology stock(TopologySpec spec, HazelcastRelease release, java.nio.file.Path jar) {
-        return StockTopology.start(spec, release, jar);
+    public Topology startStock(TopologySpec spec, HazelcastRelease release, java.nio.file.Path jar) {
+        return switch (this) {
+            case LOCAL -> StockTopology.start(spec, release, jar);
+            case CONTAINERS -> ContainerTopology.startStock(spec, release, jar);
+            case EMBEDDED -> throw new IllegalArgumentException("embedded members run this build's Hazelcast "
+                    + HazelcastRelease.build() + " only");
+        };
     }
 
     public Topology start(TopologySpec spec) {

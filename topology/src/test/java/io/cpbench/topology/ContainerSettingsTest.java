@@ -90,4 +90,45 @@ class ContainerSettingsTest {
         assertThatThrownBy(launcher::settings).hasMessageContaining("--client-port and --client-public-address go together");
         assertThatThrownBy(() -> new MemberSettings.ClientEndpoint(5701, "localhost")).isInstanceOf(IllegalArgumentException.class);
     }
+
+    /**
+     * A stock member reads its settings from XML: parsed as Hazelcast parses it, the XML gives the endpoints, join list,
+     * cluster name, priority and rebalance period that {@link MemberSettings#toConfig()} gives cp-bench's members.
+     */
+    @Test
+    void aStockMembersXmlSaysWhatItsSettingsSay() {
+        MemberSettings container = MemberSettings.builder("cpbench-x", "cpbench-x-m1", 5702,
+                        List.of("cpbench-x-m0:5702", "cpbench-x-m1:5702", "cpbench-x-m2:5702")).priority(1).rebalancePeriodSeconds(7)
+                .clientEndpoint(new MemberSettings.ClientEndpoint(5701, "127.0.0.1:6001")).build();
+        Config fromXml = new com.hazelcast.config.InMemoryXmlConfig(StockXml.of(container, 2));
+        Config fromCode = container.toConfig();
+
+        AdvancedNetworkConfig advanced = fromXml.getAdvancedNetworkConfig();
+        assertThat(advanced.isEnabled()).isTrue();
+        for (EndpointQualifier q : List.of(EndpointQualifier.MEMBER, EndpointQualifier.CLIENT)) {
+            ServerSocketEndpointConfig xml = (ServerSocketEndpointConfig) advanced.getEndpointConfigs().get(q);
+            ServerSocketEndpointConfig code = (ServerSocketEndpointConfig) fromCode.getAdvancedNetworkConfig().getEndpointConfigs().get(q);
+            assertThat(xml.getPort()).as(q.toString()).isEqualTo(code.getPort());
+            assertThat(xml.isPortAutoIncrement()).as(q.toString()).isFalse();
+            assertThat(xml.getPublicAddress()).as(q.toString()).isEqualTo(code.getPublicAddress());
+        }
+        assertThat(advanced.getJoin().getTcpIpConfig().getMembers()).containsExactlyElementsOf(container.members());
+        assertThat(advanced.getJoin().getMulticastConfig().isEnabled()).isFalse();
+        assertThat(fromXml.getClusterName()).isEqualTo("cpbench-x");
+        assertThat(fromXml.getCPSubsystemConfig().getCPMemberCount()).isEqualTo(3);
+        assertThat(fromXml.getCPSubsystemConfig().getCPMemberPriority()).isEqualTo(1);
+        assertThat(fromXml.getProperty("hazelcast.raft.leadership.rebalance.period")).isEqualTo("7");
+        assertThat(fromXml.getProperty("hazelcast.diagnostics.metrics.period.seconds")).isEqualTo("2");
+
+        MemberSettings local = MemberSettings.builder("s", "127.0.0.1", 5801,
+                List.of("127.0.0.1:5801", "127.0.0.1:5802", "127.0.0.1:5803")).build();
+        Config plain = new com.hazelcast.config.InMemoryXmlConfig(StockXml.of(local, 60));
+        assertThat(plain.getAdvancedNetworkConfig().isEnabled()).isFalse();
+        assertThat(plain.getNetworkConfig().getPort()).isEqualTo(5801);
+        assertThat(plain.getNetworkConfig().getPublicAddress()).isEqualTo("127.0.0.1:5801");
+        assertThat(plain.getNetworkConfig().getInterfaces().getInterfaces()).containsExactly("127.0.0.1");
+        assertThat(plain.getNetworkConfig().getJoin().getTcpIpConfig().getMembers()).containsExactlyElementsOf(local.members());
+        assertThat(plain.getCPSubsystemConfig().getCPMemberPriority()).isZero();
+        assertThat(plain.getProperty("hazelcast.metrics.collection.frequency")).isEqualTo("5");
+    }
 }

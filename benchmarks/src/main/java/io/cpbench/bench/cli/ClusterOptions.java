@@ -86,7 +86,7 @@ public final class ClusterOptions {
     @Option(names = "--hazelcast-version", paramLabel = "V",
             description = "The Hazelcast release the members run, 5.0.0-5.4.0 (5.5.0 and later need an Enterprise licence"
                     + " for CP): its jar from the local Maven repository, fetched once from Maven Central when it is not"
-                    + " there. A release other than this build's runs as stock members on this machine (--topology local:"
+                    + " there. A release other than this build's runs as stock members (--topology local or containers:"
                     + " no cp-bench class on them, leader from metrics, network direct, no faults); clients stay this"
                     + " build's. On matrix, run and load, a list (5.3.8,5.4.0; at most " + MAX_RELEASES + ") is a version axis:"
                     + " every round on fresh clusters of each release side by side, each scenario on each release in"

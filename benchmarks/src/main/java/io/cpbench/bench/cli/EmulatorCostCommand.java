@@ -54,6 +54,10 @@ final class EmulatorCostCommand implements Callable<Integer> {
     @Option(names = "--members", paramLabel = "N", defaultValue = "5", description = "CP members, 3-9 (default: ${DEFAULT-VALUE}).")
     int members;
 
+    @Option(names = "--settle", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "5s",
+            description = "How long leader and term must hold still on each fresh cluster before measuring (default: ${DEFAULT-VALUE}).")
+    java.time.Duration settle;
+
     @picocli.CommandLine.Mixin
     OutOption out;
 
@@ -70,7 +74,7 @@ final class EmulatorCostCommand implements Callable<Integer> {
         // every scenario's configuration is checked before the first pair starts
         List<EmulatorCostRun.Config> configs = scenarioOption.scenariosOr("client-leader").stream()
                 .map(scenario -> new EmulatorCostRun.Config(scenario, pairs, plan, clusterWarmup.get(planOptions.quick),
-                        emulatedPath.equals("emulated-all"), members)).toList();
+                        emulatedPath.equals("emulated-all"), members, settle)).toList();
         RunDirectory.checkWritable(out.dir);
         int code = ExitCodes.OK;
         for (int i = 0; i < configs.size() && code != ExitCodes.INTERRUPTED; i++) {

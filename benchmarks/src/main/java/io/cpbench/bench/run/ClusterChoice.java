@@ -224,8 +224,8 @@ public final class ClusterChoice {
             String why = "--hazelcast-version " + release + (release.isBuild() ? " runs as stock members here"
                     : " runs members of a release other than this build's (" + HazelcastRelease.build() + ") as stock members")
                     + " (its own jar, no cp-bench class, leader from metrics): ";
-            if (!"local".equalsIgnoreCase(topology.trim())) {
-                throw new IllegalArgumentException(why + "--topology local only");
+            if (!"local".equalsIgnoreCase(topology.trim()) && !containers()) {
+                throw new IllegalArgumentException(why + "--topology local or containers only");
             }
             if (memberSettings != null && !memberSettings.isEmpty()) {
                 throw new IllegalArgumentException(why + "--member-setting needs cp-bench's member launcher");
@@ -499,7 +499,8 @@ public final class ClusterChoice {
     public String describe() {
         return attach() ? "cluster '" + clusterName + "' at " + connect
                 : remote() ? "the members in " + inventory + " (" + String.join(", ", inventory().addresses()) + ")"
-                : stock() ? members + " local members of Hazelcast " + release() + " (stock jar, leader from metrics, network direct)"
+                : stock() ? members + (containers() ? " containers" : " local members") + " of Hazelcast " + release()
+                + " (stock jar, leader from metrics, network direct)"
                 + (noPriority ? ", no leadership priority" : "")
                 : members + " " + topology + " members, network " + network
                 + (memberTuning().isEmpty() ? "" : ", " + memberTuning().describe())
@@ -551,7 +552,7 @@ public final class ClusterChoice {
                         + " settings are Hazelcast's own: " + extra.describe() + " cannot be applied to them");
             }
             resolveRelease(System.out);
-            return TopologyKind.stock(TopologySpec.builder(logDir).members(members).basePort(basePort)
+            return TopologyKind.parse(topology).startStock(TopologySpec.builder(logDir).members(members).basePort(basePort)
                     .rebalancePeriodSeconds(rebalancePeriod).settle(settle).startupTimeout(startupTimeout)
                     .priorityIndex(noPriority ? -1 : 0).build(), release(), releaseJar);
         }

@@ -43,8 +43,11 @@ public final class EmulatorCostRun extends StoppableRun {
      * @param members       CP members of each cluster, 3-9
      */
     public record Config(Scenario scenario, int pairs, RunPlan plan, ClusterWarmup clusterWarmup, boolean emulatedAll,
-                         int members) {
+                         int members, java.time.Duration settle) {
         public Config {
+            if (settle.isNegative()) {
+                throw new IllegalArgumentException("--settle must be 0 or more");
+            }
             if (pairs < 2 || pairs > 50) {
                 throw new IllegalArgumentException("--pairs must be 2-50, was " + pairs);
             }
@@ -128,7 +131,7 @@ public final class EmulatorCostRun extends StoppableRun {
         RunDirectory.create(dir);
         int members = config.members();
         TopologySpec spec = TopologySpec.builder(dir.resolve("members-" + pair)).members(members).emulateNetwork(emulated)
-                .links(config.emulatedAll() ? EmulatedLinks.ALL : EmulatedLinks.slowMember(members - 1)).build();
+                .settle(config.settle()).links(config.emulatedAll() ? EmulatedLinks.ALL : EmulatedLinks.slowMember(members - 1)).build();
         try (Topology topology = TopologyKind.LOCAL.start(spec)) {
             ScenarioRunner runner = new ScenarioRunner(topology, config.plan(), dir, SuiteOptions.defaults(), (s, r, p) -> { });
             stops.running(runner::stop);

@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The CLI on {@code --topology containers}: a quick matrix of three routings, a chaos run that kills the leader's
- * container, and Ctrl-C in the middle of a run. Each run's containers carry the CLI's PID as a label; none may be
+ * container, and Ctrl-C in the middle of a run on members of another release. Each run's containers carry the CLI's PID as a label; none may be
  * left when it ends, whichever way it ends.
  */
 @NeedsDocker
@@ -116,20 +116,35 @@ class ContainersIT {
         assertNothingLeftBy(pid, finished.stderr());
     }
 
+    /**
+     * On members of another release too (a stock image of hazelcast-5.3.8.jar alone, leader from metrics): Ctrl-C while
+     * it measures keeps what was measured, marked INCOMPLETE and naming the members' release, and leaves no container.
+     */
     @Test
-    void ctrlCInTheMiddleOfARunLeavesNoContainer() throws Exception {
-        CliProcess cli = CliProcess.start(work, "run", "--topology", "containers", "--scenario", "client-leader",
-                "--ops", "10000000", "--warmup", "0", "--members", "3", "--settle", "2s", "--cluster-warmup", "0",
-                "--progress", "1s", "--out", "runs");
+    void ctrlCInTheMiddleOfARunOnAnotherReleasesContainersLeavesNoContainer() throws Exception {
+        CliProcess cli = CliProcess.start(work, "run", "--topology", "containers", "--hazelcast-version", "5.3.8",
+                "--scenario", "client-leader", "--ops", "10000000", "--warmup", "0", "--members", "3", "--settle", "1s",
+                "--cluster-warmup", "0", "--progress", "1s", "--out", "runs");
         long pid = cli.process.pid();
         assertThat(cli.awaitStderr("measure", 300)).as("measuring: " + cli.stderrSoFar()).isTrue();
         assertThat(containersOf(pid)).hasSize(3);
+        assertThat(docker.listContainersCmd().withLabelFilter(Map.of("io.cpbench.pid", Long.toString(pid))).exec())
+                .allSatisfy(c -> assertThat(c.getImage()).startsWith("cpbench-stock-member:5.3.8-"));
 
         cli.interrupt(); // Ctrl-C
         CliProcess.Finished finished = cli.finish(120);
 
-        assertThat(finished.exitCode()).isEqualTo(ExitCodes.INTERRUPTED);
+        assertThat(finished.exitCode()).as(finished.stdout() + finished.stderr()).isEqualTo(ExitCodes.INTERRUPTED);
         assertThat(finished.stderr()).contains("INCOMPLETE");
+        assertThat(finished.stdout()).contains("(containers, stock 5.3.8)").contains("Members: Hazelcast 5.3.8; clients: Hazelcast 5.4.0");
+        RunResult result = ResultFiles.readAll(List.of(onlyRunDir(work.resolve("runs")))).get(0);
+        assertThat(result.status()).isEqualTo(Status.INCOMPLETE);
+        assertThat(result.measured().ops()).isPositive().isLessThan(10_000_000);
+        assertThat(result.cluster().memberVersion()).isEqualTo("5.3.8");
+        assertThat(result.cluster().topology()).isEqualTo("containers, stock 5.3.8");
+        // The members ran the stock jar alone: the leader query's class was not there to load.
+        assertThat(Files.readString(onlyRunDir(work.resolve("runs")).resolve("members").resolve("member-0.log")))
+                .contains("[5.3.8]").contains("ClassNotFoundException: io.cpbench.topology.LeaderQuery");
         assertNothingLeftBy(pid, finished.stderr());
     }
 }
