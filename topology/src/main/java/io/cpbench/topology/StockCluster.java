@@ -185,8 +185,11 @@ public final class StockCluster implements AutoCloseable {
             member.addAll(StockXml.jvmArgs(config.toString(), jar));
             // The wrapper runs the member in the background and kills it as soon as its own standard input closes;
             // it ends when the member does (a member that cannot bind its port exits at once), so that a start
-            // waiting for it sees that at once instead of at its timeout.
-            String script = shellQuote(member) + " & m=$!; trap 'kill -9 $m 2>/dev/null' EXIT;"
+            // waiting for it sees that at once instead of at its timeout. Ctrl-C in a terminal reaches the whole
+            // process group, wrapper and member too: both ignore it (the member inherits the ignored SIGINT, and
+            // the JVM then installs no handler of its own), so that the CLI decides when members stop, after it
+            // has checked and written what it measured.
+            String script = "trap '' INT; " + shellQuote(member) + " & m=$!; trap 'kill -9 $m 2>/dev/null' EXIT;"
                     + " { cat >/dev/null; kill -9 $m 2>/dev/null; } <&0 & wait $m"; // <&0: else bash gives it /dev/null
             ProcessBuilder builder = new ProcessBuilder("bash", "-c", script)
                     .redirectErrorStream(true)

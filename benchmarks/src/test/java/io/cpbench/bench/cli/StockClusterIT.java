@@ -71,6 +71,33 @@ class StockClusterIT {
         return member.getAddress().getHost() + ":" + member.getAddress().getPort();
     }
 
+    /**
+     * Ctrl-C in a terminal sends SIGINT to the whole foreground process group: the CLI, and the stock members it
+     * started with their wrappers. They must stay up until the CLI has checked and written its run and stops them
+     * itself (a wrapper that exited on SIGINT used to kill its member with it: an interrupted run then read "connected
+     * to no member" and an error).
+     */
+    @Test
+    @Order(0)
+    void aTerminalsCtrlCReachingTheMembersLeavesThemRunning() throws Exception {
+        List<Long> signalled = new java.util.ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            ProcessHandle member = cluster.memberProcess(i).orElseThrow();
+            signalled.add(member.pid());
+            signalled.add(member.parent().orElseThrow().pid()); // its wrapper
+        }
+        List<String> kill = new java.util.ArrayList<>(List.of("kill", "-INT"));
+        signalled.forEach(pid -> kill.add(Long.toString(pid)));
+        assertEquals(0, new ProcessBuilder(kill).inheritIO().start().waitFor());
+        Thread.sleep(2000);
+        for (long pid : signalled) {
+            assertTrue(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "process " + pid + " ended on SIGINT");
+        }
+        for (int i = 0; i < 5; i++) {
+            assertTrue(cluster.isAlive(i), "member " + i);
+        }
+    }
+
     @Test
     @Order(1)
     void membersRunTheStockJarAlone() {

@@ -28,7 +28,7 @@ class SweepFreshClustersIT {
     void eachRepeatRunsOnAFreshClusterThatIsGoneAfterwards() throws Exception {
         CliProcess.Finished finished = CliProcess.run(work, 400, "sweep", "--scenario", "client-leader", "--threads", "1,2",
                 "--duration", "2s", "--warmup", "1s", "--repeats", "2", "--fresh-clusters", "--slo", "p99<5s",
-                "--cluster-warmup", "2s", "--members", "3", "--settle", "2s", "--out", "runs");
+                "--cluster-warmup", "500ms", "--members", "3", "--settle", "2s", "--out", "runs");
 
         assertThat(finished.exitCode()).as(finished.stdout() + finished.stderr()).isEqualTo(ExitCodes.OK);
         assertThat(finished.stdout()).contains("(a fresh cluster per repeat)")
