@@ -28,6 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * parts of the lab are not exercised here.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@org.junit.jupiter.api.Tag("long") // in CI's -Plong run: it keeps ./mvnw verify under 15 minutes
 class LabLoopbackIT {
 
     static final Path RUN_MEMBER = Path.of("..", "infra", "terraform", "files", "run-member.sh");
