@@ -66,23 +66,11 @@ final class ContainerImage {
         if (exists(docker, tag)) {
             return new Built(tag, classpath, true);
         }
-        long start = System.nanoTime();
-        log.println("[containers] building image " + tag + " from " + base + " and " + entries.size() + " classpath entries ...");
-        ImageFromDockerfile image = new ImageFromDockerfile(tag, false)
-                .withDockerfileFromBuilder(b -> b.from(base)
-                        .copy("cp", CLASSPATH_DIR)
-                        .label("io.cpbench.image", "member")
-                        .build());
+        java.util.Map<String, Path> files = new java.util.LinkedHashMap<>();
         for (int i = 0; i < entries.size(); i++) {
-            image.withFileFromPath("cp/" + name(i, entries.get(i)), entries.get(i));
+            files.put(name(i, entries.get(i)), entries.get(i));
         }
-        try {
-            image.get(10, TimeUnit.MINUTES);
-        } catch (Exception e) {
-            throw new TopologyException("cannot build the member image " + tag + ": " + rootMessage(e), e);
-        }
-        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-        log.println("[containers] built " + tag + " in " + String.format("%.1f s", millis / 1000.0));
+        build(log, tag, base, CLASSPATH_DIR, "member", files, entries.size() + " classpath entries");
         removeOlderImages(docker, MEMBER_REPOSITORY, tag, "");
         return new Built(tag, classpath, false);
     }
@@ -102,22 +90,29 @@ final class ContainerImage {
         if (exists(docker, tag)) {
             return new Built(tag, classpath, true);
         }
+        build(log, tag, base, STOCK_DIR, "stock-member", java.util.Map.of("hazelcast-" + release + ".jar", jar),
+                jar.getFileName().toString());
+        removeOlderImages(docker, STOCK_REPOSITORY, tag, release + "-");
+        return new Built(tag, classpath, false);
+    }
+
+    /**
+     * Builds {@code tag}: {@code base} with {@code files} (a name in {@code dir}, the file here) copied into {@code dir},
+     * labelled {@code io.cpbench.image=kind}; {@code what} names the files in the progress line.
+     */
+    private static void build(PrintStream log, String tag, String base, String dir, String kind, java.util.Map<String, Path> files,
+                              String what) {
         long start = System.nanoTime();
-        log.println("[containers] building image " + tag + " from " + base + " and " + jar.getFileName() + " ...");
+        log.println("[containers] building image " + tag + " from " + base + " and " + what + " ...");
         ImageFromDockerfile image = new ImageFromDockerfile(tag, false)
-                .withDockerfileFromBuilder(b -> b.from(base)
-                        .copy("stock", STOCK_DIR)
-                        .label("io.cpbench.image", "stock-member")
-                        .build())
-                .withFileFromPath("stock/hazelcast-" + release + ".jar", jar);
+                .withDockerfileFromBuilder(b -> b.from(base).copy("files", dir).label("io.cpbench.image", kind).build());
+        files.forEach((name, file) -> image.withFileFromPath("files/" + name, file));
         try {
             image.get(10, TimeUnit.MINUTES);
         } catch (Exception e) {
             throw new TopologyException("cannot build the member image " + tag + ": " + rootMessage(e), e);
         }
         log.println("[containers] built " + tag + " in " + String.format("%.1f s", (System.nanoTime() - start) / 1e9));
-        removeOlderImages(docker, STOCK_REPOSITORY, tag, release + "-");
-        return new Built(tag, classpath, false);
     }
 
     /** Runs build-base-image.sh from this jar; a clear error if it cannot (no debootstrap, not root). */
