@@ -97,15 +97,9 @@ public final class Leadership implements AutoCloseable {
         for (Member member : admin.getCluster().getMembers()) {
             String address = LeaderQuery.addressOf(member.getAddress());
             try {
-                var invocation = new com.hazelcast.client.impl.spi.impl.ClientInvocation(client,
+                var response = new com.hazelcast.client.impl.spi.impl.ClientInvocation(client,
                         com.hazelcast.client.impl.protocol.codec.MCGetMemberConfigCodec.encodeRequest(), null,
-                        member.getUuid());
-                // That member only: while the client has no connection to it yet (a smart client opens them in the
-                // background after its first), Hazelcast would send the call to any member, which answers with its
-                // own configuration (every 5.3.8 member seemed to have priority 1). Without the fallback the call is
-                // retried until the connection is there.
-                invocation.disallowRetryOnRandom();
-                var response = invocation.invoke().get(QUERY_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                        member.getUuid()).invoke().get(QUERY_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
                 String xml = com.hazelcast.client.impl.protocol.codec.MCGetMemberConfigCodec.decodeResponse(response);
                 java.util.regex.Matcher m = priority.matcher(xml);
                 answers.add(new LeaderQuery.Answer(address, false, null, -1, m.find() ? Integer.parseInt(m.group(1)) : 0));

@@ -73,10 +73,7 @@ class HazelcastVersionIT {
         assertThat(m.exitCode()).as(m.stdout() + m.stderr()).isZero();
         assertThat(m.stdout()).contains("1 scenario x 1 round x 2 Hazelcast releases (5.3.8, 5.4.0)")
                 .contains("1 round: the releases' ratios come with intervals but no verdict")
-                .contains("round 1: starting fresh clusters side by side")
-                // the priority member is found on either release (every 5.3.8 member once seemed to have it)
-                .containsPattern("\\(stock 5\\.3\\.8\\): member-0\\(127\\.0\\.0\\.1:\\d+, priority\\) leads")
-                .containsPattern("\\(stock 5\\.4\\.0\\): member-0\\(127\\.0\\.0\\.1:\\d+, priority\\) leads")
+                .contains("round 1: starting fresh clusters side by side").contains("(stock 5.3.8)").contains("(stock 5.4.0)")
                 .contains("client-leader on Hazelcast 5.3.8").contains("client-leader on Hazelcast 5.4.0")
                 .doesNotContain("warming the cluster up").doesNotContain("s cluster:"); // --cluster-warmup 0s: none
         Path runDir;
