@@ -40,7 +40,8 @@ import java.util.function.Consumer;
 /**
  * Each member in its own Docker container, started through Testcontainers from an image built on this machine
  * ({@link ContainerImage}), on a Docker network of the run's own. Members run cp-bench's member launcher with the
- * same {@link MemberCommand} as local members. Members talk to each other by network alias on port
+ * same {@link MemberCommand} as local members; or, for another Hazelcast release ({@link #startStock}), that
+ * release's stock jar alone with an XML configuration ({@link StockXml}). Members talk to each other by network alias on port
  * {@value #MEMBER_PORT}; clients on the host reach each member at a port published on 127.0.0.1 (Hazelcast's
  * advanced networking announces that port to clients), so smart and unisocket clients both work.
  * <p>

@@ -35,11 +35,7 @@ public final class StockCluster implements AutoCloseable {
 
     /** Whether a stock member's log says it is up. */
     public static boolean printedStarted(Path log) {
-        try {
-            return Files.readString(log, StandardCharsets.UTF_8).contains(STARTED_LINE);
-        } catch (IOException | java.io.UncheckedIOException notYet) {
-            return false;
-        }
+        return read(log).contains(STARTED_LINE);
     }
 
     /**
