@@ -11,19 +11,27 @@ import java.util.stream.Stream;
 
 /**
  * Prints the slowest test classes of the last build, read from the surefire and failsafe XML reports under the
- * given root: {@code java .ci/Slowest.java [ROOT] [N]}. Run by {@code .ci/run} after the tests, pass or fail.
+ * given root: {@code java .ci/Slowest.java [ROOT] [N] [--fail-on-skip]}. Run by {@code .ci/run} after the tests,
+ * pass or fail. With {@code --fail-on-skip} (CI), it names every skipped test with its reason and exits 1 if there
+ * is one: in CI a test that did not run is a test that did not pass.
  */
 public class Slowest {
 
     private static final Pattern SUITE = Pattern.compile("<testsuite\\b([^>]*)>");
+    /** A test case that was skipped, and the message of its {@code <skipped>} element. */
+    private static final Pattern SKIPPED = Pattern.compile(
+            "<testcase\\b([^>]*?)>\\s*<skipped(?:\\s+message=\"([^\"]*)\")?", Pattern.DOTALL);
 
     record Suite(String module, String phase, String name, double seconds, int tests, int failed, int skipped) {
     }
 
     public static void main(String[] args) throws IOException {
-        Path root = Path.of(args.length > 0 ? args[0] : ".");
-        int n = args.length > 1 ? Integer.parseInt(args[1]) : 15;
+        List<String> positional = new ArrayList<>(List.of(args));
+        boolean failOnSkip = positional.remove("--fail-on-skip");
+        Path root = Path.of(positional.size() > 0 ? positional.get(0) : ".");
+        int n = positional.size() > 1 ? Integer.parseInt(positional.get(1)) : 15;
         List<Suite> suites = new ArrayList<>();
+        List<String> skipped = new ArrayList<>();
         try (Stream<Path> files = Files.walk(root, 4)) {
             for (Path file : files.filter(Slowest::isReport).toList()) {
                 String head = Files.readString(file);
@@ -34,6 +42,11 @@ public class Slowest {
                 String attrs = m.group(1);
                 String phase = file.getParent().getFileName().toString().replace("-reports", "").replace("failsafe-", "failsafe ");
                 String module = file.getParent().getParent().getParent().getFileName().toString();
+                Matcher skip = SKIPPED.matcher(head);
+                while (skip.find()) {
+                    skipped.add(simple(attr(skip.group(1), "classname")) + "." + attr(skip.group(1), "name") + " (" + module
+                            + ", " + phase + "): " + (skip.group(2) == null ? "no reason given" : skip.group(2)));
+                }
                 suites.add(new Suite(module, phase, simple(attr(attrs, "name")), parse(attr(attrs, "time")),
                         (int) parse(attr(attrs, "tests")), (int) (parse(attr(attrs, "failures")) + parse(attr(attrs, "errors"))),
                         (int) parse(attr(attrs, "skipped"))));
@@ -53,6 +66,15 @@ public class Slowest {
             Suite s = suites.get(i);
             System.out.printf(Locale.ROOT, "| %d | %s | %s | %s | %.1f | %d | %d | %d |%n", i + 1, s.name(), s.module(), s.phase(),
                     s.seconds(), s.tests(), s.failed(), s.skipped());
+        }
+        if (!skipped.isEmpty()) {
+            System.out.printf(Locale.ROOT, "%n%d skipped test%s:%n", skipped.size(), skipped.size() == 1 ? "" : "s");
+            skipped.forEach(line -> System.out.println("  " + line));
+            if (failOnSkip) {
+                System.out.println("ci: FAILED: " + skipped.size() + " test" + (skipped.size() == 1 ? " was" : "s were")
+                        + " skipped; in CI every test must run");
+                System.exit(1);
+            }
         }
     }
 

@@ -36,8 +36,13 @@ final class CliProcess {
         if (!Files.isRegularFile(JAR)) {
             throw new IllegalStateException(JAR.toAbsolutePath() + " is missing; run the tests with 'mvn verify'");
         }
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--add-modules", "java.se"));
+        List<String> command = new ArrayList<>();
+        if (SIGINT_IGNORED) {
+            // Started from a background job of a script, this JVM ignores SIGINT, and so would the CLI: reset it, so
+            // that a Ctrl-C test's SIGINT reaches the CLI as a terminal's would (coreutils' env, 8.31 and later).
+            command.addAll(List.of("env", "--default-signal=INT"));
+        }
+        command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "--add-modules", "java.se"));
         command.addAll(jvmArgs);
         command.addAll(List.of("-jar", JAR.toAbsolutePath().toString()));
         command.addAll(List.of(args));
@@ -134,8 +139,45 @@ final class CliProcess {
         descendants.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
     }
 
-    /** Ctrl-C, as a terminal sends it: SIGINT to the CLI's JVM. */
+    /**
+     * Whether this JVM ignores SIGINT. A background job of a non-interactive shell ({@code ./mvnw verify &} in a
+     * script) starts with SIGINT ignored, a JVM keeps an ignored SIGINT ignored, and the processes it starts inherit
+     * that: a Ctrl-C test would then wait out its bound for nothing.
+     */
+    static final boolean SIGINT_IGNORED = ignoresSigint(ProcessHandle.current().pid());
+
+    static {
+        if (SIGINT_IGNORED) {
+            System.err.println("cpbench tests: this JVM ignores SIGINT (started in the background by a script?); "
+                    + "the CLI processes are started with SIGINT at its default (env --default-signal=INT)");
+        }
+    }
+
+    /** Whether process {@code pid} ignores SIGINT, from the SigIgn mask in {@code /proc/PID/status} (false elsewhere). */
+    static boolean ignoresSigint(long pid) {
+        Path status = Path.of("/proc", Long.toString(pid), "status");
+        try {
+            for (String line : Files.readAllLines(status, StandardCharsets.UTF_8)) {
+                if (line.startsWith("SigIgn:")) {
+                    return (Long.parseUnsignedLong(line.substring("SigIgn:".length()).trim(), 16) & (1L << (2 - 1))) != 0;
+                }
+            }
+        } catch (IOException | NumberFormatException notLinux) {
+            return false;
+        }
+        return false;
+    }
+
+    /**
+     * Ctrl-C, as a terminal sends it: SIGINT to the CLI's JVM. Fails at once, saying why, if the CLI ignores SIGINT
+     * (it would never see this Ctrl-C).
+     */
     void interrupt() throws IOException, InterruptedException {
+        if (ignoresSigint(process.pid())) {
+            throw new AssertionError("cpbench (pid " + process.pid() + ") ignores SIGINT, so Ctrl-C cannot reach it: it "
+                    + "inherited an ignored SIGINT (the test JVM's SigIgn: " + (SIGINT_IGNORED ? "ignored" : "default")
+                    + "); run the tests from a terminal, or reset SIGINT first: env --default-signal=INT ./mvnw verify");
+        }
         new ProcessBuilder("kill", "-INT", Long.toString(process.pid())).inheritIO().start().waitFor(10, TimeUnit.SECONDS);
     }
 
