@@ -248,6 +248,7 @@ public final class AbRun {
                 started = index;
                 Pair pair = pair(index, fork);
                 pairs.add(pair);
+                appendSlices(runDir, pair);
                 if (pair.base().errors() + pair.next().errors() > 0) {
                     failure = "ops failed in pair " + index + ": " + (pair.base().error() != null ? "BASE " + pair.base().error()
                             : "NEW " + pair.next().error());
@@ -435,6 +436,26 @@ public final class AbRun {
                         + " processes)" : "on the same cluster", baseFirst, pairs.size() - baseFirst, forks, forks == 1 ? "" : "s",
                 forks == 1 ? "pairs" : "process pairs, then the pairs in them"));
         return b.toString();
+    }
+
+    /**
+     * Adds a pair's two turns to {@code slices.csv} as the pair ends (the header first), so that what was measured is
+     * on disk even if this process dies; {@link #write} writes the whole file again at the end. Between pairs, never
+     * inside a turn.
+     */
+    private static void appendSlices(Path runDir, Pair pair) {
+        Path file = runDir.resolve("slices.csv");
+        String lines = turn(pair, true).csvLine() + "\n" + turn(pair, false).csvLine() + "\n";
+        try {
+            if (pair.index() == 1 || !java.nio.file.Files.exists(file)) {
+                java.nio.file.Files.writeString(file, AbSlices.HEADER + "\n" + lines, java.nio.charset.StandardCharsets.UTF_8);
+            } else {
+                java.nio.file.Files.writeString(file, lines, java.nio.charset.StandardCharsets.UTF_8,
+                        java.nio.file.StandardOpenOption.APPEND);
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+        }
     }
 
     static String csv(List<Pair> pairs) {

@@ -54,9 +54,7 @@ class HazelcastVersionIT {
         // each cluster's members log into the run directory, and none outlives the run
         assertThat(runDir.resolve("members-base-1").resolve("member-0.log")).content().contains("[5.3.8]");
         assertThat(runDir.resolve("members-new-1").resolve("member-0.log")).content().contains("[5.4.0]");
-        Thread.sleep(1_000);
-        assertThat(ProcessHandle.allProcesses().filter(p -> p.info().commandLine().orElse("").contains(work.toString()))
-                .toList()).as("members or client processes left running").isEmpty();
+        assertNoneLeft("members or client processes left running");
     }
 
     /**
@@ -89,9 +87,7 @@ class HazelcastVersionIT {
         assertThat(runDir.resolve("hazelcast-5.3.8/01-client-leader.load.json")).content().contains("\"cas\"").contains("\"get\"");
         assertThat(runDir.resolve("members-5.3.8-1").resolve("member-0.log")).content().contains("[5.3.8]");
         assertThat(runDir.resolve("members-5.4.0-1").resolve("member-0.log")).content().contains("[5.4.0]");
-        Thread.sleep(1_000);
-        assertThat(ProcessHandle.allProcesses().filter(p -> p.info().commandLine().orElse("").contains(work.toString()))
-                .toList()).as("member processes left running").isEmpty();
+        assertNoneLeft("member processes left running");
     }
 
     @Test
@@ -115,5 +111,13 @@ class HazelcastVersionIT {
                 + "hazelcast-5.3.8.jar (cannot connect); offline, put the jar at " + emptyRepo);
         assertThat(f.stdout()).doesNotContain("starting");
         assertThat(new HazelcastRelease("5.3.8").localJar()).as("the real repository still has it").isRegularFile();
+    }
+
+    /** No process whose command line names this test's folder is left, waited for (bounded: they end with the CLI). */
+    private void assertNoneLeft(String what) {
+        org.awaitility.Awaitility.await(what).atMost(java.time.Duration.ofSeconds(15))
+                .pollInterval(java.time.Duration.ofMillis(200))
+                .untilAsserted(() -> assertThat(ProcessHandle.allProcesses()
+                        .filter(p -> p.info().commandLine().orElse("").contains(work.toString())).toList()).as(what).isEmpty());
     }
 }

@@ -107,7 +107,9 @@ class InterruptIT {
         CliProcess cli = CliProcess.start(work, SharedCluster.with("ab", "--settle", "2s",
                 "--warmup", "1s", "--slice", "200ms", "--until-ci", "0", "--max-pairs", "5000", "--out", "ab"));
         assertThat(cli.awaitStdout("warm-up:", 300)).as("pairs begin: " + cli.stdoutSoFar()).isTrue();
-        Thread.sleep(2000);
+        // two pairs measured: slices.csv gets each pair's turns as the pair ends
+        org.awaitility.Awaitility.await("two pairs in slices.csv").atMost(java.time.Duration.ofSeconds(60))
+                .pollInterval(java.time.Duration.ofMillis(100)).until(() -> slicesSoFar(work.resolve("ab")) >= 1 + 4);
         List<ProcessHandle> started = cli.process.descendants().toList();
         assertThat(started.stream().filter(p -> p.info().commandLine().orElse("").contains("ab-worker"))).hasSize(2);
 
@@ -184,6 +186,17 @@ class InterruptIT {
     }
 
     /** The shared cluster that ab and sweep attached to is still up: an interrupt stops what the run started, only. */
+    /** Lines in the ab run's slices.csv so far, its header included; 0 before it exists. */
+    private static long slicesSoFar(Path out) throws java.io.IOException {
+        if (!Files.isDirectory(out)) {
+            return 0;
+        }
+        try (Stream<Path> files = Files.walk(out)) {
+            Path slices = files.filter(p -> p.getFileName().toString().equals("slices.csv")).findFirst().orElse(null);
+            return slices == null ? 0 : Files.readAllLines(slices).size();
+        }
+    }
+
     private static void assertSharedClusterUp() {
         assertThat(SharedCluster.topology().members()).allMatch(SharedCluster.topology()::isAlive);
     }

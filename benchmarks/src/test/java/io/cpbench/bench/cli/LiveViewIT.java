@@ -3,6 +3,7 @@ package io.cpbench.bench.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.cpbench.bench.report.Browser;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,6 +34,10 @@ class LiveViewIT {
 
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
+    private static JsonNode data(String url) throws Exception {
+        return new ObjectMapper().readTree(get(url + "data.json").body());
+    }
+
     private static HttpResponse<String> get(String url) throws Exception {
         return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).GET().build(),
                 HttpResponse.BodyHandlers.ofString());
@@ -52,17 +57,18 @@ class LiveViewIT {
             // the page is there before the cluster is (it says what it is doing)
             assertThat(get(url).statusCode()).isEqualTo(200);
             assertThat(cli.awaitStderr("measure", 150)).as(cli.stderrSoFar()).isTrue();
-            Thread.sleep(3000);
-            JsonNode first = new ObjectMapper().readTree(get(url + "data.json").body());
-            assertThat(first.path("live").path("what").asText()).contains("client-leader");
-            assertThat(first.path("live").path("opsPerSecond").asDouble()).isGreaterThan(10);
-            Thread.sleep(2500);
-            JsonNode later = new ObjectMapper().readTree(get(url + "data.json").body());
-            assertThat(later.path("live").path("elapsedSeconds").asDouble())
-                    .isGreaterThan(first.path("live").path("elapsedSeconds").asDouble() + 1);
+            // the page follows the run: it names what runs and its op/s once measured, then more seconds and points
+            JsonNode first = Awaitility.await("data.json shows the measured op/s").atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(250)).until(() -> data(url),
+                            d -> d.path("live").path("what").asText().contains("client-leader")
+                                    && d.path("live").path("opsPerSecond").asDouble() > 10);
+            double firstElapsed = first.path("live").path("elapsedSeconds").asDouble();
+            JsonNode later = Awaitility.await("data.json moves on with the run").atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(250)).until(() -> data(url),
+                            d -> d.path("live").path("elapsedSeconds").asDouble() > firstElapsed + 1
+                                    && d.path("runs").path(0).path("charts").path(0).path("series").path(0).path("y").size() > 3);
             JsonNode liveSection = later.path("runs").get(0);
             assertThat(liveSection.path("kind").asText()).isEqualTo("live");
-            assertThat(liveSection.path("charts").get(0).path("series").get(0).path("y").size()).isGreaterThan(3);
 
             String metrics = get(url + "metrics").body();
             assertThat(metrics).contains("# TYPE cpbench_ops_per_second gauge")

@@ -69,7 +69,9 @@ class SweepIT {
             assertThat(r[6]).as(String.join(",", r)).isEqualTo("OK");
             double seconds = Double.parseDouble(r[7]);
             long ops = Long.parseLong(r[8]);
-            assertThat(seconds).as("measured for the grid's 1 s").isBetween(0.95, 2.0);
+            // at least the grid's 1 s, and never past the engine's own bound: the 1 s plus the drain for ops in flight
+            // (10 s by default); how far into the drain a cell goes depends on the machine, so nothing tighter is asserted
+            assertThat(seconds).as("measured for the grid's 1 s").isBetween(0.95, 1.0 + 10.0);
             assertThat(Double.parseDouble(r[10])).isCloseTo(ops / seconds, within(ops / seconds * 0.01 + 0.1));
             assertThat(Long.parseLong(r[11])).isLessThanOrEqualTo(Long.parseLong(r[13])); // p50 <= p99
         }

