@@ -28,10 +28,14 @@ final class LocalProcessTopology extends StartedTopology {
 
     private final TopologySpec spec;
     private final List<Process> processes = new ArrayList<>();
+    /** Each process's class-data-sharing launch ({@link MemberCds}), by member; null entries when there is none. */
+    private final List<MemberCds.Launch> sharing = new ArrayList<>();
+    private final Optional<MemberCds> cds;
 
     private LocalProcessTopology(TopologySpec spec) {
         super(spec, true);
         this.spec = spec;
+        this.cds = MemberCds.forClasspath(memberClasspath());
     }
 
     static Topology start(TopologySpec spec) {
@@ -58,6 +62,15 @@ final class LocalProcessTopology extends StartedTopology {
     /** Starts member {@code i}'s process; a restart appends to its log. */
     private Process launch(int i, boolean again) {
         List<String> jvmOptions = new ArrayList<>(spec.memberJvmOptions());
+        MemberCds.Launch shared = cds.map(MemberCds::nextLaunch).orElse(null);
+        if (shared != null) {
+            jvmOptions.addAll(shared.jvmOptions());
+        }
+        if (i < sharing.size()) {
+            sharing.set(i, shared);
+        } else {
+            sharing.add(shared);
+        }
         if (ports().lean()) {
             jvmOptions.add("-Djdk.net.hosts.file=" + hostsFile(i));
         }
@@ -250,6 +263,16 @@ final class LocalProcessTopology extends StartedTopology {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        ended(member.index(), false);
+    }
+
+    /** Member {@code i}'s process has ended ({@code byItself}: not killed), for its class-data-sharing archive. */
+    private void ended(int i, boolean byItself) {
+        MemberCds.Launch shared = i < sharing.size() ? sharing.get(i) : null;
+        if (shared != null) {
+            shared.ended(byItself);
+            sharing.set(i, null);
+        }
     }
 
     @Override
@@ -263,15 +286,21 @@ final class LocalProcessTopology extends StartedTopology {
         for (Process process : processes) {
             process.destroy();
         }
-        for (Process process : processes) {
+        for (int i = 0; i < processes.size(); i++) {
+            Process process = processes.get(i);
+            // a member that writes the class-data-sharing archive as it exits takes a few seconds more
+            boolean writes = i < sharing.size() && sharing.get(i) != null && sharing.get(i).writes();
+            boolean byItself = false;
             try {
-                if (!process.waitFor(5, TimeUnit.SECONDS)) {
+                byItself = process.waitFor(writes ? 30 : 5, TimeUnit.SECONDS);
+                if (!byItself) {
                     process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
                 }
             } catch (InterruptedException e) {
                 process.destroyForcibly();
                 Thread.currentThread().interrupt();
             }
+            ended(i, byItself);
         }
     }
 }
