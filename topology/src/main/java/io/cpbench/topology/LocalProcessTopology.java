@@ -266,11 +266,14 @@ final class LocalProcessTopology extends StartedTopology {
         ended(member.index(), false);
     }
 
-    /** Member {@code i}'s process has ended ({@code byItself}: not killed), for its class-data-sharing archive. */
+    /**
+     * Member {@code i}'s process has ended ({@code byItself}: not killed), for its class-data-sharing archive, which is
+     * kept only from a member that got as far as ready (one that failed at start loaded few of the classes).
+     */
     private void ended(int i, boolean byItself) {
         MemberCds.Launch shared = i < sharing.size() ? sharing.get(i) : null;
         if (shared != null) {
-            shared.ended(byItself);
+            shared.ended(byItself && readyLines(i) > 0);
             sharing.set(i, null);
         }
     }

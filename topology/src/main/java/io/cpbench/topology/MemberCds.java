@@ -18,14 +18,15 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A class-data-sharing archive for local member JVMs (JDK's AppCDS, a dynamic archive): one per member classpath and
- * JDK. Starting a member on a 2-core machine is mostly loading and verifying Hazelcast's classes; from the archive they
+ * A class-data-sharing archive for local member JVMs (JDK's AppCDS, a dynamic archive), cp-bench's members and stock
+ * members alike: one per member classpath and JDK. Starting a member on a 2-core machine is mostly loading and verifying Hazelcast's classes; from the archive they
  * are mapped, already parsed and verified. Measured here, three members started together, interleaved: 8.8-10.7 s to
  * ready without it, 5.9-7.0 s with it (a busy 2-core VM). It changes how classes are loaded, not the code that runs.
  *
  * <p>The first member started on a classpath that has no archive yet writes one when it exits
  * ({@code -XX:ArchiveClassesAtExit}, on a normal exit or SIGTERM, not after kill -9) under a name of its own; the
- * archive is moved into place only after that member has ended by itself, so no member maps a half-written file.
+ * archive is moved into place only after that member has ended by itself, and only if it got as far as ready (one
+ * that failed at start loaded few classes), so no member maps a half-written or thin archive.
  * Archives live in {@code $TMPDIR/cpbench-cds}, named by a hash of the JDK and every classpath jar's path, size and
  * modification time: a rebuilt jar gets a new archive, and a stale one is never offered. A classpath with a directory
  * in it (a module's {@code target/classes}) gets none: the JDK archives classes from jars only. Should the JDK refuse an

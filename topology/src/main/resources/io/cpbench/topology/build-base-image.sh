@@ -16,6 +16,17 @@ fi
 command -v debootstrap >/dev/null || { echo "build-base-image: debootstrap is not installed (apt-get install debootstrap)" >&2; exit 2; }
 command -v docker >/dev/null || { echo "build-base-image: docker is not installed" >&2; exit 2; }
 [[ $(id -u) -eq 0 ]] || { echo "build-base-image: debootstrap needs root" >&2; exit 2; }
+# One build per machine at a time: a caller that finds another build under way waits for it (CI starts one before the
+# tests, which may want the image before it is done), then uses the image that build made.
+exec 9>/tmp/cpbench-build-base-image.lock
+if ! flock -n 9; then
+  echo "build-base-image: another build of the base image is under way; waiting for it"
+  flock 9
+fi
+if docker image inspect "$image" >/dev/null 2>&1; then
+  echo "build-base-image: $image is there (built meanwhile)"
+  exit 0
+fi
 root="$(mktemp -d /tmp/cpbench-rootfs.XXXXXX)"
 trap 'rm -rf "$root"' EXIT
 start=$(date +%s)
