@@ -28,14 +28,13 @@ final class LocalProcessTopology extends StartedTopology {
 
     private final TopologySpec spec;
     private final List<Process> processes = new ArrayList<>();
-    /** Each process's class-data-sharing launch ({@link MemberCds}), by member; null entries when there is none. */
-    private final List<MemberCds.Launch> sharing = new ArrayList<>();
-    private final Optional<MemberCds> cds;
+    /** The members' class-data-sharing archive ({@link MemberCds}). */
+    private final MemberCds.Members sharing;
 
     private LocalProcessTopology(TopologySpec spec) {
         super(spec, true);
         this.spec = spec;
-        this.cds = MemberCds.forClasspath(memberClasspath());
+        this.sharing = new MemberCds.Members(memberClasspath());
     }
 
     static Topology start(TopologySpec spec) {
@@ -62,15 +61,7 @@ final class LocalProcessTopology extends StartedTopology {
     /** Starts member {@code i}'s process; a restart appends to its log. */
     private Process launch(int i, boolean again) {
         List<String> jvmOptions = new ArrayList<>(spec.memberJvmOptions());
-        MemberCds.Launch shared = cds.map(MemberCds::nextLaunch).orElse(null);
-        if (shared != null) {
-            jvmOptions.addAll(shared.jvmOptions());
-        }
-        if (i < sharing.size()) {
-            sharing.set(i, shared);
-        } else {
-            sharing.add(shared);
-        }
+        jvmOptions.addAll(sharing.launch(i));
         if (ports().lean()) {
             jvmOptions.add("-Djdk.net.hosts.file=" + hostsFile(i));
         }
@@ -263,19 +254,7 @@ final class LocalProcessTopology extends StartedTopology {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        ended(member.index(), false);
-    }
-
-    /**
-     * Member {@code i}'s process has ended ({@code byItself}: not killed), for its class-data-sharing archive, which is
-     * kept only from a member that got as far as ready (one that failed at start loaded few of the classes).
-     */
-    private void ended(int i, boolean byItself) {
-        MemberCds.Launch shared = i < sharing.size() ? sharing.get(i) : null;
-        if (shared != null) {
-            shared.ended(byItself && readyLines(i) > 0);
-            sharing.set(i, null);
-        }
+        sharing.ended(member.index(), false);
     }
 
     @Override
@@ -292,10 +271,9 @@ final class LocalProcessTopology extends StartedTopology {
         for (int i = 0; i < processes.size(); i++) {
             Process process = processes.get(i);
             // a member that writes the class-data-sharing archive as it exits takes a few seconds more
-            boolean writes = i < sharing.size() && sharing.get(i) != null && sharing.get(i).writes();
             boolean byItself = false;
             try {
-                byItself = process.waitFor(writes ? 30 : 5, TimeUnit.SECONDS);
+                byItself = process.waitFor(sharing.writes(i) ? 30 : 5, TimeUnit.SECONDS);
                 if (!byItself) {
                     process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
                 }
@@ -303,7 +281,7 @@ final class LocalProcessTopology extends StartedTopology {
                 process.destroyForcibly();
                 Thread.currentThread().interrupt();
             }
-            ended(i, byItself);
+            sharing.ended(i, byItself && readyLines(i) > 0);
         }
     }
 }

@@ -114,6 +114,47 @@ final class MemberCds {
         }
     }
 
+    /**
+     * One cluster's members and the archive: what each member is started with, and, when it has ended, whether the
+     * archive it may have written is kept. By member index; a restarted member gets a new launch.
+     */
+    static final class Members {
+        private final Optional<MemberCds> cds;
+        private final List<Launch> launches = new ArrayList<>();
+
+        /** For members started with {@code classpath} (none when it cannot have an archive, or they are off). */
+        Members(String classpath) {
+            this.cds = forClasspath(classpath);
+        }
+
+        /** The JVM options for starting (or restarting) member {@code i}. */
+        synchronized List<String> launch(int i) {
+            Launch launch = cds.map(MemberCds::nextLaunch).orElse(null);
+            while (launches.size() <= i) {
+                launches.add(null);
+            }
+            launches.set(i, launch);
+            return launch == null ? List.of() : launch.jvmOptions();
+        }
+
+        /** Whether member {@code i} writes the archive as it exits (give it time to). */
+        synchronized boolean writes(int i) {
+            return i < launches.size() && launches.get(i) != null && launches.get(i).writes();
+        }
+
+        /**
+         * Member {@code i} has ended; {@code whole}: on its own or on SIGTERM, not killed, and after it got as far as
+         * ready (one that failed at start loaded few classes), so that what it wrote is worth keeping.
+         */
+        synchronized void ended(int i, boolean whole) {
+            Launch launch = i < launches.size() ? launches.get(i) : null;
+            if (launch != null) {
+                launch.ended(whole);
+                launches.set(i, null);
+            }
+        }
+    }
+
     /** What one member is started with, and what to do when it has ended. */
     final class Launch {
         private final List<String> options;

@@ -91,15 +91,14 @@ public final class StockCluster implements AutoCloseable {
     private final Spec spec;
     private final int firstPort;
     private final List<Process> wrappers = new ArrayList<>();
-    /** Each member's class-data-sharing launch ({@link MemberCds}: the stock jar's classes, mapped), or null. */
-    private final List<MemberCds.Launch> sharing = new ArrayList<>();
-    private final Optional<MemberCds> cds;
+    /** The members' class-data-sharing archive ({@link MemberCds}: the stock jar's classes, mapped). */
+    private final MemberCds.Members sharing;
     private final Thread hook = new Thread(() -> stopAll(false), "cpbench-stock-cluster-stop");
 
     private StockCluster(Spec spec, int firstPort) {
         this.spec = spec;
         this.firstPort = firstPort;
-        this.cds = MemberCds.forClasspath(spec.memberJar().toString());
+        this.sharing = new MemberCds.Members(spec.memberJar().toString());
     }
 
     /** Starts every member and waits until each has joined a cluster of all of them. */
@@ -182,11 +181,7 @@ public final class StockCluster implements AutoCloseable {
                 throw new TopologyException("cannot write " + config + ": " + e.getMessage(), e);
             }
             List<String> member = new ArrayList<>(List.of(java));
-            MemberCds.Launch shared = cds.map(MemberCds::nextLaunch).orElse(null);
-            sharing.add(shared);
-            if (shared != null) {
-                member.addAll(shared.jvmOptions());
-            }
+            member.addAll(sharing.launch(i));
             member.addAll(StockXml.jvmArgs(config.toString(), jar));
             // The wrapper runs the member in the background and kills it as soon as its own standard input closes;
             // it ends when the member does (a member that cannot bind its port exits at once), so that a start
@@ -294,19 +289,7 @@ public final class StockCluster implements AutoCloseable {
             p.destroyForcibly();
             p.onExit().orTimeout(10, TimeUnit.SECONDS).exceptionally(t -> null).join();
         });
-        ended(i, false);
-    }
-
-    /**
-     * Member {@code i} has ended ({@code byItself}: on SIGTERM, not killed), for its class-data-sharing archive, which
-     * is kept only from a member that joined its cluster (one that failed at start loaded few of the classes).
-     */
-    private void ended(int i, boolean byItself) {
-        MemberCds.Launch shared = i < sharing.size() ? sharing.get(i) : null;
-        if (shared != null) {
-            shared.ended(byItself && printedJoined(logFile(i), spec.members()));
-            sharing.set(i, null);
-        }
+        sharing.ended(i, false);
     }
 
     /** SIGSTOP ({@code pause = true}) or SIGCONT of the member JVM. */
@@ -347,10 +330,9 @@ public final class StockCluster implements AutoCloseable {
      */
     private synchronized void stopAll(boolean graceful) {
         for (int i = 0; i < wrappers.size(); i++) {
-            MemberCds.Launch shared = i < sharing.size() ? sharing.get(i) : null;
             Optional<ProcessHandle> member = memberProcess(i);
             boolean byItself = false;
-            if (graceful && shared != null && shared.writes() && member.isPresent()) {
+            if (graceful && sharing.writes(i) && member.isPresent()) {
                 try {
                     pause(i, false); // a stopped JVM cannot act on SIGTERM
                 } catch (TopologyException gone) {
@@ -361,7 +343,7 @@ public final class StockCluster implements AutoCloseable {
             }
             member.ifPresent(ProcessHandle::destroyForcibly);
             wrappers.get(i).destroyForcibly();
-            ended(i, byItself);
+            sharing.ended(i, byItself && printedJoined(logFile(i), spec.members()));
         }
         for (Process wrapper : wrappers) {
             try {
