@@ -16,8 +16,9 @@ final class StockXml {
     /**
      * @param settings       cluster name, addresses, CP priority and rebalance period; with a client endpoint the
      *                       member uses advanced networking (members on one port announced as {@code host:publicPort},
-     *                       clients on another announced at its public address, every interface bound), else one
-     *                       port bound to {@code host} alone
+     *                       clients on another announced at its public address, every interface of its container
+     *                       bound), else one port bound to {@code host} alone ({@code hazelcast.socket.bind.any} false:
+     *                       without it Hazelcast listens on every interface whatever the interfaces element says)
      * @param metricsSeconds how often the member publishes its metrics (and collects them, at most every 5 s), which
      *                       is how cp-bench reads a stock member's leadership
      */
@@ -68,6 +69,7 @@ final class StockXml {
                         <property name="hazelcast.diagnostics.metrics.period.seconds">%d</property>
                         <property name="hazelcast.metrics.collection.frequency">%d</property>
                         <property name="hazelcast.logging.type">jdk</property>
+                        <property name="hazelcast.socket.bind.any">%b</property>
                     </properties>
                 %s    <cp-subsystem>
                         <cp-member-count>%d</cp-member-count>
@@ -75,7 +77,8 @@ final class StockXml {
                     </cp-subsystem>
                 </hazelcast>
                 """.formatted(settings.clusterName(), settings.rebalancePeriodSeconds(), metricsSeconds,
-                Math.min(5, metricsSeconds), network, settings.members().size(), settings.priority());
+                Math.min(5, metricsSeconds), settings.clientEndpoint() != null, network, settings.members().size(),
+                settings.priority());
     }
 
     private static String indent(String lines) {

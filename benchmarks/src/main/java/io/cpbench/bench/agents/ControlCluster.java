@@ -59,6 +59,8 @@ public final class ControlCluster {
         config.setProperty("hazelcast.event.thread.count", "2");
         config.setProperty("hazelcast.operation.thread.count", "2");
         config.setProperty("hazelcast.operation.generic.thread.count", "2");
+        // Listen on the address given, not on every interface (Hazelcast binds 0.0.0.0 unless told otherwise).
+        config.setProperty("hazelcast.socket.bind.any", "false");
         NetworkConfig network = config.getNetworkConfig();
         network.setPort(port).setPortAutoIncrement(true).setPortCount(20);
         network.setPublicAddress(bind);

@@ -200,6 +200,12 @@ class AgentsIT {
             org.awaitility.Awaitility.await("2 s measured by both agents").atMost(java.time.Duration.ofSeconds(60))
                     .pollInterval(java.time.Duration.ofMillis(200))
                     .until(() -> measured.matcher(cli.stderrSoFar()).find() || !cli.process.isAlive());
+            // the control cluster (the coordinator's member and each agent's) listens on loopback only
+            List<ListeningSockets.Listener> listening = ListeningSockets.of(ListeningSockets.withDescendants(cli.process.toHandle()));
+            System.out.println("listening while it ran: " + listening);
+            assertThat(listening).as("the coordinator's and the two agents' control members").hasSizeGreaterThanOrEqualTo(3)
+                    .noneMatch(ListeningSockets.Listener::wildcard)
+                    .allSatisfy(l -> assertThat(l.address()).as(l.toString()).startsWith("127."));
             long interrupted = System.nanoTime();
             cli.interrupt();
             CliProcess.Finished finished = cli.finish(60);

@@ -34,10 +34,17 @@ class MatrixIT {
     Path runDir;
     Map<String, RunResult> results;
 
+    /** What the CLI and the processes it started listened on while it measured. */
+    List<ListeningSockets.Listener> listening;
+
     @BeforeAll
     void runQuickMatrix() throws Exception {
-        finished = CliProcess.run(work, 600, "matrix", "--ops", Integer.toString(OPS), "--warmup", "100",
+        CliProcess cli = CliProcess.start(work, "matrix", "--ops", Integer.toString(OPS), "--warmup", "100",
                 "--settle", "2s", "--cluster-warmup", "1s", "--out", "runs");
+        if (cli.awaitStderr("measure", 300)) {
+            listening = ListeningSockets.of(ListeningSockets.withDescendants(cli.process.toHandle()));
+        }
+        finished = cli.finish(600);
         try (Stream<Path> dirs = Files.list(work.resolve("runs"))) {
             runDir = dirs.filter(Files::isDirectory).findFirst().orElseThrow();
         }
@@ -59,6 +66,15 @@ class MatrixIT {
         assertThat(clusterName).startsWith("cpbench-");
         assertThat(ProcessHandle.allProcesses().filter(p -> p.info().commandLine().orElse("")
                 .contains("--cluster-name " + clusterName + " ")).toList()).isEmpty();
+    }
+
+    /** The members, the emulator's proxies and the CLI listen on loopback only, never on every interface. */
+    @Test
+    void everySocketTheRunListensOnIsOnLoopback() {
+        assertThat(listening).as("sockets seen while it measured").isNotNull();
+        assertThat(listening).as("the five members at the least").hasSizeGreaterThanOrEqualTo(5);
+        assertThat(listening).as("wildcard binds").noneMatch(ListeningSockets.Listener::wildcard)
+                .allSatisfy(l -> assertThat(l.address()).as(l.toString()).startsWith("127."));
     }
 
     @Test

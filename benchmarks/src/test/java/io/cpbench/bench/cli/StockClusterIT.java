@@ -77,6 +77,22 @@ class StockClusterIT {
      * itself (a wrapper that exited on SIGINT used to kill its member with it: an interrupted run then read "connected
      * to no member" and an error).
      */
+    /** Stock members listen on the address they were given, not on every interface. */
+    @Test
+    @Order(0)
+    void theMembersListenOnLoopbackOnly() throws Exception {
+        List<ProcessHandle> members = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            members.add(cluster.memberProcess(i).orElseThrow());
+        }
+        List<ListeningSockets.Listener> listening = ListeningSockets.of(members);
+        System.out.println("stock members listen on: " + listening);
+        assertTrue(listening.size() >= 5, "one socket a member at the least: " + listening);
+        for (ListeningSockets.Listener l : listening) {
+            assertTrue(!l.wildcard() && l.address().startsWith("127.0.0.1:"), "not on loopback alone: " + l);
+        }
+    }
+
     @Test
     @Order(0)
     void aTerminalsCtrlCReachingTheMembersLeavesThemRunning() throws Exception {
