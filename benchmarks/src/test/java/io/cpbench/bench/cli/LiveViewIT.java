@@ -70,6 +70,11 @@ class LiveViewIT {
             JsonNode liveSection = later.path("runs").get(0);
             assertThat(liveSection.path("kind").asText()).isEqualTo("live");
 
+            // the live view listens on loopback alone, as the page's address says
+            java.util.List<ListeningSockets.Listener> listening = ListeningSockets.of(ListeningSockets.withDescendants(cli.process.toHandle()));
+            assertThat(listening).as("the live view's socket").extracting(ListeningSockets.Listener::address)
+                    .contains("127.0.0.1:" + m.group(2)).allSatisfy(a -> assertThat(a).startsWith("127."));
+
             String metrics = get(url + "metrics").body();
             assertThat(metrics).contains("# TYPE cpbench_ops_per_second gauge")
                     .containsPattern("cpbench_ops_per_second\\{what=\"round 1 client-leader\"\\} [0-9.]+");
