@@ -19,8 +19,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A class-data-sharing archive for local member JVMs (JDK's AppCDS, a dynamic archive), cp-bench's members and stock
- * members alike: one per member classpath and JDK. Starting a member on a 2-core machine is mostly loading and verifying Hazelcast's classes; from the archive they
- * are mapped, already parsed and verified. Measured here, three members started together, interleaved: 8.8-10.7 s to
+ * members alike: one per member classpath and JDK. Starting a member on a 2-core machine is mostly loading and
+ * verifying Hazelcast's classes; from the archive they are mapped, already parsed and verified. Measured here, three members started together, interleaved: 8.8-10.7 s to
  * ready without it, 5.9-7.0 s with it (a busy 2-core VM). It changes how classes are loaded, not the code that runs.
  *
  * <p>The first member started on a classpath that has no archive yet writes one when it exits
@@ -77,9 +77,7 @@ final class MemberCds {
      */
     Launch nextLaunch() {
         if (Files.isRegularFile(archive)) {
-            List<String> options = new ArrayList<>(QUIET);
-            options.add(0, "-XX:SharedArchiveFile=" + archive);
-            return new Launch(options, null);
+            return new Launch(quietly("-XX:SharedArchiveFile=" + archive), null);
         }
         if (WRITING.putIfAbsent(archive, Boolean.TRUE) != null) {
             return new Launch(List.of(), null);
@@ -93,9 +91,14 @@ final class MemberCds {
         }
         Path partial = archive.resolveSibling(archive.getFileName() + "." + ProcessHandle.current().pid() + "-"
                 + COUNTER.incrementAndGet() + ".partial");
-        List<String> options = new ArrayList<>(QUIET);
-        options.add(0, "-XX:ArchiveClassesAtExit=" + partial);
-        return new Launch(options, partial);
+        return new Launch(quietly("-XX:ArchiveClassesAtExit=" + partial), partial);
+    }
+
+    /** {@code option}, then the options that keep the JDK's CDS warnings out of the member's log. */
+    private static List<String> quietly(String option) {
+        List<String> options = new ArrayList<>(List.of(option));
+        options.addAll(QUIET);
+        return options;
     }
 
     /** Removes partial archives that a member left an hour ago or more (its parent was killed before moving it). */

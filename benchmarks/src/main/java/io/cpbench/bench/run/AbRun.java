@@ -12,9 +12,13 @@ import io.cpbench.core.result.Environment;
 import io.cpbench.core.stats.Bootstrap;
 import io.cpbench.topology.TopologyException;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -447,14 +451,13 @@ public final class AbRun {
         Path file = runDir.resolve("slices.csv");
         String lines = turn(pair, true).csvLine() + "\n" + turn(pair, false).csvLine() + "\n";
         try {
-            if (pair.index() == 1 || !java.nio.file.Files.exists(file)) {
-                java.nio.file.Files.writeString(file, AbSlices.HEADER + "\n" + lines, java.nio.charset.StandardCharsets.UTF_8);
+            if (pair.index() == 1 || !Files.exists(file)) {
+                Files.writeString(file, AbSlices.HEADER + "\n" + lines, StandardCharsets.UTF_8);
             } else {
-                java.nio.file.Files.writeString(file, lines, java.nio.charset.StandardCharsets.UTF_8,
-                        java.nio.file.StandardOpenOption.APPEND);
+                Files.writeString(file, lines, StandardCharsets.UTF_8, StandardOpenOption.APPEND);
             }
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
         }
     }
 
