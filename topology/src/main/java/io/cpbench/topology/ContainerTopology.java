@@ -170,12 +170,14 @@ final class ContainerTopology extends StartedTopology {
             throw new TopologyException("cannot create a Docker network for the members: "
                     + (lastFailure == null ? "no free subnet" : ContainerImage.rootMessage(lastFailure)), lastFailure);
         }
+        int n = spec.memberCount();
+        PortPlan ports = null;
+        int memberProxyFirst = 0;
         try {
             boolean netem = spec.emulateNetwork() && netemWorks(docker, image.image());
             boolean emulated = spec.emulateNetwork() && !netem;
-            PortPlan ports = emulated ? PortPlan.pick(spec, false) : PortPlan.pick(spec, false).direct();
-            int n = spec.memberCount();
-            int memberProxyFirst = emulated
+            ports = emulated ? PortPlan.pick(spec, false) : PortPlan.pick(spec, false).direct(n);
+            memberProxyFirst = emulated
                     ? FreePorts.consecutive(List.of(gatewayOf(subnetPrefix)), n, ports.outboundTo(n - 1) + 100) : 0;
             Layout layout = new Layout(emulated, netem, subnetPrefix, ports, memberProxyFirst);
             List<MemberSettings> settings = settings(spec, clusterName, layout);
@@ -183,6 +185,10 @@ final class ContainerTopology extends StartedTopology {
             return topology.becomeReady(spec);
         } catch (RuntimeException e) {
             removeNetwork(docker, network);
+            if (ports != null) {
+                ports.release(n);
+            }
+            FreePorts.release(memberProxyFirst, n);
             throw e;
         }
     }
@@ -670,6 +676,7 @@ final class ContainerTopology extends StartedTopology {
         }
         logs.forEach(LogFile::close);
         removeNetwork(docker, network);
+        FreePorts.release(layout.memberProxyFirst(), settings().size());
     }
 
     /**

@@ -39,7 +39,7 @@ record PortPlan(int announcedFirst, int boundFirst, int outboundFirst, int slowC
         int announced;
         if (spec.basePort() == 0) {
             announced = FreePorts.consecutive(List.of(spec.host()), n, SEARCH_FROM);
-        } else if (FreePorts.allFree(spec.host(), spec.basePort(), n)) {
+        } else if (FreePorts.claimNamed(List.of(spec.host()), spec.basePort(), n)) {
             announced = spec.basePort();
         } else {
             throw new TopologyException("ports " + spec.basePort() + "-" + (spec.basePort() + n - 1) + " on "
@@ -60,8 +60,31 @@ record PortPlan(int announcedFirst, int boundFirst, int outboundFirst, int slowC
         return new PortPlan(announced, bound, outbound, slowClient, spec.links());
     }
 
-    /** The same announced ports with no emulator in front. */
-    PortPlan direct() {
+    /**
+     * Gives back this process's claims on every port of the plan ({@link FreePorts}): announced, bound, the slow
+     * member's client port and the outbound blocks.
+     */
+    void release(int members) {
+        FreePorts.release(announcedFirst, members);
+        releaseBehind(members);
+    }
+
+    /** Gives back the claims on all but the announced ports. */
+    private void releaseBehind(int members) {
+        if (boundFirst != announcedFirst) {
+            FreePorts.release(boundFirst, members);
+        }
+        if (slowClientPort != 0) {
+            FreePorts.release(slowClientPort, 1);
+        }
+        if (outboundFirst != 0) {
+            FreePorts.release(outboundFirst, members * OUTBOUND_PER_MEMBER);
+        }
+    }
+
+    /** The same announced ports with no emulator in front; the other ports' claims are given back. */
+    PortPlan direct(int members) {
+        releaseBehind(members);
         return new PortPlan(announcedFirst, announcedFirst, 0);
     }
 

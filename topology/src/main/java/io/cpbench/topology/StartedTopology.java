@@ -185,6 +185,7 @@ abstract class StartedTopology implements Topology {
         if (emulator != null) {
             emulator.close();
         }
+        ports.release(settings.size());
         takeOverShutdown();
     }
 }

@@ -104,6 +104,10 @@ public final class StockCluster implements AutoCloseable {
     /** Starts every member and waits until each has joined a cluster of all of them. */
     public static StockCluster start(Spec spec, java.time.Duration timeout) {
         int first = spec.basePort() == 0 ? FreePorts.consecutive(java.util.List.of("127.0.0.1"), spec.members(), 5801) : spec.basePort();
+        if (spec.basePort() != 0 && !FreePorts.claimNamed(java.util.List.of("127.0.0.1"), first, spec.members())) {
+            throw new TopologyException("ports " + first + "-" + (first + spec.members() - 1) + " on 127.0.0.1 are not all"
+                    + " free; choose another base port or 0 to pick free ones");
+        }
         StockCluster cluster = new StockCluster(spec, first);
         Runtime.getRuntime().addShutdownHook(cluster.hook);
         try {
@@ -317,6 +321,7 @@ public final class StockCluster implements AutoCloseable {
     @Override
     public void close() {
         stopAll(true);
+        FreePorts.release(firstPort, spec.members());
         try {
             Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException shuttingDown) {
