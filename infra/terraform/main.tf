@@ -90,9 +90,19 @@ resource "aws_vpc_security_group_ingress_rule" "hazelcast_between_lab_hosts" {
   description                  = "Hazelcast members and clients"
 }
 
-resource "aws_vpc_security_group_ingress_rule" "control_between_lab_hosts" {
-  security_group_id            = aws_security_group.lab.id
-  referenced_security_group_id = aws_security_group.lab.id
+# The client hosts' own group: cp-bench's control cluster (load agents and their coordinator) is open between client
+# hosts only, never to the members. Its members also check a shared secret (docs/agents.md).
+resource "aws_security_group" "clients" {
+  name        = "${var.lab_name}-clients"
+  description = "cp-bench lab: the load agents' control cluster, between client hosts"
+  vpc_id      = aws_vpc.lab.id
+
+  tags = { Name = "${var.lab_name}-clients" }
+}
+
+resource "aws_vpc_security_group_ingress_rule" "control_between_client_hosts" {
+  security_group_id            = aws_security_group.clients.id
+  referenced_security_group_id = aws_security_group.clients.id
   ip_protocol                  = "tcp"
   from_port                    = 5801
   to_port                      = 5820
@@ -186,7 +196,7 @@ resource "aws_instance" "client" {
   key_name               = var.key_name
   subnet_id              = aws_subnet.lab.id
   private_ip             = local.client_ips[count.index]
-  vpc_security_group_ids = [aws_security_group.lab.id]
+  vpc_security_group_ids = [aws_security_group.lab.id, aws_security_group.clients.id]
   placement_group        = aws_placement_group.lab.id
 
   user_data = templatefile("${path.module}/templates/client-init.sh.tftpl", {

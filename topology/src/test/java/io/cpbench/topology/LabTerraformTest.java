@@ -79,8 +79,11 @@ class LabTerraformTest {
         assertThat(String.valueOf(client.get("instance_type"))).isEqualTo("var.client_instance_type");
         for (Map<String, Object> instance : List.of(member, client)) {
             assertThat(String.valueOf(instance.get("placement_group"))).isEqualTo("aws_placement_group.lab.id");
-            assertThat(String.valueOf(instance.get("vpc_security_group_ids"))).isEqualTo("[aws_security_group.lab.id]");
         }
+        // the control cluster's group is the clients' alone: a member host cannot reach an agent's control port
+        assertThat(String.valueOf(member.get("vpc_security_group_ids"))).isEqualTo("[aws_security_group.lab.id]");
+        assertThat(String.valueOf(client.get("vpc_security_group_ids")))
+                .isEqualTo("[aws_security_group.lab.id, aws_security_group.clients.id]");
         assertThat(at(main, "resource")).containsKeys("aws_vpc", "aws_subnet", "aws_internet_gateway", "aws_security_group");
     }
 
@@ -93,9 +96,10 @@ class LabTerraformTest {
             @SuppressWarnings("unchecked")
             Map<String, Object> rule = (Map<String, Object>) value;
             if (Double.valueOf(5801).equals(rule.get("from_port"))) {
-                // the load agents' control cluster (ports from 5801, 20 tried), between lab hosts only
+                // the load agents' control cluster (ports from 5801, 20 tried), between client hosts only
                 assertThat(rule.get("to_port")).isEqualTo(5820.0);
-                assertThat(String.valueOf(rule.get("referenced_security_group_id"))).isEqualTo("aws_security_group.lab.id");
+                assertThat(String.valueOf(rule.get("security_group_id"))).isEqualTo("aws_security_group.clients.id");
+                assertThat(String.valueOf(rule.get("referenced_security_group_id"))).isEqualTo("aws_security_group.clients.id");
                 assertThat(rule).doesNotContainKeys("cidr_ipv4", "cidr_ipv6");
                 controlRules++;
             } else if ("var.hazelcast_port".equals(String.valueOf(rule.get("from_port")))) {

@@ -35,17 +35,17 @@ public final class Agent implements AutoCloseable {
     /**
      * Joins the control cluster.
      *
-     * @param controlName the control cluster's name
+     * @param secret      the secret this agent shares with its coordinator
      * @param members     addresses (host:port) of its members, the coordinator's among them
      * @param bind        the address this agent binds and is reached at
      * @param port        the first port to try
      * @param name        this agent's name, unique in the control cluster
      */
-    public static Agent join(String controlName, List<String> members, String bind, int port, String name,
+    public static Agent join(ControlSecret secret, List<String> members, String bind, int port, String name,
                              PrintStream console) {
-        HazelcastInstance control = ControlCluster.start(controlName, bind, port, members, ControlCluster.AGENT, name);
+        HazelcastInstance control = ControlCluster.start(secret, bind, port, members, ControlCluster.AGENT, name);
         Agent agent = new Agent(control, name, console);
-        console.println(name + ": joined the control cluster " + controlName + " at "
+        console.println(name + ": joined the control cluster at "
                 + control.getCluster().getLocalMember().getAddress() + " (" + control.getCluster().getMembers().size()
                 + " members); waiting for runs");
         return agent;

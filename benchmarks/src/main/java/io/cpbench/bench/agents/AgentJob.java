@@ -11,11 +11,11 @@ import java.util.List;
  * @param spec          the agent's slice of the load ({@code LoadSpec.describe()} as JSON)
  * @param scenario      how its clients connect
  * @param target        the cluster under test
- * @param startAtMicros when to start, in microseconds since the epoch on the agent's own clock (the coordinator's
- *                      shared instant, corrected by the agent's measured offset)
+ * @param offsetMicros  the agent's clock minus the coordinator's, as measured: the start instant the coordinator
+ *                      sends (on its own clock, once every agent is ready) is this much later on the agent's
  * @param history       record every op as a history and send it back (chaos)
  */
-public record AgentJob(String run, String agent, String spec, String scenario, Target target, long startAtMicros,
+public record AgentJob(String run, String agent, String spec, String scenario, Target target, long offsetMicros,
                        boolean history) implements Serializable {
 
     /**

@@ -13,6 +13,7 @@ import io.cpbench.core.load.LoadSpec;
 import io.cpbench.core.load.Stage;
 import io.cpbench.core.run.Driver;
 import io.cpbench.core.run.Outcome;
+import io.cpbench.topology.FreePorts;
 import io.cpbench.topology.MemberRef;
 import io.cpbench.topology.Topology;
 
@@ -39,8 +40,9 @@ import java.util.concurrent.TimeoutException;
  * this machine's loopback, and stops them on {@link #close()}.
  *
  * <p>A run: each agent's clock offset is measured (best of 5 round trips; an offset over {@link #MAX_CLOCK_OFFSET_MS}
- * refuses the run), the load is split ({@link #split}), each agent gets its slice and one shared start instant
- * {@link #START_AHEAD} ahead, corrected by its offset; a live line sums their interval numbers; the results merge
+ * refuses the run), the load is split ({@link #split}), each agent gets its slice, connects its clients and says it is
+ * ready; once all are (a barrier: on a busy host connecting takes seconds), they get one shared start instant
+ * {@link #START_LEAD} ahead, each corrected by its offset; a live line sums their interval numbers; the results merge
  * exactly ({@link LoadMerge}). An agent that leaves the control cluster mid-run (it died, or was cut off) stops the
  * others; the run returns within 10 s of its leaving, INTERRUPTED, with every other agent's numbers and a row naming
  * the lost one.
@@ -48,9 +50,20 @@ import java.util.concurrent.TimeoutException;
 public final class AgentPool implements AutoCloseable {
 
     public static final double MAX_CLOCK_OFFSET_MS = 100;
-    public static final Duration START_AHEAD = Duration.ofSeconds(3);
+    /** How far ahead of the moment every agent is ready the shared start instant lies. */
+    public static final Duration START_LEAD = Duration.ofMillis(500);
+    /** The most the coordinator waits for every agent to be ready before it sets the start instant anyway. */
+    static final Duration READY_BOUND = Duration.ofSeconds(60);
+    /** An agent that starts later than this after the shared instant is named in the result. */
+    static final double LATE_BOUND_MS = 250;
     /** How long the others get to stop and report once an agent is lost. */
-    private static final Duration AFTER_LOSS = Duration.ofSeconds(3);
+    /**
+     * After an agent is lost, how long the others get to stop and report, on top of the load's drain (their ops in
+     * flight end within it): sending back a chaos history of a few hundred thousand events takes seconds.
+     */
+    private static final Duration AFTER_LOSS_GRACE = Duration.ofSeconds(10);
+    /** Local agents' secret, in their log directory while the run lasts. */
+    static final String SECRET_FILE = "control.secret";
     private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(120);
     /** Agents started beforehand only have to be found: a TCP-IP join takes a few seconds. */
     private static final Duration REMOTE_JOIN_TIMEOUT = Duration.ofSeconds(30);
@@ -88,17 +101,23 @@ public final class AgentPool implements AutoCloseable {
      * @param logDir where each agent's output goes ({@code agent-N.log})
      */
     public static AgentPool local(int count, List<String> java, Path logDir, PrintStream console) {
-        HazelcastInstance control = ControlCluster.start(ControlCluster.DEFAULT_NAME + "-" + ProcessHandle.current().pid(),
-                "127.0.0.1", ControlCluster.DEFAULT_PORT, List.of(), ControlCluster.COORDINATOR, "coordinator");
+        // Ports claimed for the coordinator and each agent (FreePorts): another cp-bench process on this machine that
+        // picks ports at the same moment (a stock cluster's, from 5801 too) does not take them before they are bound.
+        int first = FreePorts.consecutive(List.of("127.0.0.1"), count + 1, ControlCluster.DEFAULT_PORT);
+        // A secret of this run's own, handed to its agents as a file only this user may read (ControlSecret).
+        ControlSecret secret = ControlSecret.generate();
+        Path secretFile = logDir.resolve(SECRET_FILE);
+        secret.writeTo(secretFile);
+        HazelcastInstance control = ControlCluster.start(secret, "127.0.0.1", first, List.of(), ControlCluster.COORDINATOR,
+                "coordinator");
         int port = control.getCluster().getLocalMember().getAddress().getPort();
         List<Process> processes = new ArrayList<>();
         AgentPool pool = new AgentPool(control, processes, logDir, console);
         try {
-            Files.createDirectories(logDir);
             for (int i = 1; i <= count; i++) {
                 List<String> command = new ArrayList<>(java);
-                command.addAll(List.of("agent", "--control", "127.0.0.1:" + port, "--control-name",
-                        control.getConfig().getClusterName(), "--bind", "127.0.0.1", "--name", "agent-" + i,
+                command.addAll(List.of("agent", "--control", "127.0.0.1:" + port, "--secret-file", secretFile.toString(),
+                        "--bind", "127.0.0.1", "--port", Integer.toString(first + i), "--name", "agent-" + i,
                         "--exit-with-parent"));
                 Path log = logDir.resolve("agent-" + i + ".log");
                 processes.add(new ProcessBuilder(command).redirectErrorStream(true)
@@ -114,21 +133,21 @@ public final class AgentPool implements AutoCloseable {
 
     /**
      * Starts the control cluster's coordinator member at {@code bind} and joins the agents already running at
-     * {@code agents} (each started with {@code cpbench agent}, in the control cluster named {@code controlName});
+     * {@code agents} (each started with {@code cpbench agent} and the same {@code secret});
      * waits (at most {@link #REMOTE_JOIN_TIMEOUT}) until that many agents are members. They outlive the run: when this
      * pool closes, they see the coordinator leave and wait for the next one.
      *
      * @param agents the agents' control addresses, host or host:port (port 5801 when not given)
      */
-    public static AgentPool remote(List<String> agents, String controlName, String bind, PrintStream console) {
+    public static AgentPool remote(List<String> agents, ControlSecret secret, String bind, PrintStream console) {
         List<String> members = agents.stream().map(a -> a.contains(":") ? a : a + ":" + ControlCluster.DEFAULT_PORT).toList();
-        HazelcastInstance control = ControlCluster.start(controlName, bind, ControlCluster.DEFAULT_PORT, members,
+        HazelcastInstance control = ControlCluster.start(secret, bind, ControlCluster.DEFAULT_PORT, members,
                 ControlCluster.COORDINATOR, "coordinator");
         AgentPool pool = new AgentPool(control, List.of(), null, console);
         try {
             pool.awaitAgents(agents.size(), REMOTE_JOIN_TIMEOUT, () -> "they were looked for at " + String.join(", ", members)
-                    + " in the control cluster '" + controlName + "' (start each there with 'cpbench agent --control "
-                    + String.join(",", members) + " --bind <its host>')");
+                    + ", with the secret this coordinator read (start each there with 'cpbench agent --control "
+                    + String.join(",", members) + " --bind <its host>', the same secret file on each host)");
             return pool;
         } catch (RuntimeException e) {
             pool.close();
@@ -264,7 +283,7 @@ public final class AgentPool implements AutoCloseable {
      *                               returned a result
      */
     public LoadResult run(LoadSpec spec, String scenario, AgentJob.Target target, boolean quiet) {
-        return run(spec, scenario, target, quiet, null).load();
+        return run(spec, scenario, target, quiet, null, started -> { }).load();
     }
 
     /**
@@ -280,9 +299,11 @@ public final class AgentPool implements AutoCloseable {
     /**
      * {@link #run(LoadSpec, String, AgentJob.Target, boolean)}, each agent recording its ops as a history when
      * {@code history} is given: the merged history is on that recorder's clock (its {@code now()}), each agent's events
-     * moved by its measured clock offset.
+     * moved by its measured clock offset. {@code onStart} gets the shared start instant ({@link System#nanoTime()}
+     * here) once it is set: when every agent is ready, or {@link #READY_BOUND} after the jobs went out.
      */
-    public Merged run(LoadSpec spec, String scenario, AgentJob.Target target, boolean quiet, HistoryRecorder history) {
+    public Merged run(LoadSpec spec, String scenario, AgentJob.Target target, boolean quiet, HistoryRecorder history,
+                      java.util.function.LongConsumer onStart) {
         Map<String, Member> agents = agents();
         if (agents.isEmpty()) {
             throw new IllegalStateException("no agent is in the control cluster");
@@ -303,28 +324,35 @@ public final class AgentPool implements AutoCloseable {
         run = id;
         LiveLine live = new LiveLine(id, agents.size(), quiet);
         UUID listener = control.getTopic(ControlCluster.INTERVALS).addMessageListener(m -> live.add((String) m.getMessageObject()));
+        java.util.Set<String> ready = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        UUID readyListener = control.<String>getTopic(ControlCluster.READY).addMessageListener(m -> {
+            String[] parts = m.getMessageObject().split(" ");
+            if (parts.length == 2 && parts[0].equals(id)) {
+                ready.add(parts[1]);
+            }
+        });
         try {
             IExecutorService executor = control.getExecutorService(ControlCluster.EXECUTOR);
-            long startAt = AgentState.nowMicros() + START_AHEAD.toNanos() / 1000;
             Map<String, Future<String>> futures = new LinkedHashMap<>();
             int i = 0;
             for (Map.Entry<String, Member> agent : agents.entrySet()) {
                 Clock clock = clocks.get(i);
                 String json = AgentTask.JSON.writeValueAsString(slices.get(i).describe());
                 AgentJob job = new AgentJob(id, agent.getKey(), json, scenario, target,
-                        startAt + Math.round(clock.offsetMs() * 1000), history != null);
+                        Math.round(clock.offsetMs() * 1000), history != null);
                 futures.put(agent.getKey(), executor.submitToMember(new AgentTask(job), agent.getValue()));
                 i++;
             }
             if (stopped) {
                 stop();
             }
-            long bound = START_AHEAD.toNanos() + spec.warmup().toNanos() + spec.profile().totalNanos()
+            long startsAt = startWhenReady(id, agents.keySet(), ready, futures, onStart);
+            long bound = startsAt - System.nanoTime() + spec.warmup().toNanos() + spec.profile().totalNanos()
                     + spec.drain().toNanos() + Duration.ofSeconds(120).toNanos();
             long deadline = System.nanoTime() + bound;
             while (!futures.values().stream().allMatch(Future::isDone)) {
                 Long firstLoss = lost.values().stream().min(Long::compare).orElse(null);
-                if (firstLoss != null && System.nanoTime() - firstLoss > AFTER_LOSS.toNanos()) {
+                if (firstLoss != null && System.nanoTime() - firstLoss > spec.drain().plus(AFTER_LOSS_GRACE).toNanos()) {
                     break;
                 }
                 if (System.nanoTime() > deadline) {
@@ -339,8 +367,28 @@ public final class AgentPool implements AutoCloseable {
             throw new IllegalStateException("cannot write a spec for the agents: " + e.getMessage(), e);
         } finally {
             control.getTopic(ControlCluster.INTERVALS).removeMessageListener(listener);
+            control.getTopic(ControlCluster.READY).removeMessageListener(readyListener);
             run = null;
         }
+    }
+
+    /**
+     * The barrier: waits until every agent has said it is ready (its clients connected; on a busy host that takes
+     * seconds), or one failed, left or was stopped, or {@link #READY_BOUND} passed; then sends the start instant,
+     * {@link #START_LEAD} ahead, and returns it ({@link System#nanoTime()} here). An agent that was not ready by then
+     * starts as soon as it is, late, and its lateness is in the result.
+     */
+    private long startWhenReady(String id, java.util.Set<String> names, java.util.Set<String> ready,
+                                Map<String, Future<String>> futures, java.util.function.LongConsumer onStart) {
+        long deadline = System.nanoTime() + READY_BOUND.toNanos();
+        while (!ready.containsAll(names) && !stopped && lost.isEmpty() && System.nanoTime() < deadline
+                && futures.values().stream().noneMatch(Future::isDone)) {
+            sleep(20);
+        }
+        long startsAt = System.nanoTime() + START_LEAD.toNanos();
+        control.getTopic(ControlCluster.GO).publish(id + " " + (AgentState.nowMicros() + START_LEAD.toNanos() / 1000));
+        onStart.accept(startsAt);
+        return startsAt;
     }
 
     private Merged merge(LoadSpec spec, List<Clock> clocks, Map<String, Future<String>> futures, HistoryRecorder history) {
@@ -350,6 +398,7 @@ public final class AgentPool implements AutoCloseable {
         int n = futures.size();
         List<LoadResult.AgentRow> rows = new ArrayList<>();
         List<String> missing = new ArrayList<>();
+        List<String> late = new ArrayList<>();
         int i = 0;
         for (Map.Entry<String, Future<String>> f : futures.entrySet()) {
             String agent = f.getKey();
@@ -370,6 +419,10 @@ public final class AgentPool implements AutoCloseable {
                 why = lost.containsKey(agent) ? "left the control cluster mid-run" : "did not report in time";
             }
             if (report != null && report.result() != null) {
+                if (report.lateMs() > LATE_BOUND_MS) {
+                    late.add(String.format(Locale.ROOT, "%s started %.1f s after the shared start (it was not ready;"
+                            + " bound %.0f ms)", agent, report.lateMs() / 1000, LATE_BOUND_MS));
+                }
                 parts.add(new LoadMerge.Part(agent, report.result(), report.parts()));
                 if (events != null && report.history() != null) {
                     int index = i; // 1-based: i was incremented past this agent
@@ -390,6 +443,10 @@ public final class AgentPool implements AutoCloseable {
             events.sort(java.util.Comparator.comparingLong(Event::time));
         }
         LoadResult merged = LoadMerge.merge(spec, parts, rows);
+        if (!late.isEmpty()) {
+            merged = LoadResultBuilder.builder(merged).reason(String.join("; ", late)
+                    + (merged.reason() == null ? "" : "; " + merged.reason())).build();
+        }
         if (missing.isEmpty()) {
             return new Merged(merged, events);
         }
@@ -441,6 +498,13 @@ public final class AgentPool implements AutoCloseable {
             control.shutdown();
         } catch (RuntimeException e) {
             // already down
+        }
+        if (logDir != null) {
+            try {
+                Files.deleteIfExists(logDir.resolve(SECRET_FILE)); // the run's own: of no use after it
+            } catch (IOException e) {
+                // a dead run's secret opens nothing
+            }
         }
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
         for (Process p : processes) {

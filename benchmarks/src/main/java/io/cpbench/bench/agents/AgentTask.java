@@ -30,6 +30,8 @@ final class AgentTask implements Callable<String>, Serializable, HazelcastInstan
 
     private static final long serialVersionUID = 1L;
     static final ObjectMapper JSON = new ObjectMapper().findAndRegisterModules();
+    /** How long a ready agent waits for the coordinator's start instant (the others may still be connecting). */
+    static final Duration READY_WAIT = Duration.ofSeconds(120);
 
     private final AgentJob job;
     private transient HazelcastInstance control;
@@ -73,16 +75,26 @@ final class AgentTask implements Callable<String>, Serializable, HazelcastInstan
             if (job.history()) {
                 engine.recordHistory();
             }
-            if (!running.engine(engine) || !waitForStart(running)) {
+            if (!running.engine(engine)) {
                 return new AgentReport(job.agent(), host, "stopped before it started");
             }
+            long startAt = awaitGo(running);
+            if (startAt < 0) {
+                return new AgentReport(job.agent(), host, running.stopped() ? "stopped before it started"
+                        : "no start instant came from the coordinator within " + READY_WAIT.toSeconds() + " s of being ready");
+            }
+            if (!waitUntil(startAt, running)) {
+                return new AgentReport(job.agent(), host, "stopped before it started");
+            }
+            long lateMicros = AgentState.nowMicros() - startAt;
             LoadResult result = engine.run();
             session.finish(running.stopped());
             // the agent's own log: what each run did, and whether it was stopped (a stop message, the coordinator gone)
             System.out.printf(java.util.Locale.ROOT, "%s: run %s ended%s: %,d ops, %,d errors, %s%n", job.agent(), job.run(),
                     running.stopped() ? " (stopped)" : "", result.total().all().ops(), result.total().all().errors(),
                     result.outcome());
-            return new AgentReport(job.agent(), host, result, engine.parts(), null, job.history() ? history(engine) : null);
+            return new AgentReport(job.agent(), host, result, engine.parts(), null, job.history() ? history(engine) : null,
+                    Math.max(0, lateMicros) / 1000.0);
         } catch (RuntimeException e) {
             return new AgentReport(job.agent(), host, "could not run its part: " + Driver.describe(e));
         } finally {
@@ -102,10 +114,48 @@ final class AgentTask implements Callable<String>, Serializable, HazelcastInstan
         return new AgentReport.History(AgentState.nowMicros() - recorder.now() / 1000, lines);
     }
 
-    /** Sleeps until the start instant; false when the run was stopped first. */
-    private boolean waitForStart(AgentState.Running running) {
+    /**
+     * Says on the ready topic that this agent's clients are connected, then waits for the coordinator's start instant
+     * (sent once every agent said so): that instant on this agent's clock, or -1 when the run was stopped first or no
+     * instant came within {@link #READY_WAIT}. The listener is in place before the word goes out, so the instant
+     * cannot pass unheard.
+     */
+    private long awaitGo(AgentState.Running running) {
+        if (control == null) {
+            return -1;
+        }
+        java.util.concurrent.CompletableFuture<Long> go = new java.util.concurrent.CompletableFuture<>();
+        java.util.UUID listener = control.<String>getTopic(ControlCluster.GO).addMessageListener(m -> {
+            String[] parts = m.getMessageObject().split(" ");
+            if (parts.length == 2 && parts[0].equals(job.run())) {
+                go.complete(Long.parseLong(parts[1]));
+            }
+        });
+        try {
+            control.getTopic(ControlCluster.READY).publish(job.run() + " " + job.agent());
+            long deadline = System.nanoTime() + READY_WAIT.toNanos();
+            while (!running.stopped() && System.nanoTime() < deadline) {
+                try {
+                    return go.get(100, TimeUnit.MILLISECONDS) + job.offsetMicros();
+                } catch (java.util.concurrent.TimeoutException notYet) {
+                    // keep waiting, and keep checking for a stop
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return -1;
+                } catch (java.util.concurrent.ExecutionException cannot) {
+                    return -1;
+                }
+            }
+            return -1;
+        } finally {
+            control.getTopic(ControlCluster.GO).removeMessageListener(listener);
+        }
+    }
+
+    /** Sleeps until {@code startAt} on this agent's clock; false when the run was stopped first. */
+    private static boolean waitUntil(long startAt, AgentState.Running running) {
         while (!running.stopped()) {
-            long left = job.startAtMicros() - AgentState.nowMicros();
+            long left = startAt - AgentState.nowMicros();
             if (left <= 0) {
                 return true;
             }

@@ -1,8 +1,11 @@
 package io.cpbench.bench.agents;
 
+import com.hazelcast.config.AdvancedNetworkConfig;
+import com.hazelcast.config.ClassFilter;
 import com.hazelcast.config.Config;
+import com.hazelcast.config.JavaSerializationFilterConfig;
+import com.hazelcast.config.ServerSocketEndpointConfig;
 import com.hazelcast.config.JoinConfig;
-import com.hazelcast.config.NetworkConfig;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.cluster.Member;
@@ -21,7 +24,6 @@ import java.util.List;
  */
 public final class ControlCluster {
 
-    public static final String DEFAULT_NAME = "cpbench-control";
     public static final int DEFAULT_PORT = 5801;
     /** Member attribute: {@link #COORDINATOR} or {@link #AGENT}. */
     static final String ROLE = "cpbench.role";
@@ -32,22 +34,26 @@ public final class ControlCluster {
     static final String EXECUTOR = "cpbench-agents";
     static final String INTERVALS = "cpbench-intervals";
     static final String STOPS = "cpbench-stops";
+    /** "RUN AGENT": the agent's clients are connected and its engine is ready to start. */
+    static final String READY = "cpbench-ready";
+    /** "RUN MICROS": start at this instant, on the coordinator's clock; sent once every agent is ready. */
+    static final String GO = "cpbench-go";
 
     private ControlCluster() {
     }
 
     /**
-     * @param name    the control cluster's name
+     * @param secret  the secret the coordinator and its agents share: the cluster's name comes from it
      * @param bind    the address this member binds and is reached at
      * @param port    the first port to try (the next 20 are tried too)
      * @param members addresses (host or host:port) of members to join; empty for the first member
      * @param role    {@link #COORDINATOR} (the data member) or {@link #AGENT} (a lite member)
      * @param self    this member's name
      */
-    static HazelcastInstance start(String name, String bind, int port, List<String> members, String role, String self) {
+    static HazelcastInstance start(ControlSecret secret, String bind, int port, List<String> members, String role, String self) {
         Config config = new Config();
-        config.setClusterName(name);
-        config.setInstanceName(name + "-" + self);
+        config.setClusterName(secret.clusterName());
+        config.setInstanceName("cpbench-control-" + self);
         config.setLiteMember(AGENT.equals(role));
         config.getMemberAttributeConfig().setAttribute(ROLE, role);
         config.getMemberAttributeConfig().setAttribute(NAME, self);
@@ -59,19 +65,49 @@ public final class ControlCluster {
         config.setProperty("hazelcast.event.thread.count", "2");
         config.setProperty("hazelcast.operation.thread.count", "2");
         config.setProperty("hazelcast.operation.generic.thread.count", "2");
+        // Log lines without the "[address] [cluster name] [version]" prefix: the cluster name is the secret's.
+        config.setProperty("hazelcast.logging.details.enabled", "false");
         // Listen on the address given, not on every interface (Hazelcast binds 0.0.0.0 unless told otherwise).
         config.setProperty("hazelcast.socket.bind.any", "false");
-        NetworkConfig network = config.getNetworkConfig();
-        network.setPort(port).setPortAutoIncrement(true).setPortCount(20);
-        network.setPublicAddress(bind);
-        network.getInterfaces().setEnabled(true).addInterface(bind);
+        // Members only: with the advanced network and no client endpoint, a Hazelcast client cannot connect at all.
+        AdvancedNetworkConfig network = config.getAdvancedNetworkConfig().setEnabled(true);
+        ServerSocketEndpointConfig endpoint = new ServerSocketEndpointConfig();
+        endpoint.setPort(port).setPortAutoIncrement(true).setPortCount(20);
+        endpoint.setPublicAddress(bind);
+        endpoint.getInterfaces().setEnabled(true).addInterface(bind);
+        network.setMemberEndpointConfig(endpoint);
         JoinConfig join = network.getJoin();
         join.getMulticastConfig().setEnabled(false);
         join.getAutoDetectionConfig().setEnabled(false);
         join.getTcpIpConfig().setEnabled(true).setConnectionTimeoutSeconds(1).setMembers(members.isEmpty()
                 ? List.of(bind + ":" + port) : members);
+        config.getSerializationConfig().setJavaSerializationFilterConfig(allowList());
         config.getExecutorConfig(EXECUTOR).setPoolSize(4);
         return Hazelcast.newHazelcastInstance(config);
+    }
+
+    /**
+     * What the control cluster's members deserialize from Java serialization: cp-bench's tasks and what they hold
+     * (records of strings, numbers and immutable lists), and the exceptions a failed call returns. Anything else is
+     * refused before its class is even loaded, and Hazelcast's own list of known gadget classes stays on.
+     */
+    static JavaSerializationFilterConfig allowList() {
+        JavaSerializationFilterConfig filter = new JavaSerializationFilterConfig().setDefaultsDisabled(false);
+        ClassFilter allowed = new ClassFilter();
+        for (Class<?> type : List.of(AgentTask.class, AgentJob.class, AgentJob.Target.class, ClockTask.class)) {
+            allowed.addClasses(type.getName());
+        }
+        allowed.addClasses("java.util.CollSer", "java.util.ImmutableCollections$ListN", "java.util.ImmutableCollections$List12",
+                "[Ljava.lang.Object;", "java.lang.Number", "java.lang.Long", "java.lang.Integer", "java.lang.Boolean",
+                "[Ljava.lang.StackTraceElement;", "java.lang.StackTraceElement", "java.util.Collections$EmptyList",
+                "java.util.Collections$UnmodifiableRandomAccessList", "java.util.Collections$UnmodifiableList",
+                "java.util.Collections$UnmodifiableCollection", "java.util.ArrayList");
+        // exceptions: a failed task's, and Hazelcast's own (a member that left, a timeout); packages, not prefixes, so
+        // that java.lang.reflect and java.lang.invoke stay out
+        allowed.addPackages("java.lang", "java.util.concurrent", "com.hazelcast.core", "com.hazelcast.spi.exception");
+        allowed.addClasses("com.hazelcast.nio.serialization.HazelcastSerializationException");
+        filter.setWhitelist(allowed);
+        return filter;
     }
 
     /** Calls {@code left} with each member that leaves {@code control} from now on. */

@@ -1,7 +1,7 @@
 package io.cpbench.bench.cli;
 
 import io.cpbench.bench.agents.AgentPool;
-import io.cpbench.bench.agents.ControlCluster;
+import io.cpbench.bench.agents.ControlSecret;
 import io.cpbench.bench.run.AbProtocol;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.core.load.LoadSpec;
@@ -34,6 +34,15 @@ final class AgentOptions {
                     + " (default: ${DEFAULT-VALUE}, for agents on this machine; agents on other hosts need it set).")
     String controlBind;
 
+    @Option(names = "--secret-file", paramLabel = "FILE",
+            description = "With --agent-hosts: the secret shared with those agents, in a file only its owner may read, as"
+                    + " 'cpbench agent --new-secret' writes it (default: ~/.cpbench/control.secret). Agents this command"
+                    + " starts itself get a new secret of their own.")
+    Path secretFile;
+
+    /** With --agent-hosts: the secret, read by {@link #validate()}. */
+    private ControlSecret secret;
+
     /**
      * Checks the options themselves and settles how many agents there are; returns it (0: no agents).
      *
@@ -53,6 +62,7 @@ final class AgentOptions {
                 throw new IllegalArgumentException("--agent-hosts on other hosts need --control-bind: this host's address"
                         + " that they reach (the default, " + controlBind + ", is loopback)");
             }
+            secret = ControlSecret.read(secretFile != null ? secretFile : ControlSecret.DEFAULT_FILE);
             if (agents == 0) {
                 agents = agentHosts.size();
             } else if (agents != agentHosts.size()) {
@@ -86,7 +96,7 @@ final class AgentOptions {
         if (!agentHosts.isEmpty()) {
             console.printf(Locale.ROOT, "joining %d agent%s at %s ...%n", agents, agents == 1 ? "" : "s", String.join(", ", agentHosts));
             long start = System.nanoTime();
-            AgentPool pool = AgentPool.remote(agentHosts, ControlCluster.DEFAULT_NAME, controlBind, console);
+            AgentPool pool = AgentPool.remote(agentHosts, secret, controlBind, console);
             console.printf(Locale.ROOT, "%d agent%s in the control cluster after %.1f s: %s%n", agents, agents == 1 ? "" : "s",
                     (System.nanoTime() - start) / 1e9, String.join(", ", pool.agents().keySet()));
             return pool;

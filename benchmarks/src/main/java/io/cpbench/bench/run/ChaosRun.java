@@ -121,7 +121,7 @@ public final class ChaosRun extends StoppableRun {
         ScenarioSession session = null;
         try {
             java.util.concurrent.Callable<LoadResult> loadRun;
-            long loadStartsIn = 0;
+            java.util.concurrent.CompletableFuture<Long> loadStart = new java.util.concurrent.CompletableFuture<>();
             if (agents == null) {
                 session = ScenarioSession.open(config.scenario(), topology, options, null, spec.clients(), spec.objectGroups());
                 LoadEngine e = new LoadEngine(spec, session.clients(), runDir, listener).recordHistory()
@@ -136,11 +136,10 @@ public final class ChaosRun extends StoppableRun {
                 stops.running(agents::stop);
                 loadRun = () -> {
                     AgentPool.Merged merged = agents.run(spec, config.scenario().name(),
-                            AgentPool.target(topology, agentsCluster), quiet, clock);
+                            AgentPool.target(topology, agentsCluster), quiet, clock, loadStart::complete);
                     agentEvents.set(merged.history());
                     return merged.load();
                 };
-                loadStartsIn = AgentPool.START_AHEAD.toNanos();
             }
             AtomicReference<LoadResult> result = new AtomicReference<>();
             AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -155,7 +154,18 @@ public final class ChaosRun extends StoppableRun {
             }, "cpbench-chaos-load");
             runner.start();
             nemesis = new ChaosNemesis(config.plan(), config.schedule(), topology, faults, recorder, console, stopNemesis);
-            nemesis.run(System.nanoTime() + loadStartsIn + spec.warmup().toNanos() + spec.profile().totalNanos(), spec.seed());
+            long startsAt = System.nanoTime();
+            if (agents != null) {
+                // the faults' schedule begins with the load: when the agents' clients are all connected, which on a
+                // busy host takes seconds, not when their jobs went out
+                Long shared = awaitLoadStart(loadStart, runner);
+                startsAt = shared == null ? startsAt : shared;
+                long lead = startsAt - System.nanoTime();
+                if (lead > 0) {
+                    java.util.concurrent.TimeUnit.NANOSECONDS.sleep(lead);
+                }
+            }
+            nemesis.run(startsAt + spec.warmup().toNanos() + spec.profile().totalNanos(), spec.seed());
             runner.join();
             stops.running(null);
             if (failure.get() != null) {
@@ -207,6 +217,24 @@ public final class ChaosRun extends StoppableRun {
     }
 
     /** One row per fault: when, what, how long until an op invoked after it succeeded, the longest gap, errors. */
+    /**
+     * The agents' shared start instant ({@link System#nanoTime()}), once the pool has set it; null when the load
+     * ended (or failed) before it did. Bounded by the pool's own: it sets the instant within its ready bound.
+     */
+    private static Long awaitLoadStart(java.util.concurrent.CompletableFuture<Long> loadStart, Thread runner)
+            throws InterruptedException {
+        while (runner.isAlive()) {
+            try {
+                return loadStart.get(100, java.util.concurrent.TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.TimeoutException notYet) {
+                // the agents are still connecting
+            } catch (java.util.concurrent.ExecutionException cannot) {
+                return null;
+            }
+        }
+        return loadStart.getNow(null);
+    }
+
     public static String faultTable(List<Availability.Result> results) {
         StringBuilder b = new StringBuilder();
         b.append(String.format(Locale.ROOT, "%-3s %-8s %-9s %-26s %8s %10s %12s  %s%n", "#", "at", "fault", "target",

@@ -27,14 +27,27 @@ class AgentHostsIT {
     @TempDir
     Path work;
 
+    /** The secret the agents and their coordinators share, made as a user makes it ('agent --new-secret'). */
+    private Path secret() throws Exception {
+        Path file = work.resolve("control.secret");
+        if (!java.nio.file.Files.exists(file)) {
+            CliProcess.Finished made = CliProcess.run(work, 60, "agent", "--new-secret", "--secret-file", file.toString());
+            assertThat(made.exitCode()).as(made.stdout() + made.stderr()).isZero();
+            assertThat(java.nio.file.Files.getPosixFilePermissions(file)).containsExactlyInAnyOrder(
+                    java.nio.file.attribute.PosixFilePermission.OWNER_READ, java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
+        }
+        return file;
+    }
+
     private CliProcess agent(int n) throws Exception {
         return CliProcess.start(work.resolve("agent-" + n), "agent", "--control", HOSTS, "--port", "587" + n,
-                "--name", "hand-" + n);
+                "--name", "hand-" + n, "--secret-file", secret().toString());
     }
 
     /** A load on both agents; the live line (on stderr) unless {@code quiet}. */
-    private String[] load(String duration, String out, boolean quiet) {
-        List<String> args = new java.util.ArrayList<>(List.of("load", "--agent-hosts", HOSTS, "--mix", "cas", "--clients",
+    private String[] load(String duration, String out, boolean quiet) throws Exception {
+        List<String> args = new java.util.ArrayList<>(List.of("load", "--agent-hosts", HOSTS, "--secret-file",
+                secret().toString(), "--mix", "cas", "--clients",
                 "2", "--threads", "1", "--duration", duration, "--warmup", "1s", "--cluster-warmup", "0s", "--scenario",
                 "client-smart", "--settle", "2s", "--out", out));
         if (quiet) {

@@ -1,0 +1,184 @@
+package io.cpbench.bench.cli;
+
+import com.hazelcast.client.HazelcastClient;
+import com.hazelcast.client.config.ClientConfig;
+import com.hazelcast.config.Config;
+import com.hazelcast.config.JoinConfig;
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
+import io.cpbench.bench.agents.ControlSecret;
+import io.cpbench.core.load.LoadResult;
+import io.cpbench.core.result.RunResult;
+import io.cpbench.core.result.Status;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.Serializable;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The control cluster of {@code load --agents 2} against strangers on the same host, as real processes and real
+ * Hazelcast instances: a plain Hazelcast client (with the cluster's true name, even), and a plain member with the
+ * name the control cluster used to have, cannot connect, join, list the agents, run a task or publish a stop; a member
+ * that does have the secret still cannot make an agent deserialize a class that is not on the allow-list. The run
+ * goes on untouched, and no log, output or command line shows the secret or the name made from it.
+ */
+@SharedCluster.Uses
+class ControlStrangersIT {
+
+    private static final Pattern JOINED = Pattern.compile("joined the control cluster at \\[?([0-9.]+)]?:(\\d+)");
+
+    @TempDir
+    Path work;
+
+    @Test
+    void strangersCannotJoinListRunOrStopAndTheRunGoesOnUntouched() throws Exception {
+        CliProcess cli = CliProcess.start(work, SharedCluster.with("load", "--agents", "2", "--mix", "cas", "--clients", "2",
+                "--threads", "1", "--duration", "25s", "--warmup", "1s", "--cluster-warmup", "0s", "--scenario",
+                "client-smart", "--settle", "2s", "--out", "runs"));
+        List<String> refusals = new ArrayList<>();
+        String secretHex;
+        String clusterName;
+        try {
+            assertThat(cli.awaitStderr("[2/2 agents]", 180)).as(cli.stdoutSoFar()).isTrue();
+            Path agents = runDir().resolve("agents");
+            Path secretFile = agents.resolve("control.secret");
+            assertThat(Files.getPosixFilePermissions(secretFile)).extracting(Object::toString)
+                    .containsExactlyInAnyOrder("OWNER_READ", "OWNER_WRITE");
+            secretHex = Files.readString(secretFile).strip();
+            clusterName = ControlSecret.read(secretFile).clusterName();
+            Matcher joined = JOINED.matcher(Files.readString(agents.resolve("agent-1.log")));
+            assertThat(joined.find()).as("agent-1's log").isTrue();
+            String agentAddress = joined.group(1) + ":" + joined.group(2);
+            // no command line shows the secret or the name made from it: 'ps' shows them to every user
+            for (ProcessHandle p : cli.descendants()) {
+                String line = p.info().commandLine().orElse("");
+                assertThat(line).doesNotContain(secretHex).doesNotContain(clusterName);
+            }
+
+            // 1. A plain client, even with the true cluster name: the control cluster takes no client connections.
+            for (String name : List.of("cpbench-control", clusterName)) {
+                ClientConfig config = new ClientConfig().setClusterName(name);
+                config.getNetworkConfig().addAddress(agentAddress);
+                config.getConnectionStrategyConfig().getConnectionRetryConfig().setClusterConnectTimeoutMillis(4_000);
+                config.setProperty("hazelcast.logging.type", "none");
+                assertThatThrownBy(() -> HazelcastClient.newHazelcastClient(config).shutdown())
+                        .as("a client named " + (name.equals(clusterName) ? "as the control cluster" : name))
+                        .isInstanceOf(IllegalStateException.class).hasMessageContaining("Unable to connect");
+                refusals.add("client (" + (name.equals(clusterName) ? "true name" : name) + "): could not connect");
+            }
+
+            // 2. A plain member with another name: it is not let in, so it sees no agent and reaches none.
+            HazelcastInstance stranger = member("cpbench-control", agentAddress);
+            try {
+                assertThat(stranger.getCluster().getMembers()).as("the stranger's view").hasSize(1);
+                stranger.getTopic("cpbench-stops").publish("any run");
+                assertThat(stranger.getExecutorService("cpbench-agents").submitToAllMembers(new Intruder()))
+                        .as("a task to all members reaches the stranger itself alone").hasSize(1);
+                refusals.add("member (wrong name): alone in a cluster of its own");
+            } finally {
+                stranger.shutdown();
+            }
+
+            // 3. A member with the secret, sending a type that is not on the allow-list: refused, the agent stays.
+            HazelcastInstance insider = member(clusterName, agentAddress);
+            try {
+                assertThat(insider.getCluster().getMembers().size()).as("the insider joined").isEqualTo(4);
+                var agent1 = insider.getCluster().getMembers().stream()
+                        .filter(m -> "agent-1".equals(m.getAttribute("cpbench.name"))).findFirst().orElseThrow();
+                assertThatThrownBy(() -> insider.getExecutorService("cpbench-agents").submitToMember(new Intruder(), agent1)
+                        .get(20, TimeUnit.SECONDS))
+                        .as("a task of a class off the allow-list").hasStackTraceContaining("is not allowed");
+                refusals.add("task off the allow-list: not deserialized");
+            } finally {
+                insider.shutdown();
+            }
+        } finally {
+            refusals.forEach(r -> System.out.println("refused: " + r));
+        }
+        CliProcess.Finished finished = cli.finish(120);
+        assertThat(finished.exitCode()).as(finished.stdout() + finished.stderr()).isEqualTo(ExitCodes.OK);
+        RunResult r = CliProcess.onlyResult(work.resolve("runs"));
+        assertThat(r.status()).as(r.reason()).isEqualTo(Status.OK);
+        LoadResult load = r.load();
+        assertThat(load.agents()).extracting(LoadResult.AgentRow::agent).containsExactly("agent-1", "agent-2");
+        assertThat(load.agents()).allSatisfy(a -> assertThat(a.all().ops()).as(a.agent()).isGreaterThan(0));
+        assertThat(load.total().all().ops()).isEqualTo(load.agents().stream().mapToLong(a -> a.all().ops()).sum());
+        // nothing shows the secret or its name: not the output, not the agents' logs; the local secret is gone
+        Path agents = runDir().resolve("agents");
+        assertThat(agents.resolve("control.secret")).doesNotExist();
+        List<String> texts = new ArrayList<>(List.of(finished.stdout(), finished.stderr()));
+        try (Stream<Path> logs = Files.list(agents)) {
+            for (Path log : logs.toList()) {
+                texts.add(Files.readString(log));
+            }
+        }
+        // the refusal, in agent-1's log: one line
+        List<String> refusedThere = Files.readString(agents.resolve("agent-1.log")).lines()
+                .filter(l -> l.contains("Intruder")).toList();
+        refusedThere.forEach(l -> System.out.println("agent-1 logged: " + l));
+        assertThat(refusedThere).hasSize(1).allMatch(l -> l.contains("is not allowed"));
+        assertThat(Files.readString(agents.resolve("agent-1.log"))).doesNotContain("\tat com.hazelcast");
+        for (String text : texts) {
+            assertThat(text).doesNotContain(secretHex).doesNotContain(clusterName)
+                    .doesNotContain(clusterName.substring("cpbench-control-".length()));
+        }
+        System.out.println("the run: " + finished.stdout().lines().filter(l -> l.contains("op/s")).findFirst().orElse(""));
+        assertThat(HexFormat.of().parseHex(secretHex)).hasSize(32);
+    }
+
+    private Path runDir() throws Exception {
+        try (Stream<Path> dirs = Files.list(work.resolve("runs"))) {
+            return dirs.filter(Files::isDirectory).findFirst().orElseThrow();
+        }
+    }
+
+    /** A plain member on loopback, joining {@code address} by TCP-IP, that gives up on joining after a few seconds. */
+    private static HazelcastInstance member(String clusterName, String address) {
+        Config config = new Config().setClusterName(clusterName).setInstanceName("stranger-" + System.nanoTime());
+        config.setProperty("hazelcast.phone.home.enabled", "false");
+        config.setProperty("hazelcast.socket.bind.any", "false");
+        config.setProperty("hazelcast.max.join.seconds", "5");
+        config.setProperty("hazelcast.partition.count", "7"); // as the control cluster's, or Hazelcast refuses the join for that
+        config.setLiteMember(true);
+        config.getNetworkConfig().setPort(FreePortsHolder.port()).setPortAutoIncrement(true).setPortCount(50);
+        config.getNetworkConfig().getInterfaces().setEnabled(true).addInterface("127.0.0.1");
+        JoinConfig join = config.getNetworkConfig().getJoin();
+        join.getMulticastConfig().setEnabled(false);
+        join.getAutoDetectionConfig().setEnabled(false);
+        join.getTcpIpConfig().setEnabled(true).setConnectionTimeoutSeconds(2).setMembers(List.of(address));
+        return Hazelcast.newHazelcastInstance(config);
+    }
+
+    /** Ports for the strangers, apart from the control cluster's (5801 up) and the clusters under test. */
+    private static final class FreePortsHolder {
+        static int port() {
+            return io.cpbench.topology.FreePorts.consecutive(List.of("127.0.0.1"), 1, 6801);
+        }
+    }
+
+    /** A task whose class no control member allows: it must never be deserialized there. */
+    static final class Intruder implements Callable<String>, Serializable {
+        private static final long serialVersionUID = 1L;
+        @SuppressWarnings("unused")
+        private final Map<String, String> payload = new java.util.HashMap<>(Map.of("gadget", "chain"));
+
+        @Override
+        public String call() {
+            return "ran";
+        }
+    }
+}
