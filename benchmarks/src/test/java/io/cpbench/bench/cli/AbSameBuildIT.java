@@ -20,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and says so when they were, rather than passing or failing on a verdict the rate does not cover.
  */
 @Tag("long")
+@org.junit.jupiter.api.Tag("alone") // a cost or a verdict measured on this machine: run with no other test beside it
 @SharedCluster.Uses
 class AbSameBuildIT {
 

@@ -26,6 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 // A JMH run of a minute: the long group (./mvnw verify -Plong).
 @org.junit.jupiter.api.Tag("long")
+@org.junit.jupiter.api.Tag("alone") // a cost or a verdict measured on this machine: run with no other test beside it
 class HarnessCostIT {
 
     static final Path JAR = Path.of("target", "benchmarks.jar");
