@@ -87,7 +87,8 @@ public final class ControlSecret {
             text = Files.readString(file, StandardCharsets.US_ASCII).strip();
         } catch (NoSuchFileException e) {
             throw new IllegalArgumentException("no control secret at " + file + ": make one with 'cpbench agent"
-                    + " --new-secret " + file + "' and copy it to every agent host (owner-only, as made)");
+                    + " --new-secret" + (file.equals(DEFAULT_FILE) ? "" : " --secret-file " + file) + "' and copy it to"
+                    + " every agent host and the coordinator's (owner-only, as made)");
         } catch (AccessDeniedException e) {
             throw new IllegalArgumentException("cannot read the control secret " + file + ": permission denied");
         } catch (IOException | UnsupportedOperationException e) {

@@ -90,8 +90,6 @@ final class AgentCommand implements Callable<Integer> {
         if (control == null || control.isEmpty()) {
             throw new IllegalArgumentException("--control is required: the control cluster's members (HOST:PORT,...)");
         }
-        ControlSecret secret = ControlSecret.read(file);
-        oneLineLogs();
         if (port < 1024 || port > 65_000) {
             throw new IllegalArgumentException("--port must be 1024-65000, was " + port);
         }
@@ -100,6 +98,8 @@ final class AgentCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--control " + address + ": expected HOST:PORT");
             }
         }
+        ControlSecret secret = ControlSecret.read(file);
+        oneLineLogs();
         String self = name != null ? name : java.net.InetAddress.getLocalHost().getHostName() + "-"
                 + ProcessHandle.current().pid();
         Agent agent = Agent.join(secret, control, bind, port, self, System.out);

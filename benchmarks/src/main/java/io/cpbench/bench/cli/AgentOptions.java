@@ -62,12 +62,12 @@ final class AgentOptions {
                 throw new IllegalArgumentException("--agent-hosts on other hosts need --control-bind: this host's address"
                         + " that they reach (the default, " + controlBind + ", is loopback)");
             }
-            secret = ControlSecret.read(secretFile != null ? secretFile : ControlSecret.DEFAULT_FILE);
             if (agents == 0) {
                 agents = agentHosts.size();
             } else if (agents != agentHosts.size()) {
                 throw new IllegalArgumentException("--agents " + agents + " but --agent-hosts lists " + agentHosts.size());
             }
+            secret = ControlSecret.read(secretFile != null ? secretFile : ControlSecret.DEFAULT_FILE);
         }
         if (agents != 0 && (agents < 1 || agents > 16)) {
             throw new IllegalArgumentException("--agents must be 1-16, was " + agents);
