@@ -136,9 +136,7 @@ public final class StockCluster implements AutoCloseable {
             return loaded;
         }
         String version = com.hazelcast.instance.BuildInfoProvider.getBuildInfo().getVersion();
-        Path repository = Path.of(System.getProperty("maven.repo.local",
-                Path.of(System.getProperty("user.home"), ".m2", "repository").toString()));
-        Path jar = repository.resolve(Path.of("com", "hazelcast", "hazelcast", version, "hazelcast-" + version + ".jar"));
+        Path jar = MavenRepositories.local().resolve(Path.of("com", "hazelcast", "hazelcast", version, "hazelcast-" + version + ".jar"));
         if (!Files.isRegularFile(jar)) {
             throw new TopologyException("the stock Hazelcast jar is not at " + jar + "; fetch it with ./mvnw dependency:get"
                     + " -Dartifact=com.hazelcast:hazelcast:" + version);

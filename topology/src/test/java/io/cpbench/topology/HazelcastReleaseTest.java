@@ -29,12 +29,25 @@ class HazelcastReleaseTest {
     private HttpServer server;
     private final Map<String, byte[]> files = new ConcurrentHashMap<>();
     private final AtomicInteger requests = new AtomicInteger();
+    private final java.util.List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final Map<String, String> requireAuth = new ConcurrentHashMap<>();
+    private final AtomicInteger refused = new AtomicInteger();
 
     @BeforeEach
     void serve() throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/", exchange -> {
             requests.incrementAndGet();
+            seen.add(exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath());
+            String wanted = requireAuth.entrySet().stream().filter(e -> exchange.getRequestURI().getPath().startsWith(e.getKey()))
+                    .map(Map.Entry::getValue).findFirst().orElse(null);
+            if (wanted != null && !wanted.equals(exchange.getRequestHeaders().getFirst("Authorization"))) {
+                refused.incrementAndGet();
+                exchange.getResponseHeaders().add("WWW-Authenticate", "Basic realm=\"mirror\"");
+                exchange.sendResponseHeaders(401, -1);
+                exchange.close();
+                return;
+            }
             byte[] body = files.get(exchange.getRequestURI().getPath());
             exchange.sendResponseHeaders(body == null ? 404 : 200, body == null ? -1 : body.length);
             if (body != null) {
@@ -78,10 +91,15 @@ class HazelcastReleaseTest {
 
         assertThat(fetched).isEqualTo(repo.resolve("com/hazelcast/hazelcast/5.3.2/hazelcast-5.3.2.jar")).hasBinaryContent(jar);
         assertThat(again).isEqualTo(fetched);
-        assertThat(afterFirst).as("the .sha1 and the jar").isEqualTo(2);
-        assertThat(requests.get()).as("the second time, from the repository").isEqualTo(2);
+        // as Maven 3.9 does: the repository's prefix list (Maven Resolver's remote filter), the jar, its .sha1
+        assertThat(seen).as("fetched once each").containsExactly("GET /m2/.meta/prefixes.txt",
+                "GET /m2/com/hazelcast/hazelcast/5.3.2/hazelcast-5.3.2.jar",
+                "GET /m2/com/hazelcast/hazelcast/5.3.2/hazelcast-5.3.2.jar.sha1");
+        assertThat(requests.get()).as("the second time, from the repository").isEqualTo(afterFirst);
+        assertThat(fetched.resolveSibling("hazelcast-5.3.2.jar.sha1")).as("kept beside it, as Maven keeps it").exists();
         try (var left = Files.list(fetched.getParent())) {
-            assertThat(left).as("no partial file left").containsExactly(fetched);
+            assertThat(left.map(f -> f.getFileName().toString())).as("no partial file left")
+                    .containsExactlyInAnyOrder("hazelcast-5.3.2.jar", "hazelcast-5.3.2.jar.sha1", "_remote.repositories");
         }
     }
 
@@ -94,8 +112,11 @@ class HazelcastReleaseTest {
         assertThatThrownBy(release::jar).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("--hazelcast-version 5.3.3: cannot fetch").hasMessageContaining("its SHA-1 is " + sha1(jar));
         assertThat(release.localJar()).doesNotExist();
-        try (var left = Files.list(release.localJar().getParent())) {
-            assertThat(left).as("no partial file left").isEmpty();
+        if (Files.isDirectory(release.localJar().getParent())) {
+            try (var left = Files.list(release.localJar().getParent())) {
+                assertThat(left.map(f -> f.getFileName().toString())).as("no jar, whole or partial, left")
+                        .noneMatch(name -> name.contains(".jar") && !name.endsWith(".lastUpdated"));
+            }
         }
     }
 
@@ -104,6 +125,77 @@ class HazelcastReleaseTest {
         assertThatThrownBy(() -> new HazelcastRelease("5.3.4").jar()).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("no such release there (HTTP 404)")
                 .hasMessageContaining("./mvnw dependency:get -Dartifact=com.hazelcast:hazelcast:5.3.4");
+    }
+
+    @Test
+    void aJarInTheLocalRepositoryIsCheckedAgainstItsChecksumBeforeUse() throws Exception {
+        byte[] jar = "published bytes".getBytes(StandardCharsets.UTF_8);
+        publish("5.3.5", jar, sha1(jar));
+        HazelcastRelease release = new HazelcastRelease("5.3.5");
+        Path fetched = release.jar();
+        Files.write(fetched, "tampered bytes".getBytes(StandardCharsets.UTF_8));
+        assertThatThrownBy(release::jar).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("--hazelcast-version 5.3.5: the jar in the local repository, " + fetched + ", is not what was"
+                        + " published (its SHA-1 is " + sha1("tampered bytes".getBytes(StandardCharsets.UTF_8))
+                        + ", its .sha1 beside it says " + sha1(jar) + "); delete " + fetched.getParent() + " and run again");
+        // no .sha1 beside it: the repository's is asked for
+        Files.write(fetched, jar);
+        Files.delete(fetched.resolveSibling("hazelcast-5.3.5.jar.sha1"));
+        assertThat(release.jar()).isEqualTo(fetched);
+        assertThat(seen).contains("GET /m2/com/hazelcast/hazelcast/5.3.5/hazelcast-5.3.5.jar.sha1");
+    }
+
+    /**
+     * As a user behind a repository manager has it: settings.xml names a mirror of central (on loopback, wanting a
+     * user and password from a server entry) and a localRepository; central itself is unreachable. The jar comes
+     * through the mirror, into that repository.
+     */
+    @Test
+    void aMirrorAndCredentialsAndLocalRepositoryFromSettingsXmlApply(@TempDir Path home) throws Exception {
+        byte[] jar = "through the mirror".getBytes(StandardCharsets.UTF_8);
+        String path = "/mirror/com/hazelcast/hazelcast/5.3.6/hazelcast-5.3.6.jar";
+        files.put(path, jar);
+        files.put(path + ".sha1", sha1(jar).getBytes(StandardCharsets.US_ASCII));
+        requireAuth.put("/mirror/", "Basic " + java.util.Base64.getEncoder().encodeToString("builder:s3cret".getBytes(StandardCharsets.UTF_8)));
+        Path localRepo = home.resolve("elsewhere-repo");
+        Files.createDirectories(home.resolve(".m2"));
+        Files.writeString(home.resolve(".m2/settings.xml"), """
+                <settings>
+                  <localRepository>%s</localRepository>
+                  <mirrors>
+                    <mirror><id>corp</id><mirrorOf>central</mirrorOf><url>http://127.0.0.1:%d/mirror/</url></mirror>
+                  </mirrors>
+                  <servers>
+                    <server><id>corp</id><username>builder</username><password>s3cret</password></server>
+                  </servers>
+                </settings>
+                """.formatted(localRepo, server.getAddress().getPort()));
+        String oldHome = System.getProperty("user.home");
+        System.clearProperty("maven.repo.local");
+        System.setProperty("cpbench.maven.repository", "http://127.0.0.1:9/closed/");
+        System.setProperty("user.home", home.toString());
+        try {
+            Path fetched = new HazelcastRelease("5.3.6").jar();
+            assertThat(fetched).isEqualTo(localRepo.resolve("com/hazelcast/hazelcast/5.3.6/hazelcast-5.3.6.jar")).hasBinaryContent(jar);
+            assertThat(seen).contains("GET " + path).noneMatch(r -> r.contains("/closed/"));
+            // the mirror serves only to builder:s3cret, so the jar came with the server entry's credentials
+        } finally {
+            System.setProperty("user.home", oldHome);
+        }
+        // without the credentials the mirror refuses, and the line says so, naming the mirror
+        Files.writeString(home.resolve(".m2/settings.xml"), Files.readString(home.resolve(".m2/settings.xml"))
+                .replace("s3cret", "wrong"));
+        System.setProperty("user.home", home.toString());
+        try {
+            int before = refused.get();
+            files.put("/mirror/com/hazelcast/hazelcast/5.3.7/hazelcast-5.3.7.jar", jar);
+            assertThatThrownBy(() -> new HazelcastRelease("5.3.7").jar()).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("--hazelcast-version 5.3.7: cannot fetch http://127.0.0.1:"
+                            + server.getAddress().getPort() + "/mirror/com/hazelcast/hazelcast/5.3.7/hazelcast-5.3.7.jar (");
+            assertThat(refused.get()).as("the mirror refused the wrong password").isGreaterThan(before);
+        } finally {
+            System.setProperty("user.home", oldHome);
+        }
     }
 
     @Test
