@@ -71,6 +71,8 @@ public final class AgentPool implements AutoCloseable {
     private final HazelcastInstance control;
     private final List<Process> processes;
     private final Path logDir;
+    /** The agents of this pool's first run: every later run uses them alone. */
+    private java.util.Set<String> pinned;
     private final PrintStream console;
     private final Map<String, Long> lost = new ConcurrentHashMap<>();
     private volatile String run;
@@ -145,6 +147,7 @@ public final class AgentPool implements AutoCloseable {
                 ControlCluster.COORDINATOR, "coordinator");
         AgentPool pool = new AgentPool(control, List.of(), null, console);
         try {
+            pool.refuseIfAnotherCoordinator();
             pool.awaitAgents(agents.size(), REMOTE_JOIN_TIMEOUT, () -> "they were looked for at " + String.join(", ", members)
                     + ", with the secret this coordinator read (start each there with 'cpbench agent --control "
                     + String.join(",", members) + " --bind <its host>', the same secret file on each host)");
@@ -174,6 +177,20 @@ public final class AgentPool implements AutoCloseable {
                         + ")") + "; " + where.get());
             }
             sleep(200);
+        }
+    }
+
+    /**
+     * Agents serve one coordinator at a time: when another coordinator is already in their control cluster, this one
+     * leaves it at once, and the line names the other (where it runs).
+     */
+    private void refuseIfAnotherCoordinator() {
+        Member self = control.getCluster().getLocalMember();
+        for (Member m : control.getCluster().getMembers()) {
+            if (!m.equals(self) && ControlCluster.isCoordinator(m)) {
+                throw new IllegalStateException("these agents serve another coordinator, at " + m.getAddress().getHost()
+                        + ":" + m.getAddress().getPort() + " (an agent serves one at a time); run again when its run ends");
+            }
         }
     }
 
@@ -399,6 +416,21 @@ public final class AgentPool implements AutoCloseable {
         if (agents.isEmpty()) {
             throw new IllegalStateException("no agent is in the control cluster");
         }
+        // A pool's runs (a sweep's cells) all use the agents of its first: one that left since is named, one that
+        // joined is named and not used, and the run is INCOMPLETE for it.
+        List<String> changed = new ArrayList<>();
+        if (pinned == null) {
+            pinned = java.util.Set.copyOf(agents.keySet());
+        } else {
+            pinned.stream().filter(a -> !agents.containsKey(a)).sorted()
+                    .forEach(a -> changed.add(a + " left the control cluster since the first run"));
+            agents.keySet().stream().filter(a -> !pinned.contains(a)).sorted()
+                    .forEach(a -> changed.add(a + " joined since the first run and was not used"));
+            agents.keySet().retainAll(pinned);
+            if (agents.isEmpty()) {
+                throw new IllegalStateException("none of this run's agents is left: " + String.join("; ", changed));
+            }
+        }
         List<Clock> clocks = clocks(agents);
         for (Clock c : clocks) {
             console.printf(Locale.ROOT, "    %s: clock %+.1f ms against the coordinator's (±%.1f ms)%n", c.agent(),
@@ -457,7 +489,14 @@ public final class AgentPool implements AutoCloseable {
                 live.print();
                 sleep(100);
             }
-            return merge(spec, clocks, futures, history);
+            Merged merged = merge(spec, clocks, futures, history);
+            if (changed.isEmpty()) {
+                return merged;
+            }
+            LoadResult load = merged.load();
+            return new Merged(LoadResultBuilder.builder(load).outcome(LoadMerge.worse(load.outcome(), Outcome.INTERRUPTED))
+                    .reason(String.join("; ", changed) + (load.reason() == null ? "" : "; " + load.reason())).build(),
+                    merged.history());
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException("cannot write a spec for the agents: " + e.getMessage(), e);
         } finally {

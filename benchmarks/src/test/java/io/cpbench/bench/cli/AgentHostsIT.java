@@ -85,6 +85,12 @@ class AgentHostsIT {
             CliProcess coordinator = CliProcess.start(work, load("60s", "runs-2", false));
             try {
                 assertThat(coordinator.awaitStderr("[2/2 agents]", 180)).as(coordinator.stdoutSoFar()).isTrue();
+                // a second coordinator, while the first one's run goes on: one line naming the first, and it leaves
+                CliProcess.Finished second = CliProcess.run(work, 120, load("3s", "runs-second", true));
+                System.out.println("a second coordinator: exit " + second.exitCode() + ", " + second.stderr().strip());
+                assertThat(second.exitCode()).as(second.stdout() + second.stderr()).isNotZero();
+                assertThat(second.stderr()).contains("these agents serve another coordinator, at 127.0.0.1:");
+                assertThat(coordinator.process.isAlive()).as("the first run goes on").isTrue();
                 long killed = System.nanoTime();
                 coordinator.process.destroyForcibly();
                 for (CliProcess agent : List.of(agent1, agent2)) {
