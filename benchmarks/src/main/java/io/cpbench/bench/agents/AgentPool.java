@@ -263,7 +263,7 @@ public final class AgentPool implements AutoCloseable {
             spec.profile().stages().forEach(st -> levels.add(st.target()));
             for (double level : levels) {
                 if (level != Math.rint(level) || level > 0 && level < n) {
-                    throw new IllegalArgumentException("--agents " + n + " cannot split a level of " + fmtLevel(level)
+                    throw new IllegalArgumentException("--agents " + n + " cannot split a level of " + fmtShare(level)
                             + " workers: each agent needs a whole worker at least (a level of 0, or " + n + " or more)");
                 }
             }
@@ -335,10 +335,6 @@ public final class AgentPool implements AutoCloseable {
 
     private static double level(LoadSpec spec, double level, int[] capacity, int i) {
         return spec.open() ? level / capacity.length : apportion((int) Math.round(level), capacity)[i];
-    }
-
-    private static String fmtLevel(double level) {
-        return level == Math.rint(level) ? Long.toString((long) level) : Double.toString(level);
     }
 
     /** "4 clients x 2 threads, 40 op/s" or "1 client x 3 threads, 3 workers": a slice as the run start prints it. */
