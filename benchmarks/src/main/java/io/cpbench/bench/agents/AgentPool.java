@@ -54,9 +54,6 @@ public final class AgentPool implements AutoCloseable {
     public static final Duration START_LEAD = Duration.ofMillis(500);
     /** The most the coordinator waits for every agent to be ready before it sets the start instant anyway. */
     static final Duration READY_BOUND = Duration.ofSeconds(60);
-    /** An agent that starts later than this after the shared instant is named in the result. */
-    static final double LATE_BOUND_MS = 250;
-    /** How long the others get to stop and report once an agent is lost. */
     /**
      * After an agent is lost, how long the others get to stop and report, on top of the load's drain (their ops in
      * flight end within it): sending back a chaos history of a few hundred thousand events takes seconds.
@@ -549,21 +546,21 @@ public final class AgentPool implements AutoCloseable {
                 why = lost.containsKey(agent) ? "left the control cluster mid-run" : "did not report in time";
             }
             if (report != null && report.result() != null) {
-                if (report.lateMs() > LATE_BOUND_MS) {
-                    late.add(String.format(Locale.ROOT, "%s started %.1f s after the shared start (it was not ready;"
-                            + " bound %.0f ms)", agent, report.lateMs() / 1000, LATE_BOUND_MS));
+                if (report.lateMs() > LoadMerge.LATE_BOUND_MS) {
+                    late.add(String.format(Locale.ROOT, "%s was not ready at the shared start: it started %.1f s late",
+                            agent, report.lateMs() / 1000));
                 }
-                parts.add(new LoadMerge.Part(agent, report.result(), report.parts()));
+                parts.add(new LoadMerge.Part(agent, report.result(), report.parts(), offset));
                 if (events != null && report.history() != null) {
                     int index = i; // 1-based: i was incremented past this agent
                     events.addAll(report.history().events(originMicros, offset, p -> p >= 0 ? p * n + index - 1 : -index));
                 }
                 rows.add(new LoadResult.AgentRow(agent, report.host(), offset, report.result().outcome(),
-                        report.result().reason(), report.result().total().all(), report.result().histograms()));
+                        report.result().reason(), report.result().total().all(), report.result().histograms(), null));
             } else {
                 missing.add(agent + " " + why);
                 rows.add(new LoadResult.AgentRow(agent, report == null ? null : report.host(), offset, null, why, null,
-                        null));
+                        null, null));
             }
         }
         if (parts.isEmpty()) {

@@ -33,7 +33,7 @@ import java.util.stream.Collectors;
  * from the median of those ratios and its bootstrap interval, with {@code compare}'s rule.
  *
  * <p>Why: on a small shared machine the throughput of one unchanged client wanders by 6-8 % between 20-second
- * blocks (README, Reports), so two runs made minutes apart differ by more than a regression worth catching.
+ * blocks (docs/reports.md), so two runs made minutes apart differ by more than a regression worth catching.
  * Alternating every second cancels most of that wander; what is left shrinks with the number of pairs.
  */
 @Command(name = "ab", mixinStandardHelpOptions = true, sortOptions = false,

@@ -26,7 +26,7 @@ import java.util.concurrent.Callable;
                         + " pipeline; 2 when the runs are not of the same scenarios and ops.",
                 "The intervals see the rounds of each run, not how much a whole run on a fresh cluster varies: on a"
                         + " busy 2-core machine two runs of one build differed by up to 19 %% over 4 scenarios, more"
-                        + " than their rounds showed (README, Reports). Gate on a quiet machine, with a tolerance"
+                        + " than their rounds showed (docs/reports.md). Gate on a quiet machine, with a tolerance"
                         + " above the spread of your own reruns; or gate with 'cpbench ab', which runs both builds"
                         + " side by side and sees that noise.",
                 "Two sweeps (run directories with a sweep.json): per cell (routing and level) new ÷ base over the"

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * cp-bench's exit codes, the same for every command, defined here once: {@code --help} and the README list them
+ * cp-bench's exit codes, the same for every command, defined here once: {@code --help} and docs/cli.md list them
  * from {@link #HELP}.
  */
 final class ExitCodes {

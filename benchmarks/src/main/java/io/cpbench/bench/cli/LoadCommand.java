@@ -55,7 +55,7 @@ import java.util.concurrent.Callable;
                 + " error_rate (%% or fraction), errors (count), lag_p50 lag_p99 lag_max (open loop). Exit 99 when one fails."})
 final class LoadCommand implements Callable<Integer> {
 
-    @Option(names = "--spec", paramLabel = "FILE", description = "A YAML load spec (see README, Load runs); options below override it.")
+    @Option(names = "--spec", paramLabel = "FILE", description = "A YAML load spec (see docs/load.md); options below override it.")
     Path specFile;
 
     /** How the clients connect: scenarios from 'cpbench list' (routing and network), run interleaved. */

@@ -62,7 +62,7 @@ abstract class SuiteCommand implements Callable<Integer> {
 
     @Option(names = "--lb-property", paramLabel = "KEY=VALUE",
             description = "A setting for the latency-aware and leader-aware balancers, as their client property"
-                    + " (repeatable), e.g. --lb-property cpbench.lb.exclude-ratio=1.5; see README, Load balancers.")
+                    + " (repeatable), e.g. --lb-property cpbench.lb.exclude-ratio=1.5; see docs/balancers.md.")
     Map<String, String> lbProperties = new java.util.LinkedHashMap<>();
 
     @Option(names = "--strict",

@@ -36,7 +36,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The seed's CP op (get + compareAndSet) per scenario, under JMH. Each trial (one fork) starts a local 5-member
- * cluster, waits until the priority member leads and the term holds still, warms the members up with 5,000 untimed
+ * cluster, waits until the priority member leads and the term holds still, warms the members up for 5 s with untimed
  * ops, switches the network to the scenario's and builds the scenario's client: the same code as {@code cpbench run}. After the last iteration it checks that
  * leadership held and the client stayed on its member, and stops every member.
  *
@@ -62,7 +62,7 @@ public class CpOpBenchmark {
 
     /** Where a fork writes its {@link ScenarioSession.Report}. */
     public static final String REPORT_PROPERTY = "cpbench.jmh.report";
-    /** Untimed ops through a smart client before the trial, as the CLI runs before its first scenario (default 5,000). */
+    /** How long untimed ops run through a smart client before the trial, as the CLI does before its first scenario (default 5 s). */
     public static final String CLUSTER_WARMUP_PROPERTY = "cpbench.jmh.cluster-warmup";
     /**
      * The cluster to run on, as the CLI's cluster options separated by {@link #ARG_SEPARATOR} (for example

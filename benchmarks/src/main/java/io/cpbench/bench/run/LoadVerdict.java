@@ -7,7 +7,8 @@ import io.cpbench.core.result.Status;
 /**
  * What a load run on a cluster comes to, as a result's status: FAIL when an invariant was violated or the run
  * failed, INCOMPLETE when it did not run to its end (stopped, aborted by a threshold, or time-boxed), UNSTABLE when
- * leadership or routing moved under it, else OK.
+ * leadership or routing moved under it or its load generators did not run side by side ({@link LoadResult#unsteady}),
+ * else OK.
  *
  * @param reason why, when not OK
  */
@@ -21,8 +22,12 @@ public record LoadVerdict(Status status, String reason) {
         return switch (load.outcome()) {
             case FAILED -> new LoadVerdict(Status.FAIL, load.reason());
             case INTERRUPTED, ABORTED, TIMEBOXED -> new LoadVerdict(Status.INCOMPLETE, load.reason());
-            case COMPLETED -> report.problems().isEmpty() ? new LoadVerdict(Status.OK, null)
-                    : new LoadVerdict(Status.UNSTABLE, String.join("; ", report.problems()));
+            case COMPLETED -> {
+                java.util.List<String> problems = new java.util.ArrayList<>(report.problems());
+                problems.addAll(load.unsteady());
+                yield problems.isEmpty() ? new LoadVerdict(Status.OK, null)
+                        : new LoadVerdict(Status.UNSTABLE, String.join("; ", problems));
+            }
         };
     }
 }

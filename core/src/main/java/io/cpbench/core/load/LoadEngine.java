@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -319,6 +320,16 @@ public final class LoadEngine {
     public record Totals(Histogram latency, long ok, long errors, long warmupOps, String firstError, Censored censored) {
     }
 
+    /** Adds what {@code interval} ended without error to {@code soFar}, and the sums, at {@code at}, to the timeline. */
+    private static void sample(List<LoadParts.Sample> timeline, long[] soFar, Tally interval, double at) {
+        List<Long> ok = new ArrayList<>(soFar.length);
+        for (int i = 0; i < soFar.length; i++) {
+            soFar[i] += interval.ok(i);
+            ok.add(soFar[i]);
+        }
+        timeline.add(new LoadParts.Sample(at, ok));
+    }
+
     /**
      * What the run measured per stage, in a form that adds up with other generators' ({@link LoadMerge}).
      *
@@ -456,6 +467,8 @@ public final class LoadEngine {
         Instant startedAt = Instant.now();
         try (LoadOutput output = new LoadOutput(outDir, used, spec.open(), hlog)) {
             recording.reset();
+            List<LoadParts.Sample> timeline = new ArrayList<>();
+            long[] okSoFar = new long[used.length];
             long startedBefore = started.sum();
             long measuredDone = 0;
             if (listener != null) {
@@ -484,6 +497,7 @@ public final class LoadEngine {
                 recording.take(interval.reset());
                 interval.nanos = now - last;
                 measuredDone += interval.okOps() + interval.allErrors();
+                sample(timeline, okSoFar, interval, (now - measureStart) / 1e9);
                 int stage = Math.min(profile.stageAt(last - measureStart), stages.length - 1);
                 stages[stage].add(interval);
                 output.write(interval, (now - measureStart) / 1e9, stage + 1, profile.levelAt(now - measureStart));
@@ -526,6 +540,7 @@ public final class LoadEngine {
             if (tail.okOps() + tail.allErrors() + tail.censoredOps() > 0) {
                 tail.nanos = tailEnd - last;
                 stages[stages.length - 1].add(tail);
+                sample(timeline, okSoFar, tail, (tailEnd - measureStart) / 1e9);
                 output.write(tail, (tailEnd - measureStart) / 1e9, stages.length, profile.levelAt(tailEnd - measureStart));
                 last = tailEnd;
             }
@@ -566,7 +581,8 @@ public final class LoadEngine {
             for (Tally stage : stages) {
                 stageParts.add(LoadParts.of(stage, !spec.open()));
             }
-            parts = new LoadParts(stageParts, schedule);
+            parts = new LoadParts(stageParts, schedule, ChronoUnit.MICROS.between(Instant.EPOCH, startedAt),
+                    (Math.min(endNanos, measureEnd) - measureStart) / 1e9, timeline);
             Outcome outcome;
             String reason;
             if (failure.get() != null) {

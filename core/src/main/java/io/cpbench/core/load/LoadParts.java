@@ -13,13 +13,60 @@ import java.util.Map;
  * stage's lag histogram and its length. Several generators' parts merge into one result with
  * {@link LoadMerge#merge}: histograms are added ({@code Histogram.add}), never percentiles averaged.
  *
- * @param stages   the measured stages, in order
- * @param schedule open loop: ops due, started, never started, late and abandoned; null in a closed loop
+ * @param stages      the measured stages, in order
+ * @param schedule    open loop: ops due, started, never started, late and abandoned; null in a closed loop
+ * @param startMicros when this generator began to measure, µs since the epoch on its own clock; 0 when not known
+ * @param ran         seconds from then until its schedule ended or it was stopped: how long it made load (the drain
+ *                    after that only finishes ops in flight)
+ * @param timeline    after each interval, the ops it had done by then: what lets several generators' rates be taken
+ *                    over the window in which all of them ran ({@link LoadMerge})
  */
-public record LoadParts(List<Stage> stages, LoadResult.ScheduleStats schedule) {
+public record LoadParts(List<Stage> stages, LoadResult.ScheduleStats schedule, long startMicros, double ran,
+                        List<Sample> timeline) {
 
     public LoadParts {
         stages = List.copyOf(stages);
+        timeline = timeline == null ? List.of() : List.copyOf(timeline);
+    }
+
+    /**
+     * @param at seconds since the generator began to measure
+     * @param ok per op, in the mix's order, the ops that had ended without an error by then
+     */
+    public record Sample(double at, List<Long> ok) {
+        public Sample {
+            ok = List.copyOf(ok);
+        }
+    }
+
+    /**
+     * Per op, how many ops ended without an error between {@code from} and {@code to} (seconds since this generator
+     * began to measure), the timeline read as straight between its samples; null when it has no timeline.
+     */
+    double[] okBetween(double from, double to) {
+        if (timeline.isEmpty()) {
+            return null;
+        }
+        int n = timeline.get(0).ok().size();
+        double[] out = new double[n];
+        for (int i = 0; i < n; i++) {
+            out[i] = okAt(i, to) - okAt(i, from);
+        }
+        return out;
+    }
+
+    private double okAt(int op, double at) {
+        double prevAt = 0;
+        double prevOk = 0;
+        for (Sample s : timeline) {
+            double ok = s.ok().get(op);
+            if (at <= s.at()) {
+                return s.at() <= prevAt ? ok : prevOk + (ok - prevOk) * (at - prevAt) / (s.at() - prevAt);
+            }
+            prevAt = s.at();
+            prevOk = ok;
+        }
+        return prevOk;
     }
 
     /**

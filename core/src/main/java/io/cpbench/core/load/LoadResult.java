@@ -26,16 +26,20 @@ import java.util.Map;
  * @param histograms whole-run latency histogram per op, HdrHistogram's compressed encoding in Base64
  * @param agents     a row per load generator, when several ran the load ({@code --agents}); empty (left out of the
  *                   file) when this process ran it alone
+ * @param unsteady   why a run that COMPLETED is not a steady measurement (its status is then UNSTABLE): for example a
+ *                   generator that began measuring later than {@link LoadMerge#LATE_BOUND_MS}; empty when none
  */
 @RecordBuilder
 public record LoadResult(io.cpbench.core.run.Outcome outcome, String reason, Map<String, Object> spec, String startedAt, double seconds,
                          List<StageStats> stages, StageStats total, ScheduleStats schedule,
                          List<ThresholdResult> thresholds, List<InvariantResult> invariants,
                          Map<String, String> histograms,
-                         @JsonInclude(JsonInclude.Include.NON_EMPTY) List<AgentRow> agents) {
+                         @JsonInclude(JsonInclude.Include.NON_EMPTY) List<AgentRow> agents,
+                         @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> unsteady) {
 
     public LoadResult {
         agents = agents == null ? List.of() : List.copyOf(agents);
+        unsteady = unsteady == null ? List.of() : List.copyOf(unsteady);
         stages = stages == null ? List.of() : List.copyOf(stages);
         thresholds = thresholds == null ? List.of() : List.copyOf(thresholds);
         invariants = invariants == null ? List.of() : List.copyOf(invariants);
@@ -149,9 +153,12 @@ public record LoadResult(io.cpbench.core.run.Outcome outcome, String reason, Map
      * @param all           its ops, all together; null when it returned nothing
      * @param histograms    its own latency histogram per op, encoded as {@link LoadResult#histograms}; empty when it
      *                      returned nothing
+     * @param lateMs        how long after the first generator it began to measure (its clock offset applied); null
+     *                      when not known
      */
     public record AgentRow(String agent, String host, double clockOffsetMs, io.cpbench.core.run.Outcome outcome,
-                           String reason, OpStats all, Map<String, String> histograms) {
+                           String reason, OpStats all, Map<String, String> histograms,
+                           @JsonInclude(JsonInclude.Include.NON_NULL) Double lateMs) {
         public AgentRow {
             histograms = histograms == null ? Map.of() : Map.copyOf(histograms);
         }

@@ -52,6 +52,14 @@ public final class LoadSummary {
                     "all", o.ops(), o.opsPerSecond(), ms.apply(l.p50()), ms.apply(l.p95()), ms.apply(l.p99()),
                     ms.apply(l.p999()), ms.apply(l.max()), o.errors()));
         }
+        if (r.agents().stream().anyMatch(a -> a.lateMs() != null && a.lateMs() >= 1)) {
+            out.append("agents began measuring after the first: ").append(String.join(", ", r.agents().stream()
+                    .filter(a -> a.lateMs() != null).map(a -> String.format(Locale.ROOT, "%s %.0f ms", a.agent(),
+                            a.lateMs())).toList())).append('\n');
+        }
+        for (String why : r.unsteady()) {
+            out.append("unsteady: ").append(why).append('\n');
+        }
         for (LoadResult.StageStats s : r.stages()) {
             for (LoadResult.OpStats o : s.ops()) {
                 if (!o.errorTypes().isEmpty()) {

@@ -109,7 +109,7 @@ final class Tally {
         return n;
     }
 
-    private long ok(int op) {
+    long ok(int op) {
         return latency[op].getTotalCount() - (censored[op] == null ? 0 : censored[op].ops());
     }
 
