@@ -16,8 +16,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The docs cannot rot: every {@code cpbench ...} command line in README.md, docs/ and results/ parses with the real
- * command model (an unknown command or option fails here), and every relative link in them points at a file that
- * exists.
+ * command model (an unknown command or option fails here), every option written next to a command in a code span
+ * ({@code `load --agents`}) is one of that command's, every relative link points at a file that exists and every
+ * {@code #anchor} at a heading there, and no {@code --help} text points at a README section or doc that is not there.
  */
 class DocsTest {
 
@@ -117,5 +118,166 @@ class DocsTest {
             }
         }
         assertThat(broken).as("relative links to nothing").isEmpty();
+    }
+
+    @Test
+    void everyAnchorInALinkIsAHeadingOfItsFile() throws IOException {
+        List<String> broken = new ArrayList<>();
+        int checked = 0;
+        for (Path file : markdown()) {
+            Matcher m = LINK.matcher(Files.readString(file));
+            while (m.find()) {
+                String target = m.group(1);
+                int hash = target.indexOf('#');
+                if (target.startsWith("http://") || target.startsWith("https://") || hash < 0) {
+                    continue;
+                }
+                Path in = hash == 0 ? file : file.getParent().resolve(target.substring(0, hash)).normalize();
+                if (!in.toString().endsWith(".md") || !Files.exists(in)) {
+                    continue; // a missing file is everyRelativeLinkResolves's to report
+                }
+                checked++;
+                if (!anchors(in).contains(target.substring(hash + 1))) {
+                    broken.add(ROOT.relativize(file) + " -> " + target);
+                }
+            }
+        }
+        assertThat(broken).as("links whose #anchor is no heading of the file they point at").isEmpty();
+        assertThat(checked).as("links with an anchor found (docs/cli-reference.md alone has 20)").isGreaterThan(20);
+    }
+
+    /** The anchors GitHub makes of a Markdown file's headings: lower case, punctuation dropped, spaces to hyphens. */
+    static java.util.Set<String> anchors(Path file) throws IOException {
+        java.util.Set<String> anchors = new java.util.HashSet<>();
+        java.util.Map<String, Integer> seen = new java.util.HashMap<>();
+        boolean inCode = false;
+        for (String line : Files.readAllLines(file)) {
+            if (line.strip().startsWith("```")) {
+                inCode = !inCode;
+            }
+            Matcher h = Pattern.compile("^#{1,6}\\s+(.*?)\\s*#*\\s*$").matcher(line);
+            if (inCode || !h.matches()) {
+                continue;
+            }
+            String slug = slug(h.group(1));
+            int n = seen.merge(slug, 1, Integer::sum);
+            anchors.add(n == 1 ? slug : slug + "-" + (n - 1));
+        }
+        return anchors;
+    }
+
+    static String slug(String heading) {
+        return heading.toLowerCase(java.util.Locale.ROOT).replaceAll("[^\\p{L}\\p{N} _-]", "").replace(' ', '-');
+    }
+
+    @Test
+    void slugsAreGitHubs() {
+        assertThat(slug("Failover: Hazelcast's defaults against `--failover fast`, kills and pauses of the leader"))
+                .isEqualTo("failover-hazelcasts-defaults-against---failover-fast-kills-and-pauses-of-the-leader");
+        assertThat(slug("cpbench lab member-commands")).isEqualTo("cpbench-lab-member-commands");
+    }
+
+    /** A code span that starts with a command's name: {@code `load --agents N`}, {@code `sweep --fresh-clusters`}. */
+    private static final Pattern COMMAND_SPAN = Pattern.compile("`(?:\\./)?(?:cpbench )?([a-z][a-z-]*) (--[^`]*)`");
+
+    @Test
+    void everyOptionWrittenNextToACommandIsOneOfItsOptions() throws IOException {
+        CommandLine root = CpBench.commandLine();
+        List<String> broken = new ArrayList<>();
+        int checked = 0;
+        for (Path file : markdown()) {
+            Matcher m = COMMAND_SPAN.matcher(Files.readString(file));
+            while (m.find()) {
+                CommandLine command = root.getSubcommands().get(m.group(1));
+                if (command == null) {
+                    continue; // not a command of ours (mvn, java, docker ...)
+                }
+                Matcher opt = Pattern.compile("(?<![\\w-])(--[a-z][a-z0-9-]*)").matcher(m.group(2));
+                while (opt.find()) {
+                    checked++;
+                    if (command.getCommandSpec().findOption(opt.group(1)) == null) {
+                        broken.add(ROOT.relativize(file) + ": `" + m.group(1) + " " + m.group(2) + "`: "
+                                + m.group(1) + " has no " + opt.group(1));
+                    }
+                }
+            }
+        }
+        assertThat(broken).as("options written next to a command that has none such").isEmpty();
+        assertThat(checked).as("options next to a command found").isGreaterThan(20);
+    }
+
+    /** "README, Load runs" (a section), "docs/load.md": what help texts point at must be there. */
+    @Test
+    void noHelpTextPointsAtASectionOrDocThatIsNotThere() throws IOException {
+        String readme = Files.readString(ROOT.resolve("README.md"));
+        List<String> broken = new ArrayList<>();
+        java.util.Deque<CommandLine> todo = new java.util.ArrayDeque<>(List.of(CpBench.commandLine()));
+        int commands = 0;
+        while (!todo.isEmpty()) {
+            CommandLine command = todo.pop();
+            todo.addAll(command.getSubcommands().values());
+            commands++;
+            String help = command.getUsageMessage(CommandLine.Help.Ansi.OFF).replaceAll("\\s+", " ");
+            Matcher section = Pattern.compile("README, ([A-Z][\\w -]*[\\w])").matcher(help);
+            while (section.find()) {
+                if (!Pattern.compile("(?m)^#+ " + Pattern.quote(section.group(1)) + "\\s*$").matcher(readme).find()) {
+                    broken.add(command.getCommandName() + ": \"README, " + section.group(1) + "\": no such README section");
+                }
+            }
+            Matcher doc = Pattern.compile("docs/([\\w-]+\\.md)").matcher(help);
+            while (doc.find()) {
+                if (!Files.exists(ROOT.resolve("docs").resolve(doc.group(1)))) {
+                    broken.add(command.getCommandName() + ": docs/" + doc.group(1) + " does not exist");
+                }
+            }
+        }
+        assertThat(broken).as("help texts pointing at nothing").isEmpty();
+        assertThat(commands).as("commands whose help was read").isGreaterThan(15);
+    }
+    /**
+     * docs/cli.md's table of {@code run} and {@code matrix} options: each default it quotes is the command model's
+     * (its declared default, or the "default: X" its help states), compared without thousands separators.
+     */
+    @Test
+    void theDefaultsDocsQuoteAreTheCommandModels() throws IOException {
+        CommandLine.Model.CommandSpec matrix = CpBench.commandLine().getSubcommands().get("matrix").getCommandSpec();
+        List<String> broken = new ArrayList<>();
+        int checked = 0;
+        Pattern row = Pattern.compile("^\\| `(--[a-z-]+)[^`]*` \\| ([^|]+?) \\|");
+        for (String line : Files.readAllLines(ROOT.resolve("docs/cli.md"))) {
+            Matcher m = row.matcher(line);
+            if (!m.find()) {
+                continue;
+            }
+            CommandLine.Model.OptionSpec option = matrix.findOption(m.group(1));
+            if (option == null) {
+                broken.add("docs/cli.md: matrix has no " + m.group(1));
+                continue;
+            }
+            String quoted = m.group(2).replaceAll(" \\(.*\\)$", "").replace("`", "").strip();
+            String model = modelDefault(option);
+            if (model == null || option.arity().max() == 0 || !quoted.matches("[0-9][0-9,.]*[a-z]*|[a-z/]+")) {
+                continue; // a default in words ("last member", "Hazelcast's"), or none in the model to compare
+            }
+            checked++;
+            if (!normal(quoted).equals(normal(model))) {
+                broken.add("docs/cli.md: " + m.group(1) + " quotes default " + quoted + "; the model's is " + model);
+            }
+        }
+        assertThat(broken).as("defaults the docs quote that the model does not have").isEmpty();
+        assertThat(checked).as("defaults compared").isGreaterThan(8);
+    }
+
+    /** The option's declared default, else the "default: X" / "default X" its description states; null if neither. */
+    private static String modelDefault(CommandLine.Model.OptionSpec option) {
+        if (option.defaultValue() != null) {
+            return option.defaultValue();
+        }
+        Matcher d = Pattern.compile("\\(default:? ([^;)]+)").matcher(String.join(" ", option.description()));
+        return d.find() ? d.group(1).strip() : null;
+    }
+
+    private static String normal(String value) {
+        return value.replace(",", "").replace("_", "").toLowerCase(java.util.Locale.ROOT);
     }
 }
