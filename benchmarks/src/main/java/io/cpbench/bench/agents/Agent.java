@@ -29,7 +29,14 @@ public final class Agent implements AutoCloseable {
                         + (n > 0 ? "; stopping its run" : "") + "; waiting for the next run");
             }
         });
-        control.getTopic(ControlCluster.STOPS).addMessageListener(m -> AgentState.stop((String) m.getMessageObject()));
+        control.getTopic(ControlCluster.STOPS).addMessageListener(m -> {
+            String run = AgentState.open((String) m.getMessageObject());
+            if (run == null) {
+                console.println(name + ": refused a stop not sealed with this control cluster's secret");
+            } else {
+                AgentState.stop(run);
+            }
+        });
     }
 
     /**
@@ -43,6 +50,7 @@ public final class Agent implements AutoCloseable {
      */
     public static Agent join(ControlSecret secret, List<String> members, String bind, int port, String name,
                              PrintStream console) {
+        AgentState.secret(secret);
         HazelcastInstance control = ControlCluster.start(secret, bind, port, members, ControlCluster.AGENT, name);
         Agent agent = new Agent(control, name, console);
         console.println(name + ": joined the control cluster at "

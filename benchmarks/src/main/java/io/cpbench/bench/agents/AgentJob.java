@@ -1,10 +1,10 @@
 package io.cpbench.bench.agents;
 
-import java.io.Serializable;
 import java.util.List;
 
 /**
- * One agent's part of a load, as the coordinator sends it through the control cluster's executor.
+ * One agent's part of a load, as the coordinator sends it through the control cluster's executor: as JSON, sealed
+ * with the control secret ({@link AgentTask}).
  *
  * @param run           the run's id, which stop messages and interval numbers carry
  * @param agent         the agent's name
@@ -16,7 +16,7 @@ import java.util.List;
  * @param history       record every op as a history and send it back (chaos)
  */
 public record AgentJob(String run, String agent, String spec, String scenario, Target target, long offsetMicros,
-                       boolean history) implements Serializable {
+                       boolean history) {
 
     /**
      * @param clusterName the cluster under test's name
@@ -24,7 +24,7 @@ public record AgentJob(String run, String agent, String spec, String scenario, T
      * @param connectMs   how long a client may take to connect
      * @param failover    the failover preset its clients use
      */
-    public record Target(String clusterName, List<String> addresses, long connectMs, String failover) implements Serializable {
+    public record Target(String clusterName, List<String> addresses, long connectMs, String failover) {
         public Target {
             addresses = List.copyOf(addresses);
         }

@@ -59,6 +59,8 @@ public final class AgentPool implements AutoCloseable {
      * flight end within it): sending back a chaos history of a few hundred thousand events takes seconds.
      */
     private static final Duration AFTER_LOSS_GRACE = Duration.ofSeconds(10);
+    /** How long a sealed start instant, stop or ready word stays valid: it is acted on at once. */
+    static final Duration MESSAGE_VALID = Duration.ofSeconds(30);
     /** Local agents' secret, in their log directory while the run lasts. */
     static final String SECRET_FILE = "control.secret";
     private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(120);
@@ -66,6 +68,8 @@ public final class AgentPool implements AutoCloseable {
     private static final Duration REMOTE_JOIN_TIMEOUT = Duration.ofSeconds(30);
 
     private final HazelcastInstance control;
+    /** Seals what drives the agents: jobs, the start instant, stops (an agent acts on nothing else). */
+    private final ControlSecret secret;
     private final List<Process> processes;
     private final Path logDir;
     /** The agents of this pool's first run: every later run uses them alone. */
@@ -75,8 +79,10 @@ public final class AgentPool implements AutoCloseable {
     private volatile String run;
     private volatile boolean stopped;
 
-    private AgentPool(HazelcastInstance control, List<Process> processes, Path logDir, PrintStream console) {
+    private AgentPool(HazelcastInstance control, ControlSecret secret, List<Process> processes, Path logDir,
+                      PrintStream console) {
         this.control = control;
+        this.secret = secret;
         this.processes = processes;
         this.logDir = logDir;
         this.console = console;
@@ -85,7 +91,7 @@ public final class AgentPool implements AutoCloseable {
                 lost.putIfAbsent(ControlCluster.name(member), System.nanoTime());
                 String current = run;
                 if (current != null) {
-                    control.getTopic(ControlCluster.STOPS).publish(current);
+                    control.getTopic(ControlCluster.STOPS).publish(secret.seal(current, MESSAGE_VALID));
                 }
             }
         });
@@ -111,7 +117,7 @@ public final class AgentPool implements AutoCloseable {
                 "coordinator");
         int port = control.getCluster().getLocalMember().getAddress().getPort();
         List<Process> processes = new ArrayList<>();
-        AgentPool pool = new AgentPool(control, processes, logDir, console);
+        AgentPool pool = new AgentPool(control, secret, processes, logDir, console);
         try {
             for (int i = 1; i <= count; i++) {
                 List<String> command = new ArrayList<>(java);
@@ -142,7 +148,7 @@ public final class AgentPool implements AutoCloseable {
         List<String> members = agents.stream().map(a -> a.contains(":") ? a : a + ":" + ControlCluster.DEFAULT_PORT).toList();
         HazelcastInstance control = ControlCluster.start(secret, bind, ControlCluster.DEFAULT_PORT, members,
                 ControlCluster.COORDINATOR, "coordinator");
-        AgentPool pool = new AgentPool(control, List.of(), null, console);
+        AgentPool pool = new AgentPool(control, secret, List.of(), null, console);
         try {
             pool.refuseIfAnotherCoordinator();
             pool.awaitAgents(agents.size(), REMOTE_JOIN_TIMEOUT, () -> "they were looked for at " + String.join(", ", members)
@@ -372,7 +378,7 @@ public final class AgentPool implements AutoCloseable {
         stopped = true;
         String current = run;
         if (current != null) {
-            control.getTopic(ControlCluster.STOPS).publish(current);
+            control.getTopic(ControlCluster.STOPS).publish(secret.seal(current, MESSAGE_VALID));
         }
     }
 
@@ -443,10 +449,19 @@ public final class AgentPool implements AutoCloseable {
         lost.clear();
         run = id;
         LiveLine live = new LiveLine(id, agents.size(), quiet);
-        UUID listener = control.getTopic(ControlCluster.INTERVALS).addMessageListener(m -> live.add((String) m.getMessageObject()));
+        UUID listener = control.getTopic(ControlCluster.INTERVALS).addMessageListener(m -> {
+            String interval = secret.open((String) m.getMessageObject());
+            if (interval != null) {
+                live.add(interval);
+            }
+        });
         java.util.Set<String> ready = java.util.concurrent.ConcurrentHashMap.newKeySet();
         UUID readyListener = control.<String>getTopic(ControlCluster.READY).addMessageListener(m -> {
-            String[] parts = m.getMessageObject().split(" ");
+            String word = secret.open(m.getMessageObject());
+            if (word == null) {
+                return;
+            }
+            String[] parts = word.split(" ");
             if (parts.length == 2 && parts[0].equals(id)) {
                 ready.add(parts[1]);
             }
@@ -460,7 +475,7 @@ public final class AgentPool implements AutoCloseable {
                 String json = AgentTask.JSON.writeValueAsString(slices.get(i).describe());
                 AgentJob job = new AgentJob(id, agent.getKey(), json, scenario, target,
                         Math.round(clock.offsetMs() * 1000), history != null);
-                futures.put(agent.getKey(), executor.submitToMember(new AgentTask(job), agent.getValue()));
+                futures.put(agent.getKey(), executor.submitToMember(AgentTask.of(job, secret), agent.getValue()));
                 i++;
             }
             if (stopped) {
@@ -513,7 +528,8 @@ public final class AgentPool implements AutoCloseable {
             sleep(20);
         }
         long startsAt = System.nanoTime() + START_LEAD.toNanos();
-        control.getTopic(ControlCluster.GO).publish(id + " " + (AgentState.nowMicros() + START_LEAD.toNanos() / 1000));
+        control.getTopic(ControlCluster.GO).publish(secret.seal(id + " " + (AgentState.nowMicros()
+                + START_LEAD.toNanos() / 1000), MESSAGE_VALID));
         onStart.accept(startsAt);
         return startsAt;
     }

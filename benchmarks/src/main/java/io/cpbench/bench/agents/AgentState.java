@@ -16,6 +16,10 @@ import java.util.concurrent.ConcurrentHashMap;
 final class AgentState {
 
     private static final Set<Running> RUNNING = ConcurrentHashMap.newKeySet();
+    /** The secret of the control cluster this process's agent joined: what opens the messages it acts on. */
+    private static volatile ControlSecret secret;
+    /** The jobs (run and agent) this agent was sent, with the deadline of each: a job runs once. */
+    private static final java.util.Map<String, Long> JOBS_SEEN = new ConcurrentHashMap<>();
 
     private AgentState() {
     }
@@ -46,6 +50,31 @@ final class AgentState {
                 engine.stop();
             }
         }
+    }
+
+    static void secret(ControlSecret value) {
+        secret = value;
+    }
+
+    /** {@code text} sealed under this agent's secret, for the coordinator (valid for a message's time). */
+    static String seal(String text) {
+        return secret.seal(text, AgentPool.MESSAGE_VALID);
+    }
+
+    /** The text of {@code sealed} when it was sealed under this agent's secret and is in time; else null. */
+    static String open(String sealed) {
+        ControlSecret s = secret;
+        return s == null ? null : s.open(sealed);
+    }
+
+    /**
+     * True the first time a job for {@code run} and {@code agent} comes; false for the same one again (a replay).
+     * Jobs seen are forgotten an hour after they came: a sealed job is valid for far less.
+     */
+    static boolean firstTime(String run, String agent) {
+        long now = System.nanoTime();
+        JOBS_SEEN.values().removeIf(at -> now - at > java.util.concurrent.TimeUnit.HOURS.toNanos(1));
+        return JOBS_SEEN.putIfAbsent(run + " " + agent, now) == null;
     }
 
     static Running begin(String run) {

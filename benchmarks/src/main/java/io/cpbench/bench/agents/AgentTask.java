@@ -25,6 +25,10 @@ import java.util.concurrent.TimeUnit;
  * Runs on an agent, through the control cluster's executor: connects the job's clients to the cluster under test,
  * waits for the shared start instant, runs the engine and returns an {@link AgentReport} as JSON. Each interval's
  * numbers go out on the control cluster's interval topic, for the coordinator's live line.
+ * <p>
+ * It travels as one string: the job as JSON, sealed with the control secret ({@link ControlSecret#seal}). An agent
+ * runs it only when the seal opens under its own secret, in time, and the job's run has not been sent to it before;
+ * else it logs one line and returns why it refused.
  */
 final class AgentTask implements Callable<String>, Serializable, HazelcastInstanceAware {
 
@@ -33,11 +37,29 @@ final class AgentTask implements Callable<String>, Serializable, HazelcastInstan
     /** How long a ready agent waits for the coordinator's start instant (the others may still be connecting). */
     static final Duration READY_WAIT = Duration.ofSeconds(120);
 
-    private final AgentJob job;
+    /** How long a sealed job may take to reach its agent. */
+    static final Duration JOB_VALID = Duration.ofSeconds(60);
+
+    private final String sealed;
+    private transient AgentJob job;
     private transient HazelcastInstance control;
 
-    AgentTask(AgentJob job) {
-        this.job = job;
+    private AgentTask(String sealed) {
+        this.sealed = sealed;
+    }
+
+    /** The task that runs {@code job} on an agent, sealed under {@code secret}. */
+    static AgentTask of(AgentJob job, ControlSecret secret) {
+        try {
+            return new AgentTask(secret.seal(JSON.writeValueAsString(job), JOB_VALID));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("cannot write a job for an agent: " + e.getMessage(), e);
+        }
+    }
+
+    /** A task with whatever text a sender put in it: what a stranger without the secret can send. */
+    static Callable<String> unsealed(String text) {
+        return new AgentTask(text);
     }
 
     @Override
@@ -47,6 +69,20 @@ final class AgentTask implements Callable<String>, Serializable, HazelcastInstan
 
     @Override
     public String call() throws Exception {
+        String text = AgentState.open(sealed);
+        String refused = null;
+        if (text == null) {
+            refused = "a job not sealed with this control cluster's secret, or past its deadline";
+        } else {
+            job = JSON.readValue(text, AgentJob.class);
+            if (!AgentState.firstTime(job.run(), job.agent())) {
+                refused = "a job for run " + job.run() + " that it was sent before (a replay)";
+            }
+        }
+        if (refused != null) {
+            System.out.println("refused " + refused); // one line in the agent's log
+            return JSON.writeValueAsString(new AgentReport(null, AgentState.host(), "refused " + refused));
+        }
         return JSON.writeValueAsString(run());
     }
 
@@ -126,13 +162,18 @@ final class AgentTask implements Callable<String>, Serializable, HazelcastInstan
         }
         java.util.concurrent.CompletableFuture<Long> go = new java.util.concurrent.CompletableFuture<>();
         java.util.UUID listener = control.<String>getTopic(ControlCluster.GO).addMessageListener(m -> {
-            String[] parts = m.getMessageObject().split(" ");
+            String instant = AgentState.open(m.getMessageObject());
+            if (instant == null) {
+                System.out.println("refused a start instant not sealed with this control cluster's secret");
+                return;
+            }
+            String[] parts = instant.split(" ");
             if (parts.length == 2 && parts[0].equals(job.run())) {
                 go.complete(Long.parseLong(parts[1]));
             }
         });
         try {
-            control.getTopic(ControlCluster.READY).publish(job.run() + " " + job.agent());
+            control.getTopic(ControlCluster.READY).publish(AgentState.seal(job.run() + " " + job.agent()));
             long deadline = System.nanoTime() + READY_WAIT.toNanos();
             while (!running.stopped() && System.nanoTime() < deadline) {
                 try {
@@ -177,9 +218,9 @@ final class AgentTask implements Callable<String>, Serializable, HazelcastInstan
                 return;
             }
             try {
-                control.getTopic(ControlCluster.INTERVALS).publish(JSON.writeValueAsString(new Interval(job.run(),
-                        job.agent(), report.elapsed(), report.opsPerSecond(), report.errors(),
-                        report.latency().p50(), report.latency().p99(), report.done())));
+                control.getTopic(ControlCluster.INTERVALS).publish(AgentState.seal(JSON.writeValueAsString(new Interval(
+                        job.run(), job.agent(), report.elapsed(), report.opsPerSecond(), report.errors(),
+                        report.latency().p50(), report.latency().p99(), report.done()))));
             } catch (Exception e) {
                 // the live line misses one interval; the result does not depend on it
             }

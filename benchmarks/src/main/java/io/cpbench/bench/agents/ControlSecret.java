@@ -12,7 +12,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.Set;
@@ -28,6 +32,11 @@ import java.util.Set;
  * connections at all ({@link ControlCluster}). What it does not: the name travels in clear in each member's join
  * request (open-source Hazelcast has no TLS), so whoever can read the control traffic on the wire learns it. The name
  * is never printed, and the control members' log lines leave it out.
+ *
+ * <p>So that the name alone opens nothing, every message that drives an agent is sealed ({@link #seal}): a job, the
+ * start instant, a stop, a ready word. A seal is an HMAC-SHA256 under the secret over the text and a deadline; an
+ * agent acts on a message only when it opens ({@link #open}) under its own secret before its deadline, and runs a
+ * job's (run, agent) only once, so a job read off the wire and sent again is refused too.
  */
 public final class ControlSecret {
 
@@ -107,6 +116,43 @@ public final class ControlSecret {
      */
     public String clusterName() {
         return "cpbench-control-" + HexFormat.of().formatHex(mac("cp-bench control cluster name")).substring(0, 32);
+    }
+
+    /** {@code text}, valid for {@code validFor} from now (on this host's clock), and its seal. */
+    public String seal(String text, Duration validFor) {
+        String body = text + "|" + (nowMicros() + validFor.toNanos() / 1000);
+        return body + "|" + HexFormat.of().formatHex(mac(SEAL_LABEL + body));
+    }
+
+    /**
+     * The text of a message that {@link #seal} made under this secret; null when it was made under another, was
+     * changed, or is past its deadline. The seal is compared in constant time.
+     */
+    public String open(String sealed) {
+        if (sealed == null) {
+            return null;
+        }
+        int last = sealed.lastIndexOf('|');
+        int mid = last < 0 ? -1 : sealed.lastIndexOf('|', last - 1);
+        if (mid < 0) {
+            return null;
+        }
+        String body = sealed.substring(0, last);
+        byte[] expected = HexFormat.of().formatHex(mac(SEAL_LABEL + body)).getBytes(StandardCharsets.US_ASCII);
+        if (!MessageDigest.isEqual(expected, sealed.substring(last + 1).getBytes(StandardCharsets.US_ASCII))) {
+            return null;
+        }
+        try {
+            return nowMicros() <= Long.parseLong(body.substring(mid + 1)) ? body.substring(0, mid) : null;
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    private static final String SEAL_LABEL = "cp-bench control message\n";
+
+    private static long nowMicros() {
+        return ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now());
     }
 
     private byte[] mac(String label) {

@@ -50,4 +50,30 @@ class ControlSecretTest {
         assertThatThrownBy(() -> ControlSecret.read(bad)).hasMessage(bad + " does not hold a control secret (64 hex"
                 + " digits, as 'cpbench agent --new-secret' writes)");
     }
+
+    /** A seal opens under its own secret alone, while its deadline lasts, and not once a byte of it changed. */
+    @Test
+    void aSealOpensUnderItsOwnSecretInTimeAndUntouchedOnly() throws Exception {
+        ControlSecret secret = ControlSecret.generate();
+        String sealed = secret.seal("run-1 agent-2", java.time.Duration.ofSeconds(30));
+        assertThat(secret.open(sealed)).isEqualTo("run-1 agent-2");
+        assertThat(ControlSecret.generate().open(sealed)).as("another secret").isNull();
+        assertThat(secret.open(sealed.replace("run-1", "run-9"))).as("the text changed").isNull();
+        String[] parts = sealed.split("\\|");
+        long later = Long.parseLong(parts[1]) + 3_600_000_000L;
+        assertThat(secret.open(parts[0] + "|" + later + "|" + parts[2])).as("the deadline moved").isNull();
+        assertThat(secret.open(secret.seal("stop", java.time.Duration.ofMillis(-1)))).as("past its deadline").isNull();
+        assertThat(secret.open("run-1")).as("no seal at all").isNull();
+        assertThat(secret.open(null)).isNull();
+        assertThat(secret.open("a|b|c")).isNull();
+        assertThat(sealed).doesNotContain(secret.clusterName().substring("cpbench-control-".length()));
+    }
+
+    @Test
+    void aJobRunsOnceOnAnAgent() {
+        String run = "run-" + System.nanoTime();
+        assertThat(AgentState.firstTime(run, "agent-1")).isTrue();
+        assertThat(AgentState.firstTime(run, "agent-1")).as("the same job again: a replay").isFalse();
+        assertThat(AgentState.firstTime(run, "agent-2")).as("another agent's part").isTrue();
+    }
 }

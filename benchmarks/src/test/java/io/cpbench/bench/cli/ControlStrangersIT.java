@@ -33,7 +33,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * The control cluster of {@code load --agents 2} against strangers on the same host, as real processes and real
  * Hazelcast instances: a plain Hazelcast client (with the cluster's true name, even), and a plain member with the
  * name the control cluster used to have, cannot connect, join, list the agents, run a task or publish a stop; a member
- * that does have the secret still cannot make an agent deserialize a class that is not on the allow-list. The run
+ * that has the control cluster's name (read off the wire) but not the secret joins, yet cannot make an agent
+ * deserialize a class that is not on the allow-list, nor run a job or stop a run without the secret's seal. The run
  * goes on untouched, and no log, output or command line shows the secret or the name made from it.
  */
 @SharedCluster.Uses
@@ -93,7 +94,9 @@ class ControlStrangersIT {
                 stranger.shutdown();
             }
 
-            // 3. A member with the secret, sending a type that is not on the allow-list: refused, the agent stays.
+            // 3. A member with the control cluster's name (as one who read it off the wire would have it) but not the
+            // secret: it joins, yet a type off the allow-list is not deserialized, and a job or a stop that it cannot
+            // seal is refused; the agent stays and the run goes on.
             HazelcastInstance insider = member(clusterName, agentAddress);
             try {
                 assertThat(insider.getCluster().getMembers().size()).as("the insider joined").isEqualTo(4);
@@ -103,6 +106,30 @@ class ControlStrangersIT {
                         .get(20, TimeUnit.SECONDS))
                         .as("a task of a class off the allow-list").hasStackTraceContaining("is not allowed");
                 refusals.add("task off the allow-list: not deserialized");
+
+                // the run id, overheard: sealed messages are signed, not encrypted
+                java.util.concurrent.CompletableFuture<String> overheard = new java.util.concurrent.CompletableFuture<>();
+                insider.<String>getTopic("cpbench-intervals").addMessageListener(m -> {
+                    Matcher run = Pattern.compile("\"run\":\"([^\"]+)\"").matcher(m.getMessageObject());
+                    if (run.find()) {
+                        overheard.complete(run.group(1));
+                    }
+                });
+                String runId = overheard.get(30, TimeUnit.SECONDS);
+                String job = "{\"run\":\"" + runId + "-2\",\"agent\":\"agent-1\",\"spec\":\"{}\",\"scenario\":\"client-smart\","
+                        + "\"target\":{\"clusterName\":\"x\",\"addresses\":[\"127.0.0.1:1\"],\"connectMs\":1000,"
+                        + "\"failover\":\"DEFAULT\"},\"offsetMicros\":0,\"history\":false}";
+                String forged = job + "|" + Long.MAX_VALUE + "|" + "0".repeat(64);
+                for (String text : List.of(job, forged)) {
+                    String answer = insider.getExecutorService("cpbench-agents")
+                            .submitToMember(io.cpbench.bench.agents.ControlCluster.taskCarrying(text), agent1)
+                            .get(20, TimeUnit.SECONDS);
+                    assertThat(answer).as("a job to load another address").contains("refused a job not sealed");
+                }
+                refusals.add("jobs without the seal, or with a forged one: refused");
+                insider.getTopic("cpbench-stops").publish(runId);
+                insider.getTopic("cpbench-stops").publish(runId + "|" + Long.MAX_VALUE + "|" + "0".repeat(64));
+                refusals.add("stops of the overheard run id, unsealed and forged: refused");
             } finally {
                 insider.shutdown();
             }
@@ -131,6 +158,11 @@ class ControlStrangersIT {
                 .filter(l -> l.contains("Intruder")).toList();
         refusedThere.forEach(l -> System.out.println("agent-1 logged: " + l));
         assertThat(refusedThere).hasSize(1).allMatch(l -> l.contains("is not allowed"));
+        List<String> sealsRefused = Files.readString(agents.resolve("agent-1.log")).lines()
+                .filter(l -> l.contains("refused a")).toList();
+        sealsRefused.forEach(l -> System.out.println("agent-1 logged: " + l));
+        assertThat(sealsRefused).filteredOn(l -> l.contains("refused a job not sealed")).hasSize(2);
+        assertThat(sealsRefused).filteredOn(l -> l.contains("refused a stop not sealed")).hasSize(2);
         assertThat(Files.readString(agents.resolve("agent-1.log"))).doesNotContain("\tat com.hazelcast");
         for (String text : texts) {
             assertThat(text).doesNotContain(secretHex).doesNotContain(clusterName)
