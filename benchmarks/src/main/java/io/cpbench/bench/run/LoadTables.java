@@ -41,15 +41,21 @@ public final class LoadTables {
             double[] rates = list.stream().mapToDouble(LoadResult.OpStats::opsPerSecond).toArray();
             table.row(scenario, op, Integer.toString(list.size()), String.format(Locale.ROOT, "%,.1f", Bootstrap.medianOf(rates)),
                     String.format(Locale.ROOT, "%,.0f-%,.0f", min(rates), max(rates)),
-                    ms(median(list, l -> l.latency().p50())), ms(median(list, l -> l.latency().p95())),
-                    ms(median(list, l -> l.latency().p99())), ms(median(list, l -> l.latency().p999())),
+                    ms(list, LoadResult.LoadLatency::p50), ms(list, LoadResult.LoadLatency::p95),
+                    ms(list, LoadResult.LoadLatency::p99), ms(list, LoadResult.LoadLatency::p999),
                     String.format(Locale.ROOT, "%,d", list.stream().mapToLong(LoadResult.OpStats::errors).sum()));
         }));
         return "Per op, median over rounds (min-max of op/s):\n\n" + table.render();
     }
 
-    private static double median(List<LoadResult.OpStats> list, java.util.function.ToDoubleFunction<LoadResult.OpStats> f) {
-        return Bootstrap.medianOf(list.stream().mapToDouble(f).toArray());
+    /**
+     * The median over rounds of one percentile, "≥" before it when some round's is only a lower bound (its ops still in
+     * flight at the end were counted at their latency so far), as every table shows it.
+     */
+    private static String ms(List<LoadResult.OpStats> list, java.util.function.ToLongFunction<LoadResult.LoadLatency> p) {
+        double median = Bootstrap.medianOf(list.stream().mapToDouble(o -> p.applyAsLong(o.latency())).toArray());
+        boolean lowerBound = list.stream().anyMatch(o -> !o.latency().mark(p.applyAsLong(o.latency())).isEmpty());
+        return median == 0 ? "-" : (lowerBound ? "≥" : "") + ms(median);
     }
 
     private static double min(double[] v) {

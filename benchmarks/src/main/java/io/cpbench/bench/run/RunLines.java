@@ -23,7 +23,8 @@ public final class RunLines {
     /** A scenario run's result in one line: status, ops, op/s, p50 and p99, errors, where its calls went and why. */
     public static String oneLine(RunResult r) {
         RunResult.Latency l = r.latencyMicros();
-        String latency = l.isEmpty() ? "" : String.format(Locale.ROOT, "  p50 %,d µs  p99 %,d µs", l.p50(), l.p99());
+        String latency = l.isEmpty() ? "" : String.format(Locale.ROOT, "  p50 %s%,d µs  p99 %s%,d µs", l.mark(l.p50()),
+                l.p50(), l.mark(l.p99()), l.p99());
         return String.format(Locale.ROOT, "%s  %,d ops in %.1f s  %,.0f op/s%s  errors %d  via %s%s",
                 r.status(), r.measured().ops(), r.measured().durationSeconds(), r.measured().opsPerSecond(), latency, r.measured().errors(),
                 r.cluster().clientTarget() == null ? "-" : r.cluster().clientTarget(), r.reason() == null ? "" : "  (" + r.reason() + ")");

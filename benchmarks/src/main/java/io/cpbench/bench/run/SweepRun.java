@@ -300,7 +300,8 @@ public final class SweepRun extends StoppableRun {
         return CellRunBuilder.builder().repeat(repeat).cell(cell).status(verdict.status().name())
                 .reason(verdict.reason()).seconds(load.total().seconds()).ops(all.ops()).errors(all.errors())
                 .opsPerSecond(all.opsPerSecond()).p50Us(l.p50()).p90Us(l.p90()).p99Us(l.p99()).p999Us(l.p999())
-                .maxUs(l.max()).sloActual(grid.slo().actual(load.total())).agents(load.agents().stream()
+                .maxUs(l.max()).sloActual(grid.slo().actual(load.total()))
+                .censoredFromUs(l.censored() == null ? null : l.censored().fromMicros()).agents(load.agents().stream()
                         .map(a -> new CellRun.Agent(a.agent(), a.outcome() == null ? null : a.outcome().name(), a.reason(),
                                 a.all() == null ? 0 : a.all().ops(), a.all() == null ? 0 : a.all().opsPerSecond(),
                                 a.all() == null ? 0 : a.all().latency().p99())).toList()).build();
@@ -342,7 +343,7 @@ public final class SweepRun extends StoppableRun {
 
     private static void printCell(PrintStream console, CellRun run, int done, int total, double elapsed, long left) {
         String numbers = run.ops() == 0 ? "" : String.format(Locale.ROOT, "%,10.0f op/s  p50 %-9s p99 %-9s%s", run.opsPerSecond(),
-                SweepAnalysis.micros(run.p50Us()), SweepAnalysis.micros(run.p99Us()),
+                run.mark(run.p50Us()) + SweepAnalysis.micros(run.p50Us()), run.mark(run.p99Us()) + SweepAnalysis.micros(run.p99Us()),
                 run.errors() > 0 ? String.format(Locale.ROOT, " %,d errors", run.errors()) : "");
         console.printf(Locale.ROOT, "[%d/%d repeat %d, %s elapsed, ~%s left] %-22s %-8s %s  %s%s%n", done, total, run.repeat(),
                 Durations.human(Math.round(elapsed)), Durations.human(left), run.cell().routing(),

@@ -73,9 +73,23 @@ public final class Comparison {
     }
 
     /** One scenario (with its op, for a load run's per-op rows; "all" otherwise). */
-    /** @param note why the row has no numbers (no usable round on a side), or null */
+    /**
+     * @param note     why the row has no numbers (no usable round on a side), or null
+     * @param censored the latency metrics that some round on either side has only as a lower bound (its ops still in
+     *                 flight at the end counted at their latency so far): their ratios are not exact, marked †
+     */
     public record Row(String scenario, String op, int baseRounds, int newRounds, Map<Metric, MetricChange> metrics,
-                      Verdict verdict, String note) {
+                      Verdict verdict, String note,
+                      @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+                      Set<Metric> censored) {
+        public Row {
+            censored = censored == null ? Set.of() : Set.copyOf(censored);
+        }
+
+        public Row(String scenario, String op, int baseRounds, int newRounds, Map<Metric, MetricChange> metrics,
+                   Verdict verdict, String note) {
+            this(scenario, op, baseRounds, newRounds, metrics, verdict, note, Set.of());
+        }
     }
 
     /**
@@ -123,11 +137,14 @@ public final class Comparison {
                         + " in BASE, " + nOps + " in NEW");
             }
             rows.add(row(label, "all", bs, ns, new Values(r -> r.measured().opsPerSecond(), r -> r.latencyMicros().p50(),
-                    r -> r.latencyMicros().p99()), tolerance, gate));
+                    r -> r.latencyMicros().p99(), r -> !r.latencyMicros().mark(r.latencyMicros().p50()).isEmpty(),
+                    r -> !r.latencyMicros().mark(r.latencyMicros().p99()).isEmpty()), tolerance, gate));
             if (bOps.size() > 1) {
                 for (String op : bOps) {
                     rows.add(row(label, op, bs, ns, new Values(r -> opStats(r, op).opsPerSecond(),
-                            r -> opStats(r, op).latency().p50(), r -> opStats(r, op).latency().p99()), tolerance, gate));
+                            r -> opStats(r, op).latency().p50(), r -> opStats(r, op).latency().p99(),
+                            r -> !opStats(r, op).latency().mark(opStats(r, op).latency().p50()).isEmpty(),
+                            r -> !opStats(r, op).latency().mark(opStats(r, op).latency().p99()).isEmpty()), tolerance, gate));
                 }
             }
         }
@@ -136,7 +153,8 @@ public final class Comparison {
 
     /** What a row compares, read from each result: op/s, p50 and p99 (of all ops, or of one op). */
     private record Values(ToDoubleFunction<RunResult> ops, ToDoubleFunction<RunResult> p50,
-                          ToDoubleFunction<RunResult> p99) {
+                          ToDoubleFunction<RunResult> p99, java.util.function.Predicate<RunResult> p50Censored,
+                          java.util.function.Predicate<RunResult> p99Censored) {
     }
 
     private static Row row(String label, String op, List<RunResult> base, List<RunResult> next, Values values,
@@ -147,7 +165,16 @@ public final class Comparison {
             metrics.put(Metric.P50, change(Metric.P50, base, next, values.p50(), tolerance));
             metrics.put(Metric.P99, change(Metric.P99, base, next, values.p99(), tolerance));
         }
-        return new Row(label, op, base.size(), next.size(), metrics, rowVerdict(metrics, gate), null);
+        Set<Metric> censored = new java.util.TreeSet<>();
+        if (metrics.containsKey(Metric.P50) && java.util.stream.Stream.concat(base.stream(), next.stream())
+                .anyMatch(values.p50Censored())) {
+            censored.add(Metric.P50);
+        }
+        if (metrics.containsKey(Metric.P99) && java.util.stream.Stream.concat(base.stream(), next.stream())
+                .anyMatch(values.p99Censored())) {
+            censored.add(Metric.P99);
+        }
+        return new Row(label, op, base.size(), next.size(), metrics, rowVerdict(metrics, gate), null, censored);
     }
 
     /** Slower when a gated metric is; else faster when op/s is; else no change. */
@@ -380,7 +407,8 @@ public final class Comparison {
             pointOnly |= Math.min(r.baseRounds(), r.newRounds()) < 2 && r.verdict() != Verdict.UNDECIDED;
             rows.add(List.of(r.scenario(), r.op(), r.baseRounds() + "/" + r.newRounds(),
                     String.format(Locale.ROOT, "%,.0f", ops.base()), String.format(Locale.ROOT, "%,.0f", ops.next()),
-                    cell(ops, result), cell(r.metrics().get(Metric.P50), result), cell(r.metrics().get(Metric.P99), result),
+                    cell(ops, result), cell(r.metrics().get(Metric.P50), result) + (r.censored().contains(Metric.P50) ? " †" : ""),
+                    cell(r.metrics().get(Metric.P99), result) + (r.censored().contains(Metric.P99) ? " †" : ""),
                     plain(r.verdict()) ? r.verdict().text() : "**" + r.verdict().text() + "**"));
         }
         StringBuilder b = new StringBuilder(MarkdownTable.render(header, rows));
@@ -390,7 +418,10 @@ public final class Comparison {
                 result.tolerance() * 100, String.join(", ", result.gate().stream().map(Metric::label).toList()),
                 pointOnly ? " Rows with 1 " + unit.replaceAll("s$", "") + " on a side have no interval: their verdict rests on the ratio alone." : "")
                 + (result.count(Verdict.UNDECIDED) > 0 ? "Rows with too few pairs have fewer " + unit + " than a verdict"
-                + " needs: their ratios are shown, not judged.\n" : ""));
+                + " needs: their ratios are shown, not judged.\n" : "")
+                + (result.rows().stream().anyMatch(r -> !r.censored().isEmpty()) ? "† some " + unit.replaceAll("s$", "")
+                + " on a side has this percentile only as a lower bound (ops still in flight at its end counted at their"
+                + " latency so far, shown ≥ in its own table): the ratio is not exact.\n" : ""));
         return b.toString();
     }
 

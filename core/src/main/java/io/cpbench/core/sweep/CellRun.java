@@ -12,12 +12,16 @@ import io.soabase.recordbuilder.core.RecordBuilder;
  * @param sloActual the SLO's metric for this run (µs), as {@code Threshold.actual} reads it
  * @param agents    with {@code --agents}, each load generator's share of the run (the numbers above merge theirs);
  *                  empty when this process ran the load
+ * @param censoredFromUs when ops were abandoned in flight at the end, the smallest latency one was recorded at (a lower
+ *                  bound of its own): a percentile at or above it is only a lower bound, shown "≥"; null when none
  */
 @RecordBuilder
 public record CellRun(int repeat, SweepCell cell, String status, String reason, double seconds, long ops, long errors,
                       double opsPerSecond, long p50Us, long p90Us, long p99Us, long p999Us, long maxUs, double sloActual,
                       @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
-                      java.util.List<Agent> agents) {
+                      java.util.List<Agent> agents,
+                      @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                      Long censoredFromUs) {
 
     public CellRun {
         agents = agents == null ? java.util.List.of() : java.util.List.copyOf(agents);
@@ -32,13 +36,18 @@ public record CellRun(int repeat, SweepCell cell, String status, String reason, 
     public record Agent(String name, String outcome, String reason, long ops, double opsPerSecond, long p99Us) {
     }
 
+    /** "≥" when {@code percentileUs} (one of this run's) is only a lower bound, else "". */
+    public String mark(long percentileUs) {
+        return censoredFromUs != null && percentileUs >= censoredFromUs ? "≥" : "";
+    }
+
     /** Counted in the analysis: it ran to its end on a cluster that stayed up. */
     public boolean usable() {
         return ("OK".equals(status) || "UNSTABLE".equals(status)) && ops > 0;
     }
 
     public static final String CSV_HEADER = "repeat,routing,clients,threads,workers,rate,status,seconds,ops,errors,"
-            + "ops_per_s,p50_us,p90_us,p99_us,p999_us,max_us,slo_actual_us,member_settings,reason";
+            + "ops_per_s,p50_us,p90_us,p99_us,p999_us,max_us,slo_actual_us,member_settings,reason,censored_from_us";
 
     public String csvLine() {
         return String.join(",", Integer.toString(repeat), cell.routing(), Integer.toString(cell.clients()),
@@ -47,7 +56,8 @@ public record CellRun(int repeat, SweepCell cell, String status, String reason, 
                 String.format(java.util.Locale.ROOT, "%.3f", seconds), Long.toString(ops), Long.toString(errors),
                 String.format(java.util.Locale.ROOT, "%.1f", opsPerSecond), Long.toString(p50Us), Long.toString(p90Us),
                 Long.toString(p99Us), Long.toString(p999Us), Long.toString(maxUs),
-                String.format(java.util.Locale.ROOT, "%.0f", sloActual), csvQuote(cell.members()), csvQuote(reason));
+                String.format(java.util.Locale.ROOT, "%.0f", sloActual), csvQuote(cell.members()), csvQuote(reason),
+                censoredFromUs == null ? "" : Long.toString(censoredFromUs));
     }
 
     private static String csvQuote(String text) {

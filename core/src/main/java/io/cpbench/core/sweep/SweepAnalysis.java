@@ -66,11 +66,13 @@ public record SweepAnalysis(String slo, List<RoutingStats> routings, List<LevelW
      * @param p99Us      median over repeats of each run's p99
      * @param sloActual  median over repeats of the SLO's metric
      * @param sloMet     that median meets the SLO
+     * @param p99Censored some run's p99 is only a lower bound (ops abandoned in flight were recorded at their latency
+     *                    so far): the median is shown "≥"
      */
     @RecordBuilder
     public record LevelStats(String level, int clients, int threads, int workers, Double rate, int runs, int failed,
                              Bootstrap.Interval throughput, double p50Us, double p99Us, double sloActual, boolean sloMet,
-                             long errors) {
+                             long errors, boolean p99Censored) {
     }
 
     /**
@@ -274,7 +276,7 @@ public record SweepAnalysis(String slo, List<RoutingStats> routings, List<LevelW
         return SweepAnalysisLevelStatsBuilder.builder().level(level.level()).clients(level.clients())
                 .threads(level.threads()).workers(level.workers()).rate(level.rate()).runs(ok.size()).failed(failed)
                 .throughput(x).p50Us(p50).p99Us(p99).sloActual(actual).sloMet(slo.holds(actual)).errors(errors)
-                .build();
+                .p99Censored(ok.stream().anyMatch(r -> !r.mark(r.p99Us()).isEmpty())).build();
     }
 
     private static LevelWinner winner(String level, List<RoutingStats> routings, List<CellRun> runs) {

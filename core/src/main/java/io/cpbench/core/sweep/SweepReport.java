@@ -49,13 +49,17 @@ public final class SweepReport {
                     row.add("failed (" + l.failed() + ")");
                     continue;
                 }
-                row.add(opsWithCi(l.throughput()) + "; " + micros(l.p99Us()) + (l.sloMet() ? "" : " !")
+                row.add(opsWithCi(l.throughput()) + "; " + (l.p99Censored() ? "≥" : "") + micros(l.p99Us()) + (l.sloMet() ? "" : " !")
                         + (l == r.knee() ? " <- knee" : "") + (l.failed() > 0 ? " (" + l.failed() + " failed)" : ""));
             }
             rows.add(row);
         }
         out.append(MarkdownTable.render(header, rows));
-        out.append("! over the SLO (").append(a.slo()).append("); knee: the highest throughput within it\n\n");
+        out.append("! over the SLO (").append(a.slo()).append("); knee: the highest throughput within it");
+        if (a.routings().stream().anyMatch(r -> r.levels().stream().anyMatch(LevelStats::p99Censored))) {
+            out.append("; ≥: a lower bound (a run's ops still in flight at its end counted at their latency so far)");
+        }
+        out.append("\n\n");
         if (!a.repeatSpeed().isEmpty()) {
             out.append("Speed by repeat (median over cells of op/s ÷ the cell's median over repeats): ")
                     .append(String.join(", ", a.repeatSpeed().stream().map(v -> String.format(Locale.ROOT, "%.2f", v)).toList()));

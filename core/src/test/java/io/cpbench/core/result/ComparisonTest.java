@@ -221,4 +221,21 @@ class ComparisonTest {
         // enough pairs keep their verdict
         assertThat(Comparison.undecidedBelow(r, 5).rows().get(0).verdict()).isEqualTo(Verdict.SLOWER);
     }
+
+    /** A p99 that some round has only as a lower bound (censored ops) makes its ratio inexact: marked †, with a line. */
+    @Test
+    void aRatioOfACensoredPercentileIsMarked() {
+        List<RunResult> base = rounds("client-leader", 1000, 3000, 1000, 1030, 980);
+        List<RunResult> next = new ArrayList<>(rounds("client-leader", 1000, 3000, 1000, 1010, 990));
+        RunResult.Latency l = next.get(1).latencyMicros();
+        next.set(1, ResultFilesTest.withLatency(next.get(1), new RunResult.Latency(l.min(), l.mean(), l.p50(), l.p90(),
+                l.p99(), l.p999(), l.max(), new io.cpbench.core.stats.Censored(1, l.p99()))));
+        Comparison.Result result = Comparison.of(base, next, 0.05, DEFAULT_GATE);
+        assertThat(only(result).censored()).containsExactly(Metric.P99);
+        String md = Comparison.markdown(result, "base", "new");
+        String row = md.lines().filter(x -> x.contains("client-leader")).findFirst().orElseThrow();
+        assertThat(row.split("†", -1)).as("the p99 cell alone").hasSize(2);
+        assertThat(md).contains("† some round on a side has this percentile only as a lower bound");
+        assertThat(Comparison.markdown(Comparison.of(base, base, 0.05, DEFAULT_GATE), "base", "new")).doesNotContain("†");
+    }
 }

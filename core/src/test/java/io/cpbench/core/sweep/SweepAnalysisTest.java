@@ -187,4 +187,30 @@ class SweepAnalysisTest {
 
         assertThat(SweepAnalysis.of(cells, runs(cells, 1), Threshold.parse("p99<5ms"), 1).repeatSpeed()).isEmpty();
     }
+
+    /**
+     * A run whose p99 came from ops abandoned in flight (recorded at their latency so far) has only a lower bound: the
+     * sweep table prints that cell's p99 "≥" with a line saying why, cells.csv has the bound in its last column, and
+     * the cell line marks it; runs without censored ops print plain.
+     */
+    @Test
+    void aCensoredP99IsALowerBoundInTheTableTheCsvAndTheCellLine() {
+        List<SweepCell> cells = List.of(new SweepCell("fast", 1, 1, null), new SweepCell("fast", 1, 2, null));
+        CellRun exact = CellRunBuilder.builder().repeat(1).cell(cells.get(0)).status("OK").seconds(10).ops(10_000)
+                .opsPerSecond(1000).p50Us(300).p90Us(400).p99Us(900).p999Us(1000).maxUs(2000).sloActual(900).build();
+        CellRun censored = CellRunBuilder.builder().repeat(1).cell(cells.get(1)).status("OK").seconds(10).ops(20_000)
+                .opsPerSecond(2000).p50Us(400).p90Us(600).p99Us(2_000_000).p999Us(2_000_000).maxUs(2_000_000)
+                .sloActual(2_000_000).censoredFromUs(2_000_000L).build();
+        SweepAnalysis a = SweepAnalysis.of(cells, List.of(exact, censored), Threshold.parse("p99<10ms"), 1);
+        String table = SweepReport.render(a);
+        assertThat(table).contains("≥2000.00 ms").contains("≥: a lower bound");
+        assertThat(table.lines().filter(l -> l.startsWith("| 1x1 ")).findFirst().orElseThrow()).doesNotContain("≥");
+        assertThat(CellRun.CSV_HEADER).endsWith(",censored_from_us");
+        assertThat(censored.csvLine()).endsWith(",2000000");
+        assertThat(exact.csvLine()).endsWith(",");
+        assertThat(censored.mark(censored.p50Us())).isEmpty();
+        assertThat(censored.mark(censored.p99Us())).isEqualTo("≥");
+        assertThat(SweepReport.render(SweepAnalysis.of(cells, List.of(exact), Threshold.parse("p99<10ms"), 1)))
+                .doesNotContain("≥");
+    }
 }
