@@ -234,14 +234,11 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
         return interruption.disarm() ? code : ExitCodes.INTERRUPTED;
     }
 
-    /** A verdict that is unknown: the linearizability check ran over its budget. */
-    static final int UNKNOWN = 3;
-
     static int exitCode(ChaosRun.Verdict verdict) {
         return switch (verdict) {
             case PASSED -> ExitCodes.OK;
             case FAILED -> ExitCodes.FAILED;
-            case UNKNOWN -> UNKNOWN;
+            case UNKNOWN -> ExitCodes.UNKNOWN;
         };
     }
 }

@@ -21,6 +21,12 @@ final class ExitCodes {
     static final int BAD_INPUT = 2;
     /** {@code --strict}: some results are UNSTABLE or TIMEBOXED. */
     static final int NOT_CLEAN = 3;
+    /**
+     * {@code chaos} and {@code lincheck}: a linearizability verdict is unknown (the check ran over its budget). It
+     * shares 3 with {@link #NOT_CLEAN} on purpose: the run ended and nothing failed, but a result cannot be called
+     * clean; {@link #worse} ranks them alike.
+     */
+    static final int UNKNOWN = 3;
     /** Reserved for load runs whose thresholds were crossed. */
     static final int THRESHOLDS = 99;
     /** Interrupted (Ctrl-C); what was measured is kept, marked INCOMPLETE. SIGTERM ends with the JVM's 143. */

@@ -88,6 +88,6 @@ final class LincheckCommand implements Callable<Integer> {
             not |= r.verdict() == Linearizability.Verdict.NOT_LINEARIZABLE;
             unknown |= r.verdict() == Linearizability.Verdict.UNKNOWN;
         }
-        return not ? ExitCodes.FAILED : bad ? ExitCodes.BAD_INPUT : unknown ? ChaosCommand.UNKNOWN : ExitCodes.OK;
+        return not ? ExitCodes.FAILED : bad ? ExitCodes.BAD_INPUT : unknown ? ExitCodes.UNKNOWN : ExitCodes.OK;
     }
 }

@@ -6,7 +6,8 @@ import io.cpbench.core.result.Status;
 
 /**
  * What a load run on a cluster comes to, as a result's status: FAIL when an invariant was violated or the run
- * failed, INCOMPLETE when it did not run to its end (stopped, aborted by a threshold, or time-boxed), UNSTABLE when
+ * failed, INCOMPLETE when it did not run to its end (stopped, or aborted by a threshold), TIMEBOXED when its time box
+ * ended it ({@link Status#of}, as a scenario run's), UNSTABLE when
  * leadership or routing moved under it or its load generators did not run side by side ({@link LoadResult#unsteady}),
  * else OK.
  *
@@ -19,15 +20,16 @@ public record LoadVerdict(Status status, String reason) {
             return new LoadVerdict(Status.FAIL, "invariant violated: " + load.invariants().stream().filter(i -> !i.holds())
                     .map(i -> i.name() + ": " + i.evidence()).findFirst().orElse(""));
         }
-        return switch (load.outcome()) {
-            case FAILED -> new LoadVerdict(Status.FAIL, load.reason());
-            case INTERRUPTED, ABORTED, TIMEBOXED -> new LoadVerdict(Status.INCOMPLETE, load.reason());
-            case COMPLETED -> {
-                java.util.List<String> problems = new java.util.ArrayList<>(report.problems());
-                problems.addAll(load.unsteady());
-                yield problems.isEmpty() ? new LoadVerdict(Status.OK, null)
-                        : new LoadVerdict(Status.UNSTABLE, String.join("; ", problems));
-            }
-        };
+        java.util.List<String> problems = new java.util.ArrayList<>(report.problems());
+        problems.addAll(load.unsteady());
+        Status status = Status.of(load.outcome(), !problems.isEmpty());
+        java.util.List<String> why = new java.util.ArrayList<>();
+        if (load.outcome() != io.cpbench.core.run.Outcome.COMPLETED && load.reason() != null) {
+            why.add(load.reason());
+        }
+        if (status == Status.UNSTABLE) {
+            why.addAll(problems);
+        }
+        return new LoadVerdict(status, why.isEmpty() ? null : String.join("; ", why));
     }
 }

@@ -297,12 +297,12 @@ public final class SweepRun extends StoppableRun {
         LoadVerdict verdict = LoadVerdict.of(load, report);
         LoadResult.OpStats all = load.total().all();
         LoadResult.LoadLatency l = all.latency();
-        return CellRunBuilder.builder().repeat(repeat).cell(cell).status(verdict.status().name())
+        return CellRunBuilder.builder().repeat(repeat).cell(cell).status(verdict.status())
                 .reason(verdict.reason()).seconds(load.total().seconds()).ops(all.ops()).errors(all.errors())
                 .opsPerSecond(all.opsPerSecond()).p50Us(l.p50()).p90Us(l.p90()).p99Us(l.p99()).p999Us(l.p999())
                 .maxUs(l.max()).sloActual(grid.slo().actual(load.total()))
                 .censoredFromUs(l.censored() == null ? null : l.censored().fromMicros()).agents(load.agents().stream()
-                        .map(a -> new CellRun.Agent(a.agent(), a.outcome() == null ? null : a.outcome().name(), a.reason(),
+                        .map(a -> new CellRun.Agent(a.agent(), a.outcome(), a.reason(),
                                 a.all() == null ? 0 : a.all().ops(), a.all() == null ? 0 : a.all().opsPerSecond(),
                                 a.all() == null ? 0 : a.all().latency().p99())).toList()).build();
     }
@@ -337,7 +337,7 @@ public final class SweepRun extends StoppableRun {
     }
 
     private static CellRun failed(int repeat, SweepCell cell, String reason) {
-        return CellRunBuilder.builder().repeat(repeat).cell(cell).status(Status.FAIL.name()).reason(reason)
+        return CellRunBuilder.builder().repeat(repeat).cell(cell).status(Status.FAIL).reason(reason)
                 .sloActual(Double.NaN).build();
     }
 

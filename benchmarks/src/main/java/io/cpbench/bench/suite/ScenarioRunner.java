@@ -141,12 +141,7 @@ public final class ScenarioRunner {
     }
 
     static Status status(Outcome outcome, boolean unstable) {
-        return switch (outcome) {
-            case FAILED, ABORTED -> Status.FAIL; // a scenario run has no thresholds, so never ABORTED
-            case INTERRUPTED -> Status.INCOMPLETE;
-            case TIMEBOXED -> unstable ? Status.UNSTABLE : Status.TIMEBOXED;
-            case COMPLETED -> unstable ? Status.UNSTABLE : Status.OK;
-        };
+        return Status.of(outcome, unstable); // a scenario run has no thresholds, so never ABORTED
     }
 
     private RunResult write(RunResult result) {

@@ -147,8 +147,8 @@ class AgentHostsIT {
             }
             List<io.cpbench.core.sweep.CellRun> runs = io.cpbench.core.sweep.SweepFile.read(runDir).runs();
             assertThat(runs).hasSize(2);
-            assertThat(runs.get(0).status()).as(runs.get(0).reason()).isEqualTo("OK");
-            assertThat(runs.get(1).status()).isEqualTo("INCOMPLETE");
+            assertThat(runs.get(0).status()).as(runs.get(0).reason()).isEqualTo(Status.OK);
+            assertThat(runs.get(1).status()).isEqualTo(Status.INCOMPLETE);
             assertThat(runs.get(1).reason()).contains("hand-3 joined since the first run and was not used");
             assertThat(runs).allSatisfy(run -> assertThat(run.agents())
                     .extracting(io.cpbench.core.sweep.CellRun.Agent::name).containsExactly("hand-1", "hand-2"));

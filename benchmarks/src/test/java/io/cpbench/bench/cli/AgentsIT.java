@@ -179,7 +179,7 @@ class AgentsIT {
         }
         List<io.cpbench.core.sweep.CellRun> runs = io.cpbench.core.sweep.SweepFile.read(runDir).runs();
         assertThat(runs).hasSize(2).allSatisfy(run -> {
-            assertThat(run.status()).as(run.reason()).isEqualTo("OK");
+            assertThat(run.status()).as(run.reason()).isEqualTo(io.cpbench.core.result.Status.OK);
             assertThat(run.agents()).extracting(io.cpbench.core.sweep.CellRun.Agent::name).containsExactly("agent-1", "agent-2");
             assertThat(run.agents()).allSatisfy(a -> assertThat(a.ops()).as(a.name()).isGreaterThan(0));
             assertThat(run.ops()).isEqualTo(run.agents().stream().mapToLong(io.cpbench.core.sweep.CellRun.Agent::ops).sum());

@@ -88,9 +88,9 @@ class OptionSpellingsTest {
     void severalRunsEndWithTheWorstExitCode() {
         assertThat(ExitCodes.worse(ExitCodes.OK, ExitCodes.FAILED)).isEqualTo(ExitCodes.FAILED);
         assertThat(ExitCodes.worse(ExitCodes.FAILED, ExitCodes.OK)).isEqualTo(ExitCodes.FAILED);
-        assertThat(ExitCodes.worse(ChaosCommand.UNKNOWN, ExitCodes.FAILED)).as("not linearizable beats unknown")
+        assertThat(ExitCodes.worse(ExitCodes.UNKNOWN, ExitCodes.FAILED)).as("not linearizable beats unknown")
                 .isEqualTo(ExitCodes.FAILED);
-        assertThat(ExitCodes.worse(ExitCodes.OK, ChaosCommand.UNKNOWN)).isEqualTo(ChaosCommand.UNKNOWN);
+        assertThat(ExitCodes.worse(ExitCodes.OK, ExitCodes.UNKNOWN)).isEqualTo(ExitCodes.UNKNOWN);
         assertThat(ExitCodes.worse(ExitCodes.FAILED, ExitCodes.INTERRUPTED)).isEqualTo(ExitCodes.INTERRUPTED);
         assertThat(ExitCodes.worse(ExitCodes.THRESHOLDS, ExitCodes.NOT_CLEAN)).isEqualTo(ExitCodes.THRESHOLDS);
     }

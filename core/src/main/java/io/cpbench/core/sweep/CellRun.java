@@ -16,7 +16,7 @@ import io.soabase.recordbuilder.core.RecordBuilder;
  *                  bound of its own): a percentile at or above it is only a lower bound, shown "≥"; null when none
  */
 @RecordBuilder
-public record CellRun(int repeat, SweepCell cell, String status, String reason, double seconds, long ops, long errors,
+public record CellRun(int repeat, SweepCell cell, io.cpbench.core.result.Status status, String reason, double seconds, long ops, long errors,
                       double opsPerSecond, long p50Us, long p90Us, long p99Us, long p999Us, long maxUs, double sloActual,
                       @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
                       java.util.List<Agent> agents,
@@ -33,7 +33,8 @@ public record CellRun(int repeat, SweepCell cell, String status, String reason, 
      * @param outcome the agent's own outcome (COMPLETED, INTERRUPTED, ...), or null when it returned no result
      * @param reason  why not, when it did not complete
      */
-    public record Agent(String name, String outcome, String reason, long ops, double opsPerSecond, long p99Us) {
+    public record Agent(String name, io.cpbench.core.run.Outcome outcome, String reason, long ops, double opsPerSecond,
+                        long p99Us) {
     }
 
     /** "≥" when {@code percentileUs} (one of this run's) is only a lower bound, else "". */
@@ -43,7 +44,7 @@ public record CellRun(int repeat, SweepCell cell, String status, String reason, 
 
     /** Counted in the analysis: it ran to its end on a cluster that stayed up. */
     public boolean usable() {
-        return ("OK".equals(status) || "UNSTABLE".equals(status)) && ops > 0;
+        return (status == io.cpbench.core.result.Status.OK || status == io.cpbench.core.result.Status.UNSTABLE) && ops > 0;
     }
 
     public static final String CSV_HEADER = "repeat,routing,clients,threads,workers,rate,status,seconds,ops,errors,"
@@ -52,7 +53,7 @@ public record CellRun(int repeat, SweepCell cell, String status, String reason, 
     public String csvLine() {
         return String.join(",", Integer.toString(repeat), cell.routing(), Integer.toString(cell.clients()),
                 Integer.toString(cell.threads()), Integer.toString(cell.workers()),
-                cell.rate() == null ? "" : String.format(java.util.Locale.ROOT, "%.0f", cell.rate()), status,
+                cell.rate() == null ? "" : String.format(java.util.Locale.ROOT, "%.0f", cell.rate()), status.name(),
                 String.format(java.util.Locale.ROOT, "%.3f", seconds), Long.toString(ops), Long.toString(errors),
                 String.format(java.util.Locale.ROOT, "%.1f", opsPerSecond), Long.toString(p50Us), Long.toString(p90Us),
                 Long.toString(p99Us), Long.toString(p999Us), Long.toString(maxUs),
