@@ -45,7 +45,7 @@ import java.util.Locale;
                 "  kill: kill -9 (with --restart, the member is started again and re-admitted to CP after --fault-for)",
                 "  pause: SIGSTOP, SIGCONT after --fault-for",
                 "  partition: the members hit are cut off from the rest (--cut members|clients|both), healed after --fault-for",
-                "  slow: every byte the member sends is delayed by --delay",
+                "  slow: every byte the member sends is delayed by --fault-delay",
                 "  TARGET: leader; follower (one, at random); random (any member); minority (2 of 5: the leader and a",
                 "  follower); majority (3 of 5: the leader and two followers). kill-majority is refused: CP could not recover.",
                 "",
@@ -86,9 +86,15 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
             description = "partition: cut the member off from members, clients or both (default: ${DEFAULT-VALUE}).")
     String cut;
 
-    @Option(names = "--delay", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "200ms",
-            description = "slow: the one-way delay added to what the member sends (default: ${DEFAULT-VALUE}).")
-    Duration delay;
+    @Option(names = "--fault-delay", paramLabel = "TIME", converter = DurationConverter.class,
+            description = "slow: the one-way delay added to what the member sends (default: 200ms).")
+    Duration delay = Duration.ofMillis(200); // an initial value, not a defaultValue: picocli would apply that after --delay
+
+    @Option(names = "--delay", paramLabel = "TIME", converter = DurationConverter.class, hidden = true)
+    void oldDelay(Duration value) {
+        Deprecated.spelling("chaos", "--delay", "--fault-delay (the slow fault's one-way delay)");
+        delay = value;
+    }
 
     /** read, write and cmpset are the registers the linearizability checker reads; increment and lock have invariants. */
     @Mixin
@@ -137,7 +143,7 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
                     + Durations.format(interval) + ") and one --fault-for (" + Durations.format(faultFor) + "), both positive");
         }
         if (delay.isZero() || delay.compareTo(Duration.ofSeconds(10)) > 0) {
-            throw new IllegalArgumentException("--delay must be 1ms-10s");
+            throw new IllegalArgumentException("--fault-delay must be 1ms-10s");
         }
         if (maxFaults < 0) {
             throw new IllegalArgumentException("--faults must be 0 (no limit) or more");

@@ -119,9 +119,15 @@ final class LoadCommand implements Callable<Integer> {
     @Option(names = "--slow-member", paramLabel = "N", defaultValue = "-1", description = "Member made slow in network (b) scenarios (default: the last).")
     int slowMember;
 
-    @Option(names = "--delay", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "10ms",
-            description = "One-way delay of the slow member in network (b), 1ms-10s (default: ${DEFAULT-VALUE}).")
-    Duration delay;
+    @Option(names = "--slow-delay", paramLabel = "TIME", converter = DurationConverter.class,
+            description = "One-way delay of the slow member in network (b), 1ms-10s (default: 10ms).")
+    Duration delay = Duration.ofMillis(10); // an initial value, not a defaultValue: picocli would apply that after --delay
+
+    @Option(names = "--delay", paramLabel = "TIME", converter = DurationConverter.class, hidden = true)
+    void oldDelay(Duration value) {
+        Deprecated.spelling("load", "--delay", "--slow-delay (the slow member's one-way delay)");
+        delay = value;
+    }
 
     /** The spec these options describe: the file, then the preset, then each option given. */
     LoadSpec spec() {
@@ -204,7 +210,7 @@ final class LoadCommand implements Callable<Integer> {
             scenarios.forEach(s -> agentOptions.checkSplits(spec, s, "the load"));
         }
         if (delay.isZero() || delay.compareTo(Duration.ofSeconds(10)) > 0) {
-            throw new IllegalArgumentException("--delay must be 1ms-10s, was " + Durations.human(delay));
+            throw new IllegalArgumentException("--slow-delay must be 1ms-10s, was " + Durations.human(delay));
         }
         SuiteOptions options = engineOnly ? null : cluster.suiteOptions(slowMember, delay, ProbeSettings.defaults());
         LoadRun run = new LoadRun(new LoadRun.Config(spec, scenarios, rounds, clusterWarmup.length(quick), options), console,

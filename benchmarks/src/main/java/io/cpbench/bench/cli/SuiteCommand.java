@@ -52,10 +52,16 @@ abstract class SuiteCommand implements Callable<Integer> {
                     + " and leads, so it cannot be the slow one (default: the last member).")
     int slowMember;
 
-    @Option(names = "--delay", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "10ms",
+    @Option(names = "--slow-delay", paramLabel = "TIME", converter = DurationConverter.class,
             description = "One-way delay added to everything the slow member sends in network (b), 1ms-10s"
-                    + " (default: ${DEFAULT-VALUE}).")
-    Duration delay;
+                    + " (default: 10ms).")
+    Duration delay = Duration.ofMillis(10); // an initial value, not a defaultValue: picocli would apply that after --delay
+
+    @Option(names = "--delay", paramLabel = "TIME", converter = DurationConverter.class, hidden = true)
+    void oldDelay(Duration value) {
+        Deprecated.spelling(commandName(), "--delay", "--slow-delay (the slow member's one-way delay)");
+        delay = value;
+    }
 
     @Mixin
     ClusterWarmupOption clusterWarmup;
@@ -202,7 +208,7 @@ abstract class SuiteCommand implements Callable<Integer> {
         }
         clusterOptions.checkSlowNetwork(scenarios, cluster);
         if (delay.isZero() || delay.compareTo(Duration.ofSeconds(10)) > 0) {
-            throw new IllegalArgumentException("--delay must be 1ms-10s, was " + Durations.human(delay));
+            throw new IllegalArgumentException("--slow-delay must be 1ms-10s, was " + Durations.human(delay));
         }
         RunDirectory.checkWritable(out.dir);
         return cluster;

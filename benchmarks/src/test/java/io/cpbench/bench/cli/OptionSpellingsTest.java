@@ -216,4 +216,28 @@ class OptionSpellingsTest {
             assertThat(commands).as(name).hasSizeGreaterThanOrEqualTo(name.equals("--out") ? 9 : 7);
         }
     }
+
+    /** --delay meant the slow member's delay in run/matrix/load and a fault's in chaos: two names now, the old one kept. */
+    @Test
+    void delayIsSplitIntoTwoNamesAndTheOldOneStillWorksWithOneLine() {
+        Deprecated.reset();
+        MatrixCommand matrix = parse("matrix", "--slow-delay", "20ms");
+        assertThat(matrix.delay).isEqualTo(Duration.ofMillis(20));
+        LoadCommand load = parse("load", "--slow-delay", "30ms");
+        assertThat(load.delay).isEqualTo(Duration.ofMillis(30));
+        ChaosCommand chaos = parse("chaos", "--fault-delay", "300ms");
+        assertThat(chaos.delay).isEqualTo(Duration.ofMillis(300));
+        assertThat(stderr()).isEmpty();
+
+        assertThat(((MatrixCommand) parse("matrix", "--delay", "40ms")).delay).isEqualTo(Duration.ofMillis(40));
+        assertThat(((LoadCommand) parse("load", "--delay", "50ms")).delay).isEqualTo(Duration.ofMillis(50));
+        assertThat(((ChaosCommand) parse("chaos", "--delay", "500ms")).delay).isEqualTo(Duration.ofMillis(500));
+        parse("chaos", "--delay", "600ms");
+        assertThat(stderr().lines().toList()).containsExactly(
+                "cpbench matrix: --delay is deprecated; use --slow-delay (the slow member's one-way delay)",
+                "cpbench load: --delay is deprecated; use --slow-delay (the slow member's one-way delay)",
+                "cpbench chaos: --delay is deprecated; use --fault-delay (the slow fault's one-way delay)");
+        assertThat(CpBench.commandLine().getSubcommands().get("chaos").getUsageMessage()).doesNotContain("--delay")
+                .contains("--fault-delay");
+    }
 }
