@@ -415,31 +415,8 @@ public final class AgentPool implements AutoCloseable {
         if (agents.isEmpty()) {
             throw new IllegalStateException("no agent is in the control cluster");
         }
-        // A pool's runs (a sweep's cells) all use the agents of its first: one that left since is named, one that
-        // joined is named and not used, and the run is INCOMPLETE for it.
-        List<String> changed = new ArrayList<>();
-        if (pinned == null) {
-            pinned = java.util.Set.copyOf(agents.keySet());
-        } else {
-            pinned.stream().filter(a -> !agents.containsKey(a)).sorted()
-                    .forEach(a -> changed.add(a + " left the control cluster since the first run"));
-            agents.keySet().stream().filter(a -> !pinned.contains(a)).sorted()
-                    .forEach(a -> changed.add(a + " joined since the first run and was not used"));
-            agents.keySet().retainAll(pinned);
-            if (agents.isEmpty()) {
-                throw new IllegalStateException("none of this run's agents is left: " + String.join("; ", changed));
-            }
-        }
-        List<Clock> clocks = clocks(agents);
-        for (Clock c : clocks) {
-            console.printf(Locale.ROOT, "    %s: clock %+.1f ms against the coordinator's (±%.1f ms)%n", c.agent(),
-                    c.offsetMs(), c.uncertaintyMs());
-            if (Math.abs(c.offsetMs()) > MAX_CLOCK_OFFSET_MS) {
-                throw new IllegalStateException(c.agent() + "'s clock is " + Math.round(c.offsetMs()) + " ms off the"
-                        + " coordinator's, over the bound of " + Math.round(MAX_CLOCK_OFFSET_MS) + " ms: synchronise the"
-                        + " hosts' clocks (chrony or NTP) and run again");
-            }
-        }
+        List<String> changed = pin(agents);
+        List<Clock> clocks = checkedClocks(agents);
         List<LoadSpec> slices = split(spec, agents.size());
         int k = 0;
         for (String agent : agents.keySet()) {
@@ -482,21 +459,7 @@ public final class AgentPool implements AutoCloseable {
                 stop();
             }
             long startsAt = startWhenReady(id, agents.keySet(), ready, futures, onStart);
-            long bound = startsAt - System.nanoTime() + spec.warmup().toNanos() + spec.profile().totalNanos()
-                    + spec.drain().toNanos() + Duration.ofSeconds(120).toNanos();
-            long deadline = System.nanoTime() + bound;
-            while (!futures.values().stream().allMatch(Future::isDone)) {
-                Long firstLoss = lost.values().stream().min(Long::compare).orElse(null);
-                if (firstLoss != null && System.nanoTime() - firstLoss > spec.drain().plus(AFTER_LOSS_GRACE).toNanos()) {
-                    break;
-                }
-                if (System.nanoTime() > deadline) {
-                    stop();
-                    break;
-                }
-                live.print();
-                sleep(100);
-            }
+            awaitReports(spec, startsAt, futures, live);
             Merged merged = merge(spec, clocks, futures, history);
             if (changed.isEmpty()) {
                 return merged;
@@ -512,6 +475,63 @@ public final class AgentPool implements AutoCloseable {
             control.getTopic(ControlCluster.READY).removeMessageListener(readyListener);
             run = null;
         }
+    }
+
+    /**
+     * Waits until every agent reported, or, once one was lost, the others had the load's drain and
+     * {@link #AFTER_LOSS_GRACE} to stop and report; or the run's length and 2 minutes more passed (then it stops them).
+     */
+    private void awaitReports(LoadSpec spec, long startsAt, Map<String, Future<String>> futures, LiveLine live) {
+        long deadline = startsAt + spec.warmup().toNanos() + spec.profile().totalNanos() + spec.drain().toNanos()
+                + Duration.ofSeconds(120).toNanos();
+        while (!futures.values().stream().allMatch(Future::isDone)) {
+            Long firstLoss = lost.values().stream().min(Long::compare).orElse(null);
+            if (firstLoss != null && System.nanoTime() - firstLoss > spec.drain().plus(AFTER_LOSS_GRACE).toNanos()) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                stop();
+                return;
+            }
+            live.print();
+            sleep(100);
+        }
+    }
+
+    /**
+     * A pool's runs (a sweep's cells) all use the agents of its first: keeps {@code agents} to those, and says what
+     * changed since (one that left is named, one that joined is named and not used; the run is then INCOMPLETE).
+     */
+    private List<String> pin(Map<String, Member> agents) {
+        List<String> changed = new ArrayList<>();
+        if (pinned == null) {
+            pinned = java.util.Set.copyOf(agents.keySet());
+            return changed;
+        }
+        pinned.stream().filter(a -> !agents.containsKey(a)).sorted()
+                .forEach(a -> changed.add(a + " left the control cluster since the first run"));
+        agents.keySet().stream().filter(a -> !pinned.contains(a)).sorted()
+                .forEach(a -> changed.add(a + " joined since the first run and was not used"));
+        agents.keySet().retainAll(pinned);
+        if (agents.isEmpty()) {
+            throw new IllegalStateException("none of this run's agents is left: " + String.join("; ", changed));
+        }
+        return changed;
+    }
+
+    /** Each agent's clock offset, printed; one over {@link #MAX_CLOCK_OFFSET_MS} refuses the run. */
+    private List<Clock> checkedClocks(Map<String, Member> agents) {
+        List<Clock> clocks = clocks(agents);
+        for (Clock c : clocks) {
+            console.printf(Locale.ROOT, "    %s: clock %+.1f ms against the coordinator's (±%.1f ms)%n", c.agent(),
+                    c.offsetMs(), c.uncertaintyMs());
+            if (Math.abs(c.offsetMs()) > MAX_CLOCK_OFFSET_MS) {
+                throw new IllegalStateException(c.agent() + "'s clock is " + Math.round(c.offsetMs()) + " ms off the"
+                        + " coordinator's, over the bound of " + Math.round(MAX_CLOCK_OFFSET_MS) + " ms: synchronise the"
+                        + " hosts' clocks (chrony or NTP) and run again");
+            }
+        }
+        return clocks;
     }
 
     /**

@@ -39,27 +39,7 @@ public final class LoadSummary {
                 first = false;
             }
         }
-        for (LoadResult.AgentRow a : r.agents()) {
-            LoadResult.OpStats o = a.all();
-            String where = String.format(Locale.ROOT, "%s (%+.1f ms)", a.agent(), a.clockOffsetMs());
-            if (o == null) {
-                out.append(String.format(Locale.ROOT, "%-6s %-22s %-9s %s%n", "agent", where, "-", "no numbers: " + a.reason()));
-                continue;
-            }
-            LoadResult.LoadLatency l = o.latency();
-            java.util.function.LongFunction<String> ms = v -> l.count() == 0 ? "-" : l.mark(v) + LoadSummary.ms(v);
-            out.append(String.format(Locale.ROOT, "%-6s %-22s %-9s %,10d %,10.1f %9s %9s %9s %9s %9s %,8d%n", "agent", where,
-                    "all", o.ops(), o.opsPerSecond(), ms.apply(l.p50()), ms.apply(l.p95()), ms.apply(l.p99()),
-                    ms.apply(l.p999()), ms.apply(l.max()), o.errors()));
-        }
-        if (r.agents().stream().anyMatch(a -> a.lateMs() != null && a.lateMs() >= 1)) {
-            out.append("agents began measuring after the first: ").append(String.join(", ", r.agents().stream()
-                    .filter(a -> a.lateMs() != null).map(a -> String.format(Locale.ROOT, "%s %.0f ms", a.agent(),
-                            a.lateMs())).toList())).append('\n');
-        }
-        for (String why : r.unsteady()) {
-            out.append("unsteady: ").append(why).append('\n');
-        }
+        agents(out, r);
         for (LoadResult.StageStats s : r.stages()) {
             for (LoadResult.OpStats o : s.ops()) {
                 if (!o.errorTypes().isEmpty()) {
@@ -114,6 +94,31 @@ public final class LoadSummary {
             out.append("note: ").append(r.reason()).append('\n');
         }
         return out.toString();
+    }
+
+    /** A row per load generator, then who began late and why the run is unsteady (several generators only). */
+    private static void agents(StringBuilder out, LoadResult r) {
+        for (LoadResult.AgentRow a : r.agents()) {
+            LoadResult.OpStats o = a.all();
+            String where = String.format(Locale.ROOT, "%s (%+.1f ms)", a.agent(), a.clockOffsetMs());
+            if (o == null) {
+                out.append(String.format(Locale.ROOT, "%-6s %-22s %-9s %s%n", "agent", where, "-", "no numbers: " + a.reason()));
+                continue;
+            }
+            LoadResult.LoadLatency l = o.latency();
+            java.util.function.LongFunction<String> ms = v -> l.count() == 0 ? "-" : l.mark(v) + LoadSummary.ms(v);
+            out.append(String.format(Locale.ROOT, "%-6s %-22s %-9s %,10d %,10.1f %9s %9s %9s %9s %9s %,8d%n", "agent", where,
+                    "all", o.ops(), o.opsPerSecond(), ms.apply(l.p50()), ms.apply(l.p95()), ms.apply(l.p99()),
+                    ms.apply(l.p999()), ms.apply(l.max()), o.errors()));
+        }
+        if (r.agents().stream().anyMatch(a -> a.lateMs() != null && a.lateMs() >= 1)) {
+            out.append("agents began measuring after the first: ").append(String.join(", ", r.agents().stream()
+                    .filter(a -> a.lateMs() != null).map(a -> String.format(Locale.ROOT, "%s %.0f ms", a.agent(),
+                            a.lateMs())).toList())).append('\n');
+        }
+        for (String why : r.unsteady()) {
+            out.append("unsteady: ").append(why).append('\n');
+        }
     }
 
     @SuppressWarnings("unchecked")
