@@ -56,6 +56,11 @@ public record HazelcastRelease(String version) {
         return MavenRepositories.local().resolve(Path.of("com", "hazelcast", "hazelcast", version, "hazelcast-" + version + ".jar"));
     }
 
+    /** Where {@link #jar()} fetches the jar from when the local repository lacks it: a mirror's URL when one applies. */
+    public String source() {
+        return MavenRepositories.source("com.hazelcast", "hazelcast", version);
+    }
+
     /**
      * The release's jar, as Maven would have it: through Maven's own resolver, with the user's settings.xml (mirrors,
      * proxies, credentials, localRepository), from the local repository when it is there, else fetched into it and

@@ -116,6 +116,13 @@ public final class MavenRepositories {
         }
     }
 
+    /** The URL {@link #resolveChecked} fetches {@code group:artifact:version}'s jar from, with the user's settings applied. */
+    public static String source(String group, String artifact, String version) {
+        try (Resolver resolver = new Resolver(settings(), local())) {
+            return resolver.url(group, artifact, version, "jar");
+        }
+    }
+
     /** Checks a jar already in the local repository against its .sha1, or the repository's when it has none. */
     private static void checkLocal(Path jar, Settings settings, Path local, String group, String artifact, String version,
                                    String what) {

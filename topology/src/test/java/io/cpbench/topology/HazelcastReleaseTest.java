@@ -175,6 +175,8 @@ class HazelcastReleaseTest {
         System.setProperty("cpbench.maven.repository", "http://127.0.0.1:9/closed/");
         System.setProperty("user.home", home.toString());
         try {
+            assertThat(new HazelcastRelease("5.3.6").source()).as("what the 'fetching' line names")
+                    .isEqualTo("http://127.0.0.1:" + server.getAddress().getPort() + path);
             Path fetched = new HazelcastRelease("5.3.6").jar();
             assertThat(fetched).isEqualTo(localRepo.resolve("com/hazelcast/hazelcast/5.3.6/hazelcast-5.3.6.jar")).hasBinaryContent(jar);
             assertThat(seen).contains("GET " + path).noneMatch(r -> r.contains("/closed/"));

@@ -67,7 +67,7 @@ final class StockClusterCommand implements Callable<Integer> {
         HazelcastRelease release = hazelcastVersion == null ? HazelcastRelease.build() : new HazelcastRelease(hazelcastVersion);
         if (!release.isBuild()) {
             if (!java.nio.file.Files.isRegularFile(release.localJar())) {
-                System.out.println("fetching hazelcast-" + release + ".jar into " + release.localJar().getParent() + " ...");
+                System.out.println("fetching " + release.source() + " into " + release.localJar().getParent() + " ...");
             }
             spec = new StockCluster.Spec(clusterName, members, basePort, priorityMember, rebalanceSeconds, metricsSeconds,
                     dir, release.jar());

@@ -428,7 +428,7 @@ public final class ClusterChoice {
     public ClusterChoice resolveRelease(PrintStream console) {
         if (stock() && releaseJar == null) {
             if (!java.nio.file.Files.isRegularFile(release().localJar())) {
-                console.println("fetching hazelcast-" + release() + ".jar into " + release().localJar().getParent() + " ...");
+                console.println("fetching " + release().source() + " into " + release().localJar().getParent() + " ...");
             }
             releaseJar = release().jar();
         }
