@@ -12,7 +12,7 @@ import io.cpbench.core.load.LoadResultBuilder;
 import io.cpbench.core.load.LoadSpec;
 import io.cpbench.core.load.Stage;
 import io.cpbench.core.run.Driver;
-import io.cpbench.core.run.Outcome;
+import io.cpbench.core.load.Outcome;
 import io.cpbench.topology.FreePorts;
 import io.cpbench.topology.MemberRef;
 import io.cpbench.topology.Topology;

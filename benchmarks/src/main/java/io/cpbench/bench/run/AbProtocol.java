@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.cpbench.core.run.Driver;
 import io.cpbench.core.run.Measurement;
-import io.cpbench.core.run.Outcome;
+import io.cpbench.core.load.Outcome;
 import io.cpbench.core.run.RunPlan;
 import io.cpbench.core.workload.Workload;
 import org.HdrHistogram.Histogram;

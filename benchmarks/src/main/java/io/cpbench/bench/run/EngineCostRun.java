@@ -10,7 +10,7 @@ import io.cpbench.core.load.LoadResult;
 import io.cpbench.core.load.LoadSpec;
 import io.cpbench.core.result.MarkdownTable;
 import io.cpbench.core.run.Driver;
-import io.cpbench.core.run.Outcome;
+import io.cpbench.core.load.Outcome;
 import io.cpbench.core.stats.Bootstrap;
 import io.cpbench.core.workload.CasWorkload;
 import io.cpbench.topology.Topology;

@@ -24,7 +24,7 @@ public record LoadVerdict(Status status, String reason) {
         problems.addAll(load.unsteady());
         Status status = Status.of(load.outcome(), !problems.isEmpty());
         java.util.List<String> why = new java.util.ArrayList<>();
-        if (load.outcome() != io.cpbench.core.run.Outcome.COMPLETED && load.reason() != null) {
+        if (load.outcome() != io.cpbench.core.load.Outcome.COMPLETED && load.reason() != null) {
             why.add(load.reason());
         }
         if (status == Status.UNSTABLE) {

@@ -8,7 +8,7 @@ import io.cpbench.core.result.RunResult;
 import io.cpbench.core.result.Status;
 import io.cpbench.core.run.Driver;
 import io.cpbench.core.run.Measurement;
-import io.cpbench.core.run.Outcome;
+import io.cpbench.core.load.Outcome;
 import io.cpbench.core.run.Progress;
 import io.cpbench.core.run.RunPlan;
 import io.cpbench.core.run.StopSwitch;

@@ -216,7 +216,7 @@ class AgentsIT {
             assertThat(r.status()).isEqualTo(Status.INCOMPLETE);
             LoadResult load = r.load();
             assertThat(load.agents()).hasSize(2).allSatisfy(a -> {
-                assertThat(a.outcome()).as(a.agent() + ": " + a.reason()).isEqualTo(io.cpbench.core.run.Outcome.INTERRUPTED);
+                assertThat(a.outcome()).as(a.agent() + ": " + a.reason()).isEqualTo(io.cpbench.core.load.Outcome.INTERRUPTED);
                 assertThat(a.all().ops()).as(a.agent()).isGreaterThan(0);
             });
             assertThat(load.total().all().ops()).isEqualTo(load.agents().get(0).all().ops() + load.agents().get(1).all().ops());

@@ -94,7 +94,7 @@ class InterruptIT {
         }
         RunResult r = ResultFiles.read(result);
         assertThat(r.status()).isEqualTo(Status.INCOMPLETE);
-        assertThat(r.load().outcome()).isEqualTo(io.cpbench.core.run.Outcome.INTERRUPTED);
+        assertThat(r.load().outcome()).isEqualTo(io.cpbench.core.load.Outcome.INTERRUPTED);
         assertThat(r.measured().ops()).isPositive();
         assertThat(r.measured().durationSeconds()).isLessThan(300);
         // the counter was still checked: interrupted ops are unknown, never lost

@@ -6,7 +6,7 @@ import io.cpbench.core.load.LoadResultLoadLatencyBuilder;
 import io.cpbench.core.result.Environment;
 import io.cpbench.core.result.RunResult;
 import io.cpbench.core.result.Status;
-import io.cpbench.core.run.Outcome;
+import io.cpbench.core.load.Outcome;
 import io.cpbench.core.stats.Censored;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;

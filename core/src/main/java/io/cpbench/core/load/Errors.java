@@ -25,7 +25,10 @@ final class Errors {
                 : t.getClass().getSimpleName() + "(" + cause.getClass().getSimpleName() + ")";
     }
 
+    /** The exception's type and the first line of its message: how a failure is told in one line. */
     static String describe(Throwable e) {
-        return io.cpbench.core.run.Driver.describe(unwrap(e));
+        Throwable t = unwrap(e);
+        String message = t.getMessage();
+        return t.getClass().getSimpleName() + (message == null ? "" : ": " + message.lines().findFirst().orElse(""));
     }
 }

@@ -3,7 +3,6 @@ package io.cpbench.core.load;
 import com.hazelcast.core.HazelcastInstance;
 import io.cpbench.core.history.Event;
 import io.cpbench.core.history.HistoryRecorder;
-import io.cpbench.core.run.Outcome;
 import io.cpbench.core.stats.Censored;
 import io.cpbench.core.workload.Workload;
 import io.soabase.recordbuilder.core.RecordBuilder;
@@ -574,7 +573,7 @@ public final class LoadEngine {
             }
             Map<String, String> histograms = new LinkedHashMap<>();
             for (int i = 0; i < used.length; i++) {
-                histograms.put(used[i].key(), io.cpbench.core.result.RunResult.encode(whole.latency[i]));
+                histograms.put(used[i].key(), io.cpbench.core.stats.HistogramCodec.encode(whole.latency[i]));
             }
             measured = whole;
             List<LoadParts.Stage> stageParts = new ArrayList<>();

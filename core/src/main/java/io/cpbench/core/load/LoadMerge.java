@@ -1,7 +1,6 @@
 package io.cpbench.core.load;
 
-import io.cpbench.core.result.RunResult;
-import io.cpbench.core.run.Outcome;
+import io.cpbench.core.stats.HistogramCodec;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -139,7 +138,7 @@ public final class LoadMerge {
         }
         Map<String, String> histograms = new LinkedHashMap<>();
         for (int i = 0; i < used.length; i++) {
-            histograms.put(used[i].key(), RunResult.encode(whole.latency[i]));
+            histograms.put(used[i].key(), HistogramCodec.encode(whole.latency[i]));
         }
         Outcome outcome = Outcome.COMPLETED;
         List<String> reasons = new ArrayList<>();

@@ -1,6 +1,6 @@
 package io.cpbench.core.load;
 
-import io.cpbench.core.result.RunResult;
+import io.cpbench.core.stats.HistogramCodec;
 import io.cpbench.core.stats.Censored;
 
 import java.util.ArrayList;
@@ -94,11 +94,11 @@ public record LoadParts(List<Stage> stages, LoadResult.ScheduleStats schedule, l
     static Stage of(Tally tally, boolean closed) {
         List<Op> ops = new ArrayList<>();
         for (int i = 0; i < tally.ops.length; i++) {
-            ops.add(new Op(tally.ops[i].key(), RunResult.encode(tally.latency[i]),
-                    closed ? null : RunResult.encode(tally.service[i]), tally.errors[i], tally.censored[i],
+            ops.add(new Op(tally.ops[i].key(), HistogramCodec.encode(tally.latency[i]),
+                    closed ? null : HistogramCodec.encode(tally.service[i]), tally.errors[i], tally.censored[i],
                     tally.errorTypes.get(i)));
         }
-        return new Stage(tally.nanos, ops, RunResult.encode(tally.lag));
+        return new Stage(tally.nanos, ops, HistogramCodec.encode(tally.lag));
     }
 
     /** Adds {@code stage} into {@code into}, whose ops must be the same, in the same order. */
@@ -113,16 +113,16 @@ public record LoadParts(List<Stage> stages, LoadResult.ScheduleStats schedule, l
                 throw new IllegalArgumentException("a generator measured op " + op.op() + " where the spec has "
                         + into.ops[i].key());
             }
-            into.latency[i].add(RunResult.decode(op.latency()));
+            into.latency[i].add(HistogramCodec.decode(op.latency()));
             if (!closed) {
-                into.service[i].add(RunResult.decode(op.service()));
+                into.service[i].add(HistogramCodec.decode(op.service()));
             }
             into.errors[i] += op.errors();
             into.censored[i] = Censored.merge(into.censored[i], op.censored());
             Map<String, Long> mine = into.errorTypes.get(i);
             op.errorTypes().forEach((type, n) -> mine.merge(type, n, Long::sum));
         }
-        into.lag.add(RunResult.decode(stage.lag()));
+        into.lag.add(HistogramCodec.decode(stage.lag()));
         // the generators ran side by side: a merged stage lasts as long as its longest part, not their sum
         into.nanos = Math.max(into.nanos, stage.nanos());
     }

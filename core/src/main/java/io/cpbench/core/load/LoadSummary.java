@@ -88,7 +88,7 @@ public final class LoadSummary {
                 out.append(String.format(Locale.ROOT, "  %-4s  %-8s %s%n", i.holds() ? "OK" : "FAIL", i.name(), i.evidence()));
             }
         }
-        if (r.outcome() != io.cpbench.core.run.Outcome.COMPLETED) {
+        if (r.outcome() != io.cpbench.core.load.Outcome.COMPLETED) {
             out.append(r.outcome()).append(r.reason() == null ? "" : ": " + r.reason()).append('\n');
         } else if (r.reason() != null) {
             out.append("note: ").append(r.reason()).append('\n');

@@ -5,11 +5,8 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import io.cpbench.core.stats.Censored;
 import org.HdrHistogram.Histogram;
 
-import java.nio.ByteBuffer;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import java.util.zip.DataFormatException;
 
 /**
  * One scenario run, self-describing: what ran, where, on which versions, the leadership before and after, the
@@ -361,22 +358,15 @@ public record RunResult(
     }
 
     public static String encode(Histogram histogram) {
-        ByteBuffer buffer = ByteBuffer.allocate(histogram.getNeededByteBufferCapacity());
-        int length = histogram.encodeIntoCompressedByteBuffer(buffer);
-        byte[] bytes = new byte[length];
-        buffer.rewind();
-        buffer.get(bytes);
-        return Base64.getEncoder().encodeToString(bytes);
+        return io.cpbench.core.stats.HistogramCodec.encode(histogram);
     }
 
+    /** @throws ResultFormatException when it is not such an encoding */
     public static Histogram decode(String encoded) {
-        if (encoded == null || encoded.isEmpty()) {
-            return new Histogram(3);
-        }
         try {
-            return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(Base64.getDecoder().decode(encoded)), 0);
-        } catch (DataFormatException | RuntimeException e) {
-            throw new ResultFormatException("histogram is not a valid HdrHistogram encoding: " + e.getMessage(), e);
+            return io.cpbench.core.stats.HistogramCodec.decode(encoded);
+        } catch (IllegalArgumentException e) {
+            throw new ResultFormatException(e.getMessage(), e);
         }
     }
 }

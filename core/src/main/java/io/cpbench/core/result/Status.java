@@ -19,7 +19,7 @@ public enum Status {
      * unless the run was unsteady (leadership or routing moved under it, or its load generators did not run side by
      * side): then UNSTABLE.
      */
-    public static Status of(io.cpbench.core.run.Outcome outcome, boolean unstable) {
+    public static Status of(io.cpbench.core.load.Outcome outcome, boolean unstable) {
         return switch (outcome) {
             case FAILED -> FAIL;
             case ABORTED, INTERRUPTED -> INCOMPLETE;

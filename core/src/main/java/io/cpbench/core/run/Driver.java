@@ -1,5 +1,6 @@
 package io.cpbench.core.run;
 
+import io.cpbench.core.load.Outcome;
 import io.cpbench.core.load.LoadEngine;
 import io.cpbench.core.load.LoadResult;
 import io.cpbench.core.load.LoadSpec;

@@ -1,5 +1,6 @@
 package io.cpbench.core.run;
 
+import io.cpbench.core.load.Outcome;
 import io.cpbench.core.stats.Censored;
 import io.soabase.recordbuilder.core.RecordBuilder;
 import org.HdrHistogram.Histogram;

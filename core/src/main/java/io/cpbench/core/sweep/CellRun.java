@@ -33,7 +33,7 @@ public record CellRun(int repeat, SweepCell cell, io.cpbench.core.result.Status 
      * @param outcome the agent's own outcome (COMPLETED, INTERRUPTED, ...), or null when it returned no result
      * @param reason  why not, when it did not complete
      */
-    public record Agent(String name, io.cpbench.core.run.Outcome outcome, String reason, long ops, double opsPerSecond,
+    public record Agent(String name, io.cpbench.core.load.Outcome outcome, String reason, long ops, double opsPerSecond,
                         long p99Us) {
     }
 

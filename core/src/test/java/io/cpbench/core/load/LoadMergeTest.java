@@ -1,7 +1,7 @@
 package io.cpbench.core.load;
 
 import io.cpbench.core.result.RunResult;
-import io.cpbench.core.run.Outcome;
+import io.cpbench.core.load.Outcome;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 

@@ -1,5 +1,6 @@
 package io.cpbench.core.run;
 
+import io.cpbench.core.load.Outcome;
 import io.cpbench.core.result.RunResult;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogReader;

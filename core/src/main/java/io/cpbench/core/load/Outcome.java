@@ -1,4 +1,4 @@
-package io.cpbench.core.run;
+package io.cpbench.core.load;
 
 /**
  * How a run on the load engine ended: a scenario run's ({@code Measurement}) and a load run's ({@code LoadResult}).
