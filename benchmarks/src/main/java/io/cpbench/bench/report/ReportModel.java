@@ -377,6 +377,24 @@ public final class ReportModel {
                         inv.holds(), inv.evidence() == null ? "" : inv.evidence()));
             }
         }
+        ArrayNode bands = faultTable(chaos, tables);
+        Path history = dir.resolve("history.jsonl");
+        if (!Files.isRegularFile(history)) {
+            notes.add("no history.jsonl here, so no availability timeline");
+            return;
+        }
+        List<Event> events;
+        try {
+            events = HistoryFiles.read(history).events();
+        } catch (RuntimeException e) {
+            notes.add("history.jsonl could not be read (" + e.getMessage() + "), so no availability timeline");
+            return;
+        }
+        availabilityChart(events, charts, bands);
+    }
+
+    /** The faults as a table, one row each; returns their windows as the timeline's shaded bands. */
+    private static ArrayNode faultTable(ChaosDocument chaos, ArrayNode tables) {
         MarkdownTable md = MarkdownTable.of("#", "injected at", "fault", "target", "healed after", "first ok after",
                 "longest gap", "ok ops", "errors").right(0, 1, 4, 5, 6, 7);
         int i = 1;
@@ -402,20 +420,14 @@ public final class ReportModel {
         }
         table(tables, "Faults: " + chaos.nemesis() + " (" + chaos.faultFor() + " on, " + chaos.interval() + " off)"
                 + (chaos.scenario() == null ? "" : "; clients: " + chaos.scenario()), md.render());
-        Path history = dir.resolve("history.jsonl");
-        if (!Files.isRegularFile(history)) {
-            notes.add("no history.jsonl here, so no availability timeline");
-            return;
-        }
-        List<Event> events;
-        try {
-            events = HistoryFiles.read(history).events();
-        } catch (RuntimeException e) {
-            notes.add("history.jsonl could not be read (" + e.getMessage() + "), so no availability timeline");
-            return;
-        }
-        // Per second of the history's clock (the one faults are timed on): successful ops, failed and unknown ones,
-        // and the p99 of the successful ops' latency.
+        return bands;
+    }
+
+    /**
+     * Per second of the history's clock (the one faults are timed on): successful ops, failed and unknown ones, and
+     * the p99 of the successful ops' latency, with the fault windows shaded.
+     */
+    private static void availabilityChart(List<Event> events, ArrayNode charts, ArrayNode bands) {
         TreeMap<Integer, long[]> perSecond = new TreeMap<>();
         TreeMap<Integer, Histogram> latency = new TreeMap<>();
         for (Availability.Completion completion : Availability.completions(events)) {
@@ -432,8 +444,7 @@ public final class ReportModel {
             return;
         }
         int first = perSecond.firstKey();
-        int last = perSecond.lastKey();
-        int n = last - first + 1;
+        int n = perSecond.lastKey() - first + 1;
         double[] t = new double[n];
         Double[] ok = new Double[n];
         Double[] failed = new Double[n];
