@@ -219,21 +219,7 @@ public final class ClusterChoice {
     }
 
     private void check() {
-        if (stock()) {
-            HazelcastRelease release = release();
-            String why = "--hazelcast-version " + release + (release.isBuild() ? " runs as stock members here"
-                    : " runs members of a release other than this build's (" + HazelcastRelease.build() + ") as stock members")
-                    + " (its own jar, no cp-bench class, leader from metrics): ";
-            if (!"local".equalsIgnoreCase(topology.trim()) && !containers()) {
-                throw new IllegalArgumentException(why + "--topology local or containers only");
-            }
-            if (memberSettings != null && !memberSettings.isEmpty()) {
-                throw new IllegalArgumentException(why + "--member-setting needs cp-bench's member launcher");
-            }
-            if (!"default".equals(failover)) {
-                throw new IllegalArgumentException(why + "their failover settings are Hazelcast's own (--failover default)");
-            }
-        }
+        checkStock();
         try {
             failoverPreset();
         } catch (IllegalArgumentException e) {
@@ -251,23 +237,7 @@ public final class ClusterChoice {
             throw new IllegalArgumentException("--member-setting applies to the members cp-bench starts (--topology local, embedded or containers)");
         }
         if (!attach() && !remote()) {
-            try {
-                TopologyKind.parse(topology);
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("unknown topology '" + topology + "'; choose local, embedded, containers, attach or remote");
-            }
-            if (!List.of(NETWORKS).contains(network)) {
-                throw new IllegalArgumentException("unknown network path '" + network + "'; choose " + String.join(", ", NETWORKS));
-            }
-            if (members < 3 || members > 9) {
-                throw new IllegalArgumentException("--members must be 3-9 (a CP group), was " + members);
-            }
-            if (basePort != 0 && (basePort < 1024 || basePort > 65535 - members)) {
-                throw new IllegalArgumentException("--base-port must be 1024-" + (65535 - members) + ", or 0 to pick free ports; was " + basePort);
-            }
-            if (rebalancePeriod < 1) {
-                throw new IllegalArgumentException("--rebalance-period must be at least 1 (seconds), was " + rebalancePeriod);
-            }
+            checkMembersItStarts();
         }
         if (startupTimeout.compareTo(Duration.ofSeconds(10)) < 0) {
             throw new IllegalArgumentException("--startup-timeout must be at least 10s, was " + Durations.human(startupTimeout));
@@ -279,6 +249,56 @@ public final class ClusterChoice {
             throw new IllegalArgumentException("--settle " + Durations.human(settle) + " must be shorter than --startup-timeout "
                     + Durations.human(startupTimeout));
         }
+        checkConnect();
+        if (remote()) {
+            inventory();
+        }
+        checkSlowMember();
+    }
+
+    /** A release other than the build's runs as stock members: local or containers, Hazelcast's own settings. */
+    private void checkStock() {
+        if (!stock()) {
+            return;
+        }
+        HazelcastRelease release = release();
+        String why = "--hazelcast-version " + release + (release.isBuild() ? " runs as stock members here"
+                : " runs members of a release other than this build's (" + HazelcastRelease.build() + ") as stock members")
+                + " (its own jar, no cp-bench class, leader from metrics): ";
+        if (!"local".equalsIgnoreCase(topology.trim()) && !containers()) {
+            throw new IllegalArgumentException(why + "--topology local or containers only");
+        }
+        if (memberSettings != null && !memberSettings.isEmpty()) {
+            throw new IllegalArgumentException(why + "--member-setting needs cp-bench's member launcher");
+        }
+        if (!"default".equals(failover)) {
+            throw new IllegalArgumentException(why + "their failover settings are Hazelcast's own (--failover default)");
+        }
+    }
+
+    /** The members cp-bench starts: a topology it knows, a network path, 3-9 members, ports and rebalancing. */
+    private void checkMembersItStarts() {
+        try {
+            TopologyKind.parse(topology);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("unknown topology '" + topology + "'; choose local, embedded, containers, attach or remote");
+        }
+        if (!List.of(NETWORKS).contains(network)) {
+            throw new IllegalArgumentException("unknown network path '" + network + "'; choose " + String.join(", ", NETWORKS));
+        }
+        if (members < 3 || members > 9) {
+            throw new IllegalArgumentException("--members must be 3-9 (a CP group), was " + members);
+        }
+        if (basePort != 0 && (basePort < 1024 || basePort > 65535 - members)) {
+            throw new IllegalArgumentException("--base-port must be 1024-" + (65535 - members) + ", or 0 to pick free ports; was " + basePort);
+        }
+        if (rebalancePeriod < 1) {
+            throw new IllegalArgumentException("--rebalance-period must be at least 1 (seconds), was " + rebalancePeriod);
+        }
+    }
+
+    /** {@code --connect}: for attach alone, and then each address well formed. */
+    private void checkConnect() {
         if (attach()) {
             if (connect == null || connect.isEmpty()) {
                 throw new IllegalArgumentException("--topology attach needs --connect HOST:PORT[,HOST:PORT...]");
@@ -293,29 +313,31 @@ public final class ClusterChoice {
         } else if (connect != null) {
             throw new IllegalArgumentException("--connect is for --topology attach (this run starts its own members)");
         }
-        if (remote()) {
-            inventory();
+    }
+
+    /** {@code --slow-member}: a member that exists and is not the priority member (which leads). */
+    private void checkSlowMember() {
+        if (slowMember == -1) {
+            return;
         }
-        if (slowMember != -1) {
-            if (attach()) {
-                throw new IllegalArgumentException("--slow-member: the attach topology cannot slow a member down");
-            }
-            int count = remote() ? inventory().members().size() : members;
-            int priority = remote() ? inventory().priorityIndex() : 0;
-            if (slowMember < 0 || slowMember >= count) {
-                throw new IllegalArgumentException("--slow-member must be a member's index, 0-" + (count - 1) + " with "
-                        + count + " members (or leave it out for the last one), was " + slowMember);
-            }
-            if (slowMember == priority) {
-                List<String> followers = new ArrayList<>();
-                for (int i = 0; i < count; i++) {
-                    if (i != priority) {
-                        followers.add(Integer.toString(i));
-                    }
+        if (attach()) {
+            throw new IllegalArgumentException("--slow-member: the attach topology cannot slow a member down");
+        }
+        int count = remote() ? inventory().members().size() : members;
+        int priority = remote() ? inventory().priorityIndex() : 0;
+        if (slowMember < 0 || slowMember >= count) {
+            throw new IllegalArgumentException("--slow-member must be a member's index, 0-" + (count - 1) + " with "
+                    + count + " members (or leave it out for the last one), was " + slowMember);
+        }
+        if (slowMember == priority) {
+            List<String> followers = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                if (i != priority) {
+                    followers.add(Integer.toString(i));
                 }
-                throw new IllegalArgumentException("--slow-member " + slowMember + " is the priority member, which leads;"
-                        + " network (b) needs the slow member to be a follower: choose one of " + String.join(", ", followers));
             }
+            throw new IllegalArgumentException("--slow-member " + slowMember + " is the priority member, which leads;"
+                    + " network (b) needs the slow member to be a follower: choose one of " + String.join(", ", followers));
         }
     }
 
