@@ -277,51 +277,11 @@ public record LoadSpec(Map<OpType, Integer> mix, int objects, String prefix, Lis
         Builder b = new Builder();
         Fields top = new Fields("", tree, Set.of("mix", "objects", "clients", "threads", "schedule", "thresholds",
                 "abortOnFail", "interval", "drain", "seed"), ignored);
-        JsonNode mix = top.get("mix");
-        if (mix != null) {
-            if (!mix.isObject()) {
-                throw new IllegalArgumentException("mix: expected op: weight pairs, like {cas: 3, increment: 1}");
-            }
-            b.mix.clear();
-            for (Iterator<Map.Entry<String, JsonNode>> it = mix.fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> e = it.next();
-                OpType op;
-                try {
-                    op = OpType.of(e.getKey());
-                } catch (IllegalArgumentException bad) {
-                    throw new IllegalArgumentException("mix: " + bad.getMessage());
-                }
-                b.op(op, intOf("mix." + e.getKey(), e.getValue()));
-            }
+        if (top.get("mix") != null) {
+            mixFrom(b, top.get("mix"));
         }
-        JsonNode objects = top.get("objects");
-        if (objects != null) {
-            Fields o = new Fields("objects.", objects, Set.of("count", "prefix", "groups", "names"), Set.of());
-            JsonNode given = o.get("names");
-            if (given != null) {
-                if (!given.isArray()) {
-                    throw new IllegalArgumentException("objects.names: expected a list, like [orders, payments@g1]");
-                }
-                List<String> list = new ArrayList<>();
-                given.forEach(n -> list.add(textOf("objects.names", n)));
-                b.names(list);
-            }
-            if (o.get("count") != null) {
-                b.objects(intOf("objects.count", o.get("count")));
-            }
-            if (o.get("prefix") != null) {
-                b.prefix(textOf("objects.prefix", o.get("prefix")));
-            }
-            JsonNode groups = o.get("groups");
-            if (groups != null) {
-                List<String> names = new ArrayList<>();
-                if (groups.isArray()) {
-                    groups.forEach(g -> names.add(textOf("objects.groups", g)));
-                } else {
-                    names.add(textOf("objects.groups", groups));
-                }
-                b.groups(names);
-            }
+        if (top.get("objects") != null) {
+            objectsFrom(b, top.get("objects"));
         }
         if (top.get("clients") != null) {
             b.clients(intOf("clients", top.get("clients")));
@@ -329,45 +289,100 @@ public record LoadSpec(Map<OpType, Integer> mix, int objects, String prefix, Lis
         if (top.get("threads") != null) {
             b.threads(intOf("threads", top.get("threads")));
         }
-        JsonNode schedule = top.get("schedule");
-        if (schedule != null) {
-            Fields s = new Fields("schedule.", schedule, Set.of("mode", "rate", "duration", "stages", "start", "warmup"), Set.of());
-            if (s.get("mode") != null) {
-                String mode = textOf("schedule.mode", s.get("mode"));
-                if (!mode.equals("open") && !mode.equals("closed")) {
-                    throw new IllegalArgumentException("schedule.mode must be open or closed, was '" + mode + "'");
-                }
-                b.open = mode.equals("open");
-            }
-            if (s.get("rate") != null) {
-                b.rate(numberOf("schedule.rate", s.get("rate")));
-            }
-            if (s.get("duration") != null) {
-                b.duration(durationOf("schedule.duration", s.get("duration")));
-            }
-            if (s.get("start") != null) {
-                b.start(numberOf("schedule.start", s.get("start")));
-            }
-            if (s.get("warmup") != null) {
-                b.warmup(durationOf("schedule.warmup", s.get("warmup")));
-            }
-            JsonNode stages = s.get("stages");
-            if (stages != null) {
-                List<Stage> list = new ArrayList<>();
-                if (stages.isArray()) {
-                    for (JsonNode st : stages) {
-                        list.add(stageOf(st));
-                    }
-                } else {
-                    try {
-                        list.addAll(Stage.parseList(textOf("schedule.stages", stages)));
-                    } catch (IllegalArgumentException e) {
-                        throw new IllegalArgumentException("schedule.stages: " + e.getMessage());
-                    }
-                }
-                b.stages(list);
-            }
+        if (top.get("schedule") != null) {
+            scheduleFrom(b, top.get("schedule"));
         }
+        runFrom(b, top);
+        return b;
+    }
+
+    private static void mixFrom(Builder b, JsonNode mix) {
+        if (!mix.isObject()) {
+            throw new IllegalArgumentException("mix: expected op: weight pairs, like {cas: 3, increment: 1}");
+        }
+        b.mix.clear();
+        for (Iterator<Map.Entry<String, JsonNode>> it = mix.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            OpType op;
+            try {
+                op = OpType.of(e.getKey());
+            } catch (IllegalArgumentException bad) {
+                throw new IllegalArgumentException("mix: " + bad.getMessage());
+            }
+            b.op(op, intOf("mix." + e.getKey(), e.getValue()));
+        }
+    }
+
+    private static void objectsFrom(Builder b, JsonNode objects) {
+        Fields o = new Fields("objects.", objects, Set.of("count", "prefix", "groups", "names"), Set.of());
+        JsonNode given = o.get("names");
+        if (given != null) {
+            if (!given.isArray()) {
+                throw new IllegalArgumentException("objects.names: expected a list, like [orders, payments@g1]");
+            }
+            List<String> list = new ArrayList<>();
+            given.forEach(n -> list.add(textOf("objects.names", n)));
+            b.names(list);
+        }
+        if (o.get("count") != null) {
+            b.objects(intOf("objects.count", o.get("count")));
+        }
+        if (o.get("prefix") != null) {
+            b.prefix(textOf("objects.prefix", o.get("prefix")));
+        }
+        JsonNode groups = o.get("groups");
+        if (groups != null) {
+            List<String> names = new ArrayList<>();
+            if (groups.isArray()) {
+                groups.forEach(g -> names.add(textOf("objects.groups", g)));
+            } else {
+                names.add(textOf("objects.groups", groups));
+            }
+            b.groups(names);
+        }
+    }
+
+    private static void scheduleFrom(Builder b, JsonNode schedule) {
+        Fields s = new Fields("schedule.", schedule, Set.of("mode", "rate", "duration", "stages", "start", "warmup"), Set.of());
+        if (s.get("mode") != null) {
+            String mode = textOf("schedule.mode", s.get("mode"));
+            if (!mode.equals("open") && !mode.equals("closed")) {
+                throw new IllegalArgumentException("schedule.mode must be open or closed, was '" + mode + "'");
+            }
+            b.open = mode.equals("open");
+        }
+        if (s.get("rate") != null) {
+            b.rate(numberOf("schedule.rate", s.get("rate")));
+        }
+        if (s.get("duration") != null) {
+            b.duration(durationOf("schedule.duration", s.get("duration")));
+        }
+        if (s.get("start") != null) {
+            b.start(numberOf("schedule.start", s.get("start")));
+        }
+        if (s.get("warmup") != null) {
+            b.warmup(durationOf("schedule.warmup", s.get("warmup")));
+        }
+        JsonNode stages = s.get("stages");
+        if (stages != null) {
+            List<Stage> list = new ArrayList<>();
+            if (stages.isArray()) {
+                for (JsonNode st : stages) {
+                    list.add(stageOf(st));
+                }
+            } else {
+                try {
+                    list.addAll(Stage.parseList(textOf("schedule.stages", stages)));
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("schedule.stages: " + e.getMessage());
+                }
+            }
+            b.stages(list);
+        }
+    }
+
+    /** Thresholds, abort-on-fail, the interval, the drain and the seed. */
+    private static void runFrom(Builder b, Fields top) {
         JsonNode thresholds = top.get("thresholds");
         if (thresholds != null) {
             if (!thresholds.isArray()) {
@@ -395,7 +410,6 @@ public record LoadSpec(Map<OpType, Integer> mix, int objects, String prefix, Lis
             }
             b.seed(seed.asLong());
         }
-        return b;
     }
 
     private static Stage stageOf(JsonNode node) {
