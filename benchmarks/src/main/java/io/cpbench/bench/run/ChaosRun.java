@@ -179,6 +179,15 @@ public final class ChaosRun extends StoppableRun {
             }
         }
         List<Event> events = agents == null ? recorder.events() : agentEvents.get();
+        return checkAndReport(runDir, load, events, nemesis);
+    }
+
+    /**
+     * Writes the history (JSON lines, and a Jepsen log per register), checks it (linearizability, availability per
+     * fault, the load's invariants), prints the tables and writes {@code chaos.json}.
+     */
+    private Verdict checkAndReport(Path runDir, LoadResult load, List<Event> events, ChaosNemesis nemesis)
+            throws java.io.IOException {
         long end = events.isEmpty() ? 0 : events.get(events.size() - 1).time();
         List<Availability.Window> closed = nemesis.windows(end);
         Files.createDirectories(runDir.resolve("jepsen"));

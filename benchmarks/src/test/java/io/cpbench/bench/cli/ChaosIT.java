@@ -51,8 +51,7 @@ class ChaosIT {
         try (Stream<Path> logs = Files.list(runDir.resolve("jepsen"))) {
             assertThat(logs.count()).isEqualTo(4);
         }
-        assertThat(ProcessHandle.allProcesses().filter(p -> p.info().commandLine().orElse("")
-                .contains(runDir.getFileName().toString())).toList()).isEmpty();
+        assertThat(CliProcess.leftovers(work, runDir)).isEmpty();
     }
 
     @Test

@@ -56,6 +56,23 @@ final class CliProcess {
     }
 
     /** The one result of the one run directory under {@code runs}, asserted to be one. */
+    /**
+     * Processes still alive that a CLI run in {@code workDir} left: their command line names {@code runDir}'s folder
+     * and they run in {@code workDir} (a run started in another test's folder in the same second has the same name).
+     */
+    static List<ProcessHandle> leftovers(Path workDir, Path runDir) {
+        Path work = workDir.toAbsolutePath().normalize();
+        return ProcessHandle.allProcesses().filter(p -> p.info().commandLine().orElse("")
+                .contains(runDir.getFileName().toString())).filter(p -> {
+                    try {
+                        return java.nio.file.Files.readSymbolicLink(Path.of("/proc", Long.toString(p.pid()), "cwd"))
+                                .normalize().startsWith(work);
+                    } catch (IOException | UnsupportedOperationException e) {
+                        return p.isAlive(); // gone meanwhile, or no /proc: count it when it still runs
+                    }
+                }).toList();
+    }
+
     static io.cpbench.core.result.RunResult onlyResult(Path runs) throws IOException {
         Path runDir;
         try (java.util.stream.Stream<Path> dirs = Files.list(runs)) {

@@ -39,4 +39,22 @@ class CliProcessTest {
     void aPidThatIsGoneIgnoresNothing() {
         assertThat(CliProcess.ignoresSigint(Long.MAX_VALUE)).isFalse();
     }
+
+    /** A leftover is a process naming the run's folder that runs in the test's own folder, not another test's. */
+    @org.junit.jupiter.api.Test
+    void leftoversAreThoseOfThisFolderAlone(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path mine = java.nio.file.Files.createDirectories(dir.resolve("mine"));
+        java.nio.file.Path other = java.nio.file.Files.createDirectories(dir.resolve("other"));
+        String marker = "20990101-000000-chaos-" + System.nanoTime();
+        Process p = new ProcessBuilder("bash", "-c", "sleep 30; true", marker).directory(mine.toFile()).start();
+        try {
+            org.assertj.core.api.Assertions.assertThat(CliProcess.leftovers(mine, java.nio.file.Path.of("runs", marker)))
+                    .extracting(ProcessHandle::pid).containsExactly(p.pid());
+            org.assertj.core.api.Assertions.assertThat(CliProcess.leftovers(other, java.nio.file.Path.of("runs", marker)))
+                    .as("a run of the same name in another test's folder").isEmpty();
+        } finally {
+            p.destroyForcibly().waitFor();
+        }
+        org.assertj.core.api.Assertions.assertThat(CliProcess.leftovers(mine, java.nio.file.Path.of("runs", marker))).isEmpty();
+    }
 }

@@ -43,7 +43,6 @@ class EngineCostIT {
         // A row per thread count, with its number of pairs (the table pads its columns).
         assertThat(Files.readString(runDir.resolve("table.md"))).containsPattern("(?m)^\\|\\s+1 \\|\\s+2 \\|")
                 .containsPattern("(?m)^\\|\\s+4 \\|\\s+2 \\|");
-        assertThat(ProcessHandle.allProcesses().filter(p -> p.info().commandLine().orElse("")
-                .contains(runDir.getFileName().toString())).toList()).isEmpty();
+        assertThat(CliProcess.leftovers(work, runDir)).isEmpty();
     }
 }
