@@ -301,7 +301,7 @@ public final class SweepRun extends StoppableRun {
                 .reason(verdict.reason()).seconds(load.total().seconds()).ops(all.ops()).errors(all.errors())
                 .opsPerSecond(all.opsPerSecond()).p50Us(l.p50()).p90Us(l.p90()).p99Us(l.p99()).p999Us(l.p999())
                 .maxUs(l.max()).sloActual(grid.slo().actual(load.total()))
-                .censoredFromUs(l.censored() == null ? null : l.censored().fromMicros()).agents(load.agents().stream()
+                .censored(l.censored()).agents(load.agents().stream()
                         .map(a -> new CellRun.Agent(a.agent(), a.outcome(), a.reason(),
                                 a.all() == null ? 0 : a.all().ops(), a.all() == null ? 0 : a.all().opsPerSecond(),
                                 a.all() == null ? 0 : a.all().latency().p99())).toList()).build();

@@ -470,7 +470,7 @@ public final class Comparison {
 
     /** OK, UNSTABLE or TIMEBOXED: measured to the end, or to its time box. */
     private static boolean usable(RunResult r) {
-        return r.status() == Status.OK || r.status() == Status.UNSTABLE || r.status() == Status.TIMEBOXED;
+        return r.status().usable();
     }
 
     private static boolean hasLatencies(RunResult r) {

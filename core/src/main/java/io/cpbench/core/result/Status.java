@@ -34,7 +34,7 @@ public enum Status {
     }
 
     /** How bad, for picking the worst status of several rounds. */
-    public int severity() {
+    int severity() {
         return switch (this) {
             case OK -> 0;
             case TIMEBOXED -> 1;

@@ -12,8 +12,8 @@ import io.soabase.recordbuilder.core.RecordBuilder;
  * @param sloActual the SLO's metric for this run (µs), as {@code Threshold.actual} reads it
  * @param agents    with {@code --agents}, each load generator's share of the run (the numbers above merge theirs);
  *                  empty when this process ran the load
- * @param censoredFromUs when ops were abandoned in flight at the end, the smallest latency one was recorded at (a lower
- *                  bound of its own): a percentile at or above it is only a lower bound, shown "≥"; null when none
+ * @param censored  the ops abandoned in flight at the end, recorded at a lower bound of their latency: a percentile at
+ *                  or above its {@code fromMicros} is only a lower bound, shown "≥"; null when none
  */
 @RecordBuilder
 public record CellRun(int repeat, SweepCell cell, io.cpbench.core.result.Status status, String reason, double seconds, long ops, long errors,
@@ -21,7 +21,7 @@ public record CellRun(int repeat, SweepCell cell, io.cpbench.core.result.Status 
                       @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
                       java.util.List<Agent> agents,
                       @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-                      Long censoredFromUs) {
+                      io.cpbench.core.stats.Censored censored) {
 
     public CellRun {
         agents = agents == null ? java.util.List.of() : java.util.List.copyOf(agents);
@@ -39,7 +39,7 @@ public record CellRun(int repeat, SweepCell cell, io.cpbench.core.result.Status 
 
     /** "≥" when {@code percentileUs} (one of this run's) is only a lower bound, else "". */
     public String mark(long percentileUs) {
-        return censoredFromUs != null && percentileUs >= censoredFromUs ? "≥" : "";
+        return io.cpbench.core.stats.Censored.mark(censored, percentileUs);
     }
 
     /** Counted in the analysis: it ran to its end on a cluster that stayed up. */
@@ -58,7 +58,7 @@ public record CellRun(int repeat, SweepCell cell, io.cpbench.core.result.Status 
                 String.format(java.util.Locale.ROOT, "%.1f", opsPerSecond), Long.toString(p50Us), Long.toString(p90Us),
                 Long.toString(p99Us), Long.toString(p999Us), Long.toString(maxUs),
                 String.format(java.util.Locale.ROOT, "%.0f", sloActual), csvQuote(cell.members()), csvQuote(reason),
-                censoredFromUs == null ? "" : Long.toString(censoredFromUs));
+                censored == null ? "" : Long.toString(censored.fromMicros()));
     }
 
     private static String csvQuote(String text) {

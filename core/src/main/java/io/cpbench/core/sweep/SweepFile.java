@@ -65,7 +65,7 @@ public record SweepFile(Path file, String slo, int repeats, String status, List<
         List<CellRun> judged = runs.stream().map(r -> CellRunBuilder.builder().repeat(r.repeat()).cell(r.cell())
                 .status(r.status()).reason(r.reason()).seconds(r.seconds()).ops(r.ops()).errors(r.errors())
                 .opsPerSecond(r.opsPerSecond()).p50Us(r.p50Us()).p90Us(r.p90Us()).p99Us(r.p99Us()).p999Us(r.p999Us())
-                .maxUs(r.maxUs()).sloActual(sloOf(threshold, r)).agents(r.agents()).censoredFromUs(r.censoredFromUs())
+                .maxUs(r.maxUs()).sloActual(sloOf(threshold, r)).agents(r.agents()).censored(r.censored())
                 .build()).toList();
         List<SweepCell> cells = new ArrayList<>(new LinkedHashSet<>(runs.stream().map(CellRun::cell).toList()));
         return SweepAnalysis.of(cells, judged, threshold, repeats);

@@ -200,7 +200,7 @@ class SweepAnalysisTest {
                 .opsPerSecond(1000).p50Us(300).p90Us(400).p99Us(900).p999Us(1000).maxUs(2000).sloActual(900).build();
         CellRun censored = CellRunBuilder.builder().repeat(1).cell(cells.get(1)).status(io.cpbench.core.result.Status.OK).seconds(10).ops(20_000)
                 .opsPerSecond(2000).p50Us(400).p90Us(600).p99Us(2_000_000).p999Us(2_000_000).maxUs(2_000_000)
-                .sloActual(2_000_000).censoredFromUs(2_000_000L).build();
+                .sloActual(2_000_000).censored(new io.cpbench.core.stats.Censored(1, 2_000_000)).build();
         SweepAnalysis a = SweepAnalysis.of(cells, List.of(exact, censored), Threshold.parse("p99<10ms"), 1);
         String table = SweepReport.render(a);
         assertThat(table).contains("≥2000.00 ms").contains("≥: a lower bound");
