@@ -119,15 +119,8 @@ final class LoadCommand implements Callable<Integer> {
     @Option(names = "--slow-member", paramLabel = "N", defaultValue = "-1", description = "Member made slow in network (b) scenarios (default: the last).")
     int slowMember;
 
-    @Option(names = "--slow-delay", paramLabel = "TIME", converter = DurationConverter.class,
-            description = "One-way delay of the slow member in network (b), 1ms-10s (default: 10ms).")
-    Duration delay = Duration.ofMillis(10); // an initial value, not a defaultValue: picocli would apply that after --delay
-
-    @Option(names = "--delay", paramLabel = "TIME", converter = DurationConverter.class, hidden = true)
-    void oldDelay(Duration value) {
-        Deprecated.spelling("load", "--delay", "--slow-delay (the slow member's one-way delay)");
-        delay = value;
-    }
+    @Mixin
+    SlowDelayOption delay;
 
     /** The spec these options describe: the file, then the preset, then each option given. */
     LoadSpec spec() {
@@ -209,10 +202,8 @@ final class LoadCommand implements Callable<Integer> {
             }
             scenarios.forEach(s -> agentOptions.checkSplits(spec, s, "the load"));
         }
-        if (delay.isZero() || delay.compareTo(Duration.ofSeconds(10)) > 0) {
-            throw new IllegalArgumentException("--slow-delay must be 1ms-10s, was " + Durations.human(delay));
-        }
-        SuiteOptions options = engineOnly ? null : cluster.suiteOptions(slowMember, delay, ProbeSettings.defaults());
+        Duration slowDelay = delay.value();
+        SuiteOptions options = engineOnly ? null : cluster.suiteOptions(slowMember, slowDelay, ProbeSettings.defaults());
         LoadRun run = new LoadRun(new LoadRun.Config(spec, scenarios, rounds, clusterWarmup.length(quick), options), console,
                 LoadRun.consoleListener(console, workload.quiet, liveOptions.view(), "load"));
         RunDirectory.checkWritable(out.dir);

@@ -7,9 +7,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * {@code --scenario NAME[,NAME...]}: one or more scenarios, spelled the same in every command that takes a list.
@@ -24,7 +22,6 @@ final class ScenarioOption {
     private List<String> named = List.of();
     private List<String> oldSpelling = List.of();
     private List<String> sweepSpelling = List.of();
-    private final Set<String> warned = new HashSet<>();
 
     @Option(names = "--scenario", paramLabel = "NAME", split = ",", completionCandidates = Completions.ScenarioNames.class,
             description = "Scenarios to run: one or more, comma separated or repeated (see 'cpbench list'; without it,"
@@ -46,9 +43,8 @@ final class ScenarioOption {
     }
 
     private void deprecated(List<String> values, String spelling) {
-        if (!values.isEmpty() && warned.add(spelling)) {
-            System.err.printf("cpbench %s: %s is deprecated; use --scenario, which takes one or more names%n",
-                    mixee.name(), spelling);
+        if (!values.isEmpty()) { // picocli hands this setter every value so far, each time: the line comes once
+            Deprecated.spelling(mixee.name(), spelling, "--scenario, which takes one or more names");
         }
     }
 

@@ -52,16 +52,8 @@ abstract class SuiteCommand implements Callable<Integer> {
                     + " and leads, so it cannot be the slow one (default: the last member).")
     int slowMember;
 
-    @Option(names = "--slow-delay", paramLabel = "TIME", converter = DurationConverter.class,
-            description = "One-way delay added to everything the slow member sends in network (b), 1ms-10s"
-                    + " (default: 10ms).")
-    Duration delay = Duration.ofMillis(10); // an initial value, not a defaultValue: picocli would apply that after --delay
-
-    @Option(names = "--delay", paramLabel = "TIME", converter = DurationConverter.class, hidden = true)
-    void oldDelay(Duration value) {
-        Deprecated.spelling(commandName(), "--delay", "--slow-delay (the slow member's one-way delay)");
-        delay = value;
-    }
+    @Mixin
+    SlowDelayOption delay;
 
     @Mixin
     ClusterWarmupOption clusterWarmup;
@@ -105,7 +97,7 @@ abstract class SuiteCommand implements Callable<Integer> {
         int rounds = untilCi != null ? untilCi.maxRounds() : rounds();
         ClusterChoice cluster = validate(scenarios);
         MatrixRun.Config config = new MatrixRun.Config(scenarios, plans, rounds, untilCi, clusterWarmup.get(planOptions.quick),
-                cluster.suiteOptions(slowMember, delay, probeSettings));
+                cluster.suiteOptions(slowMember, delay.value(), probeSettings));
         if (!releaseChoices.isEmpty() && untilCi != null) {
             throw new IllegalArgumentException("--until-ci with several --hazelcast-version releases: give --rounds"
                     + " (each round starts fresh clusters of every release)");
@@ -207,9 +199,7 @@ abstract class SuiteCommand implements Callable<Integer> {
             cluster = releaseChoices.get(0);
         }
         clusterOptions.checkSlowNetwork(scenarios, cluster);
-        if (delay.isZero() || delay.compareTo(Duration.ofSeconds(10)) > 0) {
-            throw new IllegalArgumentException("--slow-delay must be 1ms-10s, was " + Durations.human(delay));
-        }
+        delay.value(); // checked before anything starts
         RunDirectory.checkWritable(out.dir);
         return cluster;
     }
