@@ -59,8 +59,6 @@ public final class AgentPool implements AutoCloseable {
      * flight end within it): sending back a chaos history of a few hundred thousand events takes seconds.
      */
     private static final Duration AFTER_LOSS_GRACE = Duration.ofSeconds(10);
-    /** How long a sealed start instant, stop or ready word stays valid: it is acted on at once. */
-    static final Duration MESSAGE_VALID = Duration.ofSeconds(30);
     /** Local agents' secret, in their log directory while the run lasts. */
     static final String SECRET_FILE = "control.secret";
     private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(120);
@@ -91,7 +89,7 @@ public final class AgentPool implements AutoCloseable {
                 lost.putIfAbsent(ControlCluster.name(member), System.nanoTime());
                 String current = run;
                 if (current != null) {
-                    control.getTopic(ControlCluster.STOPS).publish(secret.seal(current, MESSAGE_VALID));
+                    control.getTopic(ControlCluster.STOPS).publish(secret.seal(current, ControlCluster.MESSAGE_VALID));
                 }
             }
         });
@@ -279,22 +277,29 @@ public final class AgentPool implements AutoCloseable {
             throw new IllegalArgumentException("--agents judges thresholds once, on the merged run, at its end;"
                     + " abortOnFail is not supported with --agents");
         }
+        int[] even = new int[n];
+        java.util.Arrays.fill(even, 1);
+        int[] clients = byClients ? apportion(spec.clients(), even) : null;
+        int[] threads = byClients ? null : apportion(spec.threads(), even);
         int[] capacity = new int[n];
         for (int i = 0; i < n; i++) {
-            capacity[i] = byClients ? share(spec.clients(), n, i) * spec.threads() : share(spec.threads(), n, i);
+            capacity[i] = byClients ? clients[i] * spec.threads() : threads[i];
         }
+        // a stage's level is op/s in an open loop (split evenly), workers in a closed one (split in proportion to each
+        // agent's clients x threads, so that no agent is asked for more workers than it has)
+        double[] start = levels(spec, spec.profile().startLevel(), capacity);
+        List<double[]> stages = spec.profile().stages().stream().map(st -> levels(spec, st.target(), capacity)).toList();
         List<LoadSpec> slices = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             int agent = i;
-            int clients = byClients ? share(spec.clients(), n, i) : 1;
-            int threads = byClients ? spec.threads() : share(spec.threads(), n, i);
-            LoadSpec.Builder b = spec.toBuilder().clients(clients).threads(threads).prefix(spec.prefix() + "-a" + (i + 1))
+            LoadSpec.Builder b = spec.toBuilder().clients(byClients ? clients[i] : 1)
+                    .threads(byClients ? spec.threads() : threads[i]).prefix(spec.prefix() + "-a" + (i + 1))
                     .seed(spec.seed() + i + 1).clearThresholds();
-            // a stage's level is op/s in an open loop (split evenly), workers in a closed one (split in proportion to
-            // each agent's clients x threads, so that no agent is asked for more workers than it has)
-            b.start(level(spec, spec.profile().startLevel(), capacity, agent)).stages(spec.profile().stages().stream()
-                    .map(st -> new Stage(st.duration(), level(spec, st.target(), capacity, agent))).toList());
-            slices.add(b.build());
+            List<Stage> mine = new ArrayList<>();
+            for (int s = 0; s < stages.size(); s++) {
+                mine.add(new Stage(spec.profile().stages().get(s).duration(), stages.get(s)[agent]));
+            }
+            slices.add(b.start(start[agent]).stages(mine).build());
         }
         return slices;
     }
@@ -331,13 +336,18 @@ public final class AgentPool implements AutoCloseable {
         return shares;
     }
 
-    /** Agent {@code i}'s share (0-based) of {@code total} whole things over {@code n}: the first total % n take one more. */
-    static int share(int total, int n, int i) {
-        return total / n + (i < total % n ? 1 : 0);
-    }
-
-    private static double level(LoadSpec spec, double level, int[] capacity, int i) {
-        return spec.open() ? level / capacity.length : apportion((int) Math.round(level), capacity)[i];
+    /** Each agent's part of one level: an open loop's rate evenly, a closed loop's workers by capacity. */
+    private static double[] levels(LoadSpec spec, double level, int[] capacity) {
+        double[] parts = new double[capacity.length];
+        if (spec.open()) {
+            java.util.Arrays.fill(parts, level / capacity.length);
+        } else {
+            int[] workers = apportion((int) Math.round(level), capacity);
+            for (int i = 0; i < parts.length; i++) {
+                parts[i] = workers[i];
+            }
+        }
+        return parts;
     }
 
     /** "4 clients x 2 threads, 40 op/s" or "1 client x 3 threads, 3 workers": a slice as the run start prints it. */
@@ -378,7 +388,7 @@ public final class AgentPool implements AutoCloseable {
         stopped = true;
         String current = run;
         if (current != null) {
-            control.getTopic(ControlCluster.STOPS).publish(secret.seal(current, MESSAGE_VALID));
+            control.getTopic(ControlCluster.STOPS).publish(secret.seal(current, ControlCluster.MESSAGE_VALID));
         }
     }
 
@@ -538,7 +548,7 @@ public final class AgentPool implements AutoCloseable {
      * The barrier: waits until every agent has said it is ready (its clients connected; on a busy host that takes
      * seconds), or one failed, left or was stopped, or {@link #READY_BOUND} passed; then sends the start instant,
      * {@link #START_LEAD} ahead, and returns it ({@link System#nanoTime()} here). An agent that was not ready by then
-     * starts as soon as it is, late, and its lateness is in the result.
+     * starts as soon as it is, late: its lateness (when it began to measure) is in the merged result ({@link LoadMerge}).
      */
     private long startWhenReady(String id, java.util.Set<String> names, java.util.Set<String> ready,
                                 Map<String, Future<String>> futures, java.util.function.LongConsumer onStart) {
@@ -549,7 +559,7 @@ public final class AgentPool implements AutoCloseable {
         }
         long startsAt = System.nanoTime() + START_LEAD.toNanos();
         control.getTopic(ControlCluster.GO).publish(secret.seal(id + " " + (AgentState.nowMicros()
-                + START_LEAD.toNanos() / 1000), MESSAGE_VALID));
+                + START_LEAD.toNanos() / 1000), ControlCluster.MESSAGE_VALID));
         onStart.accept(startsAt);
         return startsAt;
     }
@@ -561,7 +571,6 @@ public final class AgentPool implements AutoCloseable {
         int n = futures.size();
         List<LoadResult.AgentRow> rows = new ArrayList<>();
         List<String> missing = new ArrayList<>();
-        List<String> late = new ArrayList<>();
         int i = 0;
         for (Map.Entry<String, Future<String>> f : futures.entrySet()) {
             String agent = f.getKey();
@@ -582,10 +591,6 @@ public final class AgentPool implements AutoCloseable {
                 why = lost.containsKey(agent) ? "left the control cluster mid-run" : "did not report in time";
             }
             if (report != null && report.result() != null) {
-                if (report.lateMs() > LoadMerge.LATE_BOUND_MS) {
-                    late.add(String.format(Locale.ROOT, "%s was not ready at the shared start: it started %.1f s late",
-                            agent, report.lateMs() / 1000));
-                }
                 parts.add(new LoadMerge.Part(agent, report.result(), report.parts(), offset));
                 if (events != null && report.history() != null) {
                     int index = i; // 1-based: i was incremented past this agent
@@ -606,10 +611,6 @@ public final class AgentPool implements AutoCloseable {
             events.sort(java.util.Comparator.comparingLong(Event::time));
         }
         LoadResult merged = LoadMerge.merge(spec, parts, rows);
-        if (!late.isEmpty()) {
-            merged = LoadResultBuilder.builder(merged).reason(String.join("; ", late)
-                    + (merged.reason() == null ? "" : "; " + merged.reason())).build();
-        }
         if (missing.isEmpty()) {
             return new Merged(merged, events);
         }

@@ -13,13 +13,11 @@ import java.util.List;
  * @param host    where it ran
  * @param error   why it did not run its part; null when it did
  * @param history when the job asked for it, every op as a history, on the agent's own history clock; else null
- * @param lateMs  how long after the shared start instant its engine started (it was still getting ready)
  */
-record AgentReport(String agent, String host, LoadResult result, LoadParts parts, String error, History history,
-                   double lateMs) {
+record AgentReport(String agent, String host, LoadResult result, LoadParts parts, String error, History history) {
 
     AgentReport(String agent, String host, String error) {
-        this(agent, host, null, null, error, null, 0);
+        this(agent, host, null, null, error, null);
     }
 
     /**

@@ -18,7 +18,7 @@ final class AgentState {
     private static final Set<Running> RUNNING = ConcurrentHashMap.newKeySet();
     /** The secret of the control cluster this process's agent joined: what opens the messages it acts on. */
     private static volatile ControlSecret secret;
-    /** The jobs (run and agent) this agent was sent, with the deadline of each: a job runs once. */
+    /** The jobs (run and agent) this agent was sent, with when each came ({@link System#nanoTime()}): a job runs once. */
     private static final java.util.Map<String, Long> JOBS_SEEN = new ConcurrentHashMap<>();
 
     private AgentState() {
@@ -58,7 +58,7 @@ final class AgentState {
 
     /** {@code text} sealed under this agent's secret, for the coordinator (valid for a message's time). */
     static String seal(String text) {
-        return secret.seal(text, AgentPool.MESSAGE_VALID);
+        return secret.seal(text, ControlCluster.MESSAGE_VALID);
     }
 
     /** The text of {@code sealed} when it was sealed under this agent's secret and is in time; else null. */

@@ -44,7 +44,8 @@ final class AgentTask implements Callable<String>, Serializable, HazelcastInstan
     private transient AgentJob job;
     private transient HazelcastInstance control;
 
-    private AgentTask(String sealed) {
+    /** A task carrying {@code sealed} as it came: {@link #of} seals it; the strangers test sends it unsealed. */
+    AgentTask(String sealed) {
         this.sealed = sealed;
     }
 
@@ -55,11 +56,6 @@ final class AgentTask implements Callable<String>, Serializable, HazelcastInstan
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException("cannot write a job for an agent: " + e.getMessage(), e);
         }
-    }
-
-    /** A task with whatever text a sender put in it: what a stranger without the secret can send. */
-    static Callable<String> unsealed(String text) {
-        return new AgentTask(text);
     }
 
     @Override
@@ -122,15 +118,13 @@ final class AgentTask implements Callable<String>, Serializable, HazelcastInstan
             if (!waitUntil(startAt, running)) {
                 return new AgentReport(job.agent(), host, "stopped before it started");
             }
-            long lateMicros = AgentState.nowMicros() - startAt;
             LoadResult result = engine.run();
             session.finish(running.stopped());
             // the agent's own log: what each run did, and whether it was stopped (a stop message, the coordinator gone)
             System.out.printf(java.util.Locale.ROOT, "%s: run %s ended%s: %,d ops, %,d errors, %s%n", job.agent(), job.run(),
                     running.stopped() ? " (stopped)" : "", result.total().all().ops(), result.total().all().errors(),
                     result.outcome());
-            return new AgentReport(job.agent(), host, result, engine.parts(), null, job.history() ? history(engine) : null,
-                    Math.max(0, lateMicros) / 1000.0);
+            return new AgentReport(job.agent(), host, result, engine.parts(), null, job.history() ? history(engine) : null);
         } catch (RuntimeException e) {
             return new AgentReport(job.agent(), host, "could not run its part: " + Driver.describe(e));
         } finally {

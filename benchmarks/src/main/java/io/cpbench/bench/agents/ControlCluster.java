@@ -34,6 +34,8 @@ public final class ControlCluster {
     static final String EXECUTOR = "cpbench-agents";
     static final String INTERVALS = "cpbench-intervals";
     static final String STOPS = "cpbench-stops";
+    /** How long a sealed start instant, stop, ready word or interval stays valid: each is acted on at once. */
+    static final java.time.Duration MESSAGE_VALID = java.time.Duration.ofSeconds(30);
     /** "RUN AGENT": the agent's clients are connected and its engine is ready to start. */
     static final String READY = "cpbench-ready";
     /** "RUN MICROS": start at this instant, on the coordinator's clock; sent once every agent is ready. */
@@ -84,14 +86,6 @@ public final class ControlCluster {
         config.getSerializationConfig().setJavaSerializationFilterConfig(allowList());
         config.getExecutorConfig(EXECUTOR).setPoolSize(4);
         return Hazelcast.newHazelcastInstance(config);
-    }
-
-    /**
-     * An agent's task carrying {@code text} as its job, sealed or not: what a party in the control cluster without
-     * the secret can send (the strangers test sends one, to see it refused).
-     */
-    public static java.util.concurrent.Callable<String> taskCarrying(String text) {
-        return AgentTask.unsealed(text);
     }
 
     /**

@@ -122,7 +122,7 @@ class ControlStrangersIT {
                 String forged = job + "|" + Long.MAX_VALUE + "|" + "0".repeat(64);
                 for (String text : List.of(job, forged)) {
                     String answer = insider.getExecutorService("cpbench-agents")
-                            .submitToMember(io.cpbench.bench.agents.ControlCluster.taskCarrying(text), agent1)
+                            .submitToMember(io.cpbench.bench.agents.Strangers.taskCarrying(text), agent1)
                             .get(20, TimeUnit.SECONDS);
                     assertThat(answer).as("a job to load another address").contains("refused a job not sealed");
                 }
