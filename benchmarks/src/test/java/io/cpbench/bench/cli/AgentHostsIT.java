@@ -115,28 +115,29 @@ class AgentHostsIT {
         }
         assertThat(List.of(agent1.process, agent2.process)).noneMatch(Process::isAlive);
     }
+
     /**
-     * A sweep pins the agents of its first cell: an agent that joins the control cluster during the first cell is
-     * not used by the second, which names it and is INCOMPLETE; the first cell is OK.
+     * A sweep pins the agents of its first cell: when one of them is killed during the first cell, the second cell
+     * runs on the one left, names the one that left, and is INCOMPLETE. (A kill is used rather than a third agent
+     * joining: how long a new agent's JVM takes to join depends on the machine's load, a kill does not.)
      */
     @Test
-    void aSweepKeepsTheAgentsOfItsFirstCellAndNamesOneThatJoinedLater() throws Exception {
+    void aSweepKeepsTheAgentsOfItsFirstCellAndNamesOneThatLeft() throws Exception {
         CliProcess agent1 = agent(1);
         CliProcess agent2 = agent(2);
-        CliProcess agent3 = null;
         try {
             assertThat(agent1.awaitStdout("waiting for runs", 90)).as(agent1.stdoutSoFar()).isTrue();
             assertThat(agent2.awaitStdout("waiting for runs", 90)).as(agent2.stdoutSoFar()).isTrue();
             CliProcess sweep = CliProcess.start(work, SharedCluster.with("sweep", "--agent-hosts", HOSTS,
                     "--secret-file", secret().toString(), "--scenario", "client-smart", "--clients", "2",
-                    "--threads", "1,2", "--duration", "25s", "--warmup", "1s", "--repeats", "1",
+                    "--threads", "1,2", "--duration", "15s", "--warmup", "1s", "--repeats", "1",
                     "--cluster-warmup", "0s", "--settle", "2s", "--out", "runs-pinned"));
             try {
-                assertThat(sweep.awaitStdout("hand-2: clock", 180)).as(sweep.stdoutSoFar()).isTrue();
-                agent3 = agent(3); // joins while the first cell runs
-                assertThat(agent3.awaitStdout("waiting for runs", 20)).as(agent3.stdoutSoFar()).isTrue();
+                assertThat(sweep.awaitStdout("hand-2: 1 client", 180)).as(sweep.stdoutSoFar()).isTrue();
+                Thread.sleep(6_000); // its job went out right after that line: the first cell is under way
+                agent2.process.destroyForcibly().waitFor();
                 CliProcess.Finished finished = sweep.finish(240);
-                System.out.println("a sweep with an agent joining in its first cell:\n" + finished.stdout());
+                System.out.println("a sweep with an agent killed in its first cell:\n" + finished.stdout());
                 assertThat(finished.exitCode()).as(finished.stdout() + finished.stderr()).isNotEqualTo(ExitCodes.BAD_INPUT);
             } finally {
                 sweep.stop();
@@ -147,18 +148,14 @@ class AgentHostsIT {
             }
             List<io.cpbench.core.sweep.CellRun> runs = io.cpbench.core.sweep.SweepFile.read(runDir).runs();
             assertThat(runs).hasSize(2);
-            assertThat(runs.get(0).status()).as(runs.get(0).reason()).isEqualTo(Status.OK);
+            assertThat(runs.get(0).status()).as(runs.get(0).reason()).isNotEqualTo(Status.OK);
             assertThat(runs.get(1).status()).isEqualTo(Status.INCOMPLETE);
-            assertThat(runs.get(1).reason()).contains("hand-3 joined since the first run and was not used");
-            assertThat(runs).allSatisfy(run -> assertThat(run.agents())
-                    .extracting(io.cpbench.core.sweep.CellRun.Agent::name).containsExactly("hand-1", "hand-2"));
-            assertThat(agent3.stdoutSoFar()).as("the joiner ran nothing").doesNotContain("ended");
+            assertThat(runs.get(1).reason()).contains("hand-2 left the control cluster since the first run");
+            assertThat(runs.get(1).agents()).extracting(io.cpbench.core.sweep.CellRun.Agent::name).containsExactly("hand-1");
+            assertThat(runs.get(1).ops()).as("the second cell ran, on the agent left").isGreaterThan(0);
         } finally {
             agent1.stop();
             agent2.stop();
-            if (agent3 != null) {
-                agent3.stop();
-            }
         }
     }
 }
