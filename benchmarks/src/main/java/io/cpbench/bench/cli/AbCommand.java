@@ -3,28 +3,21 @@ package io.cpbench.bench.cli;
 import io.cpbench.bench.run.AbProtocol;
 import io.cpbench.bench.run.AbRun;
 import io.cpbench.bench.run.ClusterChoice;
-import io.cpbench.bench.run.Interruption;
-import io.cpbench.bench.run.ReleaseClusters;
-import io.cpbench.bench.run.RunDirectory;
 import io.cpbench.bench.scenario.Network;
 import io.cpbench.bench.scenario.Scenario;
-import io.cpbench.core.load.Durations;
+import io.cpbench.bench.service.RunService;
 import io.cpbench.core.result.Comparison;
 import io.cpbench.core.stats.Percent;
-import io.cpbench.topology.Topology;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.stream.Collectors;
 
 /**
  * {@code cpbench ab}: BASE and NEW builds measured side by side on one cluster. Each side is a client process of its
@@ -131,7 +124,6 @@ final class AbCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        PrintStream console = System.out;
         List<Scenario> scenarios = scenarioOption.scenariosOr("client-leader");
         for (Scenario chosen : scenarios) {
             if (chosen.network() != Network.PLAIN) {
@@ -148,34 +140,21 @@ final class AbCommand implements Callable<Integer> {
         if (!(cluster.startsMembers() && !cluster.containers()) && !cluster.attachTopology()) {
             throw new IllegalArgumentException("ab runs on --topology local or attach, not " + cluster.topology());
         }
-        Releases releases = releases(cluster);
+        AbRun.Releases releases = releases(cluster);
         List<String> baseCommand = AbProtocol.workerCommand(baseJar, "--base", baseJvmArgs, CpBench.class,
                 AbWorkerCommand.class);
         List<String> newCommand = AbProtocol.workerCommand(newJar, "--new", newJvmArgs, CpBench.class,
                 AbWorkerCommand.class);
-        RunDirectory.checkWritable(out.dir);
-        int code = ExitCodes.OK;
-        for (int i = 0; i < turns.size() && code != ExitCodes.INTERRUPTED; i++) {
-            if (turns.size() > 1) {
-                console.printf(Locale.ROOT, "%n== ab %d of %d: %s%n", i + 1, turns.size(), turns.get(i).scenario());
-            }
-            code = ExitCodes.worse(code, runOne(console, cluster, releases, new AbRun.Config(turns.get(i), stopping, tol, gated,
-                    baseCommand, newCommand, cluster.startupTimeout())));
-        }
-        return code;
+        List<String> sides = releases == null
+                ? List.of("BASE: " + describe(baseJar, baseJvmArgs), "NEW: " + describe(newJar, newJvmArgs))
+                : List.of("BASE: " + describe(baseJar, baseJvmArgs) + " on " + releases.describe(releases.base()),
+                "NEW: " + describe(newJar, newJvmArgs) + " on " + releases.describe(releases.next()));
+        AbRun.Where where = new AbRun.Where(cluster, clusterOptions.toArgs(), releases, sides);
+        return RunService.runEach(turns.stream().map(t -> new AbRun(new AbRun.Config(t, stopping, tol, gated, baseCommand,
+                newCommand, cluster.startupTimeout(), where), System.out)).toList(), RunService.Setup.into(out.dir));
     }
 
-    /**
-     * BASE's and NEW's members when ab compares Hazelcast releases (stock members of each, their jars resolved before
-     * anything starts); null when both sides share one cluster.
-     */
-    record Releases(ClusterChoice base, ClusterChoice next) {
-        String describe(ClusterChoice members) {
-            return members.describe() + ", a fresh cluster per pair of client processes";
-        }
-    }
-
-    private Releases releases(ClusterChoice cluster) {
+    private AbRun.Releases releases(ClusterChoice cluster) {
         if (baseVersion == null && newVersion == null) {
             return null;
         }
@@ -192,7 +171,7 @@ final class AbCommand implements Callable<Integer> {
         ClusterChoice base = stock(cluster, "--base-version", baseVersion == null ? build : baseVersion, port);
         ClusterChoice next = stock(cluster, "--new-version", newVersion == null ? build : newVersion,
                 port == 0 ? 0 : port + cluster.memberCount());
-        return new Releases(base, next);
+        return new AbRun.Releases(base, next);
     }
 
     /** Stock members of {@code version}, its jar resolved; a bad version's one line names {@code option}. */
@@ -206,102 +185,9 @@ final class AbCommand implements Callable<Integer> {
         }
     }
 
-    /** One scenario's pairs, on clusters of their own, into a run directory of their own; their exit code. */
-    private int runOne(PrintStream console, ClusterChoice cluster, Releases releases, AbRun.Config config) throws Exception {
-        String scenario = config.turns().scenario();
-        Set<Comparison.Metric> gated = config.gated();
-        AbRun.Stopping stopping = config.stopping();
-        Path runDir = RunDirectory.choose(out.dir, "ab");
-        AbRun run = new AbRun(config, console);
-
-        console.printf(Locale.ROOT, "cp-bench ab: %s, %d thread%s per side, turns of %s, BASE-NEW then NEW-BASE,"
-                        + " %s; until the 95%% interval of %s new÷base is within ±%s (at least %d, at most %d pairs and"
-                        + " %s), after %s warm-up per side%n",
-                scenario, threads, threads == 1 ? "" : "s", Durations.human(slice),
-                restartEvery == 0 ? "the same two client processes throughout"
-                        : "both client processes anew every " + restartEvery + " pairs",
-                gated.stream().map(Comparison.Metric::label).collect(Collectors.joining(" and ")),
-                stopping.untilCi() == 0 ? "- (off: every pair)" : String.format(Locale.ROOT, "%.1f%%", stopping.untilCi() * 100),
-                minPairs, maxPairs, Durations.human(maxTime), Durations.human(warmup));
-        List<String> sides = releases == null
-                ? List.of("BASE: " + describe(baseJar, baseJvmArgs), "NEW: " + describe(newJar, newJvmArgs))
-                : List.of("BASE: " + describe(baseJar, baseJvmArgs) + " on " + releases.describe(releases.base()),
-                "NEW: " + describe(newJar, newJvmArgs) + " on " + releases.describe(releases.next()));
-        sides.forEach(line -> console.println("  " + line));
-        console.println("results -> " + runDir);
-        RunDirectory.create(runDir);
-        AbRun.Clusters clusters;
-        AutoCloseable members;
-        if (releases == null) {
-            console.println((cluster.attachTopology() ? "attaching to " : "starting ") + cluster.describe() + " ...");
-            Topology topology = cluster.start(runDir.resolve("members"));
-            topology.takeOverShutdown();
-            clusters = AbRun.Clusters.same(cluster.attachTopology() ? clusterOptions.toArgs() : cluster.attachArgs(topology));
-            members = topology;
-        } else {
-            ReleaseClusters fresh = new ReleaseClusters(releases.base(), releases.next(), runDir, console);
-            clusters = fresh;
-            members = fresh;
-        }
-        Interruption interruption = new Interruption(run::stop, () -> {
-            run.closeWorkers();
-            closeQuietly(members);
-        });
-        AbRun.Outcome outcome;
-        try {
-            run.run(clusters, runDir);
-        } finally {
-            run.closeWorkers();
-            closeQuietly(members);
-            try {
-                List<String> about = new ArrayList<>(sides);
-                if (releases == null) {
-                    about.add(cluster.describe() + "; turns of " + Durations.human(slice) + ", " + threads + " thread(s) per side");
-                } else {
-                    about.add("turns of " + Durations.human(slice) + ", " + threads + " thread(s) per side; both clients"
-                            + " Hazelcast " + io.cpbench.topology.HazelcastRelease.build());
-                }
-                about.add("members as the clients saw them: BASE Hazelcast " + orNone(run.membersSeen("BASE"))
-                        + ", NEW Hazelcast " + orNone(run.membersSeen("NEW")));
-                outcome = run.write(runDir, about);
-            } finally {
-                interruption.written();
-            }
-        }
-        if (!interruption.disarm() || outcome.stopped()) {
-            return ExitCodes.INTERRUPTED;
-        }
-        if (outcome.failure() != null) {
-            System.err.println("cpbench ab: " + outcome.failure());
-            return ExitCodes.FAILED;
-        }
-        if (outcome.result() == null) {
-            System.err.println("cpbench ab: fewer than 2 pairs measured; no verdict");
-            return ExitCodes.FAILED;
-        }
-        if (outcome.result().regression()) {
-            System.err.println("cpbench: " + Comparison.summary(outcome.result(), "BASE", "NEW"));
-            return ExitCodes.FAILED;
-        }
-        return ExitCodes.OK;
-    }
-
     /** When the pairs end, from --until-ci, --min-pairs, --max-pairs, --max-time and --restart-every. */
     private AbRun.Stopping stopping() {
         return new AbRun.Stopping(Percent.parse(untilCi, "--until-ci"), minPairs, maxPairs, maxTime, restartEvery);
-    }
-
-    private static String orNone(String seen) {
-        return seen.isEmpty() ? "- (no client process became ready)" : seen;
-    }
-
-    /** Stops members started for the run (a Ctrl-C hook may have stopped them already). */
-    private static void closeQuietly(AutoCloseable members) {
-        try {
-            members.close();
-        } catch (Exception e) {
-            System.err.println("cpbench ab: the members did not stop cleanly: " + e.getMessage());
-        }
     }
 
     private static String describe(Path jar, List<String> jvmArgs) {

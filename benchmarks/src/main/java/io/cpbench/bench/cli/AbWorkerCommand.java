@@ -4,6 +4,7 @@ import io.cpbench.bench.run.AbProtocol;
 import io.cpbench.bench.run.ClusterChoice;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.scenario.Scenarios;
+import io.cpbench.bench.service.ExitCodes;
 import io.cpbench.bench.suite.ScenarioSession;
 import io.cpbench.bench.suite.SuiteOptions;
 import io.cpbench.core.workload.PlantedSlowdown;

@@ -3,6 +3,7 @@ package io.cpbench.bench.cli;
 import io.cpbench.bench.agents.Agent;
 import io.cpbench.bench.agents.ControlCluster;
 import io.cpbench.bench.agents.ControlSecret;
+import io.cpbench.bench.service.ExitCodes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

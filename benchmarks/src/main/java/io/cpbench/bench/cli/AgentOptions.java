@@ -4,6 +4,7 @@ import io.cpbench.bench.agents.AgentPool;
 import io.cpbench.bench.agents.ControlSecret;
 import io.cpbench.bench.run.AbProtocol;
 import io.cpbench.bench.scenario.Scenario;
+import io.cpbench.bench.service.RunService;
 import io.cpbench.core.load.LoadSpec;
 import picocli.CommandLine.Option;
 
@@ -13,7 +14,7 @@ import java.util.List;
 import java.util.Locale;
 
 /** {@code --agents}, {@code --agent-hosts}, {@code --control-bind}: a load split between load generators. */
-final class AgentOptions {
+final class AgentOptions implements RunService.Agents {
 
     @Option(names = "--agents", paramLabel = "N", defaultValue = "0",
             description = "Split each load between N load generators ('cpbench agent' processes this command starts on"
@@ -92,7 +93,13 @@ final class AgentOptions {
     }
 
     /** Joins the agents at --agent-hosts, or starts --agents of them on this machine (their logs in runDir/agents). */
-    AgentPool start(PrintStream console, Path runDir) {
+    @Override
+    public int count() {
+        return agents;
+    }
+
+    @Override
+    public AgentPool start(PrintStream console, Path runDir) {
         if (!agentHosts.isEmpty()) {
             console.printf(Locale.ROOT, "joining %d agent%s at %s ...%n", agents, agents == 1 ? "" : "s", String.join(", ", agentHosts));
             long start = System.nanoTime();

@@ -2,25 +2,17 @@ package io.cpbench.bench.cli;
 
 import io.cpbench.bench.run.ChaosNemesis;
 import io.cpbench.bench.run.ChaosRun;
-import io.cpbench.bench.agents.AgentPool;
 import io.cpbench.bench.run.ClusterChoice;
-import io.cpbench.bench.run.Interruption;
-import io.cpbench.bench.run.LoadRun;
 import io.cpbench.bench.run.RunDirectory;
 import io.cpbench.bench.scenario.Scenario;
-import io.cpbench.bench.suite.SuiteOptions;
+import io.cpbench.bench.service.RunService;
 import io.cpbench.core.load.Durations;
 import io.cpbench.core.load.LoadSpec;
-import io.cpbench.lb.ProbeSettings;
 import io.cpbench.topology.Faults;
-import io.cpbench.topology.MemberTuning;
-import io.cpbench.topology.Topology;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import java.io.PrintStream;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -130,7 +122,6 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        PrintStream console = System.out;
         ChaosNemesis.Plan plan = ChaosNemesis.Plan.parse(nemesis);
         Faults.Cut cutWhat;
         try {
@@ -177,74 +168,9 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
         RunDirectory.checkWritable(out.dir);
         cluster.failoverPreset().applyToClientsOfThisJvm();
         ChaosNemesis.Schedule schedule = new ChaosNemesis.Schedule(faultFor, interval, maxFaults, restart, cutWhat, delay);
-        int code = ExitCodes.OK;
-        for (int i = 0; i < scenarios.size() && code != ExitCodes.INTERRUPTED; i++) {
-            if (scenarios.size() > 1) {
-                console.printf(Locale.ROOT, "%n== chaos %d of %d: %s, on a fresh cluster%n", i + 1, scenarios.size(),
-                        scenarios.get(i).name());
-            }
-            code = ExitCodes.worse(code, runOne(console, cluster, plan, schedule, scenarios.get(i), spec));
-        }
-        return code;
-    }
-
-    /** One scenario's chaos run, on a cluster of its own, into a run directory of its own; its exit code. */
-    private int runOne(PrintStream console, ClusterChoice cluster, ChaosNemesis.Plan plan,
-                       ChaosNemesis.Schedule schedule, Scenario scenario, LoadSpec spec) throws Exception {
-        Path runDir = RunDirectory.choose(out.dir, "chaos");
-        console.println("cp-bench chaos: " + schedule.describe(plan, duration));
-        console.println("load: " + spec.summary() + "; clients: " + scenario.name());
-        console.println("failover: " + cluster.failoverPreset().describe());
-        console.println("results -> " + runDir);
-        liveOptions.start(console, runDir, "cp-bench chaos (live)");
-        long startNanos = System.nanoTime();
-        Topology topology = cluster.startAnnounced(console, runDir.resolve("members"), MemberTuning.NONE,
-                Duration.ofSeconds(5), liveOptions::close);
-        topology.takeOverShutdown();
-        Faults faults = topology.faults().orElse(null);
-        if (faults == null) {
-            topology.close();
-            liveOptions.close();
-            throw new IllegalStateException("the " + topology.kind() + " topology cannot inject faults");
-        }
-        ChaosRun run = new ChaosRun(new ChaosRun.Config(plan, schedule, scenario, spec, timeBudget,
-                cluster.failoverPreset().describe()), console);
-        Interruption interruption = new Interruption(run::stop, () -> {
-            faults.healAll();
-            topology.close();
-        });
-        int code;
-        AgentPool pool = null;
-        try {
-            ClusterChoice.printReady(console, topology, startNanos);
-            RunDirectory.create(runDir);
-            if (agentOptions.agents > 0) {
-                pool = agentOptions.start(console, runDir);
-                run.onAgents(pool, cluster, workload.quiet);
-            }
-            SuiteOptions options = cluster.suiteOptions(-1, SuiteOptions.SEED_DELAY, ProbeSettings.defaults());
-            code = exitCode(run.run(topology, faults, options, runDir, LoadRun.consoleListener(console, workload.quiet,
-                    liveOptions.view(), "chaos " + plan.text())));
-        } catch (RuntimeException e) {
-            interruption.disarm(); // an error (agents that did not come, say) is not an interruption
-            throw e;
-        } finally {
-            if (pool != null) {
-                pool.close();
-            }
-            faults.healAll();
-            topology.close();
-            liveOptions.close();
-            interruption.written();
-        }
-        return interruption.disarm() ? code : ExitCodes.INTERRUPTED;
-    }
-
-    static int exitCode(ChaosRun.Verdict verdict) {
-        return switch (verdict) {
-            case PASSED -> ExitCodes.OK;
-            case FAILED -> ExitCodes.FAILED;
-            case UNKNOWN -> ExitCodes.UNKNOWN;
-        };
+        ClusterChoice on = cluster;
+        return RunService.runEach(scenarios.stream().map(scenario -> new ChaosRun(new ChaosRun.Config(plan, schedule, scenario,
+                spec, duration, timeBudget, on, workload.quiet), System.out)).toList(),
+                RunService.Setup.into(out.dir).withLive(liveOptions).withAgents(agentOptions));
     }
 }

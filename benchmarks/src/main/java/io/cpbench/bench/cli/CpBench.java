@@ -1,10 +1,11 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.bench.service.ExitCodes;
 import io.cpbench.core.result.ResultFormatException;
 import io.cpbench.topology.TopologyException;
 import picocli.AutoComplete;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;

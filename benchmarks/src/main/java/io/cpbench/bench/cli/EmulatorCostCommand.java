@@ -1,18 +1,12 @@
 package io.cpbench.bench.cli;
 
 import io.cpbench.bench.run.EmulatorCostRun;
-import io.cpbench.bench.run.Interruption;
-import io.cpbench.bench.run.RunDirectory;
-import io.cpbench.bench.run.RunLines;
-import io.cpbench.bench.scenario.Scenario;
+import io.cpbench.bench.service.RunService;
 import io.cpbench.core.run.RunPlan;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-import java.io.PrintStream;
-import java.nio.file.Path;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /**
@@ -75,46 +69,7 @@ final class EmulatorCostCommand implements Callable<Integer> {
         List<EmulatorCostRun.Config> configs = scenarioOption.scenariosOr("client-leader").stream()
                 .map(scenario -> new EmulatorCostRun.Config(scenario, pairs, plan, clusterWarmup.get(planOptions.quick),
                         emulatedPath.equals("emulated-all"), members, settle)).toList();
-        RunDirectory.checkWritable(out.dir);
-        int code = ExitCodes.OK;
-        for (int i = 0; i < configs.size() && code != ExitCodes.INTERRUPTED; i++) {
-            if (configs.size() > 1) {
-                System.out.printf(Locale.ROOT, "%n== emulator-cost %d of %d: %s%n", i + 1, configs.size(),
-                        configs.get(i).scenario().name());
-            }
-            code = ExitCodes.worse(code, runOne(configs.get(i)));
-        }
-        return code;
-    }
-
-    /** One scenario's pairs, into a run directory of their own; their exit code. */
-    private int runOne(EmulatorCostRun.Config config) {
-        Scenario chosen = config.scenario();
-        RunPlan plan = config.plan();
-        EmulatorCostRun run = new EmulatorCostRun(config, System.out);
-        Path runDir = RunDirectory.create(out.dir, "emulator-cost");
-        PrintStream console = System.out;
-        console.printf(Locale.ROOT, "cp-bench emulator-cost: %s, %d pairs of fresh %d-member local clusters (direct, %s;"
-                + " order alternating); each run %s%n", chosen.name(), pairs, members, emulatedPath, RunLines.describe(plan));
-        console.println("results -> " + runDir);
-        Interruption interruption = new Interruption(run::stop, () -> { });
-        try {
-            run.run(runDir);
-        } finally {
-            try {
-                run.write(runDir);
-            } finally {
-                interruption.written();
-            }
-        }
-        return exitCode(run.pairs(), !interruption.disarm() || run.stopped());
-    }
-
-    /** Interrupted: 130; a pair without a ratio (a run failed, or ended TIMEBOXED or UNSTABLE): 1; else 0. */
-    static int exitCode(List<EmulatorCostRun.Pair> pairs, boolean interrupted) {
-        if (interrupted) {
-            return ExitCodes.INTERRUPTED;
-        }
-        return !pairs.isEmpty() && pairs.stream().allMatch(EmulatorCostRun.Pair::complete) ? ExitCodes.OK : ExitCodes.FAILED;
+        return RunService.runEach(configs.stream().map(c -> new EmulatorCostRun(c, System.out)).toList(),
+                RunService.Setup.into(out.dir));
     }
 }

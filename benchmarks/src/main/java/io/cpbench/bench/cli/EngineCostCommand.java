@@ -1,22 +1,13 @@
 package io.cpbench.bench.cli;
 
-import io.cpbench.bench.run.ClusterChoice;
 import io.cpbench.bench.run.EngineCostRun;
-import io.cpbench.bench.run.Interruption;
-import io.cpbench.bench.run.RunDirectory;
-import io.cpbench.bench.suite.SuiteOptions;
-import io.cpbench.core.load.Durations;
-import io.cpbench.lb.ProbeSettings;
-import io.cpbench.topology.Topology;
+import io.cpbench.bench.service.RunService;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import java.io.PrintStream;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /**
@@ -57,37 +48,9 @@ final class EngineCostCommand implements Callable<Integer> {
     OutOption out;
 
     @Override
-    public Integer call() throws Exception {
-        PrintStream console = System.out;
+    public Integer call() {
         EngineCostRun run = new EngineCostRun(new EngineCostRun.Config(threads, pairs, duration, warmup,
-                clusterWarmupOption.length(false)), console);
-        ClusterChoice cluster = clusterOptions.choose(-1);
-        RunDirectory.checkWritable(out.dir);
-        Path runDir = RunDirectory.choose(out.dir, "engine-cost");
-        console.printf(Locale.ROOT, "cp-bench engine-cost: threads %s, %d pairs each, %s measured after %s warm-up per run"
-                        + " (about %s in all)%nresults -> %s%n", threads, pairs, Durations.human(duration),
-                Durations.human(warmup), Durations.human(run.config().estimateSeconds()), runDir);
-        console.println("starting " + cluster.describe() + " ...");
-        Topology topology = cluster.start(runDir.resolve("members"));
-        topology.takeOverShutdown();
-        Interruption interruption = new Interruption(run::stop, topology::close);
-        try {
-            run.run(topology, cluster.suiteOptions(-1, SuiteOptions.SEED_DELAY, ProbeSettings.defaults()));
-        } finally {
-            topology.close();
-            try {
-                RunDirectory.create(runDir);
-                run.write(runDir);
-                if (run.failure() != null) {
-                    System.err.println("cpbench engine-cost: stopped, ops failed: " + run.failure());
-                }
-            } finally {
-                interruption.written();
-            }
-        }
-        if (!interruption.disarm() || run.stopped()) {
-            return ExitCodes.INTERRUPTED;
-        }
-        return run.failure() == null ? ExitCodes.OK : ExitCodes.FAILED;
+                clusterWarmupOption.length(false), clusterOptions.choose(-1)), System.out);
+        return RunService.run(run, RunService.Setup.into(out.dir));
     }
 }

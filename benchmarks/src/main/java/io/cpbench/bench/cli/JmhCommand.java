@@ -2,19 +2,17 @@ package io.cpbench.bench.cli;
 
 import io.cpbench.bench.jmh.JmhResults;
 import io.cpbench.bench.run.ClusterChoice;
-import io.cpbench.bench.run.Interruption;
 import io.cpbench.bench.run.JmhRun;
 import io.cpbench.bench.run.RunDirectory;
-import io.cpbench.bench.run.RunLines;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.scenario.Scenarios;
-import io.cpbench.core.load.Durations;
+import io.cpbench.bench.service.ExitCodes;
+import io.cpbench.bench.service.RunService;
 import io.cpbench.core.result.ResultFiles;
 import io.cpbench.core.result.RunResult;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -86,15 +84,6 @@ final class JmhCommand implements java.util.concurrent.Callable<Integer> {
     @picocli.CommandLine.Mixin
     OutOption out;
 
-    /**
-     * What a trial takes here beyond its iterations, for the estimate: JMH's fork, starting and settling a 5-member
-     * cluster, its warm-up, stopping it. Measured on 2 cores: 44-51 s (12 trials in 17m03s with 40 s of iterations,
-     * 8 quick trials in 8m50s with 15 s).
-     */
-    static final long TRIAL_OVERHEAD_SECONDS = 50;
-    /** The same on a running cluster (remote, attach): the fork reaches it and warms it up; about 20 s on loopback. */
-    static final long REACH_OVERHEAD_SECONDS = 20;
-
     @Override
     public Integer call() {
         if (fold != null) {
@@ -112,39 +101,8 @@ final class JmhCommand implements java.util.concurrent.Callable<Integer> {
                 warmupTime != null ? warmupTime : Duration.ofSeconds(5), iterations != null ? iterations : quick ? 2 : 3,
                 iterationTime != null ? iterationTime : Duration.ofSeconds(quick ? 5 : 10));
         JmhRun.Config config = new JmhRun.Config(scenarios, harnesses, rounds, it, threads, clusterWarmup.get(quick),
-                clusterOptions.toArgs(), harnessCost);
-
-        PrintStream console = System.out;
-        Path runDir = RunDirectory.create(out.dir, "jmh");
-        JmhRun run = new JmhRun(config, console, runDir);
-        int trials = config.trials();
-        long perTrial = (cluster.startsMembers() ? TRIAL_OVERHEAD_SECONDS : REACH_OVERHEAD_SECONDS) + it.seconds();
-        console.printf(Locale.ROOT, "cp-bench jmh: %d scenario%s x %d mode%s x %d round%s = %d trials; each %s, "
-                        + "then %d x %s warm-up and %d x %s measured iterations; about %s in all%n",
-                scenarios.size(), scenarios.size() == 1 ? "" : "s", harnesses.size(), harnesses.size() == 1 ? "" : "s",
-                rounds, rounds == 1 ? "" : "s", trials, cluster.startsMembers()
-                        ? "starts a fresh cluster (" + cluster.describe() + ")"
-                        : "reaches " + cluster.describe(), it.warmup(), Durations.human(it.warmupTime().toSeconds()),
-                it.measured(), Durations.human(it.measuredTime().toSeconds()),
-                Durations.human(trials * perTrial + (harnessCost ? 15 : 0)));
-        console.println("results -> " + runDir + "   (JMH's own JSON and output: " + runDir.resolve("jmh") + ")");
-
-        Interruption interruption = new Interruption(run::stop, () -> { });
-        try {
-            run.run();
-        } finally {
-            try {
-                RunDirectory.writeSummary(console, runDir, "jmh", run.results(), run.notes());
-                String summary = RunLines.notOk("jmh", run.results());
-                if (summary != null) {
-                    System.err.println(summary);
-                }
-            } finally {
-                interruption.written();
-            }
-        }
-        boolean interrupted = !interruption.disarm() || run.stopped();
-        return ExitCodes.of(run.results(), interrupted, false);
+                clusterOptions.toArgs(), harnessCost, cluster);
+        return RunService.run(new JmhRun(config, System.out), RunService.Setup.into(out.dir));
     }
 
     private int foldOnly() {

@@ -1,11 +1,10 @@
 package io.cpbench.bench.cli;
 
-import io.cpbench.bench.run.RunDirectory;
 import io.cpbench.bench.run.LbStudyRun;
+import io.cpbench.bench.service.RunService;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 
@@ -60,11 +59,8 @@ final class LbStudyCommand implements Callable<Integer> {
     OutOption out;
 
     @Override
-    public Integer call() throws Exception {
-        LbStudyRun run = new LbStudyRun(new LbStudyRun.Config(starts, window, afterChange, threads, priorityMember,
-                metricsSeconds, basePort, goal), System.out);
-        Path dir = RunDirectory.create(out.dir, "lb-study");
-        System.out.println("lb-study: results in " + dir);
-        return run.run(dir) ? ExitCodes.OK : ExitCodes.FAILED;
+    public Integer call() {
+        return RunService.run(new LbStudyRun(new LbStudyRun.Config(starts, window, afterChange, threads, priorityMember,
+                metricsSeconds, basePort, goal), System.out), RunService.Setup.into(out.dir));
     }
 }

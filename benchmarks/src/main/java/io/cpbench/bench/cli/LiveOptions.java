@@ -1,13 +1,14 @@
 package io.cpbench.bench.cli;
 
 import io.cpbench.bench.report.LiveView;
+import io.cpbench.bench.service.RunService;
 import picocli.CommandLine.Option;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
 
 /** {@code --live[=PORT]}: serve the run's report, updating, on 127.0.0.1 while it runs. */
-final class LiveOptions {
+final class LiveOptions implements RunService.Live {
 
     @Option(names = "--live", arity = "0..1", paramLabel = "PORT", fallbackValue = "0",
             description = "Serve a live view on 127.0.0.1 only while the run goes: the report page with its charts"
@@ -18,7 +19,8 @@ final class LiveOptions {
     private LiveView view;
 
     /** Starts and announces the live view (nothing without --live); {@link #close} stops it. */
-    void start(PrintStream console, Path runDir, String title) {
+    @Override
+    public void start(PrintStream console, Path runDir, String title) {
         if (port != null) {
             view = LiveView.start(port, runDir, title);
             console.println("live view: " + view.url() + "  (metrics: " + view.url() + "metrics; 127.0.0.1 only)");
@@ -26,12 +28,14 @@ final class LiveOptions {
     }
 
     /** The running live view, or null. */
-    LiveView view() {
+    @Override
+    public LiveView view() {
         return view;
     }
 
     /** Stops the live view, if one runs; safe to call more than once. */
-    void close() {
+    @Override
+    public void close() {
         if (view != null) {
             view.close();
             view = null;

@@ -1,36 +1,24 @@
 package io.cpbench.bench.cli;
 
-import io.cpbench.bench.agents.AgentPool;
 import io.cpbench.bench.run.ClusterChoice;
-import io.cpbench.bench.run.Interruption;
 import io.cpbench.bench.run.LoadRun;
-import io.cpbench.bench.run.LoadTables;
-import io.cpbench.bench.run.ReleaseAxisRun;
-import io.cpbench.bench.run.RunDirectory;
-import io.cpbench.bench.run.RunLines;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.scenario.Scenarios;
+import io.cpbench.bench.service.RunService;
 import io.cpbench.bench.suite.SuiteOptions;
-import io.cpbench.core.load.Durations;
-import io.cpbench.core.load.LoadResult;
 import io.cpbench.core.load.LoadSpec;
 import io.cpbench.core.load.OpType;
 import io.cpbench.core.load.Stage;
-import io.cpbench.core.result.RunResult;
 import io.cpbench.lb.ProbeSettings;
-import io.cpbench.topology.MemberTuning;
-import io.cpbench.topology.Topology;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /**
@@ -179,7 +167,6 @@ final class LoadCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintStream console = System.out;
         LoadSpec spec = spec();
         boolean engineOnly = spec.mix().containsKey(OpType.NOOP);
         List<Scenario> scenarios = engineOnly ? List.of() : scenarios();
@@ -202,105 +189,9 @@ final class LoadCommand implements Callable<Integer> {
             }
             scenarios.forEach(s -> agentOptions.checkSplits(spec, s, "the load"));
         }
-        Duration slowDelay = delay.value();
-        SuiteOptions options = engineOnly ? null : cluster.suiteOptions(slowMember, slowDelay, ProbeSettings.defaults());
-        LoadRun run = new LoadRun(new LoadRun.Config(spec, scenarios, rounds, clusterWarmup.length(quick), options), console,
-                LoadRun.consoleListener(console, workload.quiet, liveOptions.view(), "load"));
-        RunDirectory.checkWritable(out.dir);
-        Path runDir = RunDirectory.choose(out.dir, "load");
-        console.println("cp-bench load: " + spec.summary());
-        if (!spec.thresholds().isEmpty()) {
-            console.println("thresholds: " + String.join(", ", spec.thresholds().stream().map(t -> t.text()).toList())
-                    + (spec.abortOnFail() ? " (abort on fail)" : ""));
-        }
-        if (engineOnly) {
-            console.println("the engine alone (noop ops): no cluster is started");
-            console.println("results -> " + runDir);
-            return engineOnly(run, runDir);
-        }
-        long perRun = (spec.warmup().toNanos() + spec.profile().totalNanos()) / 1_000_000_000L;
-        ReleaseAxisRun.Config acrossReleases = releases.isEmpty() ? null : new ReleaseAxisRun.Config(releases, scenarios, rounds);
-        console.printf(Locale.ROOT, "%d scenario%s x %d round%s%s, about %s each: %s%n", scenarios.size(),
-                scenarios.size() == 1 ? "" : "s", rounds, rounds == 1 ? "" : "s",
-                acrossReleases == null ? "" : acrossReleases.describe(), Durations.human(perRun),
-                String.join(", ", scenarios.stream().map(Scenario::name).toList()));
-        if (acrossReleases != null && acrossReleases.tooFewRounds() != null) {
-            console.println(acrossReleases.tooFewRounds());
-        }
-        console.println("results -> " + runDir);
-        liveOptions.start(console, runDir, "cp-bench load (live)");
-        if (acrossReleases != null) {
-            ReleaseAxisRun axis = new ReleaseAxisRun(acrossReleases, run.acrossReleases(), console);
-            boolean interrupted = ReleaseAxis.run(axis, runDir, Duration.ofSeconds(5), "load", liveOptions, (v, results) -> {
-                if (results.size() > 1) {
-                    console.println();
-                    console.print(LoadTables.perOp(results));
-                }
-            });
-            return ExitCodes.ofLoad(axis.results(), interrupted);
-        }
-        long startNanos = System.nanoTime();
-        Topology topology;
-        try {
-            topology = cluster.startAnnounced(console, runDir.resolve("members"), MemberTuning.NONE,
-                    Duration.ofSeconds(5), liveOptions::close);
-        } finally {
-            RunDirectory.removeIfEmpty(runDir);
-        }
-        topology.takeOverShutdown();
-        AgentPool pool = null;
-        Interruption interruption = new Interruption(run::stop, topology::close);
-        try {
-            ClusterChoice.printReady(console, topology, startNanos);
-            RunDirectory.create(runDir);
-            if (agents > 0) {
-                pool = agentOptions.start(console, runDir);
-                run.onAgents(pool, cluster, workload.quiet);
-            }
-            run.run(topology, runDir);
-        } catch (RuntimeException e) {
-            interruption.disarm(); // an error (agents that did not come, say) is not an interruption
-            throw e;
-        } finally {
-            if (pool != null) {
-                pool.close();
-            }
-            topology.close();
-            liveOptions.close();
-            try {
-                List<RunResult> results = run.results();
-                if (!results.isEmpty()) {
-                    RunDirectory.writeSummary(console, runDir, "load", results, List.of());
-                }
-                if (results.size() > 1) {
-                    console.println();
-                    console.print(LoadTables.perOp(results));
-                }
-                RunDirectory.removeIfEmpty(runDir);
-                String summary = RunLines.notOk("load", results);
-                if (summary != null) {
-                    System.err.println(summary);
-                }
-            } finally {
-                interruption.written();
-            }
-        }
-        boolean wasInterrupted = !interruption.disarm() || run.stopped();
-        return ExitCodes.ofLoad(run.results(), wasInterrupted);
-    }
-
-    private static int engineOnly(LoadRun run, Path runDir) {
-        RunDirectory.create(runDir);
-        Interruption interruption = new Interruption(run::stop, () -> { });
-        LoadResult load;
-        try {
-            load = run.runEngineOnly(runDir);
-        } finally {
-            interruption.written();
-        }
-        if (!interruption.disarm() || run.stopped()) {
-            return ExitCodes.INTERRUPTED;
-        }
-        return load.thresholdsPassed() ? ExitCodes.OK : ExitCodes.THRESHOLDS;
+        SuiteOptions options = engineOnly ? null : cluster.suiteOptions(slowMember, delay.value(), ProbeSettings.defaults());
+        LoadRun run = new LoadRun(new LoadRun.Config(spec, scenarios, rounds, clusterWarmup.length(quick), options, cluster,
+                releases, workload.quiet), System.out);
+        return RunService.run(run, RunService.Setup.into(out.dir).withLive(liveOptions).withAgents(agentOptions));
     }
 }

@@ -1,28 +1,17 @@
 package io.cpbench.bench.cli;
 
 import io.cpbench.bench.run.ClusterChoice;
-import io.cpbench.bench.run.ConsoleProgress;
-import io.cpbench.bench.run.Interruption;
 import io.cpbench.bench.run.MatrixRun;
-import io.cpbench.bench.run.ReleaseAxisRun;
 import io.cpbench.bench.run.RunDirectory;
-import io.cpbench.bench.run.RunLines;
 import io.cpbench.bench.run.UntilCi;
 import io.cpbench.bench.scenario.Scenario;
-import io.cpbench.bench.suite.ScenarioRunner;
-import io.cpbench.core.load.Durations;
-import io.cpbench.core.run.RunPlan;
+import io.cpbench.bench.service.RunService;
 import io.cpbench.lb.ProbeSettings;
-import io.cpbench.topology.MemberTuning;
-import io.cpbench.topology.Topology;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import java.io.PrintStream;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
@@ -87,104 +76,15 @@ abstract class SuiteCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintStream console = System.out;
         // Everything the options decide is checked before anything starts or any directory is made.
-        RunPlan plan = planOptions.plan();
-        java.util.function.Function<Scenario, RunPlan> plans = planOptions.plans();
         List<Scenario> scenarios = scenarios();
         ProbeSettings probeSettings = probeSettings();
         UntilCi untilCi = untilCi();
-        int rounds = untilCi != null ? untilCi.maxRounds() : rounds();
         ClusterChoice cluster = validate(scenarios);
-        MatrixRun.Config config = new MatrixRun.Config(scenarios, plans, rounds, untilCi, clusterWarmup.get(planOptions.quick),
-                cluster.suiteOptions(slowMember, delay.value(), probeSettings));
-        if (!releaseChoices.isEmpty() && untilCi != null) {
-            throw new IllegalArgumentException("--until-ci with several --hazelcast-version releases: give --rounds"
-                    + " (each round starts fresh clusters of every release)");
-        }
-        ReleaseAxisRun.Config acrossReleases = releaseChoices.isEmpty() ? null
-                : new ReleaseAxisRun.Config(releaseChoices, scenarios, rounds);
-        int releases = Math.max(1, releaseChoices.size());
-        Path runDir = RunDirectory.choose(out.dir, commandName());
-        long boxedRound = scenarios.stream().mapToLong(s -> plans.apply(s).timebox().toSeconds()).sum();
-        Duration shortestBox = scenarios.stream().map(s -> plans.apply(s).timebox()).min(Duration::compareTo).orElseThrow();
-        boolean shorterBoxes = shortestBox.compareTo(plan.timebox()) < 0;
-        console.printf(Locale.ROOT, "cp-bench %s: %d scenario%s x %d round%s%s; %s; time box %s per scenario%s (at most %s in all)%n",
-                commandName(), scenarios.size(), scenarios.size() == 1 ? "" : "s", rounds, rounds == 1 ? "" : "s",
-                acrossReleases == null ? "" : acrossReleases.describe(),
-                RunLines.describe(plan), Durations.human(plan.timebox()),
-                shorterBoxes ? ", " + Durations.human(shortestBox) + " through the slow member" : "",
-                untilCi != null && untilCi.maxTime().toSeconds() < boxedRound * rounds
-                        ? Durations.human(untilCi.maxTime().toSeconds() + boxedRound) + ": --max-time, plus the round in flight"
-                        : Durations.human(boxedRound * rounds * releases)
-                        + (releases == 1 ? "" : ", plus each round's cluster starts"));
-        if (untilCi != null) {
-            console.println(untilCi.describe());
-        }
-        if (acrossReleases != null && acrossReleases.tooFewRounds() != null) {
-            console.println(acrossReleases.tooFewRounds());
-        }
-        console.println("results -> " + runDir);
-        String planted = io.cpbench.core.workload.PlantedSlowdown.banner();
-        if (planted != null) {
-            console.println(planted);
-        }
-        liveOptions.start(console, runDir, "cp-bench " + commandName() + " (live)");
-        io.cpbench.bench.report.LiveView live = liveOptions.view();
-        ConsoleProgress progress = new ConsoleProgress(System.err, progressEvery, rounds, plan.duration(),
-                scenario -> plans.apply(scenario).timebox());
-        ScenarioRunner.ProgressSink sink = live == null ? progress : (scenario, round, p) -> {
-            progress.report(scenario, round, p);
-            live.sample((round == 0 ? "cluster warm-up" : "round " + round + " " + scenario.name()) + (p.measuring() ? "" : " (warm-up)"),
-                    p.intervalOpsPerSecond(), p.intervalP50Micros(), null, p.done(), p.errors());
-        };
-        if (acrossReleases != null) {
-            return runAcrossReleases(acrossReleases, config, runDir, sink);
-        }
-        long startNanos = System.nanoTime();
-        Topology topology;
-        try {
-            topology = cluster.startAnnounced(console, runDir.resolve("members"), MemberTuning.NONE, progressEvery,
-                    liveOptions::close);
-        } finally {
-            RunDirectory.removeIfEmpty(runDir);
-        }
-        topology.takeOverShutdown(); // the hook below writes what was measured first, then stops the members
-        MatrixRun run = new MatrixRun(config, console, sink);
-        // a no-op when the main thread closed the topology first
-        Interruption interruption = new Interruption(run::stop, topology::close);
-        try {
-            ClusterChoice.printReady(console, topology, startNanos);
-            run.run(topology, runDir);
-        } finally {
-            topology.close();
-            liveOptions.close();
-            try {
-                RunDirectory.writeSummary(console, runDir, commandName(), run.results(), run.verdicts());
-                RunDirectory.removeIfEmpty(runDir);
-                // Before the hook is released: on Ctrl-C the JVM ends as soon as the hook returns.
-                String summary = RunLines.notOk(commandName(), run.results());
-                if (summary != null) {
-                    System.err.println(summary);
-                }
-            } finally {
-                interruption.written();
-            }
-        }
-        boolean interrupted = !interruption.disarm() || run.stopped();
-        return ExitCodes.of(run.results(), interrupted, strict);
-    }
-
-    /**
-     * A run with a version axis ({@code --hazelcast-version A,B}): fresh clusters of each release every round, each
-     * scenario on each in turn; each release's results into a run directory of its own under {@code runDir}, and
-     * {@code releases.md} comparing them.
-     */
-    private int runAcrossReleases(ReleaseAxisRun.Config config, MatrixRun.Config matrix, Path runDir,
-                                  ScenarioRunner.ProgressSink sink) {
-        ReleaseAxisRun run = new ReleaseAxisRun(config, ReleaseAxisRun.matrix(matrix, sink), System.out);
-        boolean interrupted = ReleaseAxis.run(run, runDir, progressEvery, commandName(), liveOptions, (v, results) -> { });
-        return ExitCodes.of(run.results(), interrupted, strict);
+        MatrixRun run = new MatrixRun(new MatrixRun.Config(commandName(), scenarios, planOptions.plan(), planOptions.plans(),
+                untilCi != null ? untilCi.maxRounds() : rounds(), untilCi, clusterWarmup.get(planOptions.quick),
+                cluster.suiteOptions(slowMember, delay.value(), probeSettings), cluster, releaseChoices, strict), System.out);
+        return RunService.run(run, RunService.Setup.into(out.dir).withLive(liveOptions).withProgressEvery(progressEvery));
     }
 
     /** Checks what the options can tell before anything starts: a mistake here costs a second, not a minute. */

@@ -1,24 +1,19 @@
 package io.cpbench.bench.cli;
 
 import io.cpbench.bench.run.ClusterChoice;
-import io.cpbench.bench.run.Interruption;
-import io.cpbench.bench.run.LoadRun;
-import io.cpbench.bench.run.RunDirectory;
 import io.cpbench.bench.run.SweepGrid;
 import io.cpbench.bench.run.SweepGridBuilder;
 import io.cpbench.bench.run.SweepRun;
+import io.cpbench.bench.service.ExitCodes;
+import io.cpbench.bench.service.RunService;
 import io.cpbench.bench.suite.LoadWarmup;
 import io.cpbench.bench.suite.SuiteOptions;
-import io.cpbench.core.load.Durations;
 import io.cpbench.core.load.Threshold;
-import io.cpbench.core.result.Status;
-import io.cpbench.core.sweep.CellRun;
 import io.cpbench.core.sweep.SweepAnalysis;
 import io.cpbench.core.sweep.SweepCell;
 import io.cpbench.core.sweep.SweepFile;
 import io.cpbench.core.sweep.SweepReport;
 import io.cpbench.lb.ProbeSettings;
-import io.cpbench.topology.Topology;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -27,7 +22,6 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
@@ -196,56 +190,15 @@ final class SweepCommand implements Callable<Integer> {
                     io.cpbench.bench.scenario.Scenarios.byName(c.routing()), "cell " + c.routing() + " " + c.level()));
         }
         LoadWarmup.spec(SweepRun.cellSpec(grid, SweepRun.warmupCell(grid), seed), clusterWarmup.isZero() ? Duration.ofSeconds(1) : clusterWarmup); // so does the warm-up's
-        console.println("cp-bench sweep: " + grid.describe());
-        console.printf(Locale.ROOT, "estimate: %s for the cells%s, plus the cluster's start and %s warm-up%n",
-                Durations.human(grid.estimate(clusterWarmup)),
-                grid.clusterPerSetting() ? " and the clusters of the other settings"
-                        : grid.clusterPerRepeat() ? " and the other repeats' clusters" : "", Durations.human(clusterWarmup));
+        SweepRun run = new SweepRun(new SweepRun.Config(grid, seed, clusterWarmup, options, cluster, cellLines), console);
         if (dryRun) {
+            run.describe(console);
             for (SweepCell c : cells) {
                 console.println("  " + c);
             }
             return ExitCodes.OK;
         }
-        RunDirectory.checkWritable(out.dir);
-        Path runDir = RunDirectory.choose(out.dir, "sweep");
-        console.println("results -> " + runDir);
-        liveOptions.start(console, runDir, "cp-bench sweep (live)");
-        SweepRun run = new SweepRun(new SweepRun.Config(grid, seed, clusterWarmup, options, cluster.describe()), console,
-                (tuning, logDir) -> {
-                    long startNanos = System.nanoTime();
-                    Topology topology = cluster.startAnnounced(console, logDir, tuning, Duration.ofSeconds(5), () -> { });
-                    topology.takeOverShutdown();
-                    ClusterChoice.printReady(console, topology, startNanos);
-                    return topology;
-                },
-                name -> cellLines || liveOptions.view() != null
-                        ? LoadRun.consoleListener(console, !cellLines, liveOptions.view(), name) : null);
-        Interruption interruption = new Interruption(run::stop, run::closeCluster);
-        List<CellRun> runs;
-        io.cpbench.bench.agents.AgentPool pool = null;
-        try {
-            RunDirectory.create(runDir);
-            if (agents > 0) {
-                pool = agentOptions.start(console, runDir);
-                run.onAgents(pool, cluster);
-            }
-            runs = run.run(runDir);
-        } catch (RuntimeException e) {
-            interruption.disarm(); // an error (agents that did not come, say) is not an interruption
-            throw e;
-        } finally {
-            if (pool != null) {
-                pool.close();
-            }
-            liveOptions.close();
-            RunDirectory.removeIfEmpty(runDir);
-            interruption.written();
-        }
-        if (!interruption.disarm() || run.stopped()) {
-            return ExitCodes.INTERRUPTED;
-        }
-        return runs.stream().anyMatch(r -> Status.FAIL.name().equals(r.status())) ? ExitCodes.FAILED : ExitCodes.OK;
+        return RunService.run(run, RunService.Setup.into(out.dir).withLive(liveOptions).withAgents(agentOptions));
     }
 
     /** {@code --from}: the analysis of a finished (or interrupted) sweep, again, under this --slo or its own. */

@@ -4,6 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.cpbench.bench.run.AbProtocol.Pair;
 import io.cpbench.bench.run.AbProtocol.Slice;
 import io.cpbench.bench.run.AbProtocol.Worker;
+import io.cpbench.bench.service.ExitCodes;
+import io.cpbench.bench.service.RunContext;
+import io.cpbench.bench.service.RunKind;
 import io.cpbench.core.load.Durations;
 import io.cpbench.core.result.AbSlices;
 import io.cpbench.core.result.AbSlicesTurnBuilder;
@@ -29,6 +32,7 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
+import java.util.stream.Collectors;
 
 /**
  * An A/B run: a client process of BASE and one of NEW ({@link AbProtocol}) take turns on one cluster, BASE-NEW then
@@ -42,7 +46,7 @@ import java.util.function.ToDoubleFunction;
  * <p>A run runs once. {@link #stop()} may be called from any thread (a Ctrl-C hook): no other turn starts, and
  * {@link #outcome()} holds the pairs measured.
  */
-public final class AbRun {
+public final class AbRun implements RunKind {
 
     /** Untimed turns per side after a restart of the client processes (the cluster is warm by then). */
     private static final Duration REWARM = Duration.ofSeconds(5);
@@ -119,13 +123,37 @@ public final class AbRun {
      * @param baseCommand    the command that starts BASE's client process
      * @param newCommand     the command that starts NEW's client process
      * @param startupTimeout how long both client processes get to become ready
+     * @param where          the cluster both sides share, or each side's release
      */
     public record Config(Turns turns, Stopping stopping, double tolerance, Set<Comparison.Metric> gated,
-                         List<String> baseCommand, List<String> newCommand, Duration startupTimeout) {
+                         List<String> baseCommand, List<String> newCommand, Duration startupTimeout, Where where) {
         public Config {
             gated = Set.copyOf(gated);
             baseCommand = List.copyOf(baseCommand);
             newCommand = List.copyOf(newCommand);
+        }
+    }
+
+    /**
+     * Where the sides run: both on one cluster ({@code releases} null: {@code cluster}, started or attached to; a
+     * cluster attached to is reached with {@code attachArgs}), or each on fresh clusters of its own release.
+     *
+     * @param sides a line per side saying what runs it (its jar, its JVM options, its release)
+     */
+    public record Where(ClusterChoice cluster, List<String> attachArgs, Releases releases, List<String> sides) {
+        public Where {
+            attachArgs = List.copyOf(attachArgs);
+            sides = List.copyOf(sides);
+        }
+    }
+
+    /**
+     * BASE's and NEW's members when ab compares Hazelcast releases (stock members of each, their jars resolved before
+     * anything starts).
+     */
+    public record Releases(ClusterChoice base, ClusterChoice next) {
+        public String describe(ClusterChoice members) {
+            return members.describe() + ", a fresh cluster per pair of client processes";
         }
     }
 
@@ -157,17 +185,117 @@ public final class AbRun {
     private volatile long started;
     private volatile String failure;
     private volatile boolean ownClusters;
+    private volatile ReleaseClusters fresh;
 
     public AbRun(Config config, PrintStream console) {
         this.config = config;
         this.console = console;
     }
 
+    @Override
+    public String name() {
+        return "ab";
+    }
+
+    @Override
+    public String subject() {
+        return config.turns().scenario();
+    }
+
+    @Override
+    public ClusterChoice cluster() {
+        return config.where().releases() == null ? config.where().cluster() : null;
+    }
+
+    @Override
+    public void announce(PrintStream out, Path runDir) {
+        Turns turns = config.turns();
+        Stopping stopping = config.stopping();
+        out.printf(Locale.ROOT, "cp-bench ab: %s, %d thread%s per side, turns of %s, BASE-NEW then NEW-BASE,"
+                        + " %s; until the 95%% interval of %s new÷base is within ±%s (at least %d, at most %d pairs and"
+                        + " %s), after %s warm-up per side%n",
+                turns.scenario(), turns.threads(), turns.threads() == 1 ? "" : "s", Durations.human(turns.slice()),
+                stopping.restartEvery() == 0 ? "the same two client processes throughout"
+                        : "both client processes anew every " + stopping.restartEvery() + " pairs",
+                config.gated().stream().sorted().map(Comparison.Metric::label).collect(Collectors.joining(" and ")),
+                stopping.untilCi() == 0 ? "- (off: every pair)" : String.format(Locale.ROOT, "%.1f%%", stopping.untilCi() * 100),
+                stopping.minPairs(), stopping.maxPairs(), Durations.human(stopping.maxTime()), Durations.human(turns.warmup()));
+        config.where().sides().forEach(line -> out.println("  " + line));
+        out.println("results -> " + runDir);
+    }
+
+    @Override
+    public void run(RunContext context) {
+        Where where = config.where();
+        Clusters clusters;
+        if (where.releases() == null) {
+            clusters = Clusters.same(where.cluster().attachTopology() ? where.attachArgs()
+                    : where.cluster().attachArgs(context.topology()));
+        } else {
+            fresh = new ReleaseClusters(where.releases().base(), where.releases().next(), context);
+            clusters = fresh;
+        }
+        run(clusters, context.runDir());
+    }
+
+    /** Stops both client processes and the clusters started for them; any thread, more than once. */
+    @Override
+    public void close() {
+        closeWorkers();
+        ReleaseClusters started = fresh;
+        if (started != null) {
+            started.close();
+        }
+    }
+
+    @Override
+    public void write(RunContext context) {
+        Where where = config.where();
+        Turns turns = config.turns();
+        List<String> about = new ArrayList<>(where.sides());
+        if (where.releases() == null) {
+            about.add(where.cluster().describe() + "; turns of " + Durations.human(turns.slice()) + ", " + turns.threads()
+                    + " thread(s) per side");
+        } else {
+            about.add("turns of " + Durations.human(turns.slice()) + ", " + turns.threads() + " thread(s) per side; both"
+                    + " clients Hazelcast " + io.cpbench.topology.HazelcastRelease.build());
+        }
+        about.add("members as the clients saw them: BASE Hazelcast " + orNone(membersSeen("BASE"))
+                + ", NEW Hazelcast " + orNone(membersSeen("NEW")));
+        Outcome outcome = write(context.runDir(), about);
+        if (outcome.stopped()) {
+            return;
+        }
+        if (outcome.failure() != null) {
+            System.err.println("cpbench ab: " + outcome.failure());
+        } else if (outcome.result() == null) {
+            System.err.println("cpbench ab: fewer than 2 pairs measured; no verdict");
+        } else if (outcome.result().regression()) {
+            System.err.println("cpbench: " + Comparison.summary(outcome.result(), "BASE", "NEW"));
+        }
+    }
+
+    @Override
+    public int exitCode(boolean interrupted) {
+        Outcome outcome = outcome();
+        if (interrupted || outcome.stopped()) {
+            return ExitCodes.INTERRUPTED;
+        }
+        return outcome.failure() != null || outcome.result() == null || outcome.result().regression()
+                ? ExitCodes.FAILED : ExitCodes.OK;
+    }
+
+    private static String orNone(String seen) {
+        return seen.isEmpty() ? "- (no client process became ready)" : seen;
+    }
+
     /** Ends the run early: no other turn starts. */
+    @Override
     public void stop() {
         stopped = true;
     }
 
+    @Override
     public boolean stopped() {
         return stopped;
     }
@@ -215,7 +343,7 @@ public final class AbRun {
      * A client process that breaks, ops that fail, or clusters that cannot be started end the run with a
      * {@link Outcome#failure()}. Both client processes are stopped when it returns.
      */
-    public void run(Clusters clusters, Path runDir) {
+    private void run(Clusters clusters, Path runDir) {
         Turns turns = config.turns();
         Stopping stopping = config.stopping();
         List<String> args = List.of("--scenario", turns.scenario(), "--threads", Integer.toString(turns.threads()));

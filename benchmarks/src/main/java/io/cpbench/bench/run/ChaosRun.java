@@ -2,6 +2,9 @@ package io.cpbench.bench.run;
 
 import io.cpbench.bench.agents.AgentPool;
 import io.cpbench.bench.scenario.Scenario;
+import io.cpbench.bench.service.ExitCodes;
+import io.cpbench.bench.service.RunContext;
+import io.cpbench.bench.service.RunKind;
 import io.cpbench.bench.suite.ScenarioSession;
 import io.cpbench.bench.suite.SuiteOptions;
 import io.cpbench.core.check.Availability;
@@ -17,6 +20,7 @@ import io.cpbench.core.load.LoadEngine;
 import io.cpbench.core.load.LoadResult;
 import io.cpbench.core.load.LoadSpec;
 import io.cpbench.core.load.LoadSummary;
+import io.cpbench.lb.ProbeSettings;
 import io.cpbench.topology.Faults;
 import io.cpbench.topology.Topology;
 
@@ -43,7 +47,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>A run runs once; {@link #stop()} may be called from any thread (a Ctrl-C hook): the nemesis stops, the load
  * ends after its ops in flight, and what was recorded is still checked and written.
  */
-public final class ChaosRun extends StoppableRun {
+public final class ChaosRun extends StoppableRun implements RunKind {
 
     /** How a chaos run ended, as the checkers judged it. */
     public enum Verdict {
@@ -67,35 +71,89 @@ public final class ChaosRun extends StoppableRun {
      * @param schedule   when faults come and go
      * @param scenario   how the clients connect
      * @param spec       the load; its warm-up and duration bound the nemesis
+     * @param duration   how long the load runs, measured
      * @param timeBudget time the linearizability check may take
-     * @param failover   the client failover settings, described, for {@code chaos.json}
+     * @param cluster    the cluster it runs on (a fresh one per run), whose failover settings the clients have
+     * @param quiet      without the load's live line on stderr
      */
     public record Config(ChaosNemesis.Plan plan, ChaosNemesis.Schedule schedule, Scenario scenario, LoadSpec spec,
-                         Duration timeBudget, String failover) {
+                         Duration duration, Duration timeBudget, ClusterChoice cluster, boolean quiet) {
     }
 
     private final Config config;
     private final CountDownLatch stopNemesis = new CountDownLatch(1);
     private AgentPool agents;
-    private ClusterChoice agentsCluster;
-    private boolean quiet;
+    private volatile Faults faults;
+    private volatile Verdict verdict;
 
     public ChaosRun(Config config, PrintStream console) {
         super(console);
         this.config = config;
     }
 
-    /**
-     * Splits the load between the agents of {@code pool} instead of running it in this process: each records its ops,
-     * and the checkers read the merged history ({@link AgentPool.Merged#history()}).
-     *
-     * @param cluster the cluster the agents' clients reach (their connect timeout and failover preset)
-     */
-    public ChaosRun onAgents(AgentPool pool, ClusterChoice cluster, boolean quietly) {
-        agents = pool;
-        agentsCluster = cluster;
-        quiet = quietly;
-        return this;
+    @Override
+    public String name() {
+        return "chaos";
+    }
+
+    @Override
+    public String subject() {
+        return config.scenario().name() + ", on a fresh cluster";
+    }
+
+    @Override
+    public ClusterChoice cluster() {
+        return config.cluster();
+    }
+
+    @Override
+    public boolean takesAgents() {
+        return true;
+    }
+
+    @Override
+    public void announce(PrintStream out, Path runDir) {
+        out.println("cp-bench chaos: " + config.schedule().describe(config.plan(), config.duration()));
+        out.println("load: " + config.spec().summary() + "; clients: " + config.scenario().name());
+        out.println("failover: " + config.cluster().failoverPreset().describe());
+        out.println("results -> " + runDir);
+    }
+
+    @Override
+    public void run(RunContext context) throws Exception {
+        Topology topology = context.topology();
+        faults = topology.faults().orElseThrow(
+                () -> new IllegalStateException("the " + topology.kind() + " topology cannot inject faults"));
+        agents = context.agents();
+        SuiteOptions options = config.cluster().suiteOptions(-1, SuiteOptions.SEED_DELAY, ProbeSettings.defaults());
+        verdict = run(topology, faults, options, context.runDir(), LoadRun.consoleListener(console, config.quiet(),
+                context.live(), "chaos " + config.plan().text()));
+    }
+
+    /** Heals every fault in force, so that the members can be stopped; any thread, more than once. */
+    @Override
+    public void close() {
+        Faults inForce = faults;
+        if (inForce != null) {
+            inForce.healAll();
+        }
+    }
+
+    @Override
+    public int exitCode(boolean interrupted) {
+        if (interrupted) {
+            return ExitCodes.INTERRUPTED;
+        }
+        return exitCode(verdict);
+    }
+
+    /** 0 passed, 1 failed (or no verdict), 3 unknown. */
+    public static int exitCode(Verdict verdict) {
+        return verdict == null ? ExitCodes.FAILED : switch (verdict) {
+            case PASSED -> ExitCodes.OK;
+            case FAILED -> ExitCodes.FAILED;
+            case UNKNOWN -> ExitCodes.UNKNOWN;
+        };
     }
 
     /** Stops the nemesis and ends the load after its ops in flight; what was recorded is still checked. Any thread. */
@@ -111,7 +169,7 @@ public final class ChaosRun extends StoppableRun {
      *
      * @param listener the load engine's progress, or null
      */
-    public Verdict run(Topology topology, Faults faults, SuiteOptions options, Path runDir, LoadEngine.Listener listener)
+    private Verdict run(Topology topology, Faults faults, SuiteOptions options, Path runDir, LoadEngine.Listener listener)
             throws Exception {
         LoadSpec spec = config.spec();
         ChaosNemesis nemesis;
@@ -136,7 +194,7 @@ public final class ChaosRun extends StoppableRun {
                 stops.running(agents::stop);
                 loadRun = () -> {
                     AgentPool.Merged merged = agents.run(spec, config.scenario().name(),
-                            AgentPool.target(topology, agentsCluster), quiet, clock, loadStart::complete);
+                            AgentPool.target(topology, config.cluster()), config.quiet(), clock, loadStart::complete);
                     agentEvents.set(merged.history());
                     return merged.load();
                 };
@@ -279,7 +337,7 @@ public final class ChaosRun extends StoppableRun {
         ChaosDocument json = ChaosDocumentBuilder.builder().kind("chaos").scenario(config.scenario().name())
                 .nemesis(config.plan().text()).faultFor(Durations.format(schedule.faultFor()))
                 .interval(Durations.format(schedule.interval())).restart(schedule.restart())
-                .failover(config.failover()).spec(config.spec().describe()).faults(availability)
+                .failover(config.cluster().failoverPreset().describe()).spec(config.spec().describe()).faults(availability)
                 .availability(Availability.Summary.of(availability)).nemesisLog(log)
                 .linearizability(new ChaosDocument.Check(lin.verdict().text(), lin.ops(), lin.seconds(), lin.keys()))
                 .load(load).build();

@@ -1,6 +1,9 @@
 package io.cpbench.bench.run;
 
 import io.cpbench.bench.scenario.Scenario;
+import io.cpbench.bench.service.ExitCodes;
+import io.cpbench.bench.service.RunContext;
+import io.cpbench.bench.service.RunKind;
 import io.cpbench.bench.suite.ClusterWarmup;
 import io.cpbench.bench.suite.ScenarioRunner;
 import io.cpbench.bench.suite.SuiteOptions;
@@ -29,7 +32,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * <p>A run runs once. {@link #stop()} may be called from any thread (a Ctrl-C hook): the scenario run in flight ends,
  * its cluster is stopped, and no other run starts; a side cut short is not counted as a measurement of either path.
  */
-public final class EmulatorCostRun extends StoppableRun {
+public final class EmulatorCostRun extends StoppableRun implements RunKind {
 
     static final String[] PATHS = {"direct", "emulated"};
 
@@ -88,13 +91,54 @@ public final class EmulatorCostRun extends StoppableRun {
         this.config = config;
     }
 
+    @Override
+    public String name() {
+        return "emulator-cost";
+    }
+
+    @Override
+    public String subject() {
+        return config.scenario().name();
+    }
+
+    @Override
+    public void announce(PrintStream out, Path runDir) {
+        out.printf(Locale.ROOT, "cp-bench emulator-cost: %s, %d pairs of fresh %d-member local clusters (direct, %s;"
+                        + " order alternating); each run %s%n", config.scenario().name(), config.pairs(), config.members(),
+                config.emulatedAll() ? "emulated-all" : "emulated", RunLines.describe(config.plan()));
+        out.println("results -> " + runDir);
+    }
+
+    @Override
+    public void run(RunContext context) {
+        run(context.runDir());
+    }
+
+    @Override
+    public void write(RunContext context) {
+        write(context.runDir());
+    }
+
+    @Override
+    public int exitCode(boolean interrupted) {
+        return exitCode(pairs(), interrupted);
+    }
+
+    /** Interrupted: 130; a pair without a ratio (a run failed, or ended TIMEBOXED or UNSTABLE): 1; else 0. */
+    public static int exitCode(List<Pair> pairs, boolean interrupted) {
+        if (interrupted) {
+            return ExitCodes.INTERRUPTED;
+        }
+        return !pairs.isEmpty() && pairs.stream().allMatch(Pair::complete) ? ExitCodes.OK : ExitCodes.FAILED;
+    }
+
     /** The pairs so far; all of them once {@link #run} returned. */
     public List<Pair> pairs() {
         return List.copyOf(done);
     }
 
     /** Runs every pair, each side on a fresh cluster whose members log under {@code runDir}/direct or /emulated. */
-    public List<Pair> run(Path runDir) {
+    private List<Pair> run(Path runDir) {
         int pairs = config.pairs();
         for (int pair = 1; pair <= pairs && !stops.stopped(); pair++) {
             RunResult[] byPath = new RunResult[2];
@@ -120,7 +164,7 @@ public final class EmulatorCostRun extends StoppableRun {
     }
 
     /** Prints the table of the pairs so far and writes it to {@code emulator-cost.md}. */
-    public void write(Path runDir) {
+    private void write(Path runDir) {
         String table = table(config.scenario(), pairs(), stops.stopped());
         console.println();
         console.print(table);

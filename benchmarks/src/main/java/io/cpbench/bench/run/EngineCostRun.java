@@ -2,17 +2,21 @@ package io.cpbench.bench.run;
 
 import com.hazelcast.core.HazelcastInstance;
 import io.cpbench.bench.scenario.Scenarios;
+import io.cpbench.bench.service.ExitCodes;
+import io.cpbench.bench.service.RunContext;
+import io.cpbench.bench.service.RunKind;
 import io.cpbench.bench.suite.ScenarioSession;
 import io.cpbench.bench.suite.SuiteOptions;
 import io.cpbench.core.load.Durations;
 import io.cpbench.core.load.LoadEngine;
 import io.cpbench.core.load.LoadResult;
 import io.cpbench.core.load.LoadSpec;
+import io.cpbench.core.load.Outcome;
 import io.cpbench.core.result.MarkdownTable;
 import io.cpbench.core.run.Driver;
-import io.cpbench.core.load.Outcome;
 import io.cpbench.core.stats.Bootstrap;
 import io.cpbench.core.workload.CasWorkload;
+import io.cpbench.lb.ProbeSettings;
 import io.cpbench.topology.Topology;
 
 import java.io.PrintStream;
@@ -37,7 +41,7 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>A run runs once. {@link #stop()} may be called from any thread (a Ctrl-C hook): the plain loop in flight ends at
  * once, an engine run at its end, and no other pair starts.
  */
-public final class EngineCostRun extends StoppableRun {
+public final class EngineCostRun extends StoppableRun implements RunKind {
 
     /**
      * Op/s by thread count that an independent leader-routed client reached on a 2-core, 24 GiB Linux VM
@@ -54,8 +58,10 @@ public final class EngineCostRun extends StoppableRun {
      * @param duration      measured time of each run, 1 s or more
      * @param warmup        untimed ops before each run, in time
      * @param clusterWarmup a plain loop of {@value #WARMUP_THREADS} threads before the first pair (zero: none)
+     * @param cluster       the cluster it runs on
      */
-    public record Config(List<Integer> threads, int pairs, Duration duration, Duration warmup, Duration clusterWarmup) {
+    public record Config(List<Integer> threads, int pairs, Duration duration, Duration warmup, Duration clusterWarmup,
+                         ClusterChoice cluster) {
         public Config {
             threads = List.copyOf(threads);
             if (pairs < 2 || pairs > 50) {
@@ -88,8 +94,43 @@ public final class EngineCostRun extends StoppableRun {
         this.config = config;
     }
 
-    public Config config() {
-        return config;
+    @Override
+    public String name() {
+        return "engine-cost";
+    }
+
+    @Override
+    public ClusterChoice cluster() {
+        return config.cluster();
+    }
+
+    @Override
+    public void announce(PrintStream out, Path runDir) {
+        out.printf(Locale.ROOT, "cp-bench engine-cost: threads %s, %d pairs each, %s measured after %s warm-up per run"
+                        + " (about %s in all)%nresults -> %s%n", config.threads(), config.pairs(),
+                Durations.human(config.duration()), Durations.human(config.warmup()),
+                Durations.human(config.estimateSeconds()), runDir);
+    }
+
+    @Override
+    public void run(RunContext context) throws InterruptedException {
+        run(context.topology(), config.cluster().suiteOptions(-1, SuiteOptions.SEED_DELAY, ProbeSettings.defaults()));
+    }
+
+    @Override
+    public void write(RunContext context) {
+        write(context.runDir());
+        if (failure() != null) {
+            System.err.println("cpbench engine-cost: stopped, ops failed: " + failure());
+        }
+    }
+
+    @Override
+    public int exitCode(boolean interrupted) {
+        if (interrupted) {
+            return ExitCodes.INTERRUPTED;
+        }
+        return failure() == null ? ExitCodes.OK : ExitCodes.FAILED;
     }
 
     /** Why the run stopped early because ops failed, or null. */
@@ -98,7 +139,7 @@ public final class EngineCostRun extends StoppableRun {
     }
 
     /** Warms {@code topology} up, then measures every pair through one leader-routed client. */
-    public void run(Topology topology, SuiteOptions options) throws InterruptedException {
+    private void run(Topology topology, SuiteOptions options) throws InterruptedException {
         try (ScenarioSession session = ScenarioSession.open(Scenarios.byName("client-leader"), topology, options, null, 1)) {
             HazelcastInstance client = session.clients().get(0);
             CasWorkload plain = new CasWorkload(client.getCPSubsystem().getAtomicReference("cpbench-engine-cost")).initialise();
@@ -126,7 +167,7 @@ public final class EngineCostRun extends StoppableRun {
     }
 
     /** Prints the table of what was measured and writes it to {@code table.md}, every pair to {@code pairs.csv}. */
-    public void write(Path runDir) {
+    private void write(Path runDir) {
         Map<Integer, List<double[]>> inOrder = new LinkedHashMap<>();
         config.threads().forEach(t -> {
             if (measured.containsKey(t)) {

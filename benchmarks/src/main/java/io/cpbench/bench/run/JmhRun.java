@@ -5,9 +5,13 @@ import io.cpbench.bench.jmh.CpOpBenchmark;
 import io.cpbench.bench.jmh.HarnessCost;
 import io.cpbench.bench.jmh.JmhResults;
 import io.cpbench.bench.scenario.Scenario;
+import io.cpbench.bench.service.ExitCodes;
+import io.cpbench.bench.service.RunContext;
+import io.cpbench.bench.service.RunKind;
 import io.cpbench.bench.suite.ClusterWarmup;
 import io.cpbench.bench.suite.Matrix;
 import io.cpbench.bench.suite.ScenarioSession;
+import io.cpbench.core.load.Durations;
 import io.cpbench.core.result.ResultFiles;
 import io.cpbench.core.result.RunResult;
 import io.cpbench.core.result.ScenarioTable;
@@ -47,7 +51,7 @@ import java.util.regex.Pattern;
  * INCOMPLETE (JMH reports a trial only when it ends), the JMH fork and the members it started are stopped, and no
  * other trial starts.
  */
-public final class JmhRun {
+public final class JmhRun implements RunKind {
 
     /**
      * Each trial's iterations.
@@ -92,9 +96,11 @@ public final class JmhRun {
      * @param clusterWarmup in every trial's fork, before the trial
      * @param clusterArgs   cp-bench's cluster options, for the fork to start or reach the cluster with
      * @param harnessCost   whether HarnessCost runs after the trials
+     * @param cluster       the cluster that {@code clusterArgs} give, for the opening line: each trial's fork starts or
+     *                      reaches it, not this process
      */
     public record Config(List<Scenario> scenarios, List<String> harnesses, int rounds, Iterations iterations, int threads,
-                         ClusterWarmup clusterWarmup, List<String> clusterArgs, boolean harnessCost) {
+                         ClusterWarmup clusterWarmup, List<String> clusterArgs, boolean harnessCost, ClusterChoice cluster) {
         public Config {
             scenarios = List.copyOf(scenarios);
             harnesses = List.copyOf(harnesses);
@@ -114,22 +120,73 @@ public final class JmhRun {
 
     private final Config config;
     private final PrintStream console;
-    private final Path runDir;
+    private volatile Path runDir;
     private final List<RunResult> results = new CopyOnWriteArrayList<>();
     private final List<String> notes = new CopyOnWriteArrayList<>();
     /** The trial JMH is running, for a stop to keep as INCOMPLETE; null between trials. */
     private volatile Trial current;
     private volatile boolean stopped;
 
-    /** @param runDir where results go; JMH's own JSON and output go to its {@code jmh} directory */
-    public JmhRun(Config config, PrintStream console, Path runDir) {
+    /**
+     * What a trial takes here beyond its iterations, for the estimate: JMH's fork, starting and settling a 5-member
+     * cluster, its warm-up, stopping it. Measured on 2 cores: 44-51 s (12 trials in 17m03s with 40 s of iterations,
+     * 8 quick trials in 8m50s with 15 s).
+     */
+    static final long TRIAL_OVERHEAD_SECONDS = 50;
+    /** The same on a running cluster (remote, attach): the fork reaches it and warms it up; about 20 s on loopback. */
+    static final long REACH_OVERHEAD_SECONDS = 20;
+
+    public JmhRun(Config config, PrintStream console) {
         this.config = config;
         this.console = console;
-        this.runDir = runDir;
+    }
+
+    @Override
+    public String name() {
+        return "jmh";
+    }
+
+    @Override
+    public void announce(PrintStream out, Path dir) {
+        List<Scenario> scenarios = config.scenarios();
+        List<String> harnesses = config.harnesses();
+        Iterations it = config.iterations();
+        ClusterChoice cluster = config.cluster();
+        int trials = config.trials();
+        long perTrial = (cluster.startsMembers() ? TRIAL_OVERHEAD_SECONDS : REACH_OVERHEAD_SECONDS) + it.seconds();
+        out.printf(Locale.ROOT, "cp-bench jmh: %d scenario%s x %d mode%s x %d round%s = %d trials; each %s, "
+                        + "then %d x %s warm-up and %d x %s measured iterations; about %s in all%n",
+                scenarios.size(), scenarios.size() == 1 ? "" : "s", harnesses.size(), harnesses.size() == 1 ? "" : "s",
+                config.rounds(), config.rounds() == 1 ? "" : "s", trials, cluster.startsMembers()
+                        ? "starts a fresh cluster (" + cluster.describe() + ")"
+                        : "reaches " + cluster.describe(), it.warmup(), Durations.human(it.warmupTime().toSeconds()),
+                it.measured(), Durations.human(it.measuredTime().toSeconds()),
+                Durations.human(trials * perTrial + (config.harnessCost() ? 15 : 0)));
+        out.println("results -> " + dir + "   (JMH's own JSON and output: " + dir.resolve("jmh") + ")");
+    }
+
+    @Override
+    public void run(RunContext context) {
+        runDir = context.runDir();
+        run();
+    }
+
+    @Override
+    public void write(RunContext context) {
+        RunDirectory.writeSummary(console, context.runDir(), "jmh", results(), notes());
+        String summary = RunLines.notOk("jmh", results());
+        if (summary != null) {
+            System.err.println(summary);
+        }
+    }
+
+    @Override
+    public int exitCode(boolean interrupted) {
+        return ExitCodes.of(results(), interrupted, false);
     }
 
     /** Runs every trial, round after round, then HarnessCost if asked. */
-    public void run() {
+    private void run() {
         Path jmhDir = RunDirectory.create(runDir.resolve("jmh"));
         List<Trial> units = new ArrayList<>();
         config.scenarios().forEach(scenario -> config.harnesses().forEach(harness -> units.add(new Trial(scenario, harness, 0))));
@@ -152,6 +209,7 @@ public final class JmhRun {
     }
 
     /** Ends the run: the trial in flight is kept as INCOMPLETE, JMH's fork and its members are stopped. */
+    @Override
     public void stop() {
         stopped = true;
         Trial inFlight = current;
@@ -162,6 +220,7 @@ public final class JmhRun {
         stopDescendants();
     }
 
+    @Override
     public boolean stopped() {
         return stopped;
     }

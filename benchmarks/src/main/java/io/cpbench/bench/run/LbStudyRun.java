@@ -4,6 +4,9 @@ import com.hazelcast.client.HazelcastClient;
 import com.hazelcast.client.config.ClientConfig;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.cp.IAtomicReference;
+import io.cpbench.bench.service.ExitCodes;
+import io.cpbench.bench.service.RunContext;
+import io.cpbench.bench.service.RunKind;
 import io.cpbench.core.load.Durations;
 import io.cpbench.lb.LeaderAwareLoadBalancer;
 import io.cpbench.lb.ProbeSettings;
@@ -28,7 +31,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * a settled cluster, and the first minute after the leader is killed. One long-lived client measures how fast an
  * application already running follows each change.
  */
-public final class LbStudyRun {
+public final class LbStudyRun implements RunKind {
 
     /**
      * @param starts         fresh client starts in all, 1-200
@@ -98,6 +101,39 @@ public final class LbStudyRun {
     private final List<Follow> follows = new ArrayList<>();
     /** When this thread last saw the logs name a new leader (the monitor may see it a poll later). */
     private volatile long seenChange = System.nanoTime();
+    private volatile boolean stopped;
+    private volatile boolean passed;
+
+    @Override
+    public String name() {
+        return "lb-study";
+    }
+
+    @Override
+    public void announce(PrintStream console, Path dir) {
+        console.println("lb-study: results in " + dir);
+    }
+
+    @Override
+    public void run(RunContext context) throws IOException, InterruptedException {
+        passed = run(context.runDir());
+    }
+
+    /** No further fresh start begins; the study writes what it has, INCOMPLETE. Any thread. */
+    @Override
+    public void stop() {
+        stopped = true;
+    }
+
+    @Override
+    public boolean stopped() {
+        return stopped;
+    }
+
+    @Override
+    public int exitCode(boolean interrupted) {
+        return interrupted ? ExitCodes.INTERRUPTED : passed ? ExitCodes.OK : ExitCodes.FAILED;
+    }
 
     /**
      * Starts the stock cluster (its members log under {@code dir}/members), runs the study, writes {@code starts.json}
@@ -105,7 +141,7 @@ public final class LbStudyRun {
      *
      * @return whether every start ran and the hit rate reached the goal
      */
-    public boolean run(Path dir) throws IOException, InterruptedException {
+    private boolean run(Path dir) throws IOException, InterruptedException {
         boolean complete = false;
         try (StockCluster c = StockCluster.start(spec.in(dir.resolve("members")), Duration.ofSeconds(180))) {
             cluster = c;
@@ -170,6 +206,9 @@ public final class LbStudyRun {
     private void runStarts(int count, java.util.function.LongSupplier changedAt, String recentPhase, String settledPhase)
             throws InterruptedException {
         for (int i = 0; i < count; i++) {
+            if (stopped) {
+                throw new InterruptedException("stopped");
+            }
             double since = (System.nanoTime() - changedAt.getAsLong()) / 1e9;
             results.add(freshStart(results.size() + 1, since < config.afterChange().toSeconds() ? recentPhase : settledPhase, since));
         }

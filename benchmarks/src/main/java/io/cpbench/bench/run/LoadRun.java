@@ -3,10 +3,14 @@ package io.cpbench.bench.run;
 import io.cpbench.bench.agents.AgentPool;
 import io.cpbench.bench.report.LiveView;
 import io.cpbench.bench.scenario.Scenario;
+import io.cpbench.bench.service.ExitCodes;
+import io.cpbench.bench.service.RunContext;
+import io.cpbench.bench.service.RunKind;
 import io.cpbench.bench.suite.LoadWarmup;
 import io.cpbench.bench.suite.ResultBuilder;
 import io.cpbench.bench.suite.ScenarioSession;
 import io.cpbench.bench.suite.SuiteOptions;
+import io.cpbench.core.load.Durations;
 import io.cpbench.core.load.LoadEngine;
 import io.cpbench.core.load.LoadResult;
 import io.cpbench.core.load.LoadSpec;
@@ -34,49 +38,158 @@ import java.util.Map;
  * <p>A run runs once. {@link #stop()} may be called from any thread (a Ctrl-C hook): the engine in flight ends after
  * its ops in flight, no other scenario starts, and {@link #results()} holds what was measured.
  */
-public final class LoadRun extends ResultRun {
+public final class LoadRun extends ResultRun implements RunKind {
 
     /**
      * @param spec          the load each scenario runs
-     * @param scenarios     how the clients connect, in the order of the first round
+     * @param scenarios     how the clients connect, in the order of the first round (none: the engine alone)
      * @param rounds        rounds over the scenarios, 1 or more
      * @param clusterWarmup how long the cluster is warmed up with the mix first (zero: not at all)
-     * @param options       cluster-wide settings the scenarios' sessions use
+     * @param options       cluster-wide settings the scenarios' sessions use (null: the engine alone)
+     * @param cluster       the cluster the load runs on (the first release's with a version axis); null: the engine
+     *                      alone, a noop mix with no cluster and no clients
+     * @param releases      with a version axis ({@code --hazelcast-version A,B}), every release's cluster; else empty
+     * @param quiet         without the live line on stderr
      */
-    public record Config(LoadSpec spec, List<Scenario> scenarios, int rounds, Duration clusterWarmup, SuiteOptions options) {
+    public record Config(LoadSpec spec, List<Scenario> scenarios, int rounds, Duration clusterWarmup, SuiteOptions options,
+                         ClusterChoice cluster, List<ClusterChoice> releases, boolean quiet) {
         public Config {
             if (rounds < 1 || rounds > 100) {
                 throw new IllegalArgumentException("--rounds must be 1-100, was " + rounds);
             }
             scenarios = List.copyOf(scenarios);
+            releases = List.copyOf(releases);
+        }
+
+        boolean engineAlone() {
+            return cluster == null;
+        }
+
+        /** The version axis's settings, or null without one. */
+        ReleaseAxisRun.Config acrossReleases() {
+            return releases.isEmpty() ? null : new ReleaseAxisRun.Config(releases, scenarios, rounds);
         }
     }
 
     private final Config config;
-    private final LoadEngine.Listener listener;
+    private volatile LoadEngine.Listener listener;
     private AgentPool agents;
-    private ClusterChoice agentsCluster;
-    private boolean quiet;
+    private volatile ReleaseAxisRun axis;
+    private volatile LoadResult engineAlone;
 
-    /** @param listener the engine's listener for every run (messages and live lines), or null */
-    public LoadRun(Config config, PrintStream console, LoadEngine.Listener listener) {
+    public LoadRun(Config config, PrintStream console) {
         super(console);
         this.config = config;
-        this.listener = listener;
     }
 
-    /**
-     * Splits each scenario's load between the agents of {@code pool} instead of running it in this process; the
-     * result merges theirs ({@link AgentPool#run}).
-     *
-     * @param cluster the cluster the agents' clients reach (their connect timeout and failover preset)
-     * @param quietly without the live line
-     */
-    public LoadRun onAgents(AgentPool pool, ClusterChoice cluster, boolean quietly) {
-        agents = pool;
-        agentsCluster = cluster;
-        quiet = quietly;
-        return this;
+    @Override
+    public String name() {
+        return "load";
+    }
+
+    @Override
+    public ClusterChoice cluster() {
+        return config.engineAlone() || config.acrossReleases() != null ? null : config.cluster();
+    }
+
+    @Override
+    public boolean takesAgents() {
+        return true;
+    }
+
+    @Override
+    public void announce(PrintStream out, Path runDir) {
+        LoadSpec spec = config.spec();
+        out.println("cp-bench load: " + spec.summary());
+        if (!spec.thresholds().isEmpty()) {
+            out.println("thresholds: " + String.join(", ", spec.thresholds().stream().map(t -> t.text()).toList())
+                    + (spec.abortOnFail() ? " (abort on fail)" : ""));
+        }
+        if (config.engineAlone()) {
+            out.println("the engine alone (noop ops): no cluster is started");
+            out.println("results -> " + runDir);
+            return;
+        }
+        List<Scenario> scenarios = config.scenarios();
+        int rounds = config.rounds();
+        long perRun = (spec.warmup().toNanos() + spec.profile().totalNanos()) / 1_000_000_000L;
+        ReleaseAxisRun.Config across = config.acrossReleases();
+        out.printf(Locale.ROOT, "%d scenario%s x %d round%s%s, about %s each: %s%n", scenarios.size(),
+                scenarios.size() == 1 ? "" : "s", rounds, rounds == 1 ? "" : "s",
+                across == null ? "" : across.describe(), Durations.human(perRun),
+                String.join(", ", scenarios.stream().map(Scenario::name).toList()));
+        if (across != null && across.tooFewRounds() != null) {
+            out.println(across.tooFewRounds());
+        }
+        out.println("results -> " + runDir);
+    }
+
+    @Override
+    public void run(RunContext context) {
+        listener = consoleListener(console, config.quiet(), context.live(), "load");
+        if (config.engineAlone()) {
+            engineAlone = runEngineOnly(context.runDir());
+            return;
+        }
+        ReleaseAxisRun.Config across = config.acrossReleases();
+        if (across != null) {
+            axis = new ReleaseAxisRun(across, acrossReleases(), console);
+            stops.running(axis::stop);
+            axis.run(context);
+            return;
+        }
+        agents = context.agents();
+        run(context.topology(), context.runDir());
+    }
+
+    @Override
+    public void close() {
+        ReleaseAxisRun across = axis;
+        if (across != null) {
+            across.closeClusters();
+        }
+    }
+
+    @Override
+    public void write(RunContext context) {
+        Path runDir = context.runDir();
+        if (config.engineAlone()) {
+            return; // runEngineOnly wrote it
+        }
+        List<RunResult> results;
+        if (axis != null) {
+            axis.writeSummaries(runDir, "load", (v, byRelease) -> {
+                if (byRelease.size() > 1) {
+                    console.println();
+                    console.print(LoadTables.perOp(byRelease));
+                }
+            });
+            results = axis.results();
+        } else {
+            results = results();
+            if (!results.isEmpty()) {
+                RunDirectory.writeSummary(console, runDir, "load", results, List.of());
+            }
+            if (results.size() > 1) {
+                console.println();
+                console.print(LoadTables.perOp(results));
+            }
+        }
+        String summary = RunLines.notOk("load", results);
+        if (summary != null) {
+            System.err.println(summary);
+        }
+    }
+
+    @Override
+    public int exitCode(boolean interrupted) {
+        if (config.engineAlone()) {
+            if (interrupted) {
+                return ExitCodes.INTERRUPTED;
+            }
+            return engineAlone != null && engineAlone.thresholdsPassed() ? ExitCodes.OK : ExitCodes.THRESHOLDS;
+        }
+        return ExitCodes.ofLoad(axis != null ? axis.results() : results(), interrupted);
     }
 
     /**
@@ -84,7 +197,7 @@ public final class LoadRun extends ResultRun {
      *
      * @return the results, in the order they ran (fewer when stopped)
      */
-    public List<RunResult> run(Topology topology, Path runDir) {
+    private List<RunResult> run(Topology topology, Path runDir) {
         LoadSpec spec = config.spec();
         if (!config.clusterWarmup().isZero()) {
             LoadWarmup.run(console, spec, config.clusterWarmup(), topology, config.options(), stops.tracking(LoadEngine::stop));
@@ -107,12 +220,10 @@ public final class LoadRun extends ResultRun {
      * What a load with a version axis runs on each release's cluster ({@link ReleaseAxisRun}): this run's load, warm-up
      * first, on that cluster, in a run of its own (so that stopping one stops only what runs on it).
      */
-    public ReleaseAxisRun.Harness acrossReleases() {
-        if (agents != null) {
-            throw new IllegalStateException("a version axis runs its loads in this process");
-        }
+    private ReleaseAxisRun.Harness acrossReleases() {
         return (topology, releaseDir, version) -> {
-            LoadRun one = new LoadRun(config, console, listener);
+            LoadRun one = new LoadRun(config, console);
+            one.listener = listener;
             return new ReleaseAxisRun.OnCluster() {
                 @Override
                 public String warmUp() {
@@ -143,7 +254,7 @@ public final class LoadRun extends ResultRun {
      * The engine alone: a {@code noop} mix, no cluster and no clients. Writes {@code load.json}, {@code load.csv}
      * and {@code load-noop.hlog} to {@code runDir} and prints the summary.
      */
-    public LoadResult runEngineOnly(Path runDir) {
+    private LoadResult runEngineOnly(Path runDir) {
         LoadEngine engine = new LoadEngine(config.spec(), List.of(), runDir, listener);
         stops.running(engine::stop);
         LoadResult load = engine.run();
@@ -209,7 +320,7 @@ public final class LoadRun extends ResultRun {
         ScenarioSession.Report report;
         try {
             stops.running(agents::stop);
-            load = agents.run(spec, scenario.name(), AgentPool.target(topology, agentsCluster), quiet);
+            load = agents.run(spec, scenario.name(), AgentPool.target(topology, config.cluster()), config.quiet());
             stops.running(null);
             report = session.finish(stops.stopped());
         } catch (RuntimeException e) {

@@ -2,11 +2,15 @@ package io.cpbench.bench.run;
 
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.scenario.Scenarios;
+import io.cpbench.bench.service.ExitCodes;
+import io.cpbench.bench.service.RunContext;
+import io.cpbench.bench.service.RunKind;
 import io.cpbench.bench.suite.ClusterWarmup;
 import io.cpbench.bench.suite.Matrix;
 import io.cpbench.bench.suite.ScenarioRunner;
 import io.cpbench.bench.suite.SuiteOptions;
 import io.cpbench.core.load.Durations;
+import io.cpbench.core.result.RunResult;
 import io.cpbench.core.run.RunPlan;
 import io.cpbench.topology.Topology;
 
@@ -25,25 +29,36 @@ import java.util.function.Function;
  * <p>A run runs once. {@link #stop()} may be called from any thread (a Ctrl-C hook): the scenario in flight ends as
  * INCOMPLETE with what it measured, and no other starts.
  */
-public final class MatrixRun extends ResultRun {
+public final class MatrixRun extends ResultRun implements RunKind {
 
     /**
+     * @param name      the command: {@code matrix} or {@code run}
      * @param scenarios the scenarios, in the order of the first round
+     * @param plan      the plan the options give
      * @param plans     each scenario's plan (a scenario through the slow member may have a shorter time box)
      * @param rounds    rounds at most
      * @param untilCi   rounds until the ratios are known (every scenario's network then needs its baseline among the
      *                  scenarios), or null for {@code rounds} rounds
      * @param warmup    the cluster's warm-up before the first round
      * @param options   cluster-wide settings the scenarios' sessions use
+     * @param cluster   the cluster (the first release's with a version axis)
+     * @param releases  with a version axis ({@code --hazelcast-version A,B}), every release's cluster; else empty
+     * @param strict    UNSTABLE and TIMEBOXED results make the exit code 3
      */
-    public record Config(List<Scenario> scenarios, Function<Scenario, RunPlan> plans, int rounds, UntilCi untilCi,
-                         ClusterWarmup warmup, SuiteOptions options) {
+    public record Config(String name, List<Scenario> scenarios, RunPlan plan, Function<Scenario, RunPlan> plans, int rounds,
+                         UntilCi untilCi, ClusterWarmup warmup, SuiteOptions options, ClusterChoice cluster,
+                         List<ClusterChoice> releases, boolean strict) {
         public Config {
             scenarios = List.copyOf(scenarios);
+            releases = List.copyOf(releases);
             if (rounds < 1 || rounds > 1000) {
                 throw new IllegalArgumentException("--rounds must be 1-1000, was " + rounds);
             }
             if (untilCi != null) {
+                if (!releases.isEmpty()) {
+                    throw new IllegalArgumentException("--until-ci with several --hazelcast-version releases: give --rounds"
+                            + " (each round starts fresh clusters of every release)");
+                }
                 for (Scenario scenario : scenarios) {
                     if (scenarios.stream().noneMatch(s -> s.isBaseline() && s.network() == scenario.network())) {
                         throw new IllegalArgumentException("--until-ci compares each scenario with its network's baseline,"
@@ -58,16 +73,118 @@ public final class MatrixRun extends ResultRun {
                 }
             }
         }
+
+        /** The version axis's settings, or null without one. */
+        ReleaseAxisRun.Config acrossReleases() {
+            return releases.isEmpty() ? null : new ReleaseAxisRun.Config(releases, scenarios, rounds);
+        }
     }
 
     private final Config config;
-    private final ScenarioRunner.ProgressSink progress;
+    private volatile ReleaseAxisRun axis;
 
-    /** @param progress where each scenario's progress goes while it runs */
-    public MatrixRun(Config config, PrintStream console, ScenarioRunner.ProgressSink progress) {
+    public MatrixRun(Config config, PrintStream console) {
         super(console);
         this.config = config;
-        this.progress = progress;
+    }
+
+    @Override
+    public String name() {
+        return config.name();
+    }
+
+    @Override
+    public ClusterChoice cluster() {
+        return config.acrossReleases() == null ? config.cluster() : null;
+    }
+
+    @Override
+    public void announce(PrintStream out, Path runDir) {
+        List<Scenario> scenarios = config.scenarios();
+        RunPlan plan = config.plan();
+        Function<Scenario, RunPlan> plans = config.plans();
+        UntilCi untilCi = config.untilCi();
+        int rounds = config.rounds();
+        ReleaseAxisRun.Config across = config.acrossReleases();
+        int releases = Math.max(1, config.releases().size());
+        long boxedRound = scenarios.stream().mapToLong(s -> plans.apply(s).timebox().toSeconds()).sum();
+        Duration shortestBox = scenarios.stream().map(s -> plans.apply(s).timebox()).min(Duration::compareTo).orElseThrow();
+        boolean shorterBoxes = shortestBox.compareTo(plan.timebox()) < 0;
+        out.printf(Locale.ROOT, "cp-bench %s: %d scenario%s x %d round%s%s; %s; time box %s per scenario%s (at most %s in all)%n",
+                name(), scenarios.size(), scenarios.size() == 1 ? "" : "s", rounds, rounds == 1 ? "" : "s",
+                across == null ? "" : across.describe(),
+                RunLines.describe(plan), Durations.human(plan.timebox()),
+                shorterBoxes ? ", " + Durations.human(shortestBox) + " through the slow member" : "",
+                untilCi != null && untilCi.maxTime().toSeconds() < boxedRound * rounds
+                        ? Durations.human(untilCi.maxTime().toSeconds() + boxedRound) + ": --max-time, plus the round in flight"
+                        : Durations.human(boxedRound * rounds * releases)
+                        + (releases == 1 ? "" : ", plus each round's cluster starts"));
+        if (untilCi != null) {
+            out.println(untilCi.describe());
+        }
+        if (across != null && across.tooFewRounds() != null) {
+            out.println(across.tooFewRounds());
+        }
+        out.println("results -> " + runDir);
+        String planted = io.cpbench.core.workload.PlantedSlowdown.banner();
+        if (planted != null) {
+            out.println(planted);
+        }
+    }
+
+    @Override
+    public void run(RunContext context) {
+        ScenarioRunner.ProgressSink progress = progress(context);
+        ReleaseAxisRun.Config across = config.acrossReleases();
+        if (across != null) {
+            axis = new ReleaseAxisRun(across, ReleaseAxisRun.matrix(config, progress), console);
+            stops.running(axis::stop);
+            axis.run(context);
+            return;
+        }
+        run(context.topology(), context.runDir(), progress);
+    }
+
+    @Override
+    public void close() {
+        ReleaseAxisRun across = axis;
+        if (across != null) {
+            across.closeClusters();
+        }
+    }
+
+    @Override
+    public void write(RunContext context) {
+        List<RunResult> results;
+        if (axis != null) {
+            axis.writeSummaries(context.runDir(), name(), (v, byRelease) -> { });
+            results = axis.results();
+        } else {
+            RunDirectory.writeSummary(console, context.runDir(), name(), results(), verdicts());
+            results = results();
+        }
+        String summary = RunLines.notOk(name(), results);
+        if (summary != null) {
+            System.err.println(summary);
+        }
+    }
+
+    @Override
+    public int exitCode(boolean interrupted) {
+        return ExitCodes.of(axis != null ? axis.results() : results(), interrupted, config.strict());
+    }
+
+    /** Progress lines on stderr each {@code --progress}, and the live view's samples when it runs. */
+    private ScenarioRunner.ProgressSink progress(RunContext context) {
+        ConsoleProgress lines = new ConsoleProgress(System.err, context.progressEvery(), config.rounds(),
+                config.plan().duration(), scenario -> config.plans().apply(scenario).timebox());
+        io.cpbench.bench.report.LiveView live = context.live();
+        return live == null ? lines : (scenario, round, p) -> {
+            lines.report(scenario, round, p);
+            live.sample((round == 0 ? "cluster warm-up" : "round " + round + " " + scenario.name())
+                            + (p.measuring() ? "" : " (warm-up)"),
+                    p.intervalOpsPerSecond(), p.intervalP50Micros(), null, p.done(), p.errors());
+        };
     }
 
     /** With --until-ci, each scenario's ratio to its baseline and whether it is known well enough; else none. */
@@ -76,7 +193,7 @@ public final class MatrixRun extends ResultRun {
     }
 
     /** Warms {@code topology} up, then runs the rounds; results and interval logs go to {@code runDir}. */
-    public void run(Topology topology, Path runDir) {
+    private void run(Topology topology, Path runDir, ScenarioRunner.ProgressSink progress) {
         ScenarioRunner runner = new ScenarioRunner(topology, config.plans(), runDir, config.options(), progress);
         stops.running(runner::stop);
         List<Scenario> scenarios = config.scenarios();

@@ -1,6 +1,7 @@
 package io.cpbench.bench.run;
 
 import io.cpbench.bench.scenario.Scenario;
+import io.cpbench.bench.service.RunContext;
 import io.cpbench.bench.suite.Matrix;
 import io.cpbench.bench.suite.ScenarioRunner;
 import io.cpbench.core.load.Durations;
@@ -11,7 +12,6 @@ import io.cpbench.topology.TopologyException;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -112,7 +112,7 @@ public final class ReleaseAxisRun extends ResultRun {
     }
 
     /** What a matrix (or {@code run}) runs on each cluster: its scenarios' runs, after the cluster's warm-up. */
-    public static Harness matrix(MatrixRun.Config matrix, ScenarioRunner.ProgressSink progress) {
+    static Harness matrix(MatrixRun.Config matrix, ScenarioRunner.ProgressSink progress) {
         return (topology, releaseDir, version) -> {
             ScenarioRunner runner = new ScenarioRunner(topology, matrix.plans(), releaseDir, matrix.options(), progress);
             return new OnCluster() {
@@ -154,7 +154,8 @@ public final class ReleaseAxisRun extends ResultRun {
      *
      * @throws TopologyException when a round's clusters cannot be started (what ran before is kept)
      */
-    public void run(Path runDir, Duration progressEvery) {
+    public void run(RunContext context) {
+        Path runDir = context.runDir();
         List<Scenario> scenarios = config.scenarios();
         List<String> versions = config.versions();
         int rounds = config.rounds();
@@ -162,7 +163,7 @@ public final class ReleaseAxisRun extends ResultRun {
         versions.forEach(v -> RunDirectory.create(releaseDir(runDir, v)));
         long measuringStart = System.nanoTime();
         for (int round = 1; round <= rounds && !stopped(); round++) {
-            List<Topology> clusters = startClusters(runDir, round, progressEvery);
+            List<Topology> clusters = startClusters(context, round);
             try {
                 List<OnCluster> on = new ArrayList<>();
                 for (int i = 0; i < versions.size(); i++) {
@@ -203,7 +204,8 @@ public final class ReleaseAxisRun extends ResultRun {
     }
 
     /** This round's clusters, one per release, started side by side; announced as each command announces its cluster. */
-    private List<Topology> startClusters(Path runDir, int round, Duration progressEvery) {
+    private List<Topology> startClusters(RunContext context, int round) {
+        Path runDir = context.runDir();
         List<ClusterChoice> placed = SideBySide.withPorts(config.releases());
         List<String> versions = config.versions();
         console.println("round " + round + ": starting fresh clusters side by side: " + String.join("; ",
@@ -211,7 +213,7 @@ public final class ReleaseAxisRun extends ResultRun {
         List<Path> logDirs = versions.stream().map(v -> runDir.resolve("members-" + v + "-" + round)).toList();
         long t0 = System.nanoTime();
         List<Topology> clusters;
-        try (StartProgress ignored = new StartProgress(System.err, progressEvery, t0, logDirs.get(0))) {
+        try (StartProgress ignored = new StartProgress(System.err, context.progressEvery(), t0, logDirs.get(0))) {
             clusters = SideBySide.start(placed, versions.stream().map(v -> "Hazelcast " + v + "'s").toList(), logDirs);
         } catch (RuntimeException e) {
             // Ctrl-C while they started stops their members under them: what failed then is not news
@@ -219,7 +221,7 @@ public final class ReleaseAxisRun extends ResultRun {
                     : e.getMessage()));
         }
         up = clusters;
-        clusters.forEach(Topology::takeOverShutdown);
+        clusters.forEach(context::own);
         if (stopped()) { // Ctrl-C came while they started
             closeClusters();
             throw new TopologyException("round " + round + ": stopped while its clusters started");

@@ -1,5 +1,6 @@
 package io.cpbench.bench.run;
 
+import io.cpbench.bench.service.RunContext;
 import io.cpbench.topology.Topology;
 import io.cpbench.topology.TopologyException;
 
@@ -25,6 +26,7 @@ public final class ReleaseClusters implements AbRun.Clusters, AutoCloseable {
 
     private final ClusterChoice base;
     private final ClusterChoice next;
+    private final RunContext context;
     private final Path runDir;
     private final PrintStream console;
     private volatile Topology baseTopology;
@@ -34,17 +36,18 @@ public final class ReleaseClusters implements AbRun.Clusters, AutoCloseable {
     /**
      * @param base    BASE's members (stock members of its release, {@link ClusterChoice#stockMembers})
      * @param next    NEW's members
-     * @param runDir  where each cluster's member logs go ({@code members-base-1}, {@code members-new-1}, ...)
-     * @param console where the starts are announced
+     * @param context the run's: its directory holds each cluster's member logs ({@code members-base-1},
+     *                {@code members-new-1}, ...), its console announces the starts, and it owns the clusters
      */
-    public ReleaseClusters(ClusterChoice base, ClusterChoice next, Path runDir, PrintStream console) {
+    public ReleaseClusters(ClusterChoice base, ClusterChoice next, RunContext context) {
         if (!base.stock() || !next.stock()) {
             throw new IllegalArgumentException("a comparison of releases runs both sides on stock members");
         }
         this.base = base;
         this.next = next;
-        this.runDir = runDir;
-        this.console = console;
+        this.context = context;
+        this.runDir = context.runDir();
+        this.console = context.console();
     }
 
     /** Stops the clusters of the last pair, then starts BASE's and NEW's anew, side by side. */
@@ -76,8 +79,8 @@ public final class ReleaseClusters implements AbRun.Clusters, AutoCloseable {
             stopClusters();
             throw new IllegalStateException("stopped");
         }
-        b.takeOverShutdown();
-        n.takeOverShutdown();
+        context.own(b);
+        context.own(n);
         console.print("  BASE's ");
         ClusterChoice.printReady(console, b, t0);
         console.print("  NEW's ");

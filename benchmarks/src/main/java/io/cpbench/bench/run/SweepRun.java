@@ -1,7 +1,11 @@
 package io.cpbench.bench.run;
 
 import io.cpbench.bench.agents.AgentPool;
+import io.cpbench.bench.report.LiveView;
 import io.cpbench.bench.scenario.Scenarios;
+import io.cpbench.bench.service.ExitCodes;
+import io.cpbench.bench.service.RunContext;
+import io.cpbench.bench.service.RunKind;
 import io.cpbench.bench.suite.LoadWarmup;
 import io.cpbench.bench.suite.Matrix;
 import io.cpbench.bench.suite.ScenarioSession;
@@ -49,57 +53,84 @@ import java.util.function.Supplier;
  * <p>A run runs once. {@link #stop()} may be called from any thread (a Ctrl-C hook): the cell in flight ends after
  * its ops in flight, no other starts, and what was measured is analysed and written.
  */
-public final class SweepRun extends StoppableRun {
-
-    /** Starts a cluster whose members have {@code tuning}, their logs under {@code logDir}; it is ready to use. */
-    @FunctionalInterface
-    public interface Clusters {
-        Topology start(MemberTuning tuning, Path logDir);
-    }
+public final class SweepRun extends StoppableRun implements RunKind {
 
     /**
      * @param grid          the cells and how often
      * @param seed          seed for op and object choices, or null for the specs' own
      * @param clusterWarmup untimed load on each new cluster before its first cell (zero: none)
      * @param options       how scenario sessions connect
-     * @param cluster       the cluster, described, for {@code sweep.json}
+     * @param cluster       the cluster each repeat (or the whole sweep) starts or reaches
+     * @param cellLines     each cell's live line on stderr
      */
-    public record Config(SweepGrid grid, Long seed, Duration clusterWarmup, SuiteOptions options, String cluster) {
+    public record Config(SweepGrid grid, Long seed, Duration clusterWarmup, SuiteOptions options, ClusterChoice cluster,
+                         boolean cellLines) {
     }
 
     private final Config config;
-    private final Clusters clusters;
-    private final Function<String, LoadEngine.Listener> cellListener;
     private final AtomicReference<Topology> live = new AtomicReference<>();
+    private volatile Function<String, LoadEngine.Listener> cellListener = name -> null;
+    private volatile List<CellRun> runs = List.of();
+    private RunContext context;
     private AgentPool agents;
-    private ClusterChoice agentsCluster;
 
-    /** @param cellListener a cell's progress listener, given the cell's name; it may return null for none */
-    public SweepRun(Config config, PrintStream console, Clusters clusters, Function<String, LoadEngine.Listener> cellListener) {
+    public SweepRun(Config config, PrintStream console) {
         super(console);
         this.config = config;
-        this.clusters = clusters;
-        this.cellListener = cellListener;
     }
 
-    /**
-     * Splits each cell's load between the agents of {@code pool} instead of running it in this process; the cell's
-     * numbers merge theirs ({@link AgentPool#run}), and the cell run lists each agent's share.
-     *
-     * @param cluster the cluster the agents' clients reach (their connect timeout and failover preset)
-     */
-    public SweepRun onAgents(AgentPool pool, ClusterChoice cluster) {
-        agents = pool;
-        agentsCluster = cluster;
-        return this;
+    @Override
+    public String name() {
+        return "sweep";
+    }
+
+    @Override
+    public boolean takesAgents() {
+        return true;
+    }
+
+    /** What the sweep will run and about how long it takes ({@code --dry-run} prints this and the cells). */
+    public void describe(PrintStream out) {
+        SweepGrid grid = config.grid();
+        Duration warmup = config.clusterWarmup();
+        out.println("cp-bench sweep: " + grid.describe());
+        out.printf(Locale.ROOT, "estimate: %s for the cells%s, plus the cluster's start and %s warm-up%n",
+                Durations.human(grid.estimate(warmup)),
+                grid.clusterPerSetting() ? " and the clusters of the other settings"
+                        : grid.clusterPerRepeat() ? " and the other repeats' clusters" : "", Durations.human(warmup));
+    }
+
+    @Override
+    public void announce(PrintStream out, Path runDir) {
+        describe(out);
+        out.println("results -> " + runDir);
+    }
+
+    @Override
+    public void run(RunContext with) {
+        context = with;
+        agents = with.agents();
+        LiveView view = with.live();
+        cellListener = name -> config.cellLines() || view != null
+                ? LoadRun.consoleListener(console, !config.cellLines(), view, name) : null;
+        runs = run(with.runDir());
     }
 
     /** Stops the cluster in use, if any. Any thread (a Ctrl-C hook, once the results are written). */
-    public void closeCluster() {
+    @Override
+    public void close() {
         Topology t = live.getAndSet(null);
         if (t != null) {
             t.close();
         }
+    }
+
+    @Override
+    public int exitCode(boolean interrupted) {
+        if (interrupted) {
+            return ExitCodes.INTERRUPTED;
+        }
+        return runs.stream().anyMatch(r -> r.status() == Status.FAIL) ? ExitCodes.FAILED : ExitCodes.OK;
     }
 
     /**
@@ -108,7 +139,7 @@ public final class SweepRun extends StoppableRun {
      *
      * @return every cell run, in the order they ran
      */
-    public List<CellRun> run(Path runDir) {
+    private List<CellRun> run(Path runDir) {
         SweepGrid grid = config.grid();
         List<SweepCell> cells = grid.cells();
         List<CellRun> runs = new CopyOnWriteArrayList<>();
@@ -160,7 +191,7 @@ public final class SweepRun extends StoppableRun {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + runDir.resolve("cells.csv") + ": " + e.getMessage(), e);
         } finally {
-            closeCluster();
+            close();
             try {
                 if (csv != null) {
                     csv.close();
@@ -176,7 +207,7 @@ public final class SweepRun extends StoppableRun {
     }
 
     private Topology startCluster(MemberTuning tuning, Path logDir) {
-        Topology topology = clusters.start(tuning, logDir);
+        Topology topology = context.start(config.cluster(), logDir, tuning);
         live.set(topology);
         return topology;
     }
@@ -278,7 +309,7 @@ public final class SweepRun extends StoppableRun {
         try {
             if (agents != null) {
                 stops.running(agents::stop);
-                load = agents.run(spec, cell.routing(), AgentPool.target(topology, agentsCluster), true);
+                load = agents.run(spec, cell.routing(), AgentPool.target(topology, config.cluster()), true);
             } else {
                 LoadEngine engine = new LoadEngine(spec, session.clients(), dir, cellListener.apply("cell " + dir.getFileName()));
                 stops.running(engine::stop);
@@ -366,7 +397,7 @@ public final class SweepRun extends StoppableRun {
                 .durationSeconds(grid.duration().toMillis() / 1000.0).warmupSeconds(grid.warmup().toMillis() / 1000.0)
                 .repeats(grid.repeats()).freshClusters(grid.clusterPerRepeat()).slo(grid.slo().text()).build();
         SweepDocument json = new SweepDocument(SweepFile.FORMAT, analysis.complete() ? "COMPLETE" : "INCOMPLETE",
-                started.toString(), config.cluster(), g, Environment.current(), analysis, runs);
+                started.toString(), config.cluster().describe(), g, Environment.current(), analysis, runs);
         RunDirectory.writeJson(runDir, "sweep.json", json);
         console.printf(Locale.ROOT, "%nwrote %s: cells.csv (%d cell runs), sweep.json, sweep.md%s%n", runDir, runs.size(),
                 analysis.complete() ? "" : "; INCOMPLETE");

@@ -1,5 +1,6 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.bench.service.ExitCodes;
 import io.cpbench.core.load.LoadResult;
 import io.cpbench.core.result.RunResult;
 import io.cpbench.core.result.Status;

@@ -7,6 +7,7 @@ import com.hazelcast.config.JoinConfig;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import io.cpbench.bench.agents.ControlSecret;
+import io.cpbench.bench.service.ExitCodes;
 import io.cpbench.core.load.LoadResult;
 import io.cpbench.core.result.RunResult;
 import io.cpbench.core.result.Status;

@@ -2,6 +2,7 @@ package io.cpbench.bench.cli;
 
 import io.cpbench.bench.run.EmulatorCostRun;
 import io.cpbench.bench.scenario.Scenarios;
+import io.cpbench.bench.service.ExitCodes;
 import io.cpbench.core.result.RunResult;
 import io.cpbench.core.result.Status;
 import org.junit.jupiter.api.Test;
@@ -56,9 +57,9 @@ class EmulatorCostTableTest {
         EmulatorCostRun.Pair good = new EmulatorCostRun.Pair(1, at(1000, Status.OK), at(800, Status.OK));
         EmulatorCostRun.Pair timeboxed = new EmulatorCostRun.Pair(2, at(1000, Status.OK), at(800, Status.TIMEBOXED));
 
-        assertThat(EmulatorCostCommand.exitCode(List.of(good, good), false)).isEqualTo(ExitCodes.OK);
-        assertThat(EmulatorCostCommand.exitCode(List.of(good, timeboxed), false)).isEqualTo(ExitCodes.FAILED);
-        assertThat(EmulatorCostCommand.exitCode(List.of(), false)).isEqualTo(ExitCodes.FAILED);
-        assertThat(EmulatorCostCommand.exitCode(List.of(good, good), true)).isEqualTo(ExitCodes.INTERRUPTED);
+        assertThat(EmulatorCostRun.exitCode(List.of(good, good), false)).isEqualTo(ExitCodes.OK);
+        assertThat(EmulatorCostRun.exitCode(List.of(good, timeboxed), false)).isEqualTo(ExitCodes.FAILED);
+        assertThat(EmulatorCostRun.exitCode(List.of(), false)).isEqualTo(ExitCodes.FAILED);
+        assertThat(EmulatorCostRun.exitCode(List.of(good, good), true)).isEqualTo(ExitCodes.INTERRUPTED);
     }
 }

@@ -1,5 +1,6 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.bench.service.ExitCodes;
 import io.cpbench.topology.HazelcastRelease;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

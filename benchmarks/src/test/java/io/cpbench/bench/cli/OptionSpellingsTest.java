@@ -1,5 +1,6 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.bench.service.ExitCodes;
 import io.cpbench.bench.suite.ClusterWarmup;
 import io.cpbench.core.load.LoadSpec;
 import io.cpbench.core.load.OpType;

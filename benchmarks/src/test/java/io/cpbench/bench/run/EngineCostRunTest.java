@@ -31,10 +31,10 @@ class EngineCostRunTest {
     @Test
     void settingsOutOfRangeNameTheOption() {
         Duration s = Duration.ofSeconds(1);
-        assertThatThrownBy(() -> new EngineCostRun.Config(List.of(1), 1, s, s, s)).hasMessage("--pairs must be 2-50, was 1");
-        assertThatThrownBy(() -> new EngineCostRun.Config(List.of(1, 2000), 2, s, s, s))
+        assertThatThrownBy(() -> new EngineCostRun.Config(List.of(1), 1, s, s, s, null)).hasMessage("--pairs must be 2-50, was 1");
+        assertThatThrownBy(() -> new EngineCostRun.Config(List.of(1, 2000), 2, s, s, s, null))
                 .hasMessage("--threads must each be 1-1024, was 2000");
-        assertThat(new EngineCostRun.Config(List.of(1, 4), 3, Duration.ofSeconds(10), Duration.ofSeconds(3), s).estimateSeconds())
+        assertThat(new EngineCostRun.Config(List.of(1, 4), 3, Duration.ofSeconds(10), Duration.ofSeconds(3), s, null).estimateSeconds())
                 .as("(10 + 3 + 1) s x 2 sides x 3 pairs x 2 thread counts").isEqualTo(168);
     }
 }

@@ -1,4 +1,4 @@
-package io.cpbench.bench.cli;
+package io.cpbench.bench.service;
 
 import io.cpbench.core.result.RunResult;
 import io.cpbench.core.result.Status;
@@ -11,28 +11,28 @@ import java.util.Map;
  * cp-bench's exit codes, the same for every command, defined here once: {@code --help} and docs/cli.md list them
  * from {@link #HELP}.
  */
-final class ExitCodes {
+public final class ExitCodes {
 
     /** Everything ran and every result is OK (or, without {@code --strict}, UNSTABLE/TIMEBOXED). */
-    static final int OK = 0;
+    public static final int OK = 0;
     /** A run FAILed, a check failed, or the cluster could not be started or reached. */
-    static final int FAILED = 1;
+    public static final int FAILED = 1;
     /** Bad input: an option, a file or an address that cannot work. Nothing was started. */
-    static final int BAD_INPUT = 2;
+    public static final int BAD_INPUT = 2;
     /** {@code --strict}: some results are UNSTABLE or TIMEBOXED. */
-    static final int NOT_CLEAN = 3;
+    public static final int NOT_CLEAN = 3;
     /**
      * {@code chaos} and {@code lincheck}: a linearizability verdict is unknown (the check ran over its budget). It
      * shares 3 with {@link #NOT_CLEAN} on purpose: the run ended and nothing failed, but a result cannot be called
      * clean; {@link #worse} ranks them alike.
      */
-    static final int UNKNOWN = 3;
+    public static final int UNKNOWN = 3;
     /** Reserved for load runs whose thresholds were crossed. */
-    static final int THRESHOLDS = 99;
+    public static final int THRESHOLDS = 99;
     /** Interrupted (Ctrl-C); what was measured is kept, marked INCOMPLETE. SIGTERM ends with the JVM's 143. */
-    static final int INTERRUPTED = 130;
+    public static final int INTERRUPTED = 130;
 
-    static final Map<String, String> HELP = help();
+    public static final Map<String, String> HELP = help();
 
     private ExitCodes() {
     }
@@ -53,7 +53,7 @@ final class ExitCodes {
      * The worse of two runs' exit codes, for a command that runs several in turn: interrupted, then failed, then a
      * threshold crossed, then not clean or unknown (3), then OK.
      */
-    static int worse(int a, int b) {
+    public static int worse(int a, int b) {
         return rank(a) >= rank(b) ? a : b;
     }
 
@@ -69,7 +69,7 @@ final class ExitCodes {
     }
 
     /** The exit code for a finished run's results. */
-    static int of(List<RunResult> results, boolean interrupted, boolean strict) {
+    public static int of(List<RunResult> results, boolean interrupted, boolean strict) {
         if (interrupted) {
             return INTERRUPTED;
         }
@@ -83,7 +83,7 @@ final class ExitCodes {
     }
 
     /** The exit code of a load run: 130 interrupted, 1 a run FAILed (an invariant broke), 99 a threshold failed, else 0. */
-    static int ofLoad(List<RunResult> results, boolean interrupted) {
+    public static int ofLoad(List<RunResult> results, boolean interrupted) {
         int code = of(results, interrupted, false);
         if (code == OK && results.stream().anyMatch(r -> r.load() != null
                 && r.load().agents().stream().anyMatch(a -> a.outcome() == null))) {

@@ -1,4 +1,4 @@
-package io.cpbench.bench.run;
+package io.cpbench.bench.service;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -7,7 +7,7 @@ import java.util.concurrent.TimeUnit;
  * What a long command does on Ctrl-C (or SIGTERM): stop what runs, wait for the main thread to write what was
  * measured, then clean up. The JVM runs shutdown hooks concurrently with the main thread, hence the latch.
  */
-public final class Interruption {
+final class Interruption {
 
     private final CountDownLatch written = new CountDownLatch(1);
     private final Thread hook;
@@ -16,7 +16,7 @@ public final class Interruption {
      * @param stop       runs first: stop the run in flight (its result is kept as INCOMPLETE)
      * @param afterwards runs once the main thread has written the results (or after 60 s)
      */
-    public Interruption(Runnable stop, Runnable afterwards) {
+    Interruption(Runnable stop, Runnable afterwards) {
         hook = new Thread(() -> {
             System.err.println("\ncp-bench: interrupted; keeping what was measured ...");
             stop.run();
@@ -31,12 +31,12 @@ public final class Interruption {
     }
 
     /** The main thread has written what was measured. */
-    public void written() {
+    void written() {
         written.countDown();
     }
 
     /** Removes the hook after a normal end; false when the JVM is already shutting down, i.e. the run was interrupted. */
-    public boolean disarm() {
+    boolean disarm() {
         try {
             Runtime.getRuntime().removeShutdownHook(hook);
             return true;
