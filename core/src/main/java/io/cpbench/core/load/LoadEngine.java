@@ -1,7 +1,6 @@
 package io.cpbench.core.load;
 
 import com.hazelcast.core.HazelcastInstance;
-import io.cpbench.core.history.Event;
 import io.cpbench.core.history.HistoryRecorder;
 import io.cpbench.core.stats.Censored;
 import io.cpbench.core.workload.Workload;
@@ -14,26 +13,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.SplittableRandom;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 
 /**
  * Runs a {@link LoadSpec} on clients that are already connected: workers (clients x threads, worker i on client
- * i mod clients) run the op mix in a closed loop, or take the open loop's ops as they fall due. This thread takes
- * the numbers once an interval (and at each stage boundary, so no interval spans two stages), writes the CSV and
- * the {@code .hlog}s, reports a live line, and at the end checks invariants and thresholds.
+ * i mod clients) run the op mix in a closed loop, or take the open loop's ops as they fall due ({@link Workers}).
+ * This thread takes the numbers once an interval (and at each stage boundary, so no interval spans two stages),
+ * writes the CSV and the {@code .hlog}s and reports a live line ({@link Sampling}), and at the end checks invariants
+ * and thresholds ({@link RunEnding}). What they share, the phases' instants and the stop, is {@link RunState}.
  *
  * <p>Open loop: op {@code k} is due at {@link Profile#slotOffsetNanos(long)}; a free worker takes the next op,
  * waits until it is due, and runs it. Its latency counts from when it was due (coordinated-omission safe); its
@@ -141,12 +132,6 @@ public final class LoadEngine {
         void execute(OpType op, int client, int object, LockLog lockLog) throws Exception;
     }
 
-    /** What the engine runs each op with: {@link LoadOps#execute}, or a test's stand-in. */
-    @FunctionalInterface
-    private interface Exec {
-        long execute(OpType op, int client, int object, LockLog lockLog, long a, long b) throws Exception;
-    }
-
     /** After the drain (or a stop), how long ops in flight get to end before they are abandoned. */
     static final Duration IN_FLIGHT_GRACE = Duration.ofSeconds(5);
 
@@ -155,41 +140,21 @@ public final class LoadEngine {
 
     private final LoadSpec spec;
     private final LoadOps ops;
-    private final Exec executor;
+    private final Workers.Exec executor;
     private HistoryRecorder history;
     private final Path outDir;
     private final Listener listener;
+    /** The mix's ops, in the order every tally and recorder counts them. */
     private final OpType[] used;
-    private final int[] cumulativeWeights;
     private final Recording recording;
-    private final List<LockLog> lockLogs = new ArrayList<>();
-    private final AtomicLong nextSlot = new AtomicLong();
-    private final AtomicLong warmupSlot = new AtomicLong();
-    private volatile Profile warmupProfile;
-    private volatile long warmupStart;
-    private final LongAdder started = new LongAdder();
-    private final LongAdder finished = new LongAdder();
     private final InFlight inFlight;
-    private final CountDownLatch warmedUp;
-    private final CountDownLatch done;
-    private final CountDownLatch measureGate = new CountDownLatch(1);
-    private volatile boolean stopRequested;
-    private volatile String stopReason;
-    private volatile boolean aborted;
-    private volatile long measureStart;
-    private volatile long measureEnd = Long.MAX_VALUE;
-    private volatile long drainDeadline = Long.MAX_VALUE;
+    private final RunState state;
+    private final List<LockLog> lockLogs = new ArrayList<>();
     /** Lock logs' time base: real time, as {@link LoadOps} stamps lock holds with {@link System#nanoTime()}. */
     private final long origin = System.nanoTime();
-    /** Where every time the engine measures comes from: {@link System#nanoTime()}, but for measuring the engine itself. */
-    private final LongSupplier clock;
     private Bounds bounds;
-    private volatile long timeboxDeadline = Long.MAX_VALUE;
-    private volatile boolean timeboxHit;
-    private final AtomicReference<String> failure = new AtomicReference<>();
-    private final LongAdder warmupDone = new LongAdder();
     private Path hlog;
-    private Tally measured;
+    private volatile Tally measured;
     private volatile LoadParts parts;
 
     /**
@@ -226,35 +191,27 @@ public final class LoadEngine {
         }, clock);
     }
 
-    private LoadEngine(LoadSpec spec, List<HazelcastInstance> clients, Path outDir, Listener listener, Exec executor,
+    private LoadEngine(LoadSpec spec, List<HazelcastInstance> clients, Path outDir, Listener listener, Workers.Exec executor,
                        LongSupplier clock) {
         boolean clientless = spec.mix().keySet().stream().allMatch(OpType::clientless);
         if (!clientless && executor == null && clients.size() != spec.clients()) {
             throw new IllegalArgumentException("the spec asks for " + spec.clients() + " clients, " + clients.size() + " given");
         }
         this.spec = spec;
-        this.clock = clock;
+        this.state = new RunState(spec.workers(), clock);
         this.ops = new LoadOps(spec, clientless ? List.of() : clients, Long.toString(System.currentTimeMillis() % 100_000_000L, 36)
                 + Integer.toString((int) (Math.random() * 1296), 36));
         this.executor = executor != null ? executor : ops::execute;
         this.outDir = outDir;
         this.listener = listener;
         this.used = spec.mix().keySet().toArray(new OpType[0]);
-        this.cumulativeWeights = new int[used.length];
-        int sum = 0;
-        for (int i = 0; i < used.length; i++) {
-            sum += spec.mix().get(used[i]);
-            cumulativeWeights[i] = sum;
-        }
         this.inFlight = new InFlight(spec.workers());
         this.recording = new Recording(used, !spec.open(), spec.workers() == 1, inFlight);
-        this.warmedUp = new CountDownLatch(spec.workers());
-        this.done = new CountDownLatch(spec.workers());
     }
 
     /**
      * Records every op of the run (warm-up and setup too: they act on the same objects) as a history, for
-     * {@link #history()}. Call before {@link #run()}.
+     * {@link #historyRecorder()}. Call before {@link #run()}.
      */
     public LoadEngine recordHistory() {
         history = new HistoryRecorder(spec.workers());
@@ -319,16 +276,6 @@ public final class LoadEngine {
     public record Totals(Histogram latency, long ok, long errors, long warmupOps, String firstError, Censored censored) {
     }
 
-    /** Adds what {@code interval} ended without error to {@code soFar}, and the sums, at {@code at}, to the timeline. */
-    private static void sample(List<LoadParts.Sample> timeline, long[] soFar, Tally interval, double at) {
-        List<Long> ok = new ArrayList<>(soFar.length);
-        for (int i = 0; i < soFar.length; i++) {
-            soFar[i] += interval.ok(i);
-            ok.add(soFar[i]);
-        }
-        timeline.add(new LoadParts.Sample(at, ok));
-    }
-
     /**
      * What the run measured per stage, in a form that adds up with other generators' ({@link LoadMerge}).
      *
@@ -352,7 +299,7 @@ public final class LoadEngine {
             all.add(measured.latency[i]);
             censored = Censored.merge(censored, measured.censored[i]);
         }
-        return new Totals(all, measured.okOps(), measured.allErrors(), warmupDone.sum(), recording.firstError(), censored);
+        return new Totals(all, measured.okOps(), measured.allErrors(), state.warmupDone.sum(), recording.firstError(), censored);
     }
 
     /** The run's history so far (null unless {@link #recordHistory()}); taking it closes it to later ops. */
@@ -362,32 +309,18 @@ public final class LoadEngine {
 
     /** Asks the run to end after the ops in flight; what was measured is kept (INTERRUPTED). Any thread, any time. */
     public void stop() {
-        stop("stopped before the end");
-    }
-
-    private void stop(String reason) {
-        if (!stopRequested) {
-            stopReason = reason;
-            stopRequestedAtNanos = clock.getAsLong();
-        }
-        stopRequested = true;
-        measureGate.countDown();
-    }
-
-    /** Ends the run as FAILED: ops keep failing, so there is nothing to measure. */
-    private void fail(String reason) {
-        if (failure.compareAndSet(null, reason)) {
-            stopRequestedAtNanos = clock.getAsLong();
-        }
-        stopRequested = true;
-        measureGate.countDown();
+        state.stop("stopped before the end");
     }
 
     public boolean stopped() {
-        return stopRequested;
+        return state.stopRequested;
     }
 
-    /** Sets up the objects, runs warm-up and the schedule, checks. Blocks until the run ends. */
+    /**
+     * Sets up the objects, then runs the workers ({@link Workers}) while this thread samples them ({@link Sampling}):
+     * warm-up, the measured phase and its drain; then judges what was measured ({@link RunEnding}). Blocks until the
+     * run ends.
+     */
     public LoadResult run() {
         if (outDir != null) {
             try {
@@ -397,535 +330,50 @@ public final class LoadEngine {
             }
         }
         ops.setUp(history == null ? null : history.setup());
-        warmupStart = clock.getAsLong();
-        long warmupEnd = warmupStart + spec.warmup().toNanos();
-        if (bounds != null) {
-            timeboxDeadline = warmupStart + bounds.timebox().toNanos();
-            warmupEnd = bounds.warmupOps() == 0 ? warmupStart
-                    : warmupStart + (long) (bounds.timebox().toNanos() * Bounds.WARMUP_SHARE_OF_TIMEBOX);
-        }
-        if (spec.open() && !spec.warmup().isZero()) {
-            // open loop at the schedule's first rate (or its peak, if it starts from 0)
-            double rate = spec.profile().startLevel() > 0 ? spec.profile().startLevel() : spec.profile().peak();
-            warmupProfile = Profile.flat(rate, spec.warmup());
-        }
+        long warmupEnd = planWarmup();
+        Workers workers = new Workers(spec, bounds, used, executor, recording, inFlight, history, ops, state);
         for (int i = 0; i < spec.workers(); i++) {
             LockLog log = new LockLog();
             lockLogs.add(log);
-            Thread t = new Thread(worker(i, log, warmupEnd), "cpbench-load-" + i);
+            Thread t = new Thread(workers.worker(i, log, warmupEnd), "cpbench-load-" + i);
             t.setDaemon(true);
             t.start();
         }
-        if (bounds != null && bounds.warmupOps() > 0) {
-            message(String.format(Locale.ROOT, "warming up: %,d ops, closed loop, %d worker%s", bounds.warmupOps(),
-                    spec.workers(), spec.workers() == 1 ? "" : "s"));
-        } else if (bounds == null && !spec.warmup().isZero()) {
-            message(warmupProfile != null
-                    ? String.format(Locale.ROOT, "warming up for %s: open loop at %,.0f op/s", Durations.format(spec.warmup()),
-                    warmupProfile.startLevel())
-                    : String.format(Locale.ROOT, "warming up for %s: closed loop, %d worker%s", Durations.format(spec.warmup()),
-                    spec.workers(), spec.workers() == 1 ? "" : "s"));
-        }
+        Sampling sampling = new Sampling(spec, bounds, used, recording, state, listener);
+        sampling.announceWarmup();
         try {
-            // Takes the numbers once an interval during warm-up too, and throws them away: the sampling code is then
-            // compiled before the first measured interval instead of competing with the workers in it.
-            long warmupDeadline = warmupEnd + spec.drain().toNanos() + Duration.ofSeconds(1).toNanos();
-            boolean warm = false;
-            Tally discarded = new Tally(used, !spec.open());
-            long lastSample = clock.getAsLong();
-            long warmOk = 0;
-            long target = bounds == null ? 0 : bounds.warmupOps();
-            while (!warm && clock.getAsLong() < warmupDeadline) {
-                // real time between samples; the deadline follows the engine's clock
-                warm = warmedUp.await(Math.min(spec.interval().toNanos(), Math.max(1, warmupDeadline - clock.getAsLong())),
-                        TimeUnit.NANOSECONDS);
-                recording.take(discarded.reset());
-                long now = clock.getAsLong();
-                discarded.nanos = now - lastSample;
-                lastSample = now;
-                warmOk += discarded.okOps();
-                LoadResult.OpStats all = discarded.stats(1, 0, 0, spec.open()).all();
-                if (listener != null && !warm) {
-                    listener.warmingUp(warmOk, target,
-                            (now - warmupStart) / 1e9, all.opsPerSecond(), all.latency().p50());
-                }
-            }
-            if (!warm) {
-                message("warm-up: some ops were still in flight " + Durations.format(spec.drain())
-                        + " after it ended; measuring anyway");
-            }
+            sampling.warmUp(warmupEnd);
         } catch (InterruptedException e) {
             stop();
             Thread.currentThread().interrupt();
-        }
-        Profile profile = spec.profile();
-        Tally[] stages = new Tally[profile.stages().size()];
-        for (int s = 0; s < stages.length; s++) {
-            stages[s] = new Tally(used, !spec.open());
         }
         Instant startedAt = Instant.now();
         try (LoadOutput output = new LoadOutput(outDir, used, spec.open(), hlog)) {
-            recording.reset();
-            List<LoadParts.Sample> timeline = new ArrayList<>();
-            long[] okSoFar = new long[used.length];
-            long startedBefore = started.sum();
-            long measuredDone = 0;
-            if (listener != null) {
-                listener.measuringStarts();
-            }
-            measureStart = clock.getAsLong();
-            // An op count runs until its ops are done or the time box ends it, however long the spec's schedule.
-            measureEnd = bounds != null && bounds.ops() > 0 ? timeboxDeadline
-                    : Math.min(measureStart + profile.totalNanos(), timeboxDeadline);
-            drainDeadline = measureEnd + (bounds != null ? bounds.grace() : spec.drain()).toNanos();
-            measureGate.countDown();
-            if (!stopRequested) {
-                message("measuring: " + spec.summary());
-            }
-            long last = measureStart;
-            boolean draining = false;
-            Tally interval = new Tally(used, !spec.open());
-            long lastReal = System.nanoTime();
-            while (true) {
-                long next = nextSample(last, profile);
-                // An interval of real time, or less up to the next stage boundary on the engine's clock.
-                long wait = Math.min(spec.interval().toNanos() - (System.nanoTime() - lastReal), next - clock.getAsLong());
-                boolean allDone = awaitDone(wait);
-                lastReal = System.nanoTime();
-                long now = clock.getAsLong();
-                recording.take(interval.reset());
-                interval.nanos = now - last;
-                measuredDone += interval.okOps() + interval.allErrors();
-                sample(timeline, okSoFar, interval, (now - measureStart) / 1e9);
-                int stage = Math.min(profile.stageAt(last - measureStart), stages.length - 1);
-                stages[stage].add(interval);
-                output.write(interval, (now - measureStart) / 1e9, stage + 1, profile.levelAt(now - measureStart));
-                boolean worthALine = now - last >= spec.interval().toNanos() / 2 || interval.okOps() + interval.allErrors() > 0;
-                if (listener != null && worthALine) {
-                    LoadResult.StageStats st = interval.stats(stage + 1, 0, 0, spec.open());
-                    listener.interval(LoadEngineIntervalReportBuilder.builder().elapsed((now - measureStart) / 1e9)
-                            .stage(stage + 1).stages(stages.length).open(spec.open())
-                            .level(profile.levelAt(Math.min(now, measureEnd) - measureStart))
-                            .opsPerSecond(st.all().opsPerSecond()).errors(st.all().errors())
-                            .latency(st.all().latency()).lag(st.lag()).inFlight(inFlight()).done(measuredDone).build());
-                }
-                last = now;
-                if (spec.abortOnFail() && !stopRequested) {
-                    checkEarly(stages, profile, now);
-                }
-                Duration stopDrain = bounds != null ? bounds.grace() : spec.drain();
-                if (allDone || now >= drainDeadline || (stopRequested && now - stopRequestedAtNanos > stopDrain.toNanos())) {
-                    break;
-                }
-                if (!draining && now >= measureEnd && !stopRequested && inFlight() > 0) {
-                    draining = true;
-                    message(String.format(Locale.ROOT, "schedule done; finishing the %,d op%s in flight%s (at most %s)",
-                            inFlight(), inFlight() == 1 ? "" : "s",
-                            spec.open() ? " or already due" : "", Durations.format(spec.drain())));
-                }
-            }
-            if (bounds != null && inFlight() > 0 && !stopRequested && clock.getAsLong() >= timeboxDeadline) {
-                timeboxHit = true; // ops stuck past the time box and its grace, on every worker
-            }
-            stopRequested = true; // no new ops; those in flight get a moment to end, then are abandoned
-            // (bounded: the grace was given above)
-            awaitDone(bounds != null ? 0 : inFlightGrace.toNanos());
-            long tailEnd = clock.getAsLong();
-            Tally tail = interval.reset();
-            // Ops still in flight are abandoned: each counts at its latency so far, a lower bound, never dropped.
-            // Claimed before the last take, so one that ends meanwhile is counted once (Recording).
-            recording.abandon((op, since) -> tail.censor(op, Recording.clampMicros(tailEnd - since)));
-            recording.take(tail); // ops that ended since the last interval
-            if (tail.okOps() + tail.allErrors() + tail.censoredOps() > 0) {
-                tail.nanos = tailEnd - last;
-                stages[stages.length - 1].add(tail);
-                sample(timeline, okSoFar, tail, (tailEnd - measureStart) / 1e9);
-                output.write(tail, (tailEnd - measureStart) / 1e9, stages.length, profile.levelAt(tailEnd - measureStart));
-                last = tailEnd;
-            }
-            long endNanos = last;
-            long measuredStarted = started.sum() - startedBefore;
-            long abandoned = inFlight();
-            List<LoadResult.StageStats> stageStats = new ArrayList<>();
-            Tally whole = new Tally(used, !spec.open());
-            for (int s = 0; s < stages.length; s++) {
-                stageStats.add(stages[s].stats(s + 1, s == 0 ? profile.startLevel() : profile.stages().get(s - 1).target(),
-                        profile.stages().get(s).target(), spec.open()));
-                whole.add(stages[s]);
-            }
-            whole.nanos = endNanos - measureStart;
-            LoadResult.StageStats total = whole.stats(0, profile.startLevel(), profile.stages().get(stages.length - 1).target(),
-                    spec.open());
-            LoadResult.ScheduleStats schedule = null;
-            if (spec.open()) {
-                long due = stopReason != null ? dueBy(profile, Math.min(endNanos, measureEnd) - measureStart)
-                        : (long) Math.ceil(profile.totalOps());
-                schedule = new LoadResult.ScheduleStats(due, measuredStarted, Math.max(0, due - measuredStarted),
-                        recording.late.sum(), abandoned, LoadResult.LoadLatency.of(whole.lag));
-            }
-            List<LoadResult.InvariantResult> invariants = new ArrayList<>(ops.checkCounters(Duration.ofSeconds(10)));
-            if (spec.mix().containsKey(OpType.LOCK)) {
-                invariants.add(Invariants.locks(lockLogs, ops::objectName, spec.objects(), origin));
-            }
-            List<LoadResult.ThresholdResult> thresholds = new ArrayList<>();
-            for (Threshold t : spec.thresholds()) {
-                thresholds.add(t.judge(t.stage() == 0 ? total : stageStats.get(t.stage() - 1)));
-            }
-            Map<String, String> histograms = new LinkedHashMap<>();
-            for (int i = 0; i < used.length; i++) {
-                histograms.put(used[i].key(), io.cpbench.core.stats.HistogramCodec.encode(whole.latency[i]));
-            }
-            measured = whole;
-            List<LoadParts.Stage> stageParts = new ArrayList<>();
-            for (Tally stage : stages) {
-                stageParts.add(LoadParts.of(stage, !spec.open()));
-            }
-            parts = new LoadParts(stageParts, schedule, ChronoUnit.MICROS.between(Instant.EPOCH, startedAt),
-                    (Math.min(endNanos, measureEnd) - measureStart) / 1e9, timeline);
-            Outcome outcome;
-            String reason;
-            if (failure.get() != null) {
-                outcome = Outcome.FAILED;
-                reason = failure.get();
-            } else if (timeboxHit) {
-                outcome = Outcome.TIMEBOXED;
-                reason = abandoned > 0 ? "ops still in flight " + bounds.grace().toMillis() / 1000.0
-                        + " s after the time box of " + bounds.timebox().toSeconds() + " s were abandoned"
-                        : "time box of " + bounds.timebox().toSeconds() + " s reached";
-            } else if (aborted) {
-                outcome = Outcome.ABORTED;
-                reason = stopReason;
-            } else if (stopReason != null) {
-                outcome = Outcome.INTERRUPTED;
-                reason = abandoned > 0 ? stopReason + "; ops in flight were abandoned" : stopReason;
-            } else {
-                outcome = Outcome.COMPLETED;
-                reason = abandoned > 0 ? String.format(Locale.ROOT, "%,d op%s still in flight %s after the end were"
-                        + " abandoned (outcome unknown)", abandoned, abandoned == 1 ? "" : "s", Durations.format(spec.drain())) : null;
-            }
-            if (recording.clamped.sum() > 0) {
-                reason = (reason == null ? "" : reason + "; ") + recording.clamped.sum() + " latencies over an hour recorded as one hour";
-            }
-            return LoadResultBuilder.builder().outcome(outcome).reason(reason).spec(spec.describe())
-                    .startedAt(startedAt.toString()).seconds((endNanos - measureStart) / 1e9).stages(stageStats)
-                    .total(total).schedule(schedule).thresholds(thresholds).invariants(invariants)
-                    .histograms(histograms).build();
+            Sampling.Measured m = sampling.measure(output, inFlightGrace);
+            RunEnding.Ended ended = new RunEnding(spec, bounds, used, recording, state, ops).end(m, lockLogs, origin, startedAt);
+            measured = ended.whole();
+            parts = ended.parts();
+            return ended.result();
         }
     }
 
-    /** When {@link #stop} was first called: the drain after a stop counts from here. */
-    private volatile long stopRequestedAtNanos;
-
-    /** Ops started and not finished (finished is read first, so never negative); bounded: the workers still running. */
-    private long inFlight() {
+    /**
+     * Sets the warm-up's start, and the time box's end for a bounded run; the open loop's warm-up schedule (at the
+     * schedule's first rate, or its peak if that is 0). Returns when warm-up ends: the spec's warm-up, or for a bounded
+     * run its share of the time box (at once with no warm-up ops).
+     */
+    private long planWarmup() {
+        long start = state.clock.getAsLong();
+        state.warmupStart = start;
+        long warmupEnd = start + spec.warmup().toNanos();
         if (bounds != null) {
-            // each worker of a bounded closed loop has at most one op in flight, and ops are not counted one by one
-            return done.getCount();
+            state.timeboxDeadline = start + bounds.timebox().toNanos();
+            warmupEnd = bounds.warmupOps() == 0 ? start : start + (long) (bounds.timebox().toNanos() * Bounds.WARMUP_SHARE_OF_TIMEBOX);
         }
-        long f = finished.sum();
-        return started.sum() - f;
-    }
-
-    /** Ops of the profile due within {@code elapsed} ns. */
-    static long dueBy(Profile profile, long elapsed) {
-        long lo = 0;
-        long hi = (long) Math.ceil(profile.totalOps());
-        while (lo < hi) {
-            long mid = (lo + hi) >>> 1;
-            if (profile.slotOffsetNanos(mid) < elapsed) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
+        if (spec.open() && !spec.warmup().isZero()) {
+            double rate = spec.profile().startLevel() > 0 ? spec.profile().startLevel() : spec.profile().peak();
+            state.warmupProfile = Profile.flat(rate, spec.warmup());
         }
-        return lo;
-    }
-
-    /** The next time to take numbers: an interval on, but never past a stage boundary or the end. */
-    private long nextSample(long last, Profile profile) {
-        long next = last + spec.interval().toNanos();
-        long elapsed = last - measureStart;
-        if (elapsed < profile.totalNanos()) {
-            int stage = profile.stageAt(elapsed);
-            next = Math.min(next, measureStart + profile.stageStartNanos(stage + 1));
-        }
-        return next;
-    }
-
-    /** Waits at most {@code wait} ns (real time) for every worker to end; whether they all have. */
-    private boolean awaitDone(long wait) {
-        try {
-            return done.await(Math.max(wait, 0), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            stop();
-            Thread.currentThread().interrupt();
-            return done.getCount() == 0;
-        }
-    }
-
-    /** {@code abortOnFail}: upper-bound thresholds judged on the numbers so far. */
-    private void checkEarly(Tally[] stages, Profile profile, long now) {
-        int current = profile.stageAt(now - measureStart);
-        Tally whole = null;
-        for (Threshold t : spec.thresholds()) {
-            if (!t.canAbortEarly() || (t.stage() > 0 && t.stage() - 1 > current)) {
-                continue;
-            }
-            LoadResult.StageStats stats;
-            if (t.stage() > 0) {
-                stats = stages[t.stage() - 1].stats(t.stage(), 0, 0, spec.open());
-            } else {
-                if (whole == null) {
-                    whole = new Tally(used, !spec.open());
-                    for (Tally s : stages) {
-                        whole.add(s);
-                    }
-                    whole.nanos = now - measureStart;
-                }
-                stats = whole.stats(0, 0, 0, spec.open());
-            }
-            LoadResult.ThresholdResult verdict = t.judge(stats);
-            if (!verdict.passed() && !verdict.actual().equals("no ops measured")) {
-                aborted = true;
-                stop(String.format(Locale.ROOT, "threshold '%s' crossed after %.0f s (%s); aborted", t.text(),
-                        (now - measureStart) / 1e9, verdict.actual()));
-                message("aborting: " + stopReason);
-                return;
-            }
-        }
-    }
-
-    private void message(String line) {
-        if (listener != null) {
-            listener.message(line);
-        }
-    }
-
-    private Runnable worker(int index, LockLog lockLog, long warmupEnd) {
-        int client = ops.clientCount() == 0 ? 0 : index % ops.clientCount();
-        HistoryRecorder.Lane lane = history == null ? null : history.lane(index);
-        SplittableRandom random = new SplittableRandom(spec.seed() * 1_000_003L + index);
-        return () -> {
-            boolean warm = false;
-            try {
-                if (spec.open() && warmupProfile != null) {
-                    openLoop(index, random, client, lane, lockLog,
-                            new Slots(warmupProfile, warmupStart, warmupSlot, warmupEnd));
-                } else if (bounds != null) {
-                    boundedLoop(index, random, client, lane, lockLog, share(bounds.warmupOps(), index), warmupEnd, false);
-                } else {
-                    long now;
-                    while (!stopRequested && (now = clock.getAsLong()) < warmupEnd) {
-                        countedOp(index, random, client, lane, lockLog, now, now);
-                    }
-                }
-                warm = true;
-                warmedUp.countDown();
-                measureGate.await();
-                if (spec.open()) {
-                    openLoop(index, random, client, lane, lockLog,
-                            new Slots(spec.profile(), measureStart, nextSlot, drainDeadline));
-                } else if (bounds != null) {
-                    boundedLoop(index, random, client, lane, lockLog, bounds.ops() == 0 ? Long.MAX_VALUE : share(bounds.ops(), index),
-                            measureEnd, true);
-                } else {
-                    closedLoop(index, random, client, lane, lockLog);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } finally {
-                if (!warm) {
-                    warmedUp.countDown();
-                }
-                done.countDown();
-            }
-        };
-    }
-
-    /** This worker's share of {@code total} ops: an even split, the first workers taking one more. */
-    private long share(long total, int index) {
-        long base = total / spec.workers();
-        return base + (index < total % spec.workers() ? 1 : 0);
-    }
-
-    /**
-     * Bounded closed loop: at most {@code quota} ops, none started at or after {@code end}. Measuring, reaching the
-     * time box marks the run TIMEBOXED. Too many failures in a row fail the run.
-     */
-    private void boundedLoop(int index, SplittableRandom random, int client, HistoryRecorder.Lane lane, LockLog lockLog, long quota,
-                             long end, boolean measure) {
-        int maxErrors = bounds.maxConsecutiveErrors();
-        int consecutiveErrors = 0;
-        for (long n = 0; n < quota && !stopRequested; n++) {
-            long now = clock.getAsLong();
-            if (now >= end) {
-                if (measure && now >= timeboxDeadline) {
-                    timeboxHit = true;
-                }
-                return;
-            }
-            Exception error = runOp(index, random, client, lane, lockLog, now, now);
-            if (error == null) {
-                consecutiveErrors = 0;
-                if (!measure) {
-                    warmupDone.increment();
-                }
-            } else if (maxErrors > 0 && ++consecutiveErrors >= maxErrors) {
-                fail(consecutiveErrors + " ops in a row failed; last: " + Errors.describe(error));
-                return;
-            }
-        }
-    }
-
-    private void closedLoop(int index, SplittableRandom random, int client, HistoryRecorder.Lane lane, LockLog lockLog) {
-        Profile profile = spec.profile();
-        long start = measureStart;
-        long end = measureEnd;
-        while (!stopRequested) {
-            long now = clock.getAsLong();
-            if (now >= end) {
-                return;
-            }
-            if (index >= Math.round(profile.levelAt(now - start))) {
-                LockSupport.parkNanos(Math.min(5_000_000L, end - now));
-                continue;
-            }
-            countedOp(index, random, client, lane, lockLog, now, now);
-        }
-    }
-
-    /**
-     * Takes ops as they fall due: measuring, or warming up. Warm-up takes the same path and records the same way
-     * (numbers discarded at the start of measuring), so the JIT has compiled what is measured, with no branch
-     * left cold to deoptimise on in the first measured second.
-     */
-    /**
-     * One phase of an open loop's schedule: the profile that places slots, the phase's start, the counter that hands
-     * out slot numbers (shared by the workers), and the time after which no op starts.
-     */
-    private record Slots(Profile profile, long start, AtomicLong next, long deadline) {
-    }
-
-    private void openLoop(int index, SplittableRandom random, int client, HistoryRecorder.Lane lane, LockLog lockLog,
-                          Slots phase) {
-        Profile profile = phase.profile();
-        long start = phase.start();
-        AtomicLong slots = phase.next();
-        long deadline = phase.deadline();
-        while (!stopRequested) {
-            long offset = profile.slotOffsetNanos(slots.getAndIncrement());
-            if (offset == Long.MAX_VALUE) {
-                return;
-            }
-            long due = start + offset;
-            long now;
-            while ((now = clock.getAsLong()) < due) {
-                if (stopRequested) {
-                    return;
-                }
-                long wait = due - now;
-                if (wait > 20_000) {
-                    LockSupport.parkNanos(Math.min(wait - 10_000, 100_000_000L));
-                } else {
-                    Thread.onSpinWait();
-                }
-            }
-            if (now >= deadline || stopRequested) {
-                return;
-            }
-            recording.lag(now - due);
-            countedOp(index, random, client, lane, lockLog, due, now);
-        }
-    }
-
-    /** Runs one op and records it; the exception it threw, or null. */
-    private Exception runOp(int worker, SplittableRandom random, int client, HistoryRecorder.Lane lane, LockLog lockLog, long due, long begin) {
-        int op = pick(random);
-        int object = spec.objects() == 1 ? 0 : random.nextInt(spec.objects());
-        OpType type = used[op];
-        long a = 0;
-        long b = 0;
-        if (type == OpType.WRITE || type == OpType.CMPSET) {
-            a = random.nextInt(LoadOps.REGISTER_VALUES);
-            b = random.nextInt(LoadOps.REGISTER_VALUES);
-        }
-        long start = begin;
-        long intended = due;
-        if (lane != null) {
-            // The history's invoke carries the op's start time (earlier than the call, which is safe for the checker),
-            // but its bookkeeping (an event, a lock) is not the op's: the measured span starts after it. In a closed
-            // loop the intended start is the start.
-            invoke(lane, type, object, a, b, begin);
-            start = clock.getAsLong();
-            intended = due == begin ? start : due;
-        }
-        inFlight.begin(worker, op, intended);
-        try {
-            long result = executor.execute(type, client, object, lockLog, a, b);
-            long end = clock.getAsLong();
-            recording.ok(worker, op, intended, start, end); // unless the run abandoned it and counted it censored
-            if (lane != null) {
-                complete(lane, type, result, end);
-            }
-            return null;
-        } catch (Exception e) {
-            failed(worker, op, lane, e);
-            return e;
-        }
-    }
-
-    /**
-     * {@link #runOp} in an unbounded loop, which counts ops in flight as started minus finished (a bounded run counts
-     * the workers still running instead, so its timed path has no counters).
-     */
-    private void countedOp(int worker, SplittableRandom random, int client, HistoryRecorder.Lane lane, LockLog lockLog, long due,
-                           long begin) {
-        started.increment();
-        try {
-            runOp(worker, random, client, lane, lockLog, due, begin);
-        } finally {
-            finished.increment();
-        }
-    }
-
-    /*
-     * The history's and the error's parts of runOp live apart from it, which keeps runOp's own code to the op's
-     * timed path. (runOp is still not inlined into the worker's loops: -XX:+PrintInlining in HarnessCost says its
-     * compiled code is too big. A loop that ran a one-op scenario without calling it measured no faster.)
-     */
-    private void invoke(HistoryRecorder.Lane lane, OpType type, int object, long a, long b, long begin) {
-        lane.invoke(type.historyName(), type.register() ? ops.registerName(object) : ops.objectName(object),
-                type == OpType.WRITE ? Long.valueOf(a) : type == OpType.CMPSET ? List.of(a, b) : null, begin);
-    }
-
-    private void failed(int worker, int op, HistoryRecorder.Lane lane, Exception e) {
-        recording.error(worker, op, e);
-        if (lane != null) {
-            OpType type = used[op];
-            // A read that failed changed nothing. Any other op may have taken effect: its outcome is unknown.
-            lane.completeWithOwnValue(type == OpType.READ || type == OpType.GET ? Event.Type.FAIL : Event.Type.INFO,
-                    Errors.type(e), clock.getAsLong());
-        }
-    }
-
-    private static void complete(HistoryRecorder.Lane lane, OpType type, long result, long end) {
-        switch (type) {
-            case READ, INCREMENT -> lane.complete(Event.Type.OK, result, null, end);
-            case CMPSET -> lane.completeWithOwnValue(result == 1 ? Event.Type.OK : Event.Type.FAIL, null, end);
-            default -> lane.completeWithOwnValue(Event.Type.OK, null, end);
-        }
-    }
-
-    private int pick(SplittableRandom random) {
-        if (used.length == 1) {
-            return 0;
-        }
-        int r = random.nextInt(cumulativeWeights[used.length - 1]);
-        for (int i = 0; i < used.length; i++) {
-            if (r < cumulativeWeights[i]) {
-                return i;
-            }
-        }
-        return used.length - 1;
+        return warmupEnd;
     }
 }

@@ -122,4 +122,19 @@ public final class Profile {
         long offset = stageStartNanos[i] + (long) (seconds * 1e9);
         return Math.min(Math.max(offset, stageStartNanos[i]), stageStartNanos[i + 1]);
     }
+
+    /** Ops of the profile due within {@code elapsed} ns. */
+    long dueBy(long elapsed) {
+        long lo = 0;
+        long hi = (long) Math.ceil(totalOps());
+        while (lo < hi) {
+            long mid = (lo + hi) >>> 1;
+            if (slotOffsetNanos(mid) < elapsed) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
 }

@@ -47,8 +47,8 @@ class ProfileTest {
         // the first op of the flat stage is due as it starts, and ops of that stage are 10 ms apart
         assertThat(p.slotOffsetNanos(100)).isEqualTo(2_000_000_000L);
         assertThat(p.slotOffsetNanos(101) - p.slotOffsetNanos(100)).isEqualTo(10_000_000L);
-        assertThat(LoadEngine.dueBy(p, 3_000_000_000L)).isEqualTo(200);
-        assertThat(LoadEngine.dueBy(p, 6_000_000_000L)).isEqualTo(400);
+        assertThat(p.dueBy(3_000_000_000L)).isEqualTo(200);
+        assertThat(p.dueBy(6_000_000_000L)).isEqualTo(400);
         // offsets never go backwards
         long previous = -1;
         for (long k = 0; k < 400; k++) {
