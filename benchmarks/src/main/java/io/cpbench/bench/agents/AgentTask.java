@@ -3,7 +3,7 @@ package io.cpbench.bench.agents;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastInstanceAware;
-import io.cpbench.bench.run.ClusterChoice;
+import io.cpbench.bench.cluster.ClusterChoice;
 import io.cpbench.bench.scenario.Scenarios;
 import io.cpbench.bench.suite.ScenarioSession;
 import io.cpbench.bench.suite.SuiteOptions;

@@ -1,8 +1,10 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.bench.cluster.ClusterChoice;
+import io.cpbench.bench.cluster.ClusterOptions;
+import io.cpbench.bench.cluster.DurationConverter;
 import io.cpbench.bench.run.AbProtocol;
 import io.cpbench.bench.run.AbRun;
-import io.cpbench.bench.run.ClusterChoice;
 import io.cpbench.bench.scenario.Network;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.service.RunService;

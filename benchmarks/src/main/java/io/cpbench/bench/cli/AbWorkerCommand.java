@@ -1,7 +1,8 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.bench.cluster.ClusterChoice;
+import io.cpbench.bench.cluster.ClusterOptions;
 import io.cpbench.bench.run.AbProtocol;
-import io.cpbench.bench.run.ClusterChoice;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.scenario.Scenarios;
 import io.cpbench.bench.service.ExitCodes;

@@ -2,7 +2,7 @@ package io.cpbench.bench.cli;
 
 import io.cpbench.bench.report.HtmlReport;
 import io.cpbench.bench.report.ReportModel;
-import io.cpbench.bench.run.RunDirectory;
+import io.cpbench.bench.report.RunDirectory;
 import io.cpbench.bench.service.ExitCodes;
 import io.cpbench.core.load.Threshold;
 import io.cpbench.core.result.Comparison;

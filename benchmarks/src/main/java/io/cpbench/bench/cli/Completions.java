@@ -1,11 +1,9 @@
 package io.cpbench.bench.cli;
 
-import io.cpbench.bench.run.ClusterChoice;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.scenario.Scenarios;
 
 import java.util.Iterator;
-import java.util.List;
 
 /** Values shell completion offers for options whose values are names (picocli's completionCandidates). */
 final class Completions {
@@ -18,20 +16,6 @@ final class Completions {
         public Iterator<String> iterator() {
             return java.util.stream.Stream.concat(Scenarios.all().stream(), Scenarios.extra().stream()).map(Scenario::name)
                     .iterator();
-        }
-    }
-
-    static final class Topologies implements Iterable<String> {
-        @Override
-        public Iterator<String> iterator() {
-            return List.of("local", "embedded", "containers", "attach", "remote").iterator();
-        }
-    }
-
-    static final class Networks implements Iterable<String> {
-        @Override
-        public Iterator<String> iterator() {
-            return List.of(ClusterChoice.NETWORKS).iterator();
         }
     }
 }

@@ -1,5 +1,7 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.bench.cluster.ClusterOptions;
+import io.cpbench.bench.cluster.DurationConverter;
 import io.cpbench.bench.run.EngineCostRun;
 import io.cpbench.bench.service.RunService;
 import picocli.CommandLine.Command;

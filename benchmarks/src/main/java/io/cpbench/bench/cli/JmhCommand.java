@@ -1,9 +1,11 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.bench.cluster.ClusterChoice;
+import io.cpbench.bench.cluster.ClusterOptions;
+import io.cpbench.bench.cluster.DurationConverter;
 import io.cpbench.bench.jmh.JmhResults;
-import io.cpbench.bench.run.ClusterChoice;
+import io.cpbench.bench.report.RunDirectory;
 import io.cpbench.bench.run.JmhRun;
-import io.cpbench.bench.run.RunDirectory;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.scenario.Scenarios;
 import io.cpbench.bench.service.ExitCodes;

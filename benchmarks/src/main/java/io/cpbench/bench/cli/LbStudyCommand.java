@@ -1,5 +1,6 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.bench.cluster.DurationConverter;
 import io.cpbench.bench.run.LbStudyRun;
 import io.cpbench.bench.service.RunService;
 import picocli.CommandLine.Command;

@@ -1,5 +1,6 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.bench.cluster.DurationConverter;
 import io.cpbench.bench.service.ExitCodes;
 import io.cpbench.core.check.Linearizability;
 import io.cpbench.core.history.History;

@@ -1,5 +1,6 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.bench.cluster.DurationConverter;
 import io.cpbench.bench.run.UntilCi;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.scenario.Scenarios;

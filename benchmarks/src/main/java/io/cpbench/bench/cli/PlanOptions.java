@@ -1,5 +1,6 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.bench.cluster.DurationConverter;
 import io.cpbench.core.load.Durations;
 import io.cpbench.core.run.RunPlan;
 import picocli.CommandLine.Option;

@@ -1,5 +1,6 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.bench.cluster.DurationConverter;
 import io.cpbench.bench.service.ExitCodes;
 import io.cpbench.topology.HazelcastRelease;
 import io.cpbench.topology.StockCluster;

@@ -1,8 +1,10 @@
 package io.cpbench.bench.cli;
 
-import io.cpbench.bench.run.ClusterChoice;
+import io.cpbench.bench.cluster.ClusterChoice;
+import io.cpbench.bench.cluster.ClusterOptions;
+import io.cpbench.bench.cluster.DurationConverter;
+import io.cpbench.bench.report.RunDirectory;
 import io.cpbench.bench.run.MatrixRun;
-import io.cpbench.bench.run.RunDirectory;
 import io.cpbench.bench.run.UntilCi;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.service.RunService;

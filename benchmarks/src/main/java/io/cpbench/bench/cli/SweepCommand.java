@@ -1,6 +1,8 @@
 package io.cpbench.bench.cli;
 
-import io.cpbench.bench.run.ClusterChoice;
+import io.cpbench.bench.cluster.ClusterChoice;
+import io.cpbench.bench.cluster.ClusterOptions;
+import io.cpbench.bench.cluster.DurationConverter;
 import io.cpbench.bench.run.SweepGrid;
 import io.cpbench.bench.run.SweepGridBuilder;
 import io.cpbench.bench.run.SweepRun;

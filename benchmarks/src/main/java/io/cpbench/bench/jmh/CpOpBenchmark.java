@@ -2,7 +2,7 @@ package io.cpbench.bench.jmh;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.cpbench.bench.cli.ClusterOptions;
+import io.cpbench.bench.cluster.ClusterOptions;
 import io.cpbench.bench.scenario.Scenarios;
 import io.cpbench.bench.suite.ClusterWarmup;
 import io.cpbench.bench.suite.ScenarioRunner;

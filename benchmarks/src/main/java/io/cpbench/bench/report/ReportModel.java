@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.cpbench.bench.run.LoadTables;
 import io.cpbench.bench.scenario.Scenarios;
 import io.cpbench.core.check.Availability;
 import io.cpbench.core.check.ChaosDocument;
@@ -472,7 +471,7 @@ public final class ReportModel {
      * clients' own (from each result's environment); empty for results written before members' releases were recorded.
      */
     static Optional<String> releases(List<RunResult> results) {
-        String members = io.cpbench.bench.run.RunDirectory.memberVersions(results);
+        String members = io.cpbench.bench.report.RunDirectory.memberVersions(results);
         String clients = results.stream().map(RunResult::environment).filter(Objects::nonNull)
                 .map(e -> e.hazelcastVersion()).filter(Objects::nonNull).distinct().sorted()
                 .collect(java.util.stream.Collectors.joining(", "));

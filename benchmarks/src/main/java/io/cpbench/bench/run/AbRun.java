@@ -1,6 +1,8 @@
 package io.cpbench.bench.run;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.cpbench.bench.cluster.ClusterChoice;
+import io.cpbench.bench.report.RunDirectory;
 import io.cpbench.bench.run.AbProtocol.Pair;
 import io.cpbench.bench.run.AbProtocol.Slice;
 import io.cpbench.bench.run.AbProtocol.Worker;

@@ -1,6 +1,8 @@
 package io.cpbench.bench.run;
 
 import io.cpbench.bench.agents.AgentPool;
+import io.cpbench.bench.cluster.ClusterChoice;
+import io.cpbench.bench.report.RunDirectory;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.service.ExitCodes;
 import io.cpbench.bench.service.RunContext;

@@ -1,6 +1,8 @@
 package io.cpbench.bench.run;
 
 import com.hazelcast.core.HazelcastInstance;
+import io.cpbench.bench.cluster.ClusterChoice;
+import io.cpbench.bench.report.RunDirectory;
 import io.cpbench.bench.scenario.Scenarios;
 import io.cpbench.bench.service.ExitCodes;
 import io.cpbench.bench.service.RunContext;

@@ -1,9 +1,12 @@
 package io.cpbench.bench.run;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.cpbench.bench.cluster.ClusterChoice;
 import io.cpbench.bench.jmh.CpOpBenchmark;
 import io.cpbench.bench.jmh.HarnessCost;
 import io.cpbench.bench.jmh.JmhResults;
+import io.cpbench.bench.report.RunDirectory;
+import io.cpbench.bench.report.RunLines;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.service.ExitCodes;
 import io.cpbench.bench.service.RunContext;

@@ -4,6 +4,7 @@ import com.hazelcast.client.HazelcastClient;
 import com.hazelcast.client.config.ClientConfig;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.cp.IAtomicReference;
+import io.cpbench.bench.report.RunDirectory;
 import io.cpbench.bench.service.ExitCodes;
 import io.cpbench.bench.service.RunContext;
 import io.cpbench.bench.service.RunKind;

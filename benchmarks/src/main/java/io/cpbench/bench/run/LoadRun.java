@@ -1,7 +1,11 @@
 package io.cpbench.bench.run;
 
 import io.cpbench.bench.agents.AgentPool;
+import io.cpbench.bench.cluster.ClusterChoice;
 import io.cpbench.bench.report.LiveView;
+import io.cpbench.bench.report.LoadTables;
+import io.cpbench.bench.report.RunDirectory;
+import io.cpbench.bench.report.RunLines;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.service.ExitCodes;
 import io.cpbench.bench.service.RunContext;

@@ -1,5 +1,10 @@
 package io.cpbench.bench.run;
 
+import io.cpbench.bench.cluster.ClusterChoice;
+import io.cpbench.bench.cluster.SideBySide;
+import io.cpbench.bench.cluster.StartProgress;
+import io.cpbench.bench.report.RunDirectory;
+import io.cpbench.bench.report.RunLines;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.service.RunContext;
 import io.cpbench.bench.suite.Matrix;

@@ -1,5 +1,7 @@
 package io.cpbench.bench.run;
 
+import io.cpbench.bench.cluster.ClusterChoice;
+import io.cpbench.bench.cluster.SideBySide;
 import io.cpbench.bench.service.RunContext;
 import io.cpbench.topology.Topology;
 import io.cpbench.topology.TopologyException;

@@ -1,8 +1,8 @@
 package io.cpbench.bench.service;
 
 import io.cpbench.bench.agents.AgentPool;
+import io.cpbench.bench.cluster.ClusterChoice;
 import io.cpbench.bench.report.LiveView;
-import io.cpbench.bench.run.ClusterChoice;
 import io.cpbench.topology.MemberTuning;
 import io.cpbench.topology.Topology;
 

@@ -1,6 +1,6 @@
 package io.cpbench.bench.service;
 
-import io.cpbench.bench.run.ClusterChoice;
+import io.cpbench.bench.cluster.ClusterChoice;
 
 import java.io.PrintStream;
 import java.nio.file.Path;

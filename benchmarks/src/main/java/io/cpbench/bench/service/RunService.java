@@ -1,9 +1,9 @@
 package io.cpbench.bench.service;
 
 import io.cpbench.bench.agents.AgentPool;
+import io.cpbench.bench.cluster.ClusterChoice;
 import io.cpbench.bench.report.LiveView;
-import io.cpbench.bench.run.ClusterChoice;
-import io.cpbench.bench.run.RunDirectory;
+import io.cpbench.bench.report.RunDirectory;
 import io.cpbench.topology.MemberTuning;
 
 import java.io.PrintStream;

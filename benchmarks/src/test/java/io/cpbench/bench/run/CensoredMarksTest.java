@@ -1,12 +1,14 @@
 package io.cpbench.bench.run;
 
+import io.cpbench.bench.report.LoadTables;
+import io.cpbench.bench.report.RunLines;
 import io.cpbench.core.load.LoadResult;
 import io.cpbench.core.load.LoadResultBuilder;
 import io.cpbench.core.load.LoadResultLoadLatencyBuilder;
+import io.cpbench.core.load.Outcome;
 import io.cpbench.core.result.Environment;
 import io.cpbench.core.result.RunResult;
 import io.cpbench.core.result.Status;
-import io.cpbench.core.load.Outcome;
 import io.cpbench.core.stats.Censored;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;

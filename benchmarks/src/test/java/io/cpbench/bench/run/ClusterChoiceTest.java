@@ -1,5 +1,6 @@
 package io.cpbench.bench.run;
 
+import io.cpbench.bench.cluster.ClusterChoice;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

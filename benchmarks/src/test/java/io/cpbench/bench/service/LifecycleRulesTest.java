@@ -1,5 +1,7 @@
 package io.cpbench.bench.service;
 
+import io.cpbench.bench.cluster.StartProgress;
+import io.cpbench.bench.report.RunDirectory;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -51,7 +53,7 @@ class LifecycleRulesTest {
     @Test
     void commandsStartNoClusterAndChooseNoRunDirectory() throws IOException {
         Pattern lifecycle = Pattern.compile("\\.startAnnounced\\(|RunDirectory\\.choose\\(|printReady\\(");
-        assertThat(found(lifecycle, List.of("service", "run"), List.of())).isEmpty();
+        assertThat(found(lifecycle, List.of("service", "run", "cluster"), List.of())).isEmpty();
     }
 
     @Test

@@ -76,7 +76,7 @@ class RunServiceTest {
         public void write(RunContext context) {
             calls.add("write");
             if (writes) {
-                io.cpbench.bench.run.RunDirectory.writeText(context.runDir(), "result.md", "measured\n");
+                io.cpbench.bench.report.RunDirectory.writeText(context.runDir(), "result.md", "measured\n");
             }
         }
 

@@ -1,4 +1,4 @@
-package io.cpbench.bench.run;
+package io.cpbench.bench.report;
 
 import io.cpbench.core.load.Durations;
 import io.cpbench.core.result.RunResult;

@@ -1,4 +1,4 @@
-package io.cpbench.bench.run;
+package io.cpbench.bench.cluster;
 
 import io.cpbench.topology.FreePorts;
 import io.cpbench.topology.Topology;
@@ -15,7 +15,7 @@ import java.util.concurrent.CompletionException;
  * ({@code ab --base-version/--new-version}, {@code matrix --hazelcast-version A,B}). Most of a stock cluster's start
  * is waiting (joins, CP discovery, elections, metrics), so starting them together costs little more than one.
  */
-final class SideBySide {
+public final class SideBySide {
 
     private SideBySide() {
     }
@@ -24,7 +24,7 @@ final class SideBySide {
      * The clusters {@code choices} name, on free ports chosen together when the first has none (apart, two starts
      * would pick the same ones), else each on its own --base-port.
      */
-    static List<ClusterChoice> withPorts(List<ClusterChoice> choices) {
+    public static List<ClusterChoice> withPorts(List<ClusterChoice> choices) {
         if (choices.get(0).basePort() != 0) {
             return choices;
         }
@@ -45,7 +45,7 @@ final class SideBySide {
      * @param names   how messages name each cluster ("BASE's")
      * @param logDirs each cluster's member logs
      */
-    static List<Topology> start(List<ClusterChoice> choices, List<String> names, List<Path> logDirs) {
+    public static List<Topology> start(List<ClusterChoice> choices, List<String> names, List<Path> logDirs) {
         List<CompletableFuture<Topology>> starting = new ArrayList<>();
         for (int i = 0; i < choices.size(); i++) {
             ClusterChoice choice = choices.get(i);
@@ -73,7 +73,7 @@ final class SideBySide {
     }
 
     /** Stops every cluster in {@code clusters}, each whatever happened to the others; problems go to {@code report}. */
-    static void stop(List<Topology> clusters, java.util.function.Consumer<String> report) {
+    public static void stop(List<Topology> clusters, java.util.function.Consumer<String> report) {
         for (Topology topology : clusters) {
             try {
                 topology.close();

@@ -1,4 +1,4 @@
-package io.cpbench.bench.run;
+package io.cpbench.bench.report;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;

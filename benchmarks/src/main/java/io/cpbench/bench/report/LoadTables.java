@@ -1,7 +1,7 @@
-package io.cpbench.bench.run;
+package io.cpbench.bench.report;
 
-import io.cpbench.core.result.MarkdownTable;
 import io.cpbench.core.load.LoadResult;
+import io.cpbench.core.result.MarkdownTable;
 import io.cpbench.core.result.RunResult;
 import io.cpbench.core.stats.Bootstrap;
 

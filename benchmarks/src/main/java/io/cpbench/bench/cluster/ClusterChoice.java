@@ -1,4 +1,4 @@
-package io.cpbench.bench.run;
+package io.cpbench.bench.cluster;
 
 import io.cpbench.bench.suite.SuiteOptions;
 import io.cpbench.core.load.Durations;

@@ -1,6 +1,5 @@
-package io.cpbench.bench.cli;
+package io.cpbench.bench.cluster;
 
-import io.cpbench.bench.run.ClusterChoice;
 import io.cpbench.topology.Topology;
 import picocli.CommandLine.Option;
 
@@ -15,7 +14,7 @@ import java.util.List;
  */
 public final class ClusterOptions {
 
-    @Option(names = "--topology", paramLabel = "KIND", defaultValue = "local", completionCandidates = Completions.Topologies.class,
+    @Option(names = "--topology", paramLabel = "KIND", defaultValue = "local", completionCandidates = Topologies.class,
             description = "local: 5 member JVMs on this machine; embedded: members in this JVM; containers: each member "
                     + "in its own Docker container (Testcontainers; the image is built here, no registry); "
                     + "attach: a running cluster named by --connect; remote: the members an --inventory names (the AWS lab) "
@@ -59,7 +58,7 @@ public final class ClusterOptions {
                     + " io-threads, raft-uncommitted-entries, raft-append-batch (default: Hazelcast's).")
     List<String> memberSettings;
 
-    @Option(names = "--network", paramLabel = "PATH", defaultValue = "emulated", completionCandidates = Completions.Networks.class,
+    @Option(names = "--network", paramLabel = "PATH", defaultValue = "emulated", completionCandidates = Networks.class,
             description = "emulated: the slow member's links, to clients and to members, through proxies of cp-bench's"
                     + " network emulator, in (a) and (b) alike, so (b) can be switched on; every other connection is direct"
                     + " (on member processes where 127.0.0.2 exists; elsewhere every link is proxied); emulated-all: every"
@@ -91,7 +90,7 @@ public final class ClusterOptions {
                     + " build's. On matrix, run and load, a list (5.3.8,5.4.0; at most " + MAX_RELEASES + ") is a version axis:"
                     + " every round on fresh clusters of each release side by side, each scenario on each release in"
                     + " turn, and releases.md comparing each with the first (default: this build's release).")
-    String hazelcastVersion;
+    public String hazelcastVersion;
 
     /**
      * The cluster these options name, checked before anything starts.
@@ -99,7 +98,7 @@ public final class ClusterOptions {
      * @param slowMember the member network (b) slows: -1 for the default (the last), else a follower's index
      * @throws IllegalArgumentException naming the option that is wrong
      */
-    ClusterChoice choose(int slowMember) {
+    public ClusterChoice choose(int slowMember) {
         if (!releaseAxis().isEmpty()) {
             throw new IllegalArgumentException("--hazelcast-version " + hazelcastVersion + ": one release here; a list"
                     + " of releases is a version axis of matrix, run and load (ab compares two with --base-version and --new-version)");
@@ -112,7 +111,7 @@ public final class ClusterOptions {
      * the choice is then this build's release, and each release's cluster is made from it
      * ({@link ClusterChoice#stockMembers}).
      */
-    ClusterChoice chooseAxisAware(int slowMember) {
+    public ClusterChoice chooseAxisAware(int slowMember) {
         return ClusterChoice.builder().topology(topology).members(members).basePort(basePort).settle(settle)
                 .startupTimeout(startupTimeout).rebalancePeriod(rebalancePeriod).failover(failover).noPriority(noPriority)
                 .memberSettings(memberSettings).network(network).connect(connect).inventory(inventory)
@@ -126,7 +125,7 @@ public final class ClusterOptions {
      * block of their own from P. Their jars are resolved here, so that one that cannot be had fails before anything
      * starts.
      */
-    List<ClusterChoice> releaseChoices(ClusterChoice cluster) {
+    public List<ClusterChoice> releaseChoices(ClusterChoice cluster) {
         List<String> axis = releaseAxis();
         List<ClusterChoice> choices = new java.util.ArrayList<>();
         for (int i = 0; i < axis.size(); i++) {
@@ -140,7 +139,7 @@ public final class ClusterOptions {
      * Refuses network (b) scenarios where {@code cluster} cannot slow a member down: stock members (links direct), or
      * a topology without the emulator.
      */
-    void checkSlowNetwork(List<io.cpbench.bench.scenario.Scenario> scenarios, ClusterChoice cluster) {
+    public void checkSlowNetwork(List<io.cpbench.bench.scenario.Scenario> scenarios, ClusterChoice cluster) {
         List<String> slow = scenarios.stream().filter(io.cpbench.bench.scenario.Scenario::slowNetwork)
                 .map(io.cpbench.bench.scenario.Scenario::name).toList();
         if (slow.isEmpty()) {
@@ -186,7 +185,7 @@ public final class ClusterOptions {
     }
 
     /** These options as command-line arguments, every one spelled out, for {@link #startFromArgs}. */
-    List<String> toArgs() {
+    public List<String> toArgs() {
         List<String> args = new java.util.ArrayList<>(List.of("--topology", topology, "--members", Integer.toString(members),
                 "--base-port", Integer.toString(basePort), "--settle", settle.toMillis() + "ms",
                 "--startup-timeout", startupTimeout.toMillis() + "ms", "--rebalance-period", Integer.toString(rebalancePeriod),
@@ -224,5 +223,21 @@ public final class ClusterOptions {
         Holder holder = new Holder();
         new picocli.CommandLine(holder).parseArgs(args.toArray(String[]::new));
         return holder.options.choose(-1).start(logDir);
+    }
+
+    /** What shell completion offers for --topology. */
+    public static final class Topologies implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return List.of("local", "embedded", "containers", "attach", "remote").iterator();
+        }
+    }
+
+    /** What shell completion offers for --network. */
+    public static final class Networks implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return List.of(ClusterChoice.NETWORKS).iterator();
+        }
     }
 }
