@@ -19,8 +19,6 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
@@ -49,11 +47,8 @@ final class AbWorkerCommand implements Callable<Integer> {
         Topology topology = cluster.start(null);
         SuiteOptions options = cluster.suiteOptions(-1, SuiteOptions.SEED_DELAY, ProbeSettings.defaults());
         try (ScenarioSession session = ScenarioSession.open(chosen, topology, options)) {
-            Map<String, Object> ready = new LinkedHashMap<>();
-            ready.put("version", new CpBench.Version().getVersion()[0]);
-            ready.put("planted", PlantedSlowdown.fraction());
-            ready.put("pid", ProcessHandle.current().pid());
-            ready.put("members", session.memberVersion());
+            AbProtocol.Ready ready = new AbProtocol.Ready(AbProtocol.VERSION, new CpBench.Version().getVersion()[0],
+                    PlantedSlowdown.fraction(), ProcessHandle.current().pid(), session.memberVersion());
             AbProtocol.serve(session.op(), threads, ready,
                     new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)), out);
         } finally {

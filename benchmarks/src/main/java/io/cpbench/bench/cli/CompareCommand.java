@@ -5,6 +5,7 @@ import io.cpbench.bench.report.ReportModel;
 import io.cpbench.bench.report.RunDirectory;
 import io.cpbench.bench.service.ExitCodes;
 import io.cpbench.core.load.Threshold;
+import io.cpbench.core.result.AbDocument;
 import io.cpbench.core.result.Comparison;
 import io.cpbench.core.result.RunResult;
 import io.cpbench.core.sweep.SweepComparison;
@@ -66,6 +67,12 @@ final class CompareCommand implements Callable<Integer> {
         Set<Comparison.Metric> gated = gateOptions.gated();
         base = RunDirectory.resolveRun(base, "BASE", "cpbench compare");
         next = RunDirectory.resolveRun(next, "NEW", "cpbench compare");
+        for (java.nio.file.Path dir : List.of(base, next)) {
+            if (AbDocument.in(dir)) {
+                throw new IllegalArgumentException(dir + " is an ab run, which compares its own two sides ("
+                        + AbDocument.read(dir).verdictLine() + "); compare takes two runs of the same scenarios");
+            }
+        }
         boolean baseSweep = SweepFile.isSweep(base);
         boolean nextSweep = SweepFile.isSweep(next);
         if (baseSweep != nextSweep) {

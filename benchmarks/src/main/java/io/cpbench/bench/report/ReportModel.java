@@ -11,11 +11,13 @@ import io.cpbench.core.history.Event;
 import io.cpbench.core.history.HistoryFiles;
 import io.cpbench.core.load.LoadResult;
 import io.cpbench.core.load.LoadSummary;
+import io.cpbench.core.result.AbDocument;
 import io.cpbench.core.result.MarkdownTable;
 import io.cpbench.core.result.ResultFiles;
 import io.cpbench.core.result.ResultFormatException;
 import io.cpbench.core.result.RunResult;
 import io.cpbench.core.result.ScenarioTable;
+import io.cpbench.core.result.Status;
 import io.cpbench.core.stats.Usl;
 import io.cpbench.core.sweep.SweepAnalysis;
 import io.cpbench.core.sweep.SweepDocument;
@@ -487,14 +489,22 @@ public final class ReportModel {
     private static void abSection(Path dir, ObjectNode run, ArrayNode tables, ArrayNode charts, ArrayNode verdicts,
                                   ArrayNode notes) {
         String md = Series.read(dir.resolve("table.md"));
-        java.util.regex.Matcher verdict = java.util.regex.Pattern.compile("(?m)^verdict: (.*)$").matcher(md);
-        if (verdict.find()) {
-            String v = verdict.group(1);
-            boolean regression = v.startsWith("REGRESSION");
-            verdicts.add(verdict("new ÷ base", regression ? "regression" : "no regression", !regression, v));
+        if (AbDocument.in(dir)) {
+            AbDocument ab = AbDocument.read(dir);
+            if (ab.result() != null) {
+                verdicts.add(verdict("new ÷ base", ab.regression() ? "regression" : "no regression", !ab.regression(),
+                        ab.verdictLine().replaceFirst("^verdict: ", "")));
+            }
+            run.put("incomplete", ab.status() != Status.OK);
+        } else { // a run written before ab.json: the verdict is read from the table's line
+            java.util.regex.Matcher verdict = java.util.regex.Pattern.compile("(?m)^verdict: (.*)$").matcher(md);
+            if (verdict.find()) {
+                String v = verdict.group(1);
+                boolean regression = v.startsWith("REGRESSION");
+                verdicts.add(verdict("new ÷ base", regression ? "regression" : "no regression", !regression, v));
+            }
+            run.put("incomplete", md.contains("INCOMPLETE"));
         }
-        boolean incomplete = md.contains("INCOMPLETE");
-        run.put("incomplete", incomplete);
         // the verdict line is shown as the section's check above
         table(tables, "A/B", md.replaceFirst("^# cp-bench ab: ", "Scenario: ").replaceFirst("(?m)^verdict: .*\\R", ""));
         Series.AbTurns turns = Series.abTurns(dir.resolve("slices.csv"));
@@ -539,7 +549,7 @@ public final class ReportModel {
         }
         line(pairs, new Series.Line("per pair", x, turns.pairs()), "ratio").put("points", true);
         line(pairs, new Series.Line("running median", x, running), "ratio");
-        if (incomplete) {
+        if (run.path("incomplete").asBoolean()) {
             notes.add("the run is INCOMPLETE: it was interrupted before its interval was known to --until-ci");
         }
     }

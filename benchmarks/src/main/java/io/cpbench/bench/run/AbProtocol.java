@@ -1,6 +1,5 @@
 package io.cpbench.bench.run;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.cpbench.core.run.Driver;
 import io.cpbench.core.run.Measurement;
@@ -23,9 +22,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -48,7 +45,9 @@ public final class AbProtocol {
     /** The hidden subcommand that runs a worker. */
     public static final String COMMAND = "ab-worker";
     static final String PREFIX = "@ab ";
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Reads what a worker sends into the records below, and nothing else: a field a later build adds is skipped. */
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .configure(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
     /**
      * The time box past a slice's length, which a plan needs. A slice ends at its length; ops still in flight then get
      * Driver's 30 s grace, so a slice answers within length + 30 s, inside the coordinator's wait of length + 60 s.
@@ -62,28 +61,32 @@ public final class AbProtocol {
     public record Pair(int index, int fork, boolean baseFirst, Slice base, Slice next) {
     }
 
-    /** What a worker measured in one slice. */
+    /**
+     * What a worker says once its client is connected ({@code @ab ready}).
+     *
+     * @param protocol {@link #VERSION} of the worker's build
+     * @param version  the worker's cp-bench version
+     * @param planted  the planted slowdown it runs with (0: none), for tests of ab itself
+     * @param pid      its process id
+     * @param members  the Hazelcast release the members told its client they run; null from a build that does not say
+     */
+    public record Ready(int protocol, String version, double planted, long pid, String members) {
+    }
+
+    /** What a worker measured in one slice ({@code @ab slice}); p50 and p99 in µs; the first error, or null. */
     public record Slice(long ops, long errors, double seconds, double p50, double p99, String error) {
         public double opsPerSecond() {
             return ops / seconds;
         }
-
-        public static Slice of(JsonNode n) {
-            return new Slice(n.path("ops").asLong(), n.path("errors").asLong(), n.path("seconds").asDouble(),
-                    n.path("p50").asDouble(), n.path("p99").asDouble(), n.path("error").isNull() ? null : n.path("error").asText());
-        }
     }
 
     /**
-     * The worker's side: says {@code ready} with {@code ready}'s fields (and the protocol version), then runs
-     * {@code op} on {@code threads} threads for each slice asked, until {@code quit} or the end of {@code in}.
+     * The worker's side: says {@code ready}, then runs {@code op} on {@code threads} threads for each slice asked,
+     * until {@code quit} or the end of {@code in}.
      */
-    public static void serve(Workload op, int threads, Map<String, Object> ready, BufferedReader in, PrintStream out)
+    public static void serve(Workload op, int threads, Ready ready, BufferedReader in, PrintStream out)
             throws IOException {
-        Map<String, Object> hello = new LinkedHashMap<>();
-        hello.put("protocol", VERSION);
-        hello.putAll(ready);
-        send(out, "ready", hello);
+        send(out, "ready", ready);
         String line;
         while ((line = in.readLine()) != null && !line.equals("quit")) {
             if (line.startsWith("run ")) {
@@ -96,22 +99,22 @@ public final class AbProtocol {
      * The op on every thread, back to back, for {@code millis}, on the load engine (through {@link Driver}, as a
      * scenario run measures); what it did.
      */
-    private static Map<String, Object> slice(Workload op, int threads, long millis) {
+    private static Slice slice(Workload op, int threads, long millis) {
         RunPlan plan = RunPlan.builder().warmupOps(0).duration(Duration.ofMillis(millis)).threads(threads)
                 .timebox(Duration.ofMillis(millis).plus(SLICE_OVERRUN)).build();
         Measurement m = new Driver(plan).run(op, null, null);
         Histogram all = m.histogram();
-        Map<String, Object> r = new LinkedHashMap<>();
-        r.put("ops", m.ops());
-        r.put("errors", m.errors());
-        r.put("seconds", m.seconds());
-        r.put("p50", all.getTotalCount() == 0 ? 0 : all.getValueAtPercentile(50));
-        r.put("p99", all.getTotalCount() == 0 ? 0 : all.getValueAtPercentile(99));
-        r.put("error", m.firstError() != null ? m.firstError() : m.outcome() == Outcome.FAILED ? m.reason() : null);
-        return r;
+        return new Slice(m.ops(), m.errors(), m.seconds(), all.getTotalCount() == 0 ? 0 : all.getValueAtPercentile(50),
+                all.getTotalCount() == 0 ? 0 : all.getValueAtPercentile(99),
+                m.firstError() != null ? m.firstError() : m.outcome() == Outcome.FAILED ? m.reason() : null);
     }
 
-    private static void send(PrintStream out, String kind, Map<String, Object> body) throws IOException {
+    /** A line's body as {@code type}; fields a later build adds are skipped, missing ones are null or 0. */
+    static <T extends Record> T read(String body, Class<T> type) throws IOException {
+        return JSON.readValue(body, type);
+    }
+
+    private static void send(PrintStream out, String kind, Record body) throws IOException {
         out.println(PREFIX + kind + " " + JSON.writeValueAsString(body));
         out.flush();
     }
@@ -165,14 +168,14 @@ public final class AbProtocol {
             }
         }
 
-        /** The body of the next line of {@code kind}, waiting until {@code byNanos} at most. */
-        public JsonNode await(String kind, long byNanos) {
+        /** The body of the next line of {@code kind}, read as {@code type}, waiting until {@code byNanos} at most. */
+        public <T extends Record> T await(String kind, Class<T> type, long byNanos) {
             try {
                 while (true) {
                     String line = lines.poll(200, TimeUnit.MILLISECONDS);
                     if (line != null) {
                         if (line.startsWith(kind + " ")) {
-                            return JSON.readTree(line.substring(kind.length() + 1));
+                            return AbProtocol.read(line.substring(kind.length() + 1), type);
                         }
                         continue;
                     }
@@ -199,7 +202,7 @@ public final class AbProtocol {
             } catch (IOException e) {
                 throw new IllegalStateException(side + "'s client process is gone: " + lastLines());
             }
-            return Slice.of(await("slice", System.nanoTime() + length.toNanos() + TimeUnit.SECONDS.toNanos(60)));
+            return await("slice", Slice.class, System.nanoTime() + length.toNanos() + TimeUnit.SECONDS.toNanos(60));
         }
 
         private String lastLines() {

@@ -1,6 +1,5 @@
 package io.cpbench.bench.run;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.cpbench.bench.cluster.ClusterChoice;
 import io.cpbench.bench.report.RunDirectory;
 import io.cpbench.bench.run.AbProtocol.Pair;
@@ -10,10 +9,12 @@ import io.cpbench.bench.service.ExitCodes;
 import io.cpbench.bench.service.RunContext;
 import io.cpbench.bench.service.RunKind;
 import io.cpbench.core.load.Durations;
+import io.cpbench.core.result.AbDocument;
 import io.cpbench.core.result.AbSlices;
 import io.cpbench.core.result.AbSlicesTurnBuilder;
 import io.cpbench.core.result.Comparison;
 import io.cpbench.core.result.Environment;
+import io.cpbench.core.result.Status;
 import io.cpbench.core.stats.Bootstrap;
 import io.cpbench.topology.TopologyException;
 
@@ -445,8 +446,30 @@ public final class AbRun implements RunKind {
         heading.append("- ").append(environment()).append("\n\n");
         RunDirectory.writeText(runDir, "table.md", heading + md);
         RunDirectory.writeText(runDir, "slices.csv", csv(outcome.pairs()));
-        console.println("wrote table.md and slices.csv to " + runDir);
+        RunDirectory.writeJson(runDir, AbDocument.FILE, document(outcome, about));
+        console.println("wrote table.md, slices.csv and " + AbDocument.FILE + " to " + runDir);
         return outcome;
+    }
+
+    /** What {@code ab.json} holds of an outcome: the verdict and how the run ended. */
+    private AbDocument document(Outcome outcome, List<String> about) {
+        Status status;
+        String reason;
+        if (outcome.stopped()) {
+            status = Status.INCOMPLETE;
+            reason = "interrupted after " + outcome.pairs().size() + " pairs";
+        } else if (outcome.failure() != null) {
+            status = Status.FAIL;
+            reason = outcome.failure();
+        } else if (outcome.result() == null) {
+            status = Status.FAIL;
+            reason = "fewer than 2 pairs measured (" + outcome.started() + " started)";
+        } else {
+            status = Status.OK;
+            reason = null;
+        }
+        return new AbDocument(AbDocument.FORMAT, config.turns().scenario(), status, reason, outcome.pairs().size(),
+                outcome.started(), outcome.ownClusters(), about, Environment.current(), outcome.result());
     }
 
     /**
@@ -473,19 +496,18 @@ public final class AbRun implements RunKind {
         workers.add(Worker.start("NEW", config.newCommand(), concat(sides.next(), args), runDir.resolve("new-worker" + suffix + ".log")));
         long readyBy = System.nanoTime() + config.startupTimeout().toNanos();
         for (Worker w : workers) {
-            JsonNode ready = w.await("ready", readyBy);
-            if (ready.path("protocol").asInt() != AbProtocol.VERSION) {
-                throw new IllegalStateException(w.side + "'s cp-bench speaks ab protocol " + ready.path("protocol").asInt()
+            AbProtocol.Ready ready = w.await("ready", AbProtocol.Ready.class, readyBy);
+            if (ready.protocol() != AbProtocol.VERSION) {
+                throw new IllegalStateException(w.side + "'s cp-bench speaks ab protocol " + ready.protocol()
                         + ", this one " + AbProtocol.VERSION);
             }
-            String members = ready.path("members").asText("");
+            String members = ready.members() == null ? "" : ready.members();
             membersSeen.computeIfAbsent(w.side, k -> new java.util.concurrent.ConcurrentSkipListSet<>())
                     .add(members.isEmpty() ? "?" : members);
             if (fork == 1 || sides.fresh()) {
-                console.printf(Locale.ROOT, "  %s ready: %s, pid %d%s%s%n", w.side, ready.path("version").asText(),
-                        ready.path("pid").asLong(), members.isEmpty() ? "" : ", members Hazelcast " + members,
-                        ready.path("planted").asDouble() > 0 ? String.format(Locale.ROOT,
-                                ", PLANTED SLOWDOWN %.0f %%", ready.path("planted").asDouble() * 100) : "");
+                console.printf(Locale.ROOT, "  %s ready: %s, pid %d%s%s%n", w.side, ready.version(), ready.pid(),
+                        members.isEmpty() ? "" : ", members Hazelcast " + members, ready.planted() > 0
+                                ? String.format(Locale.ROOT, ", PLANTED SLOWDOWN %.0f %%", ready.planted() * 100) : "");
             }
         }
     }

@@ -64,6 +64,7 @@ final class ResultSchemas {
         kinds.put("chaos", ChaosDocument.class);
         kinds.put("sweep", SweepDocument.class);
         kinds.put("starts", io.cpbench.bench.run.LbStudyRun.Study.class);
+        kinds.put("ab", io.cpbench.core.result.AbDocument.class);
         return kinds;
     }
 
@@ -121,6 +122,7 @@ final class ResultSchemas {
             case "sweep.json" -> Optional.of("sweep");
             case "starts.json" -> Optional.of("starts");
             case "load.json" -> Optional.of("load");
+            case "ab.json" -> Optional.of("ab");
             default -> ResultFiles.isResultFile(file) ? Optional.of("result") : Optional.empty();
         };
     }
