@@ -42,7 +42,7 @@ import java.util.Map;
  * <p>A run runs once. {@link #stop()} may be called from any thread (a Ctrl-C hook): the engine in flight ends after
  * its ops in flight, no other scenario starts, and {@link #results()} holds what was measured.
  */
-public final class LoadRun extends ResultRun implements RunKind {
+public final class LoadRun extends ReleaseAwareRun implements RunKind {
 
     /**
      * @param spec          the load each scenario runs
@@ -78,7 +78,6 @@ public final class LoadRun extends ResultRun implements RunKind {
     private final Config config;
     private volatile LoadEngine.Listener listener;
     private AgentPool agents;
-    private volatile ReleaseAxisRun axis;
     private volatile LoadResult engineAlone;
 
     public LoadRun(Config config, PrintStream console) {
@@ -137,21 +136,11 @@ public final class LoadRun extends ResultRun implements RunKind {
         }
         ReleaseAxisRun.Config across = config.acrossReleases();
         if (across != null) {
-            axis = new ReleaseAxisRun(across, acrossReleases(), console);
-            stops.running(axis::stop);
-            axis.run(context);
+            runAcross(across, acrossReleases(), context);
             return;
         }
         agents = context.agents();
         run(context.topology(), context.runDir());
-    }
-
-    @Override
-    public void close() {
-        ReleaseAxisRun across = axis;
-        if (across != null) {
-            across.closeClusters();
-        }
     }
 
     @Override
@@ -161,14 +150,14 @@ public final class LoadRun extends ResultRun implements RunKind {
             return; // runEngineOnly wrote it
         }
         List<RunResult> results;
-        if (axis != null) {
-            axis.writeSummaries(runDir, "load", (v, byRelease) -> {
+        if (axis() != null) {
+            axis().writeSummaries(runDir, "load", (v, byRelease) -> {
                 if (byRelease.size() > 1) {
                     console.println();
                     console.print(LoadTables.perOp(byRelease));
                 }
             });
-            results = axis.results();
+            results = axis().results();
         } else {
             results = results();
             if (!results.isEmpty()) {
@@ -193,7 +182,7 @@ public final class LoadRun extends ResultRun implements RunKind {
             }
             return engineAlone != null && engineAlone.thresholdsPassed() ? ExitCodes.OK : ExitCodes.THRESHOLDS;
         }
-        return ExitCodes.ofLoad(axis != null ? axis.results() : results(), interrupted);
+        return ExitCodes.ofLoad(allResults(), interrupted);
     }
 
     /**

@@ -32,7 +32,7 @@ import java.util.function.Function;
  * <p>A run runs once. {@link #stop()} may be called from any thread (a Ctrl-C hook): the scenario in flight ends as
  * INCOMPLETE with what it measured, and no other starts.
  */
-public final class MatrixRun extends ResultRun implements RunKind {
+public final class MatrixRun extends ReleaseAwareRun implements RunKind {
 
     /**
      * @param name      the command: {@code matrix} or {@code run}
@@ -84,7 +84,6 @@ public final class MatrixRun extends ResultRun implements RunKind {
     }
 
     private final Config config;
-    private volatile ReleaseAxisRun axis;
 
     public MatrixRun(Config config, PrintStream console) {
         super(console);
@@ -140,28 +139,18 @@ public final class MatrixRun extends ResultRun implements RunKind {
         ScenarioRunner.ProgressSink progress = progress(context);
         ReleaseAxisRun.Config across = config.acrossReleases();
         if (across != null) {
-            axis = new ReleaseAxisRun(across, ReleaseAxisRun.matrix(config, progress), console);
-            stops.running(axis::stop);
-            axis.run(context);
+            runAcross(across, ReleaseAxisRun.matrix(config, progress), context);
             return;
         }
         run(context.topology(), context.runDir(), progress);
     }
 
     @Override
-    public void close() {
-        ReleaseAxisRun across = axis;
-        if (across != null) {
-            across.closeClusters();
-        }
-    }
-
-    @Override
     public void write(RunContext context) {
         List<RunResult> results;
-        if (axis != null) {
-            axis.writeSummaries(context.runDir(), name(), (v, byRelease) -> { });
-            results = axis.results();
+        if (axis() != null) {
+            axis().writeSummaries(context.runDir(), name(), (v, byRelease) -> { });
+            results = axis().results();
         } else {
             RunDirectory.writeSummary(console, context.runDir(), name(), results(), verdicts());
             results = results();
@@ -174,7 +163,7 @@ public final class MatrixRun extends ResultRun implements RunKind {
 
     @Override
     public int exitCode(boolean interrupted) {
-        return ExitCodes.of(axis != null ? axis.results() : results(), interrupted, config.strict());
+        return ExitCodes.of(allResults(), interrupted, config.strict());
     }
 
     /** Progress lines on stderr each {@code --progress}, and the live view's samples when it runs. */
