@@ -117,7 +117,14 @@ public final class LbStudyRun implements RunKind {
 
     @Override
     public void run(RunContext context) throws IOException, InterruptedException {
-        passed = run(context.runDir());
+        try {
+            passed = run(context.runDir());
+        } catch (InterruptedException e) {
+            if (!stopped) {
+                throw e;
+            }
+            // Ctrl-C: starts.json is written, INCOMPLETE; the run service ends with 130, not with an error
+        }
     }
 
     /** No further fresh start begins; the study writes what it has, INCOMPLETE. Any thread. */
