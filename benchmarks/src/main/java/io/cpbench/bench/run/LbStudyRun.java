@@ -32,7 +32,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * a settled cluster, and the first minute after the leader is killed. One long-lived client measures how fast an
  * application already running follows each change.
  */
-public final class LbStudyRun implements RunKind {
+public final class LbStudyRun extends StoppableRun implements RunKind {
 
     /**
      * @param starts         fresh client starts in all, 1-200
@@ -74,7 +74,9 @@ public final class LbStudyRun implements RunKind {
     private final StockCluster.Spec spec;
     private final PrintStream out;
 
+    /** {@link #stop()} (Ctrl-C) lets no further fresh start begin; the study writes what it has, INCOMPLETE. */
     public LbStudyRun(Config config, PrintStream console) {
+        super(console);
         this.config = config;
         this.spec = config.clusterSpec(); // its ports and periods are checked here, before any member starts
         this.out = console;
@@ -102,7 +104,6 @@ public final class LbStudyRun implements RunKind {
     private final List<Follow> follows = new ArrayList<>();
     /** When this thread last saw the logs name a new leader (the monitor may see it a poll later). */
     private volatile long seenChange = System.nanoTime();
-    private volatile boolean stopped;
     private volatile boolean passed;
 
     @Override
@@ -117,25 +118,7 @@ public final class LbStudyRun implements RunKind {
 
     @Override
     public void run(RunContext context) throws IOException, InterruptedException {
-        try {
-            passed = run(context.runDir());
-        } catch (InterruptedException e) {
-            if (!stopped) {
-                throw e;
-            }
-            // Ctrl-C: starts.json is written, INCOMPLETE; the run service ends with 130, not with an error
-        }
-    }
-
-    /** No further fresh start begins; the study writes what it has, INCOMPLETE. Any thread. */
-    @Override
-    public void stop() {
-        stopped = true;
-    }
-
-    @Override
-    public boolean stopped() {
-        return stopped;
+        passed = run(context.runDir());
     }
 
     @Override
@@ -214,7 +197,7 @@ public final class LbStudyRun implements RunKind {
     private void runStarts(int count, java.util.function.LongSupplier changedAt, String recentPhase, String settledPhase)
             throws InterruptedException {
         for (int i = 0; i < count; i++) {
-            if (stopped) {
+            if (stopped()) {
                 throw new InterruptedException("stopped");
             }
             double since = (System.nanoTime() - changedAt.getAsLong()) / 1e9;

@@ -49,7 +49,8 @@ public interface RunKind {
 
     /**
      * Runs, writing each result into {@link RunContext#runDir()} as it ends. An exception here is an error, not an
-     * interruption: the service still calls {@link #close} and {@link #write}, then lets it go on.
+     * interruption, unless {@link #stop()} was called first (what the stop cut short may throw): the service still
+     * calls {@link #close} and {@link #write}, then lets an error go on.
      */
     void run(RunContext context) throws Exception;
 

@@ -158,8 +158,10 @@ public final class RunService {
             }
             kind.run(context);
         } catch (Exception e) {
-            interruption.disarm(); // an error (agents that did not come, say) is not an interruption
-            throw e instanceof RuntimeException r ? r : new IllegalStateException(e.getMessage(), e);
+            if (!kind.stopped()) { // what a stop cut short ends as an interruption, below; anything else is an error
+                interruption.disarm(); // an error (agents that did not come, say) is not an interruption
+                throw e instanceof RuntimeException r ? r : new IllegalStateException(e.getMessage(), e);
+            }
         } finally {
             if (pool != null) {
                 pool.close();

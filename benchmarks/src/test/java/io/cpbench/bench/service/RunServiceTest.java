@@ -115,6 +115,19 @@ class RunServiceTest {
     }
 
     @Test
+    void whatAStopCutShortEndsAsAnInterruptionNotAnError() {
+        Recording stopped = new Recording(true, new IllegalStateException("stopped")) {
+            @Override
+            public boolean stopped() {
+                return true;
+            }
+        };
+        RunService.run(stopped, RunService.Setup.into(out), quiet(new ByteArrayOutputStream()));
+        assertThat(stopped.calls).containsExactly("announce false", "run true agents=null live=null", "close", "write",
+                "exitCode true");
+    }
+
+    @Test
     void aRunThatWroteNothingLeavesNoDirectory() {
         Recording kind = new Recording(false, null);
         RunService.run(kind, RunService.Setup.into(out), quiet(new ByteArrayOutputStream()));
