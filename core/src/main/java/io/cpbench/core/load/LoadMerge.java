@@ -1,6 +1,5 @@
 package io.cpbench.core.load;
 
-import io.cpbench.core.stats.HistogramCodec;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -132,14 +131,8 @@ public final class LoadMerge {
             part.result().invariants().forEach(i -> invariants.add(new LoadResult.InvariantResult(
                     part.name() + ": " + i.name(), i.holds(), i.evidence())));
         }
-        List<LoadResult.ThresholdResult> thresholds = new ArrayList<>();
-        for (Threshold t : spec.thresholds()) {
-            thresholds.add(t.judge(t.stage() == 0 ? total : stageStats.get(t.stage() - 1)));
-        }
-        Map<String, String> histograms = new LinkedHashMap<>();
-        for (int i = 0; i < used.length; i++) {
-            histograms.put(used[i].key(), HistogramCodec.encode(whole.latency[i]));
-        }
+        List<LoadResult.ThresholdResult> thresholds = Threshold.judgeAll(spec.thresholds(), total, stageStats);
+        Map<String, String> histograms = whole.encodedLatencies();
         Outcome outcome = Outcome.COMPLETED;
         List<String> reasons = new ArrayList<>();
         String startedAt = null;

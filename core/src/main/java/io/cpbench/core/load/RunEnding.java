@@ -1,12 +1,10 @@
 package io.cpbench.core.load;
 
-import io.cpbench.core.stats.HistogramCodec;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -73,14 +71,8 @@ final class RunEnding {
         if (spec.mix().containsKey(OpType.LOCK)) {
             invariants.add(Invariants.locks(lockLogs, ops::objectName, spec.objects(), origin));
         }
-        List<LoadResult.ThresholdResult> thresholds = new ArrayList<>();
-        for (Threshold t : spec.thresholds()) {
-            thresholds.add(t.judge(t.stage() == 0 ? total : stageStats.get(t.stage() - 1)));
-        }
-        Map<String, String> histograms = new LinkedHashMap<>();
-        for (int i = 0; i < used.length; i++) {
-            histograms.put(used[i].key(), HistogramCodec.encode(whole.latency[i]));
-        }
+        List<LoadResult.ThresholdResult> thresholds = Threshold.judgeAll(spec.thresholds(), total, stageStats);
+        Map<String, String> histograms = whole.encodedLatencies();
         List<LoadParts.Stage> stageParts = new ArrayList<>();
         for (Tally stage : stages) {
             stageParts.add(LoadParts.of(stage, !spec.open()));

@@ -1,9 +1,11 @@
 package io.cpbench.core.load;
 
 import io.cpbench.core.stats.Censored;
+import io.cpbench.core.stats.HistogramCodec;
 import org.HdrHistogram.Histogram;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -39,6 +41,15 @@ final class Tally {
             }
             errorTypes.add(new TreeMap<>());
         }
+    }
+
+    /** Each op's latency histogram, encoded as result files hold them ({@link HistogramCodec}). */
+    Map<String, String> encodedLatencies() {
+        Map<String, String> histograms = new LinkedHashMap<>();
+        for (int i = 0; i < ops.length; i++) {
+            histograms.put(ops[i].key(), HistogramCodec.encode(latency[i]));
+        }
+        return histograms;
     }
 
     void add(Tally other) {

@@ -1,5 +1,7 @@
 package io.cpbench.core.load;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -205,6 +207,16 @@ public record Threshold(String text, OpType op, int stage, Metric metric, Compar
     private LoadResult.OpStats selected(LoadResult.StageStats stats) {
         return op == null ? stats.all() : stats.ops().stream().filter(o -> o.op().equals(op.key())).findFirst()
                 .orElse(LoadResult.OpStats.empty(op.key()));
+    }
+
+    /** Judges each of {@code thresholds}: one of a stage on that stage's numbers, the others on the whole run's. */
+    static List<LoadResult.ThresholdResult> judgeAll(List<Threshold> thresholds, LoadResult.StageStats total,
+                                                     List<LoadResult.StageStats> stages) {
+        List<LoadResult.ThresholdResult> judged = new ArrayList<>();
+        for (Threshold t : thresholds) {
+            judged.add(t.judge(t.stage() == 0 ? total : stages.get(t.stage() - 1)));
+        }
+        return judged;
     }
 
     /** Judges this threshold on the stats of its stage (or of the whole run). */
