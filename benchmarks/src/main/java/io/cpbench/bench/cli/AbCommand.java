@@ -160,7 +160,7 @@ final class AbCommand implements Callable<Integer> {
         if (baseVersion == null && newVersion == null) {
             return null;
         }
-        if (clusterOptions.hazelcastVersion != null) {
+        if (clusterOptions.releaseGiven()) {
             throw new IllegalArgumentException("--hazelcast-version names one release for both sides; ab compares"
                     + " releases with --base-version and --new-version");
         }

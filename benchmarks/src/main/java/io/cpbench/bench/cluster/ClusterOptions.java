@@ -90,7 +90,12 @@ public final class ClusterOptions {
                     + " build's. On matrix, run and load, a list (5.3.8,5.4.0; at most " + MAX_RELEASES + ") is a version axis:"
                     + " every round on fresh clusters of each release side by side, each scenario on each release in"
                     + " turn, and releases.md comparing each with the first (default: this build's release).")
-    public String hazelcastVersion;
+    String hazelcastVersion;
+
+    /** Whether --hazelcast-version was given. */
+    public boolean releaseGiven() {
+        return hazelcastVersion != null;
+    }
 
     /**
      * The cluster these options name, checked before anything starts.

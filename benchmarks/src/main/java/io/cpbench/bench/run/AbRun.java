@@ -49,7 +49,7 @@ import java.util.stream.Collectors;
  * <p>A run runs once. {@link #stop()} may be called from any thread (a Ctrl-C hook): no other turn starts, and
  * {@link #outcome()} holds the pairs measured.
  */
-public final class AbRun implements RunKind {
+public final class AbRun extends StoppableRun implements RunKind {
 
     /** Untimed turns per side after a restart of the client processes (the cluster is warm by then). */
     private static final Duration REWARM = Duration.ofSeconds(5);
@@ -179,20 +179,18 @@ public final class AbRun implements RunKind {
     }
 
     private final Config config;
-    private final PrintStream console;
     private final List<Worker> workers = new CopyOnWriteArrayList<>();
     private final List<Pair> pairs = new CopyOnWriteArrayList<>();
     /** Per side, the members' releases its client processes reported ("?" from a cp-bench that does not say). */
     private final Map<String, Set<String>> membersSeen = new java.util.concurrent.ConcurrentHashMap<>();
-    private volatile boolean stopped;
     private volatile long started;
     private volatile String failure;
     private volatile boolean ownClusters;
     private volatile ReleaseClusters fresh;
 
     public AbRun(Config config, PrintStream console) {
+        super(console);
         this.config = config;
-        this.console = console;
     }
 
     @Override
@@ -292,17 +290,6 @@ public final class AbRun implements RunKind {
         return seen.isEmpty() ? "- (no client process became ready)" : seen;
     }
 
-    /** Ends the run early: no other turn starts. */
-    @Override
-    public void stop() {
-        stopped = true;
-    }
-
-    @Override
-    public boolean stopped() {
-        return stopped;
-    }
-
     /** Stops both client processes (also when the run is in a turn: the turn then fails). */
     public void closeWorkers() {
         workers.forEach(Worker::close);
@@ -358,7 +345,7 @@ public final class AbRun implements RunKind {
             long deadline = start + stopping.maxTime().toNanos();
             long lastProgress = start;
             String stop = "--max-pairs reached";
-            while (!stopped && pairs.size() < stopping.maxPairs()) {
+            while (!stopped() && pairs.size() < stopping.maxPairs()) {
                 if (System.nanoTime() > deadline) {
                     stop = "--max-time reached";
                     break;
@@ -371,12 +358,12 @@ public final class AbRun implements RunKind {
                     Sides sides = clusters.sides(fork);
                     console.printf(Locale.ROOT, "  after %d pairs: both client processes anew%s (process pair %d)%n",
                             index - 1, sides.fresh() ? ", on fresh clusters" : "", fork);
-                    if (stopped) {
+                    if (stopped()) {
                         break;
                     }
                     startWorkers(sides, args, runDir, fork);
                     warm(sides.fresh() || turns.warmup().compareTo(REWARM) < 0 ? turns.warmup() : REWARM);
-                    if (stopped) {
+                    if (stopped()) {
                         break;
                     }
                 }
@@ -402,7 +389,7 @@ public final class AbRun implements RunKind {
                     break;
                 }
             }
-            if (!stopped && failure == null) {
+            if (!stopped() && failure == null) {
                 console.printf(Locale.ROOT, "stopped after %d pairs in %s: %s%n", pairs.size(),
                         Durations.human(Duration.ofNanos(System.nanoTime() - start)), stop);
             }
@@ -429,7 +416,7 @@ public final class AbRun implements RunKind {
     public Outcome outcome() {
         List<Pair> measured = List.copyOf(pairs);
         return new Outcome(measured, started, measured.size() >= 2 ? analyse(measured, config.tolerance(), config.gated()) : null,
-                failure, stopped, ownClusters);
+                failure, stopped(), ownClusters);
     }
 
     /**
@@ -526,7 +513,7 @@ public final class AbRun implements RunKind {
         Duration slice = config.turns().slice();
         long turns = Math.max(1, time.toMillis() / slice.toMillis());
         double[] rates = new double[2];
-        for (long i = 0; i < turns && !stopped; i++) {
+        for (long i = 0; i < turns && !stopped(); i++) {
             rates[0] = workers.get(0).slice(slice).opsPerSecond();
             rates[1] = workers.get(1).slice(slice).opsPerSecond();
         }
