@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The load engine stands alone: {@code core/load} names nothing of {@code core/run} (the scenario-shaped front door,
  * which drives the engine) nor of {@code core/result} (the result files, which hold the engine's results), so the
- * packages of core form no cycle; {@code core/stats} names none of core's other packages.
+ * packages of core form no cycle; {@code core/stats} and {@code core/status} name none of core's other packages.
  */
 class PackageRulesTest {
 
@@ -46,6 +46,12 @@ class PackageRulesTest {
     @Test
     void statsNamesNoOtherPackageOfCore() throws IOException {
         assertThat(references("stats", List.of("run", "result", "load", "sweep", "history", "check", "workload")))
+                .isEmpty();
+    }
+
+    @Test
+    void theStatusVocabularyNamesNoOtherPackageOfCore() throws IOException {
+        assertThat(references("status", List.of("run", "result", "load", "sweep", "history", "check", "workload", "stats")))
                 .isEmpty();
     }
 

@@ -10,7 +10,7 @@ import io.cpbench.core.load.LoadMerge;
 import io.cpbench.core.load.LoadResult;
 import io.cpbench.core.load.LoadResultBuilder;
 import io.cpbench.core.load.LoadSpec;
-import io.cpbench.core.load.Outcome;
+import io.cpbench.core.status.Status;
 import io.cpbench.core.load.Stage;
 import io.cpbench.core.run.Driver;
 import io.cpbench.topology.FreePorts;
@@ -475,7 +475,7 @@ public final class AgentPool implements AutoCloseable {
                 return merged;
             }
             LoadResult load = merged.load();
-            return new Merged(LoadResultBuilder.builder(load).outcome(LoadMerge.worse(load.outcome(), Outcome.INTERRUPTED))
+            return new Merged(LoadResultBuilder.builder(load).outcome(Status.worse(load.outcome(), Status.INCOMPLETE))
                     .reason(String.join("; ", changed) + (load.reason() == null ? "" : "; " + load.reason())).build(),
                     merged.history());
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
@@ -616,7 +616,7 @@ public final class AgentPool implements AutoCloseable {
         }
         String reason = String.join("; ", missing) + "; the other agents' numbers are kept"
                 + (merged.reason() == null ? "" : "; " + merged.reason());
-        return new Merged(LoadResultBuilder.builder(merged).outcome(LoadMerge.worse(merged.outcome(), Outcome.INTERRUPTED))
+        return new Merged(LoadResultBuilder.builder(merged).outcome(Status.worse(merged.outcome(), Status.INCOMPLETE))
                 .reason(reason).build(), events);
     }
 

@@ -3,6 +3,7 @@ package io.cpbench.bench.cli;
 import io.cpbench.bench.cluster.DurationConverter;
 import io.cpbench.bench.service.ExitCodes;
 import io.cpbench.core.check.Linearizability;
+import io.cpbench.core.status.Status;
 import io.cpbench.core.history.History;
 import io.cpbench.core.history.HistoryFiles;
 import io.cpbench.core.history.HistoryFormatException;
@@ -56,8 +57,7 @@ final class LincheckCommand implements Callable<Integer> {
         }
         Linearizability.Budget budget = new Linearizability.Budget(timeBudget, (long) memoryBudgetMiB << 20);
         boolean bad = false;
-        boolean not = false;
-        boolean unknown = false;
+        Status worst = null;
         for (Path file : files) {
             History history;
             Linearizability.Result r;
@@ -87,9 +87,10 @@ final class LincheckCommand implements Callable<Integer> {
             if (problem != null) {
                 System.out.println(problem.detail().indent(2).stripTrailing());
             }
-            not |= r.verdict() == Linearizability.Verdict.NOT_LINEARIZABLE;
-            unknown |= r.verdict() == Linearizability.Verdict.UNKNOWN;
+            worst = Status.worse(worst, r.verdict().status());
         }
-        return not ? ExitCodes.FAILED : bad ? ExitCodes.BAD_INPUT : unknown ? ExitCodes.UNKNOWN : ExitCodes.OK;
+        // a history that is not linearizable outranks a file that could not be read; that outranks an unknown verdict
+        return worst == Status.FAIL ? ExitCodes.FAILED : bad ? ExitCodes.BAD_INPUT
+                : worst == null ? ExitCodes.OK : worst.exitCode(false);
     }
 }

@@ -219,7 +219,7 @@ final class SweepCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--from: " + e.getMessage());
         }
         console.println("cp-bench sweep, analysed again: " + sweep.file() + " (" + sweep.runs().size() + " cell runs, status "
-                + sweep.status() + "), SLO " + threshold.text());
+                + (sweep.status() == null ? "?" : sweep.status()) + "), SLO " + threshold.text());
         console.println();
         console.print(SweepReport.render(analysis));
         return ExitCodes.OK;

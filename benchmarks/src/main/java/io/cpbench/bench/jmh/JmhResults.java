@@ -11,7 +11,7 @@ import io.cpbench.core.result.Environment;
 import io.cpbench.core.result.EnvironmentBuilder;
 import io.cpbench.core.result.ResultFormatException;
 import io.cpbench.core.result.RunResult;
-import io.cpbench.core.result.Status;
+import io.cpbench.core.status.Status;
 import org.HdrHistogram.Histogram;
 
 import java.io.IOException;

@@ -17,7 +17,7 @@ import io.cpbench.core.result.ResultFiles;
 import io.cpbench.core.result.ResultFormatException;
 import io.cpbench.core.result.RunResult;
 import io.cpbench.core.result.ScenarioTable;
-import io.cpbench.core.result.Status;
+import io.cpbench.core.status.Status;
 import io.cpbench.core.stats.Usl;
 import io.cpbench.core.sweep.SweepAnalysis;
 import io.cpbench.core.sweep.SweepDocument;
@@ -368,10 +368,10 @@ public final class ReportModel {
     private static void faultSection(Path dir, ChaosDocument chaos, ArrayNode tables, ArrayNode charts, ArrayNode verdicts,
                                      ArrayNode notes) {
         ChaosDocument.Check lin = chaos.linearizability();
-        String linVerdict = lin == null ? "not checked" : lin.verdict();
+        String linVerdict = lin == null || lin.verdict() == null ? "not checked" : lin.verdict().text();
         verdicts.add(verdict("linearizability (" + (lin == null ? 0 : lin.ops()) + " register ops, "
                 + (lin == null || lin.keys() == null ? 0 : lin.keys().size()) + " keys)", linVerdict,
-                linVerdict.startsWith("linearizable"), ""));
+                lin != null && lin.status() == Status.OK, ""));
         if (chaos.load() != null && chaos.load().invariants() != null) {
             for (LoadResult.InvariantResult inv : chaos.load().invariants()) {
                 verdicts.add(verdict(inv.name() == null ? "invariant" : inv.name(), inv.holds() ? "holds" : "VIOLATED",

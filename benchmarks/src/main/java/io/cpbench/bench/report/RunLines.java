@@ -2,7 +2,7 @@ package io.cpbench.bench.report;
 
 import io.cpbench.core.load.Durations;
 import io.cpbench.core.result.RunResult;
-import io.cpbench.core.result.Status;
+import io.cpbench.core.status.Status;
 import io.cpbench.core.run.RunPlan;
 
 import java.util.ArrayList;

@@ -3,7 +3,7 @@ package io.cpbench.bench.run;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.cpbench.core.run.Driver;
 import io.cpbench.core.run.Measurement;
-import io.cpbench.core.load.Outcome;
+import io.cpbench.core.status.Status;
 import io.cpbench.core.run.RunPlan;
 import io.cpbench.core.workload.Workload;
 import org.HdrHistogram.Histogram;
@@ -106,7 +106,7 @@ public final class AbProtocol {
         Histogram all = m.histogram();
         return new Slice(m.ops(), m.errors(), m.seconds(), all.getTotalCount() == 0 ? 0 : all.getValueAtPercentile(50),
                 all.getTotalCount() == 0 ? 0 : all.getValueAtPercentile(99),
-                m.firstError() != null ? m.firstError() : m.outcome() == Outcome.FAILED ? m.reason() : null);
+                m.firstError() != null ? m.firstError() : m.outcome() == Status.FAIL ? m.reason() : null);
     }
 
     /** A line's body as {@code type}; fields a later build adds are skipped, missing ones are null or 0. */

@@ -14,7 +14,7 @@ import io.cpbench.core.result.AbSlices;
 import io.cpbench.core.result.AbSlicesTurnBuilder;
 import io.cpbench.core.result.Comparison;
 import io.cpbench.core.result.Environment;
-import io.cpbench.core.result.Status;
+import io.cpbench.core.status.Status;
 import io.cpbench.core.stats.Bootstrap;
 import io.cpbench.topology.TopologyException;
 
@@ -170,7 +170,7 @@ public final class AbRun extends StoppableRun implements RunKind {
      * @param stopped whether {@link #stop()} ended it
      * @param ownClusters whether each side ran on a cluster of its own (a comparison of releases), not both on one
      */
-    public record Outcome(List<Pair> pairs, long started, Comparison.Result result, String failure, boolean stopped,
+    public record Findings(List<Pair> pairs, long started, Comparison.Result result, String failure, boolean stopped,
                           boolean ownClusters) {
         /** The table of the verdict (with a line saying the run is incomplete, if it is) and how the pairs ran. */
         public String table() {
@@ -263,7 +263,7 @@ public final class AbRun extends StoppableRun implements RunKind {
         }
         about.add("members as the clients saw them: BASE Hazelcast " + orNone(membersSeen("BASE"))
                 + ", NEW Hazelcast " + orNone(membersSeen("NEW")));
-        Outcome outcome = write(context.runDir(), about);
+        Findings outcome = write(context.runDir(), about);
         if (outcome.stopped()) {
             return;
         }
@@ -278,7 +278,7 @@ public final class AbRun extends StoppableRun implements RunKind {
 
     @Override
     public int exitCode(boolean interrupted) {
-        Outcome outcome = outcome();
+        Findings outcome = outcome();
         if (interrupted || outcome.stopped()) {
             return ExitCodes.INTERRUPTED;
         }
@@ -331,7 +331,7 @@ public final class AbRun extends StoppableRun implements RunKind {
     /**
      * Runs the pairs; the client processes reach their clusters as {@code clusters} says and log to {@code runDir}.
      * A client process that breaks, ops that fail, or clusters that cannot be started end the run with a
-     * {@link Outcome#failure()}. Both client processes are stopped when it returns.
+     * {@link Findings#failure()}. Both client processes are stopped when it returns.
      */
     private void run(Clusters clusters, Path runDir) {
         Turns turns = config.turns();
@@ -413,9 +413,9 @@ public final class AbRun extends StoppableRun implements RunKind {
     }
 
     /** What was measured so far: all of it once {@link #run} returned. */
-    public Outcome outcome() {
+    public Findings outcome() {
         List<Pair> measured = List.copyOf(pairs);
-        return new Outcome(measured, started, measured.size() >= 2 ? analyse(measured, config.tolerance(), config.gated()) : null,
+        return new Findings(measured, started, measured.size() >= 2 ? analyse(measured, config.tolerance(), config.gated()) : null,
                 failure, stopped(), ownClusters);
     }
 
@@ -423,8 +423,8 @@ public final class AbRun extends StoppableRun implements RunKind {
      * Prints the outcome's table and writes it to {@code table.md} (under a heading of the scenario, {@code about}'s
      * lines and the environment), and every turn to {@code slices.csv}.
      */
-    public Outcome write(Path runDir, List<String> about) {
-        Outcome outcome = outcome();
+    public Findings write(Path runDir, List<String> about) {
+        Findings outcome = outcome();
         String md = outcome.table();
         console.println();
         console.print(md);
@@ -439,7 +439,7 @@ public final class AbRun extends StoppableRun implements RunKind {
     }
 
     /** What {@code ab.json} holds of an outcome: the verdict and how the run ended. */
-    private AbDocument document(Outcome outcome, List<String> about) {
+    private AbDocument document(Findings outcome, List<String> about) {
         Status status;
         String reason;
         if (outcome.stopped()) {

@@ -13,6 +13,7 @@ import io.cpbench.core.check.Availability;
 import io.cpbench.core.check.ChaosDocument;
 import io.cpbench.core.check.ChaosDocumentBuilder;
 import io.cpbench.core.check.Linearizability;
+import io.cpbench.core.status.Status;
 import io.cpbench.core.history.Event;
 import io.cpbench.core.history.History;
 import io.cpbench.core.history.HistoryFiles;
@@ -51,21 +52,12 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class ChaosRun extends StoppableRun implements RunKind {
 
-    /** How a chaos run ended, as the checkers judged it. */
-    public enum Verdict {
-        /** Every checker passed. */
-        PASSED,
-        /** A checker failed: not linearizable, or an invariant broken. */
-        FAILED,
-        /** No checker failed, but linearizability is unknown: its check ran out of time or memory. */
-        UNKNOWN;
-
-        public static Verdict of(Linearizability.Verdict linearizability, boolean invariantsHold) {
-            if (linearizability == Linearizability.Verdict.NOT_LINEARIZABLE || !invariantsHold) {
-                return FAILED;
-            }
-            return linearizability == Linearizability.Verdict.UNKNOWN ? UNKNOWN : PASSED;
-        }
+    /**
+     * How a chaos run ended, as the checkers judged it: FAIL when a checker failed (not linearizable, or an invariant
+     * broken), UNKNOWN when none failed but linearizability is unknown (its check ran out of time or memory), else OK.
+     */
+    public static Status judge(Linearizability.Verdict linearizability, boolean invariantsHold) {
+        return invariantsHold ? linearizability.status() : Status.FAIL;
     }
 
     /**
@@ -86,7 +78,7 @@ public final class ChaosRun extends StoppableRun implements RunKind {
     private final CountDownLatch stopNemesis = new CountDownLatch(1);
     private AgentPool agents;
     private volatile Faults faults;
-    private volatile Verdict verdict;
+    private volatile Status verdict;
 
     public ChaosRun(Config config, PrintStream console) {
         super(console);
@@ -149,13 +141,9 @@ public final class ChaosRun extends StoppableRun implements RunKind {
         return exitCode(verdict);
     }
 
-    /** 0 passed, 1 failed (or no verdict), 3 unknown. */
-    public static int exitCode(Verdict verdict) {
-        return verdict == null ? ExitCodes.FAILED : switch (verdict) {
-            case PASSED -> ExitCodes.OK;
-            case FAILED -> ExitCodes.FAILED;
-            case UNKNOWN -> ExitCodes.UNKNOWN;
-        };
+    /** 0 passed, 1 failed (or no verdict), 3 unknown ({@link Status#exitCode}). */
+    public static int exitCode(Status verdict) {
+        return verdict == null ? ExitCodes.FAILED : verdict.exitCode(false);
     }
 
     /** Stops the nemesis and ends the load after its ops in flight; what was recorded is still checked. Any thread. */
@@ -171,7 +159,7 @@ public final class ChaosRun extends StoppableRun implements RunKind {
      *
      * @param listener the load engine's progress, or null
      */
-    private Verdict run(Topology topology, Faults faults, SuiteOptions options, Path runDir, LoadEngine.Listener listener)
+    private Status run(Topology topology, Faults faults, SuiteOptions options, Path runDir, LoadEngine.Listener listener)
             throws Exception {
         LoadSpec spec = config.spec();
         ChaosNemesis nemesis;
@@ -246,7 +234,7 @@ public final class ChaosRun extends StoppableRun implements RunKind {
      * Writes the history (JSON lines, and a Jepsen log per register), checks it (linearizability, availability per
      * fault, the load's invariants), prints the tables and writes {@code chaos.json}.
      */
-    private Verdict checkAndReport(Path runDir, LoadResult load, List<Event> events, ChaosNemesis nemesis)
+    private Status checkAndReport(Path runDir, LoadResult load, List<Event> events, ChaosNemesis nemesis)
             throws java.io.IOException {
         long end = events.isEmpty() ? 0 : events.get(events.size() - 1).time();
         List<Availability.Window> closed = nemesis.windows(end);
@@ -282,7 +270,7 @@ public final class ChaosRun extends StoppableRun implements RunKind {
         }
         writeResult(runDir, load, lin, availability, nemesis.log());
         console.println("wrote chaos.json, history.jsonl, jepsen/" + (agents == null ? ", load.csv" : ""));
-        return Verdict.of(lin.verdict(), load.invariantsHold());
+        return judge(lin.verdict(), load.invariantsHold());
     }
 
     /** One row per fault: when, what, how long until an op invoked after it succeeded, the longest gap, errors. */
@@ -341,7 +329,7 @@ public final class ChaosRun extends StoppableRun implements RunKind {
                 .interval(Durations.format(schedule.interval())).restart(schedule.restart())
                 .failover(config.cluster().failoverPreset().describe()).spec(config.spec().describe()).faults(availability)
                 .availability(Availability.Summary.of(availability)).nemesisLog(log)
-                .linearizability(new ChaosDocument.Check(lin.verdict().text(), lin.ops(), lin.seconds(), lin.keys()))
+                .linearizability(ChaosDocument.Check.of(lin))
                 .load(load).build();
         RunDirectory.writeJson(runDir, "chaos.json", json);
     }

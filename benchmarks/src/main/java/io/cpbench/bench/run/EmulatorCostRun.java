@@ -11,7 +11,7 @@ import io.cpbench.bench.suite.ScenarioRunner;
 import io.cpbench.bench.suite.SuiteOptions;
 import io.cpbench.core.result.MarkdownTable;
 import io.cpbench.core.result.RunResult;
-import io.cpbench.core.result.Status;
+import io.cpbench.core.status.Status;
 import io.cpbench.core.run.RunPlan;
 import io.cpbench.core.stats.Bootstrap;
 import io.cpbench.topology.Topology;

@@ -13,7 +13,7 @@ import io.cpbench.core.load.Durations;
 import io.cpbench.core.load.LoadEngine;
 import io.cpbench.core.load.LoadResult;
 import io.cpbench.core.load.LoadSpec;
-import io.cpbench.core.load.Outcome;
+import io.cpbench.core.status.Status;
 import io.cpbench.core.result.MarkdownTable;
 import io.cpbench.core.run.Driver;
 import io.cpbench.core.stats.Bootstrap;
@@ -252,7 +252,7 @@ public final class EngineCostRun extends StoppableRun implements RunKind {
         if (r.total().all().errors() > 0) {
             failure.compareAndSet(null, "engine, " + threads + " threads: " + r.total().all().errors() + " ops failed: "
                     + r.total().all().errorTypes());
-        } else if (r.outcome() != Outcome.COMPLETED && !stops.stopped()) {
+        } else if (r.outcome() != Status.OK && !stops.stopped()) {
             failure.compareAndSet(null, "engine, " + threads + " threads: " + r.outcome() + " (" + r.reason() + ")");
         }
         return r.total().all().opsPerSecond();

@@ -18,7 +18,7 @@ import io.cpbench.core.load.Durations;
 import io.cpbench.core.result.ResultFiles;
 import io.cpbench.core.result.RunResult;
 import io.cpbench.core.result.ScenarioTable;
-import io.cpbench.core.result.Status;
+import io.cpbench.core.status.Status;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.format.OutputFormatFactory;

@@ -21,7 +21,7 @@ import io.cpbench.core.load.LoadSpec;
 import io.cpbench.core.load.LoadSummary;
 import io.cpbench.core.result.ResultFiles;
 import io.cpbench.core.result.RunResult;
-import io.cpbench.core.result.Status;
+import io.cpbench.core.status.Status;
 import io.cpbench.core.run.Driver;
 import io.cpbench.topology.MemberRef;
 import io.cpbench.topology.Topology;

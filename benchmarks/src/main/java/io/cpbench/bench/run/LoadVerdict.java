@@ -2,7 +2,7 @@ package io.cpbench.bench.run;
 
 import io.cpbench.bench.suite.ScenarioSession;
 import io.cpbench.core.load.LoadResult;
-import io.cpbench.core.result.Status;
+import io.cpbench.core.status.Status;
 
 /**
  * What a load run on a cluster comes to, as a result's status: FAIL when an invariant was violated or the run
@@ -24,7 +24,7 @@ public record LoadVerdict(Status status, String reason) {
         problems.addAll(load.unsteady());
         Status status = Status.of(load.outcome(), !problems.isEmpty());
         java.util.List<String> why = new java.util.ArrayList<>();
-        if (load.outcome() != io.cpbench.core.load.Outcome.COMPLETED && load.reason() != null) {
+        if (load.outcome() != Status.OK && load.reason() != null) {
             why.add(load.reason());
         }
         if (status == Status.UNSTABLE) {

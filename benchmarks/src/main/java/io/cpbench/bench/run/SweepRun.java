@@ -17,7 +17,7 @@ import io.cpbench.core.load.LoadEngine;
 import io.cpbench.core.load.LoadResult;
 import io.cpbench.core.load.LoadSpec;
 import io.cpbench.core.result.Environment;
-import io.cpbench.core.result.Status;
+import io.cpbench.core.status.Status;
 import io.cpbench.core.sweep.CellRun;
 import io.cpbench.core.sweep.CellRunBuilder;
 import io.cpbench.core.sweep.SweepAnalysis;
@@ -398,7 +398,7 @@ public final class SweepRun extends StoppableRun implements RunKind {
                 .threads(grid.threads()).rates(grid.rates()).mix(grid.mix())
                 .durationSeconds(grid.duration().toMillis() / 1000.0).warmupSeconds(grid.warmup().toMillis() / 1000.0)
                 .repeats(grid.repeats()).freshClusters(grid.clusterPerRepeat()).slo(grid.slo().text()).build();
-        SweepDocument json = new SweepDocument(SweepFile.FORMAT, analysis.complete() ? "COMPLETE" : "INCOMPLETE",
+        SweepDocument json = new SweepDocument(SweepFile.FORMAT, analysis.complete() ? Status.OK : Status.INCOMPLETE,
                 started.toString(), config.cluster().describe(), g, Environment.current(), analysis, runs);
         RunDirectory.writeJson(runDir, "sweep.json", json);
         console.printf(Locale.ROOT, "%nwrote %s: cells.csv (%d cell runs), sweep.json, sweep.md%s%n", runDir, runs.size(),

@@ -1,7 +1,7 @@
 package io.cpbench.bench.service;
 
 import io.cpbench.core.result.RunResult;
-import io.cpbench.core.result.Status;
+import io.cpbench.core.status.Status;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,21 +14,21 @@ import java.util.Map;
 public final class ExitCodes {
 
     /** Everything ran and every result is OK (or, without {@code --strict}, UNSTABLE/TIMEBOXED). */
-    public static final int OK = 0;
+    public static final int OK = Status.OK.exitCode(false);
     /** A run FAILed, a check failed, or the cluster could not be started or reached. */
-    public static final int FAILED = 1;
+    public static final int FAILED = Status.FAIL.exitCode(false);
     /** Bad input: an option, a file or an address that cannot work. Nothing was started. */
     public static final int BAD_INPUT = 2;
     /** {@code --strict}: some results are UNSTABLE or TIMEBOXED. */
-    public static final int NOT_CLEAN = 3;
+    public static final int NOT_CLEAN = Status.UNSTABLE.exitCode(true);
     /**
      * {@code chaos} and {@code lincheck}: a linearizability verdict is unknown (the check ran over its budget). It
      * shares 3 with {@link #NOT_CLEAN} on purpose: the run ended and nothing failed, but a result cannot be called
      * clean; {@link #worse} ranks them alike.
      */
-    public static final int UNKNOWN = 3;
+    public static final int UNKNOWN = Status.UNKNOWN.exitCode(false);
     /** Reserved for load runs whose thresholds were crossed. */
-    public static final int THRESHOLDS = 99;
+    public static final int THRESHOLDS = Status.ABORTED.exitCode(false);
     /** Interrupted (Ctrl-C); what was measured is kept, marked INCOMPLETE. SIGTERM ends with the JVM's 143. */
     public static final int INTERRUPTED = 130;
 
@@ -50,45 +50,48 @@ public final class ExitCodes {
     }
 
     /**
-     * The worse of two runs' exit codes, for a command that runs several in turn: interrupted, then failed, then a
-     * threshold crossed, then not clean or unknown (3), then OK.
+     * The worse of two runs' exit codes, for a command that runs several in turn: interrupted first (Ctrl-C ends the
+     * whole command), then in the order of the statuses the codes stand for ({@link Status#exitCode}): failed, a
+     * threshold crossed, not clean or unknown (3), OK. Bad input ranks with failed.
      */
     public static int worse(int a, int b) {
         return rank(a) >= rank(b) ? a : b;
     }
 
     private static int rank(int code) {
-        return switch (code) {
-            case INTERRUPTED -> 5;
-            case FAILED -> 4;
-            case BAD_INPUT -> 3;
-            case THRESHOLDS -> 2;
-            case NOT_CLEAN -> 1;
-            default -> 0;
-        };
+        if (code == INTERRUPTED) {
+            return Integer.MAX_VALUE;
+        }
+        if (code == BAD_INPUT) {
+            return Status.FAIL.ordinal();
+        }
+        int rank = -1;
+        for (Status s : Status.values()) {
+            if (s.exitCode(true) == code) {
+                rank = s.ordinal();
+            }
+        }
+        return rank;
     }
 
-    /** The exit code for a finished run's results. */
+    /**
+     * The exit code for a finished run's results: 130 when interrupted, else the exit code of the worst status
+     * ({@link Status#exitCode}).
+     */
     public static int of(List<RunResult> results, boolean interrupted, boolean strict) {
         if (interrupted) {
             return INTERRUPTED;
         }
-        if (results.stream().anyMatch(r -> r.status() == Status.FAIL)) {
-            return FAILED;
-        }
-        if (strict && results.stream().anyMatch(r -> r.status() == Status.UNSTABLE || r.status() == Status.TIMEBOXED)) {
-            return NOT_CLEAN;
-        }
-        return OK;
+        Status worst = Status.worst(results.stream().map(RunResult::status).toList());
+        return worst == null ? OK : worst.exitCode(strict);
     }
 
-    /** The exit code of a load run: 130 interrupted, 1 a run FAILed (an invariant broke), 99 a threshold failed, else 0. */
+    /**
+     * The exit code of a load run: as {@link #of}, and 99 when a threshold failed in a run that was not aborted on it
+     * (an aborted one is ABORTED, 99 already).
+     */
     public static int ofLoad(List<RunResult> results, boolean interrupted) {
         int code = of(results, interrupted, false);
-        if (code == OK && results.stream().anyMatch(r -> r.load() != null
-                && r.load().agents().stream().anyMatch(a -> a.outcome() == null))) {
-            return FAILED; // an agent was lost: the run is INCOMPLETE, the others' numbers kept
-        }
         if (code == OK && results.stream().anyMatch(r -> r.load() != null && !r.load().thresholdsPassed())) {
             return THRESHOLDS;
         }

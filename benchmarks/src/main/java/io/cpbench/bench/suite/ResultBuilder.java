@@ -3,7 +3,7 @@ package io.cpbench.bench.suite;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.core.result.Environment;
 import io.cpbench.core.result.RunResult;
-import io.cpbench.core.result.Status;
+import io.cpbench.core.status.Status;
 import io.cpbench.core.run.Measurement;
 import io.cpbench.core.run.RunPlan;
 import org.HdrHistogram.Histogram;

@@ -5,10 +5,10 @@ import io.cpbench.bench.scenario.Routing;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.core.result.ResultFiles;
 import io.cpbench.core.result.RunResult;
-import io.cpbench.core.result.Status;
+import io.cpbench.core.status.Status;
 import io.cpbench.core.run.Driver;
 import io.cpbench.core.run.Measurement;
-import io.cpbench.core.load.Outcome;
+import io.cpbench.core.status.Status;
 import io.cpbench.core.run.Progress;
 import io.cpbench.core.run.RunPlan;
 import io.cpbench.core.run.StopSwitch;
@@ -92,7 +92,7 @@ public final class ScenarioRunner {
                 second.warmupOps(warmup.ops() - warmup.ops() / 2).ops(Math.max(1, warmup.ops() / 2));
             }
             Measurement m = drive(session, second.build(), null, p -> progress.report(warmUp, 0, p));
-            if (m.outcome() == Outcome.TIMEBOXED) {
+            if (m.outcome() == Status.TIMEBOXED) {
                 throw new IllegalStateException("the cluster warm-up did not finish " + warmup.human() + " in "
                         + CLUSTER_WARMUP_TIMEBOX.toMinutes() + " min; the cluster is too slow to measure (lower --cluster-warmup?)");
             }
@@ -124,7 +124,7 @@ public final class ScenarioRunner {
             reasons.add(measurement.reason());
         }
         reasons.addAll(report.problems());
-        Status status = status(measurement.outcome(), !report.problems().isEmpty());
+        Status status = Status.of(measurement.outcome(), !report.problems().isEmpty());
         return write(result.where(report).measured(measurement).hlog(hlog.getFileName().toString())
                 .status(status, reasons.isEmpty() ? null : String.join("; ", reasons)).build());
     }
@@ -138,10 +138,6 @@ public final class ScenarioRunner {
         } finally {
             stops.running(null);
         }
-    }
-
-    static Status status(Outcome outcome, boolean unstable) {
-        return Status.of(outcome, unstable); // a scenario run has no thresholds, so never ABORTED
     }
 
     private RunResult write(RunResult result) {

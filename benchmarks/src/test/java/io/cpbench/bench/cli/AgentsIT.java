@@ -3,7 +3,7 @@ package io.cpbench.bench.cli;
 import io.cpbench.bench.service.ExitCodes;
 import io.cpbench.core.load.LoadResult;
 import io.cpbench.core.result.RunResult;
-import io.cpbench.core.result.Status;
+import io.cpbench.core.status.Status;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -180,7 +180,7 @@ class AgentsIT {
         }
         List<io.cpbench.core.sweep.CellRun> runs = io.cpbench.core.sweep.SweepFile.read(runDir).runs();
         assertThat(runs).hasSize(2).allSatisfy(run -> {
-            assertThat(run.status()).as(run.reason()).isEqualTo(io.cpbench.core.result.Status.OK);
+            assertThat(run.status()).as(run.reason()).isEqualTo(io.cpbench.core.status.Status.OK);
             assertThat(run.agents()).extracting(io.cpbench.core.sweep.CellRun.Agent::name).containsExactly("agent-1", "agent-2");
             assertThat(run.agents()).allSatisfy(a -> assertThat(a.ops()).as(a.name()).isGreaterThan(0));
             assertThat(run.ops()).isEqualTo(run.agents().stream().mapToLong(io.cpbench.core.sweep.CellRun.Agent::ops).sum());
@@ -217,7 +217,7 @@ class AgentsIT {
             assertThat(r.status()).isEqualTo(Status.INCOMPLETE);
             LoadResult load = r.load();
             assertThat(load.agents()).hasSize(2).allSatisfy(a -> {
-                assertThat(a.outcome()).as(a.agent() + ": " + a.reason()).isEqualTo(io.cpbench.core.load.Outcome.INTERRUPTED);
+                assertThat(a.outcome()).as(a.agent() + ": " + a.reason()).isEqualTo(Status.INCOMPLETE);
                 assertThat(a.all().ops()).as(a.agent()).isGreaterThan(0);
             });
             assertThat(load.total().all().ops()).isEqualTo(load.agents().get(0).all().ops() + load.agents().get(1).all().ops());

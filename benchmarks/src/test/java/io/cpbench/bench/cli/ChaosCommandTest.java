@@ -22,11 +22,11 @@ class ChaosCommandTest {
 
     @Test
     void aFailedCheckerNeverExitsZero() {
-        assertThat(ChaosRun.exitCode(ChaosRun.Verdict.of(LINEARIZABLE, true))).isEqualTo(0);
-        assertThat(ChaosRun.exitCode(ChaosRun.Verdict.of(NOT_LINEARIZABLE, true))).isEqualTo(1);
-        assertThat(ChaosRun.exitCode(ChaosRun.Verdict.of(LINEARIZABLE, false))).isEqualTo(1);
-        assertThat(ChaosRun.exitCode(ChaosRun.Verdict.of(UNKNOWN, false))).isEqualTo(1);
-        assertThat(ChaosRun.exitCode(ChaosRun.Verdict.of(UNKNOWN, true))).isEqualTo(3);
+        assertThat(ChaosRun.exitCode(ChaosRun.judge(LINEARIZABLE, true))).isEqualTo(0);
+        assertThat(ChaosRun.exitCode(ChaosRun.judge(NOT_LINEARIZABLE, true))).isEqualTo(1);
+        assertThat(ChaosRun.exitCode(ChaosRun.judge(LINEARIZABLE, false))).isEqualTo(1);
+        assertThat(ChaosRun.exitCode(ChaosRun.judge(UNKNOWN, false))).isEqualTo(1);
+        assertThat(ChaosRun.exitCode(ChaosRun.judge(UNKNOWN, true))).isEqualTo(3);
     }
 
     @Test

@@ -46,7 +46,8 @@ class ChaosIT {
         assertThat(chaos.get("scenario").asText()).as("the default clients").isEqualTo("client-smart");
         assertThat(chaos.get("faults")).hasSize(1);
         assertThat(chaos.get("faults").get(0).get("fault").asText()).isEqualTo("kill");
-        assertThat(chaos.get("linearizability").get("verdict").asText()).isEqualTo("linearizable");
+        assertThat(chaos.get("linearizability").get("verdict").asText()).isEqualTo("LINEARIZABLE");
+        assertThat(chaos.get("linearizability").get("status").asText()).isEqualTo("OK");
         assertThat(chaos.get("linearizability").get("ops").asInt()).isGreaterThan(100);
         try (Stream<Path> logs = Files.list(runDir.resolve("jepsen"))) {
             assertThat(logs.count()).isEqualTo(4);

@@ -6,7 +6,7 @@ import com.github.dockerjava.api.DockerClient;
 import io.cpbench.bench.service.ExitCodes;
 import io.cpbench.core.result.ResultFiles;
 import io.cpbench.core.result.RunResult;
-import io.cpbench.core.result.Status;
+import io.cpbench.core.status.Status;
 import io.cpbench.topology.NeedsDocker;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -113,7 +113,8 @@ class ContainersIT {
         JsonNode chaos = new ObjectMapper().readTree(onlyRunDir(work.resolve("runs")).resolve("chaos.json").toFile());
         assertThat(chaos.get("faults")).hasSize(1);
         assertThat(chaos.get("faults").get(0).get("fault").asText()).isEqualTo("kill");
-        assertThat(chaos.get("linearizability").get("verdict").asText()).isEqualTo("linearizable");
+        assertThat(chaos.get("linearizability").get("verdict").asText()).isEqualTo("LINEARIZABLE");
+        assertThat(chaos.get("linearizability").get("status").asText()).isEqualTo("OK");
         assertNothingLeftBy(pid, finished.stderr());
     }
 

@@ -10,7 +10,7 @@ import io.cpbench.bench.agents.ControlSecret;
 import io.cpbench.bench.service.ExitCodes;
 import io.cpbench.core.load.LoadResult;
 import io.cpbench.core.result.RunResult;
-import io.cpbench.core.result.Status;
+import io.cpbench.core.status.Status;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

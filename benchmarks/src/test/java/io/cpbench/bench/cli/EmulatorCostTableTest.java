@@ -4,7 +4,7 @@ import io.cpbench.bench.run.EmulatorCostRun;
 import io.cpbench.bench.scenario.Scenarios;
 import io.cpbench.bench.service.ExitCodes;
 import io.cpbench.core.result.RunResult;
-import io.cpbench.core.result.Status;
+import io.cpbench.core.status.Status;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

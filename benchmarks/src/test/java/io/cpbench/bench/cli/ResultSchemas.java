@@ -92,6 +92,23 @@ final class ResultSchemas {
             anyOf.addObject().putArray("enum").add("NaN").add("Infinity").add("-Infinity");
             return new CustomDefinition(number, CustomDefinition.DefinitionType.INLINE, CustomDefinition.AttributeInclusion.NO);
         });
+        // a status, and a linearizability verdict, are written by name and read also in the words older files used
+        config.forTypesInGeneral().withCustomDefinitionProvider((type, context) -> {
+            java.util.List<String> words = new java.util.ArrayList<>();
+            if (type.getErasedType() == io.cpbench.core.status.Status.class) {
+                java.util.Arrays.stream(io.cpbench.core.status.Status.values()).forEach(s -> words.add(s.name()));
+                io.cpbench.core.status.Status.FORMER_WORDS.keySet().stream().sorted().forEach(words::add);
+            } else if (type.getErasedType() == io.cpbench.core.check.Linearizability.Verdict.class) {
+                java.util.Arrays.stream(io.cpbench.core.check.Linearizability.Verdict.values()).forEach(v -> words.add(v.name()));
+                java.util.Arrays.stream(io.cpbench.core.check.Linearizability.Verdict.values()).forEach(v -> words.add(v.text()));
+            } else {
+                return null;
+            }
+            ObjectNode word = context.getGeneratorConfig().createObjectNode();
+            word.put("type", "string");
+            words.forEach(word.putArray("enum")::add);
+            return new CustomDefinition(word, CustomDefinition.DefinitionType.STANDARD, CustomDefinition.AttributeInclusion.NO);
+        });
         config.forFields().withRequiredCheck(field -> field.getType().isPrimitive()
                 || field.getName().equals("format") || field.getName().equals("kind"))
                 .withNullableCheck(field -> !field.getType().isPrimitive() && !field.getName().equals("format")

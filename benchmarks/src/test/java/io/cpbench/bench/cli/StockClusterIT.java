@@ -6,7 +6,7 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.cp.IAtomicReference;
 import io.cpbench.core.result.ResultFiles;
 import io.cpbench.core.result.RunResult;
-import io.cpbench.core.result.Status;
+import io.cpbench.core.status.Status;
 import io.cpbench.lb.LeaderAwareLoadBalancer;
 import io.cpbench.lb.ProbeSettings;
 import io.cpbench.topology.StockCluster;

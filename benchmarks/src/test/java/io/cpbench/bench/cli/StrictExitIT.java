@@ -3,7 +3,7 @@ package io.cpbench.bench.cli;
 import io.cpbench.bench.service.ExitCodes;
 import io.cpbench.core.result.ResultFiles;
 import io.cpbench.core.result.RunResult;
-import io.cpbench.core.result.Status;
+import io.cpbench.core.status.Status;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -89,7 +89,7 @@ class SweepIT {
                 .orElseThrow().getKey();
         JsonNode sweep = new ObjectMapper().readTree(runDir.resolve("sweep.json").toFile());
         assertThat(sweep.get("format").asText()).isEqualTo("cpbench-sweep/1");
-        assertThat(sweep.get("status").asText()).isEqualTo("COMPLETE");
+        assertThat(sweep.get("status").asText()).isEqualTo("OK");
         assertThat(sweep.get("cells")).hasSize(12);
         // every repeat on the one cluster it was given (a fresh cluster per repeat: SweepFreshClustersIT)
         assertThat(sweep.get("grid").get("freshClusters").asBoolean()).isFalse();
@@ -123,7 +123,7 @@ class SweepIT {
     void aFinishedSweepIsAnalysedAgainUnderAnotherSloWithoutRunning() throws Exception {
         CliProcess.Finished strict = CliProcess.run(work, 60, "sweep", "--from", runDir.toString(), "--slo", "p99<1us");
         assertThat(strict.exitCode()).as(strict.stderr()).isEqualTo(ExitCodes.OK);
-        assertThat(strict.stdout()).contains("12 cell runs, status COMPLETE").contains("SLO p99<1us")
+        assertThat(strict.stdout()).contains("12 cell runs, status OK").contains("SLO p99<1us")
                 .contains("no level met the SLO p99<1us");
         CliProcess.Finished same = CliProcess.run(work, 60, "sweep", "--from", runDir.toString());
         String kneeLine = finished.stdout().lines().filter(l -> l.contains("<- knee")).findFirst().orElseThrow();

@@ -2,7 +2,7 @@ package io.cpbench.bench.cli;
 
 import io.cpbench.bench.run.UntilCi;
 import io.cpbench.core.result.RunResult;
-import io.cpbench.core.result.Status;
+import io.cpbench.core.status.Status;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;

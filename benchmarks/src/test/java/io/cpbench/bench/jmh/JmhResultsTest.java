@@ -4,7 +4,7 @@ import io.cpbench.bench.suite.ScenarioSession;
 import io.cpbench.core.result.ResultFiles;
 import io.cpbench.core.result.ResultFormatException;
 import io.cpbench.core.result.RunResult;
-import io.cpbench.core.result.Status;
+import io.cpbench.core.status.Status;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

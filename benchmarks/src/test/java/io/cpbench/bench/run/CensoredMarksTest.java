@@ -5,10 +5,10 @@ import io.cpbench.bench.report.RunLines;
 import io.cpbench.core.load.LoadResult;
 import io.cpbench.core.load.LoadResultBuilder;
 import io.cpbench.core.load.LoadResultLoadLatencyBuilder;
-import io.cpbench.core.load.Outcome;
+import io.cpbench.core.status.Status;
 import io.cpbench.core.result.Environment;
 import io.cpbench.core.result.RunResult;
-import io.cpbench.core.result.Status;
+import io.cpbench.core.status.Status;
 import io.cpbench.core.stats.Censored;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
@@ -51,7 +51,7 @@ class CensoredMarksTest {
                 .censored(censored ? new Censored(1, 2_000_000) : null).build();
         LoadResult.OpStats all = new LoadResult.OpStats("cas", 199, 0, 199, 0, l, l, Map.of());
         LoadResult.StageStats total = new LoadResult.StageStats(0, 1, 1, 1, List.of(all), all, null);
-        return LoadResultBuilder.builder().outcome(Outcome.COMPLETED).seconds(1).stages(List.of(total)).total(total).build();
+        return LoadResultBuilder.builder().outcome(Status.OK).seconds(1).stages(List.of(total)).total(total).build();
     }
 
     @Test

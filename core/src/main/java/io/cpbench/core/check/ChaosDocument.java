@@ -32,11 +32,22 @@ public record ChaosDocument(String kind, String scenario, String nemesis, String
                             LoadResult load) {
 
     /**
-     * @param verdict {@code linearizable}, {@code not linearizable} or {@code unknown}
+     * @param verdict the checker's verdict on the whole history
+     * @param status  the verdict as a status: OK, FAIL or UNKNOWN (in files written before it was kept, read from
+     *                {@code verdict})
      * @param ops     ops the history held
      * @param seconds how long the check took
      * @param keys    the verdict per key
      */
-    public record Check(String verdict, int ops, double seconds, List<Linearizability.KeyResult> keys) {
+    public record Check(Linearizability.Verdict verdict, io.cpbench.core.status.Status status, int ops, double seconds,
+                        List<Linearizability.KeyResult> keys) {
+
+        public Check {
+            status = status == null && verdict != null ? verdict.status() : status;
+        }
+
+        public static Check of(Linearizability.Result result) {
+            return new Check(result.verdict(), result.verdict().status(), result.ops(), result.seconds(), result.keys());
+        }
     }
 }

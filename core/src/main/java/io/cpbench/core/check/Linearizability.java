@@ -1,5 +1,7 @@
 package io.cpbench.core.check;
 
+import io.cpbench.core.status.Status;
+
 import io.cpbench.core.history.History;
 
 import java.time.Duration;
@@ -39,17 +41,37 @@ public final class Linearizability {
         }
     }
 
+    /** The checker's verdict on a history or a key. Files write it by name. */
     public enum Verdict {
-        LINEARIZABLE("linearizable"), NOT_LINEARIZABLE("not linearizable"), UNKNOWN("unknown");
+        LINEARIZABLE("linearizable", Status.OK), NOT_LINEARIZABLE("not linearizable", Status.FAIL),
+        UNKNOWN("unknown", Status.UNKNOWN);
 
         private final String text;
+        private final Status status;
 
-        Verdict(String text) {
+        Verdict(String text, Status status) {
             this.text = text;
+            this.status = status;
         }
 
         public String text() {
             return text;
+        }
+
+        /** As a status: OK, FAIL, or UNKNOWN (the budget ran out; nothing failed). */
+        public Status status() {
+            return status;
+        }
+
+        /** By name, or by its text (chaos.json files written before the verdict had a type hold the text). */
+        @com.fasterxml.jackson.annotation.JsonCreator
+        public static Verdict read(String word) {
+            for (Verdict v : values()) {
+                if (v.name().equalsIgnoreCase(word) || v.text.equalsIgnoreCase(word)) {
+                    return v;
+                }
+            }
+            throw new IllegalArgumentException("unknown linearizability verdict '" + word + "'");
         }
     }
 

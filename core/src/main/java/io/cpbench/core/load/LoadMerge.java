@@ -1,5 +1,7 @@
 package io.cpbench.core.load;
 
+import io.cpbench.core.status.Status;
+
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -133,11 +135,11 @@ public final class LoadMerge {
         }
         List<LoadResult.ThresholdResult> thresholds = Threshold.judgeAll(spec.thresholds(), total, stageStats);
         Map<String, String> histograms = whole.encodedLatencies();
-        Outcome outcome = Outcome.COMPLETED;
+        Status outcome = Status.OK;
         List<String> reasons = new ArrayList<>();
         String startedAt = null;
         for (Part part : parts) {
-            outcome = worse(outcome, part.result().outcome());
+            outcome = Status.worse(outcome, part.result().outcome());
             if (part.result().reason() != null) {
                 reasons.add(part.name() + ": " + part.result().reason());
             }
@@ -210,20 +212,5 @@ public final class LoadMerge {
             }
         }
         return new LoadResult.ScheduleStats(due, started, unstarted, late, abandoned, LoadResult.LoadLatency.of(whole.lag));
-    }
-
-    /** The worse of two outcomes: FAILED, then ABORTED, INTERRUPTED, TIMEBOXED, COMPLETED. */
-    public static Outcome worse(Outcome a, Outcome b) {
-        return rank(b) > rank(a) ? b : a;
-    }
-
-    private static int rank(Outcome o) {
-        return switch (o) {
-            case COMPLETED -> 0;
-            case TIMEBOXED -> 1;
-            case INTERRUPTED -> 2;
-            case ABORTED -> 3;
-            case FAILED -> 4;
-        };
     }
 }

@@ -1,5 +1,7 @@
 package io.cpbench.core.load;
 
+import io.cpbench.core.status.Status;
+
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.cpbench.core.stats.Censored;
@@ -30,7 +32,7 @@ import java.util.Map;
  *                   generator that began measuring later than {@link LoadMerge#LATE_BOUND_MS}; empty when none
  */
 @RecordBuilder
-public record LoadResult(io.cpbench.core.load.Outcome outcome, String reason, Map<String, Object> spec, String startedAt, double seconds,
+public record LoadResult(io.cpbench.core.status.Status outcome, String reason, Map<String, Object> spec, String startedAt, double seconds,
                          List<StageStats> stages, StageStats total, ScheduleStats schedule,
                          List<ThresholdResult> thresholds, List<InvariantResult> invariants,
                          Map<String, String> histograms,
@@ -156,7 +158,7 @@ public record LoadResult(io.cpbench.core.load.Outcome outcome, String reason, Ma
      * @param lateMs        how long after the first generator it began to measure (its clock offset applied); null
      *                      when not known
      */
-    public record AgentRow(String agent, String host, double clockOffsetMs, io.cpbench.core.load.Outcome outcome,
+    public record AgentRow(String agent, String host, double clockOffsetMs, io.cpbench.core.status.Status outcome,
                            String reason, OpStats all, Map<String, String> histograms,
                            @JsonInclude(JsonInclude.Include.NON_NULL) Double lateMs) {
         public AgentRow {

@@ -1,5 +1,7 @@
 package io.cpbench.core.load;
 
+import io.cpbench.core.status.Status;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -88,7 +90,7 @@ public final class LoadSummary {
                 out.append(String.format(Locale.ROOT, "  %-4s  %-8s %s%n", i.holds() ? "OK" : "FAIL", i.name(), i.evidence()));
             }
         }
-        if (r.outcome() != io.cpbench.core.load.Outcome.COMPLETED) {
+        if (r.outcome() != Status.OK) {
             out.append(r.outcome()).append(r.reason() == null ? "" : ": " + r.reason()).append('\n');
         } else if (r.reason() != null) {
             out.append("note: ").append(r.reason()).append('\n');

@@ -1,5 +1,7 @@
 package io.cpbench.core.load;
 
+import io.cpbench.core.status.Status;
+
 
 import java.time.Duration;
 import java.time.Instant;
@@ -12,7 +14,7 @@ import java.util.Map;
 /**
  * What the end of one run of a {@link LoadEngine} makes of what was measured: each stage's numbers and the whole's,
  * the open loop's schedule, the invariants and thresholds judged, the histograms, how the run ended and why
- * ({@link Outcome}), and the parts that add up with other load generators' ({@link LoadParts}).
+ * ({@link Status}), and the parts that add up with other load generators' ({@link LoadParts}).
  */
 final class RunEnding {
 
@@ -87,29 +89,29 @@ final class RunEnding {
         return new Ended(result, whole, parts);
     }
 
-    private record Ending(Outcome outcome, String reason) {
+    private record Ending(Status outcome, String reason) {
     }
 
     /** How the run ended and why: failed, time-boxed, aborted, interrupted or completed, in that order of precedence. */
     private Ending ending(long abandoned) {
-        Outcome outcome;
+        Status outcome;
         String reason;
         if (state.failure() != null) {
-            outcome = Outcome.FAILED;
+            outcome = Status.FAIL;
             reason = state.failure();
         } else if (state.timeboxHit) {
-            outcome = Outcome.TIMEBOXED;
+            outcome = Status.TIMEBOXED;
             reason = abandoned > 0 ? "ops still in flight " + bounds.grace().toMillis() / 1000.0
                     + " s after the time box of " + bounds.timebox().toSeconds() + " s were abandoned"
                     : "time box of " + bounds.timebox().toSeconds() + " s reached";
         } else if (state.aborted) {
-            outcome = Outcome.ABORTED;
+            outcome = Status.ABORTED;
             reason = state.stopReason;
         } else if (state.stopReason != null) {
-            outcome = Outcome.INTERRUPTED;
+            outcome = Status.INCOMPLETE;
             reason = abandoned > 0 ? state.stopReason + "; ops in flight were abandoned" : state.stopReason;
         } else {
-            outcome = Outcome.COMPLETED;
+            outcome = Status.OK;
             reason = abandoned > 0 ? String.format(Locale.ROOT, "%,d op%s still in flight %s after the end were"
                     + " abandoned (outcome unknown)", abandoned, abandoned == 1 ? "" : "s", Durations.format(spec.drain())) : null;
         }

@@ -1,5 +1,7 @@
 package io.cpbench.core.result;
 
+import io.cpbench.core.status.Status;
+
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,5 +1,7 @@
 package io.cpbench.core.result;
 
+import io.cpbench.core.status.Status;
+
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.cpbench.core.stats.Censored;

@@ -1,5 +1,7 @@
 package io.cpbench.core.result;
 
+import io.cpbench.core.status.Status;
+
 import io.cpbench.core.stats.Bootstrap;
 import io.cpbench.core.stats.Censored;
 import io.soabase.recordbuilder.core.RecordBuilder;

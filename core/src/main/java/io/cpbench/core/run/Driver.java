@@ -1,6 +1,6 @@
 package io.cpbench.core.run;
 
-import io.cpbench.core.load.Outcome;
+import io.cpbench.core.status.Status;
 import io.cpbench.core.load.LoadEngine;
 import io.cpbench.core.load.LoadResult;
 import io.cpbench.core.load.LoadSpec;
@@ -23,7 +23,7 @@ import java.util.function.LongSupplier;
  *
  * <p>A driver runs once. {@link #stop()} may be called from any thread (for example a Ctrl-C hook), also before
  * {@link #run}: the run ends after the ops in flight, and the measurement so far is returned as
- * {@link Outcome#INTERRUPTED}.
+ * {@link io.cpbench.core.status.Status#INCOMPLETE}.
  */
 public final class Driver {
 

@@ -1,6 +1,6 @@
 package io.cpbench.core.run;
 
-import io.cpbench.core.load.Outcome;
+import io.cpbench.core.status.Status;
 import io.cpbench.core.stats.Censored;
 import io.soabase.recordbuilder.core.RecordBuilder;
 import org.HdrHistogram.Histogram;
@@ -24,7 +24,7 @@ import java.util.Map;
  * @param censored      the ops abandoned in flight, recorded in {@code histogram} at a lower bound; null when none
  */
 @RecordBuilder
-public record Measurement(Outcome outcome, String reason, Instant startedAt, long warmupOps, long ops, long errors,
+public record Measurement(Status outcome, String reason, Instant startedAt, long warmupOps, long ops, long errors,
                           long measuredNanos, Histogram histogram, String firstError, Map<String, Long> counters,
                           Censored censored) {
 

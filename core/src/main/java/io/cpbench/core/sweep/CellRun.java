@@ -1,5 +1,7 @@
 package io.cpbench.core.sweep;
 
+import io.cpbench.core.status.Status;
+
 import io.soabase.recordbuilder.core.RecordBuilder;
 
 /**
@@ -16,7 +18,7 @@ import io.soabase.recordbuilder.core.RecordBuilder;
  *                  or above its {@code fromMicros} is only a lower bound, shown "≥"; null when none
  */
 @RecordBuilder
-public record CellRun(int repeat, SweepCell cell, io.cpbench.core.result.Status status, String reason, double seconds, long ops, long errors,
+public record CellRun(int repeat, SweepCell cell, io.cpbench.core.status.Status status, String reason, double seconds, long ops, long errors,
                       double opsPerSecond, long p50Us, long p90Us, long p99Us, long p999Us, long maxUs, double sloActual,
                       @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
                       java.util.List<Agent> agents,
@@ -33,7 +35,7 @@ public record CellRun(int repeat, SweepCell cell, io.cpbench.core.result.Status 
      * @param outcome the agent's own outcome (COMPLETED, INTERRUPTED, ...), or null when it returned no result
      * @param reason  why not, when it did not complete
      */
-    public record Agent(String name, io.cpbench.core.load.Outcome outcome, String reason, long ops, double opsPerSecond,
+    public record Agent(String name, io.cpbench.core.status.Status outcome, String reason, long ops, double opsPerSecond,
                         long p99Us) {
     }
 
@@ -44,7 +46,7 @@ public record CellRun(int repeat, SweepCell cell, io.cpbench.core.result.Status 
 
     /** Counted in the analysis: it ran to its end on a cluster that stayed up. */
     public boolean usable() {
-        return (status == io.cpbench.core.result.Status.OK || status == io.cpbench.core.result.Status.UNSTABLE) && ops > 0;
+        return (status == io.cpbench.core.status.Status.OK || status == io.cpbench.core.status.Status.UNSTABLE) && ops > 0;
     }
 
     public static final String CSV_HEADER = "repeat,routing,clients,threads,workers,rate,status,seconds,ops,errors,"

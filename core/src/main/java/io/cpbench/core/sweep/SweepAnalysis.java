@@ -194,7 +194,7 @@ public record SweepAnalysis(String slo, List<RoutingStats> routings, List<LevelW
                 .max(Comparator.comparingDouble(RoutingStats::kneeEstimate))
                 .map(r -> new Knee(r.routing(), r.knee())).orElse(null);
         long planned = (long) cells.size() * repeats;
-        boolean complete = runs.size() >= planned && runs.stream().noneMatch(r -> r.status() == io.cpbench.core.result.Status.INCOMPLETE);
+        boolean complete = runs.size() >= planned && runs.stream().noneMatch(r -> r.status() == io.cpbench.core.status.Status.INCOMPLETE);
         List<Double> speed = repeatSpeed(runs);
         SweepAnalysis partial = new SweepAnalysis(slo.text(), routingStats, winners, best, List.of(), complete, speed);
         return new SweepAnalysis(slo.text(), routingStats, winners, best, OptimalConfiguration.rows(partial, slo), complete,

@@ -10,7 +10,8 @@ import java.util.List;
  * docs/schemas/sweep.schema.json is generated from this type.
  *
  * @param format      always {@value SweepFile#FORMAT}
- * @param status      COMPLETE, or INCOMPLETE when the sweep was interrupted or a cell could not run
+ * @param status      OK, or INCOMPLETE when the sweep was interrupted or a cell could not run (files written before
+ *                    there was one status vocabulary say COMPLETE for OK; they read as OK)
  * @param startedAt   ISO-8601 time the first cell started
  * @param topology    the cluster the cells ran on, described
  * @param grid        what was swept
@@ -18,7 +19,7 @@ import java.util.List;
  * @param analysis    the analysis under the grid's SLO
  * @param cells       every cell run, in the order they ran
  */
-public record SweepDocument(String format, String status, String startedAt, String topology, Grid grid,
+public record SweepDocument(String format, io.cpbench.core.status.Status status, String startedAt, String topology, Grid grid,
                             Environment environment, SweepAnalysis analysis, List<CellRun> cells) {
 
     /**

@@ -19,9 +19,9 @@ import java.util.List;
  * @param file    the sweep.json read
  * @param slo     the SLO the sweep ran with
  * @param repeats the repeats it planned
- * @param status  what the file says of the run (COMPLETED, INCOMPLETE, ...)
+ * @param status  what the file says of the run: OK, or INCOMPLETE; null when it says nothing
  */
-public record SweepFile(Path file, String slo, int repeats, String status, List<CellRun> runs) {
+public record SweepFile(Path file, String slo, int repeats, io.cpbench.core.status.Status status, List<CellRun> runs) {
 
     public static final String FORMAT = "cpbench-sweep/1";
 
@@ -48,7 +48,7 @@ public record SweepFile(Path file, String slo, int repeats, String status, List<
             SweepDocument doc = json.treeToValue(tree, SweepDocument.class);
             SweepDocument.Grid grid = doc.grid();
             return new SweepFile(file, grid == null || grid.slo() == null ? "p99<10ms" : grid.slo(),
-                    grid == null || grid.repeats() < 1 ? 1 : grid.repeats(), doc.status() == null ? "?" : doc.status(),
+                    grid == null || grid.repeats() < 1 ? 1 : grid.repeats(), doc.status(),
                     doc.cells() == null ? List.of() : doc.cells());
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot read " + file + ": " + e.getMessage().lines().findFirst().orElse(""));

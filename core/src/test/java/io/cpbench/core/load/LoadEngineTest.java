@@ -1,5 +1,7 @@
 package io.cpbench.core.load;
 
+import io.cpbench.core.status.Status;
+
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogReader;
 import org.junit.jupiter.api.Test;
@@ -40,7 +42,7 @@ class LoadEngineTest {
                 .warmup(Duration.ZERO).build();
         LoadResult r = new LoadEngine(spec, List.of(), dir, null).run();
 
-        assertThat(r.outcome()).isEqualTo(io.cpbench.core.load.Outcome.COMPLETED);
+        assertThat(r.outcome()).isEqualTo(Status.OK);
         assertThat(r.schedule().due()).isEqualTo(40_000);
         assertThat(r.schedule().started()).isEqualTo(40_000);
         assertThat(r.schedule().unstarted()).isZero();
@@ -92,7 +94,7 @@ class LoadEngineTest {
             Thread.sleep(1);
         }, null);
 
-        assertThat(r.outcome()).isEqualTo(io.cpbench.core.load.Outcome.COMPLETED);
+        assertThat(r.outcome()).isEqualTo(Status.OK);
         long first = seen.stream().mapToLong(s -> s[0]).min().orElseThrow();
         // level 1 -> 4 over 2 s: worker 3 may run once round(1 + 1.5 t) >= 4, at t >= 1.667 s
         long lateWorkerFirstOp = seen.stream().filter(s -> s[1] == 3).mapToLong(s -> s[0] - first).min().orElseThrow();
@@ -133,7 +135,7 @@ class LoadEngineTest {
         long start = System.nanoTime();
         LoadResult r = new LoadEngine(spec, List.of(), null, null).run();
 
-        assertThat(r.outcome()).isEqualTo(io.cpbench.core.load.Outcome.ABORTED);
+        assertThat(r.outcome()).isEqualTo(Status.ABORTED);
         assertThat(r.reason()).contains("threshold 'rate<10' crossed");
         assertThat(r.seconds()).isLessThan(10);
         assertThat(System.nanoTime() - start).isLessThan(Duration.ofSeconds(20).toNanos());
@@ -155,7 +157,7 @@ class LoadEngineTest {
         self.set(engine);
         LoadResult r = engine.run();
 
-        assertThat(r.outcome()).isEqualTo(io.cpbench.core.load.Outcome.INTERRUPTED);
+        assertThat(r.outcome()).isEqualTo(Status.INCOMPLETE);
         assertThat(r.seconds()).as("op 1,500 is not due before 1.499 s; the run was stopped long before its 30 s")
                 .isGreaterThanOrEqualTo(1.499).isLessThan(30.0);
         assertThat(r.schedule().due()).isBetween(1500L, 30_000L - 1);
@@ -201,7 +203,7 @@ class LoadEngineTest {
             }
         }, Duration.ofSeconds(1));
 
-        assertThat(r.outcome()).isEqualTo(io.cpbench.core.load.Outcome.COMPLETED);
+        assertThat(r.outcome()).isEqualTo(Status.OK);
         assertThat(r.reason()).isEqualTo("1 op still in flight 0s after the end were abandoned (outcome unknown)");
         assertThat(r.total().all().ops()).isEqualTo(calls.get() - 1);
         assertThat(System.nanoTime() - start).isLessThan(Duration.ofSeconds(30).toNanos());
@@ -259,7 +261,7 @@ class LoadEngineTest {
 
         LoadResult r = engine.run();
 
-        assertThat(r.outcome()).isEqualTo(io.cpbench.core.load.Outcome.COMPLETED);
+        assertThat(r.outcome()).isEqualTo(Status.OK);
         assertThat(calls.get()).isEqualTo(301 + 3_001);
         assertThat(engine.totals().warmupOps()).isEqualTo(301);
         assertThat(engine.totals().ok()).isEqualTo(3_001);

@@ -1,7 +1,7 @@
 package io.cpbench.core.load;
 
 import io.cpbench.core.result.RunResult;
-import io.cpbench.core.load.Outcome;
+import io.cpbench.core.status.Status;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
@@ -33,7 +33,7 @@ class LoadMergeTest {
         LoadMerge.Part b = run("b", spec(1000));
         LoadResult merged = LoadMerge.merge(whole, List.of(a, b), List.of());
 
-        assertThat(merged.outcome()).isEqualTo(Outcome.COMPLETED);
+        assertThat(merged.outcome()).isEqualTo(Status.OK);
         assertThat(merged.stages()).hasSize(2);
         for (int s = 0; s < 2; s++) {
             long ops = a.result().stages().get(s).all().ops() + b.result().stages().get(s).all().ops();
@@ -64,10 +64,10 @@ class LoadMergeTest {
         LoadResult interrupted = stopped.run();
         LoadMerge.Part b = new LoadMerge.Part("b", interrupted, stopped.parts());
         LoadResult merged = LoadMerge.merge(spec, List.of(a, b), List.of());
-        assertThat(merged.outcome()).isEqualTo(Outcome.INTERRUPTED);
+        assertThat(merged.outcome()).isEqualTo(Status.INCOMPLETE);
         assertThat(merged.reason()).startsWith("b: ");
-        assertThat(LoadMerge.worse(Outcome.TIMEBOXED, Outcome.FAILED)).isEqualTo(Outcome.FAILED);
-        assertThat(LoadMerge.worse(Outcome.ABORTED, Outcome.COMPLETED)).isEqualTo(Outcome.ABORTED);
+        assertThat(Status.worse(Status.TIMEBOXED, Status.FAIL)).isEqualTo(Status.FAIL);
+        assertThat(Status.worse(Status.ABORTED, Status.OK)).isEqualTo(Status.ABORTED);
     }
     /**
      * Two generators of one open-loop load, the second started 0.6 s after the first: one runs a flat 1,000 op/s for
@@ -154,6 +154,6 @@ class LoadMergeTest {
     }
 
     private static LoadResult.AgentRow row(String name) {
-        return new LoadResult.AgentRow(name, "here", 0, Outcome.COMPLETED, null, null, null, null);
+        return new LoadResult.AgentRow(name, "here", 0, Status.OK, null, null, null, null);
     }
 }

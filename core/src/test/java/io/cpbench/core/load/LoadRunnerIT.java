@@ -1,5 +1,7 @@
 package io.cpbench.core.load;
 
+import io.cpbench.core.status.Status;
+
 import com.hazelcast.client.HazelcastClient;
 import com.hazelcast.client.config.ClientConfig;
 import com.hazelcast.core.HazelcastInstance;
@@ -78,7 +80,7 @@ class LoadRunnerIT {
         try (URLClassLoader loader = new URLClassLoader(new URL[]{dir.toUri().toURL()}, getClass().getClassLoader())) {
             Method run = loader.loadClass("ReadmeSnippet").getMethod("run");
             LoadResult result = (LoadResult) run.invoke(null);
-            assertThat(result.outcome()).isEqualTo(io.cpbench.core.load.Outcome.COMPLETED);
+            assertThat(result.outcome()).isEqualTo(Status.OK);
             assertThat(result.stages()).hasSize(2);
             // open loop: 3 s at 200 op/s, then 3 s from 200 to 400 op/s = 600 + 900 ops due, all started
             assertThat(result.schedule().due()).isEqualTo(1500);
@@ -115,7 +117,7 @@ class LoadRunnerIT {
                     .warmup(Duration.ofSeconds(1)).build();
             LoadResult r = new LoadRunner(spec, clients).output(dir).run();
 
-            assertThat(r.outcome()).isEqualTo(io.cpbench.core.load.Outcome.COMPLETED);
+            assertThat(r.outcome()).isEqualTo(Status.OK);
             assertThat(r.total().ops()).extracting(LoadResult.OpStats::op)
                     .containsExactly("cas", "get", "set", "increment", "lock", "semaphore");
             assertThat(r.total().ops()).allSatisfy(o -> {

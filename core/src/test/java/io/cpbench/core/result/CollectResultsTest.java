@@ -1,5 +1,7 @@
 package io.cpbench.core.result;
 
+import io.cpbench.core.status.Status;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

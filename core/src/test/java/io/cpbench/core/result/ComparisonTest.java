@@ -1,5 +1,7 @@
 package io.cpbench.core.result;
 
+import io.cpbench.core.status.Status;
+
 import io.cpbench.core.result.Comparison.Metric;
 import io.cpbench.core.result.Comparison.Verdict;
 import io.cpbench.core.stats.Bootstrap;

@@ -1,6 +1,6 @@
 package io.cpbench.core.run;
 
-import io.cpbench.core.load.Outcome;
+import io.cpbench.core.status.Status;
 import io.cpbench.core.result.RunResult;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogReader;
@@ -26,7 +26,7 @@ class DriverTest {
 
         Measurement m = new Driver(plan).run(calls::incrementAndGet, null, null);
 
-        assertThat(m.outcome()).isEqualTo(Outcome.COMPLETED);
+        assertThat(m.outcome()).isEqualTo(Status.OK);
         assertThat(m.warmupOps()).isEqualTo(101);
         assertThat(m.ops()).isEqualTo(1_003);
         assertThat(m.histogram().getTotalCount()).isEqualTo(1_003);
@@ -72,7 +72,7 @@ class DriverTest {
 
         Measurement m = new Driver(plan).run(() -> Thread.sleep(2), null, null);
 
-        assertThat(m.outcome()).isEqualTo(Outcome.TIMEBOXED);
+        assertThat(m.outcome()).isEqualTo(Status.TIMEBOXED);
         assertThat(m.reason()).contains("time box");
         assertThat(m.ops()).isBetween(1L, 999_999L);
         assertThat(m.histogram().getTotalCount()).isEqualTo(m.ops());
@@ -85,7 +85,7 @@ class DriverTest {
         Measurement m = new Driver(plan).run(() -> Thread.sleep(1), null, null);
 
         assertThat(m.warmupOps()).isLessThan(1_000_000);
-        assertThat(m.outcome()).isEqualTo(Outcome.COMPLETED);
+        assertThat(m.outcome()).isEqualTo(Status.OK);
         assertThat(m.ops()).isEqualTo(10);
     }
 
@@ -100,7 +100,7 @@ class DriverTest {
             }
         }, null, null);
 
-        assertThat(m.outcome()).isEqualTo(Outcome.COMPLETED);
+        assertThat(m.outcome()).isEqualTo(Status.OK);
         assertThat(m.errors()).isEqualTo(100);
         assertThat(m.ops()).isEqualTo(200);
         assertThat(m.ops() + m.errors()).isEqualTo(300);
@@ -114,7 +114,7 @@ class DriverTest {
             throw new IllegalStateException("cluster gone");
         }, null, null);
 
-        assertThat(m.outcome()).isEqualTo(Outcome.FAILED);
+        assertThat(m.outcome()).isEqualTo(Status.FAIL);
         assertThat(m.reason()).contains("cluster gone").contains(Integer.toString(Driver.MAX_CONSECUTIVE_ERRORS));
         assertThat(m.errors()).isEqualTo(Driver.MAX_CONSECUTIVE_ERRORS);
     }
@@ -132,7 +132,7 @@ class DriverTest {
             }
         }, null, null);
 
-        assertThat(m.outcome()).isEqualTo(Outcome.INTERRUPTED);
+        assertThat(m.outcome()).isEqualTo(Status.INCOMPLETE);
         assertThat(m.ops()).isEqualTo(50);
     }
 
@@ -159,7 +159,7 @@ class DriverTest {
         }, null, null);
         stopper.join(10_000);
 
-        assertThat(m.outcome()).isEqualTo(Outcome.INTERRUPTED);
+        assertThat(m.outcome()).isEqualTo(Status.INCOMPLETE);
         assertThat(m.ops()).isGreaterThanOrEqualTo(50).isLessThan(1_000_000).isEqualTo(calls.get());
         assertThat(m.histogram().getTotalCount()).isEqualTo(m.ops());
     }
@@ -183,7 +183,7 @@ class DriverTest {
         }, null, null);
         stopper.join(10_000);
 
-        assertThat(m.outcome()).isEqualTo(Outcome.INTERRUPTED);
+        assertThat(m.outcome()).isEqualTo(Status.INCOMPLETE);
         assertThat(m.warmupOps()).isGreaterThanOrEqualTo(20).isLessThan(1_000_000);
         assertThat(m.ops()).isZero();
         assertThat(m.histogram().getTotalCount()).isZero();
@@ -203,7 +203,7 @@ class DriverTest {
             Thread.sleep(1);
         }, null, null);
 
-        assertThat(m.outcome()).isEqualTo(Outcome.TIMEBOXED);
+        assertThat(m.outcome()).isEqualTo(Status.TIMEBOXED);
         assertThat(m.reason()).isEqualTo("ops still in flight 0.3 s after the time box of 1 s were abandoned");
         assertThat(m.ops()).as("the other thread ran on to the time box").isGreaterThan(100);
         // The stuck op is not dropped: it counts in the histogram at its latency when abandoned (about 1.3 s, from
@@ -238,7 +238,7 @@ class DriverTest {
 
         Measurement m = new Driver(plan).run(() -> Thread.sleep(1), null, null);
 
-        assertThat(m.outcome()).isEqualTo(Outcome.COMPLETED);
+        assertThat(m.outcome()).isEqualTo(Status.OK);
         assertThat(m.seconds()).isBetween(0.3, 5.0);
         assertThat(m.ops()).isPositive();
     }

@@ -35,7 +35,7 @@ class SweepAnalysisTest {
                 double x = CURVE.throughput(c.workers()) * (c.routing().equals("slow") ? 0.9 : 1)
                         * (1 + (random.nextDouble() - 0.5) * 0.04);
                 long p99 = 600L * c.workers();
-                runs.add(CellRunBuilder.builder().repeat(rep).cell(c).status(io.cpbench.core.result.Status.OK).seconds(10).ops((long) (x * 10))
+                runs.add(CellRunBuilder.builder().repeat(rep).cell(c).status(io.cpbench.core.status.Status.OK).seconds(10).ops((long) (x * 10))
                         .opsPerSecond(x).p50Us(p99 / 3).p90Us(p99 / 2).p99Us(p99).p999Us(p99 * 2).maxUs(p99 * 3)
                         .sloActual(p99).build());
             }
@@ -85,7 +85,7 @@ class SweepAnalysisTest {
         for (CellRun r : runs(cells, 3)) {
             double f = r.repeat() == 3 ? 0.7 : 1;
             long p99 = r.repeat() == 3 ? (long) (r.p99Us() * 1.2) : r.p99Us();
-            runs.add(CellRunBuilder.builder().repeat(r.repeat()).cell(r.cell()).status(io.cpbench.core.result.Status.OK).seconds(10)
+            runs.add(CellRunBuilder.builder().repeat(r.repeat()).cell(r.cell()).status(io.cpbench.core.status.Status.OK).seconds(10)
                     .ops((long) (r.opsPerSecond() * f * 10)).opsPerSecond(r.opsPerSecond() * f).p50Us(p99 / 3)
                     .p90Us(p99 / 2).p99Us(p99).p999Us(p99 * 2).maxUs(p99 * 3).sloActual(p99).build());
         }
@@ -114,7 +114,7 @@ class SweepAnalysisTest {
         List<SweepCell> cells = grid("fast");
         List<CellRun> runs = new ArrayList<>(runs(cells, 2));
         // a failed run at 1x32 with absurd throughput must not become the knee
-        runs.add(CellRunBuilder.builder().repeat(3).cell(cells.get(5)).status(io.cpbench.core.result.Status.FAIL).reason("cluster gone")
+        runs.add(CellRunBuilder.builder().repeat(3).cell(cells.get(5)).status(io.cpbench.core.status.Status.FAIL).reason("cluster gone")
                 .seconds(1).ops(10_000_000).errors(5).opsPerSecond(1e7).p50Us(1).p90Us(1).p99Us(1).p999Us(1).maxUs(1)
                 .sloActual(1).build());
         SweepAnalysis a = SweepAnalysis.of(cells, runs, Threshold.parse("p99<100ms"), 3);
@@ -142,13 +142,13 @@ class SweepAnalysisTest {
         List<SweepCell> cells = List.of(new SweepCell("fast", 1, 16, 1000.0), new SweepCell("fast", 1, 16, 2000.0),
                 new SweepCell("fast", 1, 16, 4000.0));
         List<CellRun> runs = List.of(
-                CellRunBuilder.builder().repeat(1).cell(cells.get(0)).status(io.cpbench.core.result.Status.OK).seconds(10).ops(10_000)
+                CellRunBuilder.builder().repeat(1).cell(cells.get(0)).status(io.cpbench.core.status.Status.OK).seconds(10).ops(10_000)
                         .opsPerSecond(1000).p50Us(300).p90Us(400).p99Us(900).p999Us(1000).maxUs(2000).sloActual(900)
                         .build(),
-                CellRunBuilder.builder().repeat(1).cell(cells.get(1)).status(io.cpbench.core.result.Status.OK).seconds(10).ops(20_000)
+                CellRunBuilder.builder().repeat(1).cell(cells.get(1)).status(io.cpbench.core.status.Status.OK).seconds(10).ops(20_000)
                         .opsPerSecond(2000).p50Us(400).p90Us(600).p99Us(2000).p999Us(3000).maxUs(4000).sloActual(2000)
                         .build(),
-                CellRunBuilder.builder().repeat(1).cell(cells.get(2)).status(io.cpbench.core.result.Status.OK).seconds(10).ops(31_000)
+                CellRunBuilder.builder().repeat(1).cell(cells.get(2)).status(io.cpbench.core.status.Status.OK).seconds(10).ops(31_000)
                         .opsPerSecond(3100).p50Us(9000).p90Us(50_000).p99Us(90_000).p999Us(95_000).maxUs(99_000)
                         .sloActual(90_000).build());
         SweepAnalysis a = SweepAnalysis.of(cells, runs, Threshold.parse("p99<10ms"), 1);
@@ -196,9 +196,9 @@ class SweepAnalysisTest {
     @Test
     void aCensoredP99IsALowerBoundInTheTableTheCsvAndTheCellLine() {
         List<SweepCell> cells = List.of(new SweepCell("fast", 1, 1, null), new SweepCell("fast", 1, 2, null));
-        CellRun exact = CellRunBuilder.builder().repeat(1).cell(cells.get(0)).status(io.cpbench.core.result.Status.OK).seconds(10).ops(10_000)
+        CellRun exact = CellRunBuilder.builder().repeat(1).cell(cells.get(0)).status(io.cpbench.core.status.Status.OK).seconds(10).ops(10_000)
                 .opsPerSecond(1000).p50Us(300).p90Us(400).p99Us(900).p999Us(1000).maxUs(2000).sloActual(900).build();
-        CellRun censored = CellRunBuilder.builder().repeat(1).cell(cells.get(1)).status(io.cpbench.core.result.Status.OK).seconds(10).ops(20_000)
+        CellRun censored = CellRunBuilder.builder().repeat(1).cell(cells.get(1)).status(io.cpbench.core.status.Status.OK).seconds(10).ops(20_000)
                 .opsPerSecond(2000).p50Us(400).p90Us(600).p99Us(2_000_000).p999Us(2_000_000).maxUs(2_000_000)
                 .sloActual(2_000_000).censored(new io.cpbench.core.stats.Censored(1, 2_000_000)).build();
         SweepAnalysis a = SweepAnalysis.of(cells, List.of(exact, censored), Threshold.parse("p99<10ms"), 1);

@@ -28,7 +28,7 @@ class SweepComparisonTest {
                 double noise = 1 + (random.nextDouble() - 0.5) * 0.04;
                 double x = SweepAnalysisTest.CURVE.throughput(c.workers()) * (c.routing().equals("slow") ? 0.9 : 1) * speed * noise;
                 long p99 = Math.round(600L * c.workers() / speed / noise);
-                runs.add(CellRunBuilder.builder().repeat(rep).cell(c).status(io.cpbench.core.result.Status.OK).seconds(10).ops((long) (x * 10))
+                runs.add(CellRunBuilder.builder().repeat(rep).cell(c).status(io.cpbench.core.status.Status.OK).seconds(10).ops((long) (x * 10))
                         .opsPerSecond(x).p50Us(p99 / 3).p90Us(p99 / 2).p99Us(p99).p999Us(p99 * 2).maxUs(p99 * 3)
                         .sloActual(p99).build());
             }

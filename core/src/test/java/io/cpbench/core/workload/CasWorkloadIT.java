@@ -4,7 +4,7 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.cp.IAtomicReference;
 import io.cpbench.core.run.Driver;
 import io.cpbench.core.run.Measurement;
-import io.cpbench.core.load.Outcome;
+import io.cpbench.core.status.Status;
 import io.cpbench.core.run.RunPlan;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -71,7 +71,7 @@ class CasWorkloadIT {
             stop.set(true);
             writer.join(10_000);
         }
-        assertEquals(Outcome.COMPLETED, m.outcome(), m.reason());
+        assertEquals(Status.OK, m.outcome(), m.reason());
         assertEquals(600, m.ops() + m.errors(), "every op ended, as a success or an error");
         assertTrue(writes.get() > 100, "the writer wrote meanwhile: " + writes.get());
         long retries = m.counters().get("casRetries");
@@ -93,7 +93,7 @@ class CasWorkloadIT {
             writer.join(10_000);
         }
         // Either every op ended, or 100 in a row gave up and the driver ended the run as failed, for this reason.
-        assertTrue(m.ops() + m.errors() == 300 || m.outcome() == Outcome.FAILED
+        assertTrue(m.ops() + m.errors() == 300 || m.outcome() == Status.FAIL
                 && m.reason().contains("ops in a row failed; last: ContendedException: compareAndSet failed"), m.reason());
         assertTrue(m.errors() > 0, "with no retries allowed and a busy writer, some op must give up");
         assertEquals(m.errors(), m.counters().get("casGaveUp"));
