@@ -102,6 +102,13 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
             description = "Time the linearizability check may take (default: ${DEFAULT-VALUE}).")
     Duration timeBudget;
 
+    @Option(names = "--warmup", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "2s",
+            description = "The load's own untimed ops before the faults begin, 0 for none (default: ${DEFAULT-VALUE}).")
+    Duration warmup;
+
+    @Mixin
+    ClusterWarmupOption clusterWarmup;
+
     @Mixin
     ClusterOptions clusterOptions;
 
@@ -116,9 +123,12 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
     OutOption out;
 
 
-    /** The load under the faults: the workload options over a 2 s warm-up, and 10 s for ops in flight at the end. */
+    /** The load under the faults: the workload options after --warmup, and 10 s for ops in flight at the end. */
     LoadSpec spec() {
-        return workload.applyAll(LoadSpec.builder()).duration(duration).warmup(Duration.ofSeconds(2))
+        if (warmup.isNegative()) {
+            throw new IllegalArgumentException("--warmup must be 0 or more, was " + Durations.human(warmup));
+        }
+        return workload.applyAll(LoadSpec.builder()).duration(duration).warmup(warmup)
                 .drain(Duration.ofSeconds(10)).build();
     }
 
@@ -172,7 +182,7 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
         ChaosNemesis.Schedule schedule = new ChaosNemesis.Schedule(faultFor, interval, maxFaults, restart, cutWhat, delay);
         ClusterChoice on = cluster;
         return RunService.runEach(scenarios.stream().map(scenario -> new ChaosRun(new ChaosRun.Config(plan, schedule, scenario,
-                spec, duration, timeBudget, on, workload.quiet), System.out)).toList(),
+                spec, duration, timeBudget, on, workload.quiet, clusterWarmup.length(false)), System.out)).toList(),
                 RunService.Setup.into(out.dir).withLive(liveOptions).withAgents(agentOptions));
     }
 }

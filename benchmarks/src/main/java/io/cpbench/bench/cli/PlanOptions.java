@@ -10,7 +10,11 @@ import java.time.Duration;
 /** What each scenario run does. Unset options take the seed's values, or the quick preset's with --quick. */
 final class PlanOptions {
 
-    static final long QUICK_WARMUP = 1_000;
+    /**
+     * The quick preset's warm-up. It used to be 1,000 ops: about 1 s on the leader, but 20-30 s through the slow member
+     * (cut at a fifth of the time box); a time is the same everywhere.
+     */
+    static final Duration QUICK_WARMUP = Duration.ofSeconds(2);
     /**
      * The quick preset measures each scenario for a fixed time rather than a number of ops, so the quick matrix takes
      * the same wall time on a slow machine as on a fast one (with 10,000 ops it took 14 min at 900 op/s and was on
@@ -35,8 +39,31 @@ final class PlanOptions {
     @Option(names = "--ops", paramLabel = "N", description = "Measured ops per scenario, 1 or more (default: 500,000; quick: measure for 8s instead).")
     Long ops;
 
-    @Option(names = "--warmup", paramLabel = "N", description = "Warm-up ops before measuring (default: 10,000; quick: 1,000).")
-    Long warmup;
+    @picocli.CommandLine.Spec(picocli.CommandLine.Spec.Target.MIXEE)
+    picocli.CommandLine.Model.CommandSpec mixee;
+
+    /** The warm-up asked for: a time, or (the deprecated spelling, a bare number) ops; null for the preset's. */
+    Duration warmup;
+    Long warmupOps;
+
+    @Option(names = "--warmup", paramLabel = "TIME", description = "How long each scenario runs its op untimed before"
+            + " measuring, at most a fifth of its time box; 0 for none (default: 10s; quick: 2s).")
+    void warmup(String text) {
+        String t = text.strip();
+        try {
+            if (t.matches("\\d+") && !t.matches("0+")) {
+                System.err.printf("cpbench %s: --warmup %s is read as %s ops, as before; a bare number is deprecated"
+                        + " here, give a duration such as 10s%n", mixee.name(), t, t);
+                warmupOps = Long.parseLong(t);
+                warmup = null;
+            } else {
+                warmup = Durations.parse(t);
+                warmupOps = null;
+            }
+        } catch (IllegalArgumentException e) {
+            throw new picocli.CommandLine.ParameterException(mixee.commandLine(), "--warmup: " + e.getMessage());
+        }
+    }
 
     @Option(names = "--duration", paramLabel = "TIME", converter = DurationConverter.class,
             description = "Measure for this long instead of a number of ops, at least 1s (e.g. 60s); without --timebox, the"
@@ -52,7 +79,7 @@ final class PlanOptions {
     int threads;
 
     static {
-        System.setProperty("cpbench.quick.text", "measure 8s after 1,000 warm-up ops, 45s time box (15s for scenarios whose"
+        System.setProperty("cpbench.quick.text", "measure 8s after a 2s warm-up, 45s time box (15s for scenarios whose"
                 + " calls go through the slow member), 3 rounds for a matrix");
     }
 
@@ -65,8 +92,7 @@ final class PlanOptions {
         if (!quick || timebox != null || duration != null) {
             return scenario -> plan;
         }
-        RunPlan throughSlow = new RunPlan(plan.warmupOps(), plan.ops(), plan.duration(), QUICK_SLOW_TIMEBOX, plan.threads(),
-                plan.interval());
+        RunPlan throughSlow = plan.toBuilder().timebox(QUICK_SLOW_TIMEBOX).build();
         return scenario -> scenario.callsReachSlowMember() ? throughSlow : plan;
     }
 
@@ -78,8 +104,8 @@ final class PlanOptions {
         if (ops != null && ops < 1) {
             throw new IllegalArgumentException("--ops must be 1 or more, was " + ops);
         }
-        if (warmup != null && warmup < 0) {
-            throw new IllegalArgumentException("--warmup must be 0 or more, was " + warmup);
+        if (warmup != null && warmup.isNegative()) {
+            throw new IllegalArgumentException("--warmup must be 0 or more, was " + Durations.human(warmup));
         }
         if (duration != null && duration.compareTo(MIN_DURATION) < 0) {
             throw new IllegalArgumentException("--duration must be at least 1s, was " + Durations.human(duration));
@@ -96,7 +122,11 @@ final class PlanOptions {
                     + Durations.human(duration) + ": every scenario would end TIMEBOXED; give a longer --timebox or omit it");
         }
         RunPlan.Builder builder = RunPlan.builder().threads(threads);
-        builder.warmupOps(warmup != null ? warmup : quick ? QUICK_WARMUP : RunPlan.SEED_WARMUP_OPS);
+        if (warmupOps != null) {
+            builder.warmupOps(warmupOps);
+        } else {
+            builder.warmup(warmup != null ? warmup : quick ? QUICK_WARMUP : RunPlan.DEFAULT_WARMUP);
+        }
         Duration box = timebox != null ? timebox : quick ? QUICK_TIMEBOX : RunPlan.DEFAULT_TIMEBOX;
         if (duration != null) {
             builder.duration(duration);

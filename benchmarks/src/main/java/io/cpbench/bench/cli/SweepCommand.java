@@ -8,7 +8,7 @@ import io.cpbench.bench.run.SweepGridBuilder;
 import io.cpbench.bench.run.SweepRun;
 import io.cpbench.bench.service.ExitCodes;
 import io.cpbench.bench.service.RunService;
-import io.cpbench.bench.suite.LoadWarmup;
+import io.cpbench.bench.suite.ClusterWarmup;
 import io.cpbench.bench.suite.SuiteOptions;
 import io.cpbench.core.load.Threshold;
 import io.cpbench.core.sweep.SweepAnalysis;
@@ -191,7 +191,8 @@ final class SweepCommand implements Callable<Integer> {
             cells.forEach(c -> agentOptions.checkSplits(SweepRun.cellSpec(grid, c, seed),
                     io.cpbench.bench.scenario.Scenarios.byName(c.routing()), "cell " + c.routing() + " " + c.level()));
         }
-        LoadWarmup.spec(SweepRun.cellSpec(grid, SweepRun.warmupCell(grid), seed), clusterWarmup.isZero() ? Duration.ofSeconds(1) : clusterWarmup); // so does the warm-up's
+        ClusterWarmup.of(clusterWarmup.isZero() ? Duration.ofSeconds(1) : clusterWarmup)
+                .spec(SweepRun.cellSpec(grid, SweepRun.warmupCell(grid), seed)); // so does the warm-up's
         SweepRun run = new SweepRun(new SweepRun.Config(grid, seed, clusterWarmup, options, cluster, cellLines), console);
         if (dryRun) {
             run.describe(console);

@@ -30,11 +30,11 @@ public final class RunLines {
                 r.cluster().clientTarget() == null ? "-" : r.cluster().clientTarget(), r.reason() == null ? "" : "  (" + r.reason() + ")");
     }
 
-    /** What each run of {@code plan} measures: its time or ops, after its warm-up ops, on its threads. */
+    /** What each run of {@code plan} measures: its time or ops, after its warm-up, on its threads. */
     public static String describe(RunPlan plan) {
         String measured = plan.duration() != null ? "measure " + Durations.human(plan.duration().toSeconds())
                 : String.format(Locale.ROOT, "%,d ops", plan.ops());
-        return String.format(Locale.ROOT, "%s after %,d warm-up, %d thread%s", measured, plan.warmupOps(),
+        return String.format(Locale.ROOT, "%s after %s warm-up, %d thread%s", measured, plan.warmupText(),
                 plan.threads(), plan.threads() == 1 ? "" : "s");
     }
 

@@ -7,6 +7,7 @@ import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.service.ExitCodes;
 import io.cpbench.bench.service.RunContext;
 import io.cpbench.bench.service.RunKind;
+import io.cpbench.bench.suite.ClusterWarmup;
 import io.cpbench.bench.suite.ScenarioSession;
 import io.cpbench.bench.suite.SuiteOptions;
 import io.cpbench.core.check.Availability;
@@ -69,9 +70,12 @@ public final class ChaosRun extends StoppableRun implements RunKind {
      * @param timeBudget time the linearizability check may take
      * @param cluster    the cluster it runs on (a fresh one per run), whose failover settings the clients have
      * @param quiet      without the load's live line on stderr
+     * @param clusterWarmup how long the fresh cluster is warmed up with the load's mix before the load and its
+     *                   faults begin ({@link ClusterWarmup}); zero for none
      */
     public record Config(ChaosNemesis.Plan plan, ChaosNemesis.Schedule schedule, Scenario scenario, LoadSpec spec,
-                         Duration duration, Duration timeBudget, ClusterChoice cluster, boolean quiet) {
+                         Duration duration, Duration timeBudget, ClusterChoice cluster, boolean quiet,
+                         Duration clusterWarmup) {
     }
 
     private final Config config;
@@ -120,6 +124,11 @@ public final class ChaosRun extends StoppableRun implements RunKind {
                 () -> new IllegalStateException("the " + topology.kind() + " topology cannot inject faults"));
         agents = context.agents();
         SuiteOptions options = config.cluster().suiteOptions(-1, SuiteOptions.SEED_DELAY, ProbeSettings.defaults());
+        ClusterWarmup.of(config.clusterWarmup()).run(console, config.spec(), topology, options, null,
+                stops.tracking(LoadEngine::stop));
+        if (stops.stopped()) {
+            return;
+        }
         verdict = run(topology, faults, options, context.runDir(), LoadRun.consoleListener(console, config.quiet(),
                 context.live(), "chaos " + config.plan().text()));
     }

@@ -10,7 +10,7 @@ import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.service.ExitCodes;
 import io.cpbench.bench.service.RunContext;
 import io.cpbench.bench.service.RunKind;
-import io.cpbench.bench.suite.LoadWarmup;
+import io.cpbench.bench.suite.ClusterWarmup;
 import io.cpbench.bench.suite.ResultBuilder;
 import io.cpbench.bench.suite.ScenarioSession;
 import io.cpbench.bench.suite.SuiteOptions;
@@ -193,7 +193,8 @@ public final class LoadRun extends ReleaseAwareRun implements RunKind {
     private List<RunResult> run(Topology topology, Path runDir) {
         LoadSpec spec = config.spec();
         if (!config.clusterWarmup().isZero()) {
-            LoadWarmup.run(console, spec, config.clusterWarmup(), topology, config.options(), stops.tracking(LoadEngine::stop));
+            ClusterWarmup.of(config.clusterWarmup()).run(console, spec, topology, config.options(), null,
+                    stops.tracking(LoadEngine::stop));
             printGroupLeaders(console, spec, topology);
         }
         List<Scenario> scenarios = config.scenarios();
@@ -224,7 +225,7 @@ public final class LoadRun extends ReleaseAwareRun implements RunKind {
                         return null;
                     }
                     console.println("Hazelcast " + version + "'s cluster:");
-                    LoadWarmup.run(console, config.spec(), config.clusterWarmup(), topology, config.options(),
+                    ClusterWarmup.of(config.clusterWarmup()).run(console, config.spec(), topology, config.options(), null,
                             one.stops.tracking(LoadEngine::stop));
                     printGroupLeaders(console, config.spec(), topology);
                     return null;

@@ -193,7 +193,8 @@ public final class MatrixRun extends ReleaseAwareRun implements RunKind {
         Estimate estimate = new Estimate(config.plans(), scenarios, rounds);
         ClusterWarmup warmup = config.warmup();
         if (!warmup.none() && !stops.stopped()) {
-            console.printf(Locale.ROOT, "warming the cluster up: untimed ops through a smart client for %s ...%n", warmup.human());
+            console.printf(Locale.ROOT, "warming the cluster up for %s: the seed's op through a smart client, 1 thread ...%n",
+                    warmup.human());
             double rate = runner.warmCluster(warmup);
             estimate.rate(rate);
             long seconds = estimate.remainingSeconds(0, 0);
@@ -249,10 +250,11 @@ public final class MatrixRun extends ReleaseAwareRun implements RunKind {
                 RunPlan plan = plans.apply(scenario);
                 long box = plan.timebox().toSeconds();
                 long fast;
+                long warm = plan.warmup().toSeconds() + (rate > 0 ? (long) (plan.warmupOps() / rate) : 0);
                 if (plan.duration() != null) {
-                    fast = plan.duration().toSeconds() + (rate > 0 ? (long) (plan.warmupOps() / rate) : 0);
+                    fast = plan.duration().toSeconds() + warm;
                 } else if (rate > 0) {
-                    fast = (long) ((plan.warmupOps() + plan.ops()) / rate);
+                    fast = warm + (long) (plan.ops() / rate);
                 } else {
                     return 0;
                 }

@@ -8,7 +8,7 @@ import io.cpbench.bench.scenario.Scenarios;
 import io.cpbench.bench.service.ExitCodes;
 import io.cpbench.bench.service.RunContext;
 import io.cpbench.bench.service.RunKind;
-import io.cpbench.bench.suite.LoadWarmup;
+import io.cpbench.bench.suite.ClusterWarmup;
 import io.cpbench.bench.suite.Matrix;
 import io.cpbench.bench.suite.ScenarioSession;
 import io.cpbench.bench.suite.SuiteOptions;
@@ -289,7 +289,7 @@ public final class SweepRun extends StoppableRun implements RunKind {
         if (config.clusterWarmup().isZero() || stops.stopped()) {
             return;
         }
-        LoadWarmup.run(console, warmBase(grid), config.clusterWarmup(), topology, config.options(),
+        ClusterWarmup.of(config.clusterWarmup()).run(console, warmBase(grid), topology, config.options(), null,
                 stops.tracking(LoadEngine::stop));
     }
 
@@ -361,7 +361,7 @@ public final class SweepRun extends StoppableRun implements RunKind {
      * the warm-up's limit (so that one client can hold them all).
      */
     public static SweepCell warmupCell(SweepGrid grid) {
-        int workers = Math.min(LoadWarmup.MAX_THREADS, grid.cells().stream().mapToInt(SweepCell::workers).max().orElse(1));
+        int workers = Math.min(ClusterWarmup.MAX_THREADS, grid.cells().stream().mapToInt(SweepCell::workers).max().orElse(1));
         return new SweepCell("client-smart", 1, workers, null);
     }
 

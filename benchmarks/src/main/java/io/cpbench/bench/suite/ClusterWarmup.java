@@ -1,14 +1,32 @@
 package io.cpbench.bench.suite;
 
+import io.cpbench.bench.scenario.Network;
+import io.cpbench.bench.scenario.Routing;
+import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.core.load.Durations;
+import io.cpbench.core.load.LoadEngine;
+import io.cpbench.core.load.LoadResult;
+import io.cpbench.core.load.LoadSpec;
+import io.cpbench.core.load.OpType;
+import io.cpbench.core.load.Stage;
+import io.cpbench.core.status.Status;
+import io.cpbench.topology.Topology;
 
+import java.io.PrintStream;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
+import java.util.function.Consumer;
 
 /**
- * How long the untimed warm-up of a fresh cluster runs before the first measured run: a duration, or (the
- * deprecated spelling of run, matrix, jmh and emulator-cost, which used to count ops) a number of ops. Exactly one
- * of the two is set; {@link #NONE} is no warm-up.
+ * The one cluster warm-up of every run kind that measures a cluster (run, matrix, the release axis, jmh,
+ * emulator-cost, load, sweep, chaos), and how long it runs: untimed ops through one smart client, closed loop, so
+ * that members JIT-compile their CP paths here rather than in the first measured run (without it the first scenario
+ * of a fresh cluster runs on cold members and loses to whatever runs after it). A scenario run warms up with the
+ * seed's op ({@link #seedOp}), a load, sweep or chaos run with its own mix. {@link #run} does it.
+ *
+ * <p>Its length is a duration, or (the deprecated spelling of run, matrix, jmh and emulator-cost, which used to count
+ * ops) a number of ops. Exactly one of the two is set; {@link #NONE} is no warm-up.
  *
  * @param length how long it runs, or null when {@code ops} bounds it
  * @param ops    how many ops it runs when {@code length} is null
@@ -16,6 +34,15 @@ import java.util.Locale;
 public record ClusterWarmup(Duration length, long ops) {
 
     public static final ClusterWarmup NONE = new ClusterWarmup(Duration.ZERO, 0);
+    /** More threads than this add contention, not warmth. */
+    public static final int MAX_THREADS = 16;
+    /** The most a warm-up that counts ops may take: a cluster too slow for that is too slow to measure. */
+    static final Duration OPS_TIMEBOX = Duration.ofMinutes(10);
+    /** Ops failing back to back before a warm-up that counts ops ends (as a scenario run's). */
+    private static final int MAX_CONSECUTIVE_ERRORS = 100;
+    private static final Duration GRACE = Duration.ofSeconds(30);
+    /** The client the warm-up runs through: smart routing, network (a). */
+    private static final Scenario THROUGH = Scenario.of("cluster-warm-up", Network.PLAIN, Routing.SMART);
 
     public ClusterWarmup {
         if (length == null ? ops < 0 : length.isNegative() || ops != 0) {
@@ -58,5 +85,68 @@ public record ClusterWarmup(Duration length, long ops) {
     /** For progress lines: "10 s" or "5,000 ops". */
     public String human() {
         return length != null ? Durations.format(length) : String.format(Locale.ROOT, "%,d ops", ops);
+    }
+
+    /** The seed's op (read an IAtomicReference, compare-and-set it) on {@code threads} threads: a scenario run's base. */
+    public static LoadSpec seedOp(int threads) {
+        return LoadSpec.builder().op(OpType.CAS, 1).threads(threads).duration(Duration.ofSeconds(1)).build();
+    }
+
+    /**
+     * The warm-up's spec for a run described by {@code base}: its ops and objects, closed loop, one client with up
+     * to {@link #MAX_THREADS} threads, no thresholds; a duration's first half warms up and its second is measured.
+     */
+    public LoadSpec spec(LoadSpec base) {
+        int threads = Math.min(MAX_THREADS, base.workers());
+        LoadSpec.Builder b = base.toBuilder().clients(1).threads(threads).stages((List<Stage>) null).open(false)
+                .start(threads).clearThresholds().abortOnFail(false);
+        if (length != null) {
+            Duration half = length.dividedBy(2);
+            return b.warmup(half).duration(length.minus(half)).build();
+        }
+        return b.warmup(Duration.ZERO).duration(OPS_TIMEBOX).build();
+    }
+
+    /**
+     * Runs this warm-up on {@code topology} with {@code base}'s ops ({@link #spec}), printing a line before and its
+     * rate after when {@code console} is not null. {@code running} is told the engine while it runs (and null after),
+     * so that Ctrl-C can stop it; {@code listener} (or null) hears its intervals.
+     *
+     * @return the op/s of its second half, a rough guide to how long what follows will take; 0 for none
+     * @throws IllegalStateException when a warm-up that counts ops does not finish within {@link #OPS_TIMEBOX}
+     */
+    public double run(PrintStream console, LoadSpec base, Topology topology, SuiteOptions options,
+                      LoadEngine.Listener listener, Consumer<LoadEngine> running) {
+        if (none()) {
+            return 0;
+        }
+        LoadSpec warm = spec(base);
+        if (console != null) {
+            console.printf(Locale.ROOT, "warming the cluster up for %s: untimed ops through a smart client, %d thread%s ...%n",
+                    human(), warm.workers(), warm.workers() == 1 ? "" : "s");
+        }
+        LoadResult result;
+        try (ScenarioSession session = ScenarioSession.open(THROUGH, topology, options, null, 1)) {
+            LoadEngine engine = new LoadEngine(warm, session.clients(), null, listener);
+            if (length == null) {
+                engine.bounded(new LoadEngine.Bounds(ops - ops / 2, Math.max(1, ops / 2), OPS_TIMEBOX,
+                        MAX_CONSECUTIVE_ERRORS, GRACE));
+            }
+            running.accept(engine);
+            try {
+                result = engine.run();
+            } finally {
+                running.accept(null);
+            }
+        }
+        if (result.outcome() == Status.TIMEBOXED) {
+            throw new IllegalStateException("the cluster warm-up did not finish " + human() + " in "
+                    + OPS_TIMEBOX.toMinutes() + " min; the cluster is too slow to measure (lower --cluster-warmup?)");
+        }
+        double rate = result.total().all().opsPerSecond();
+        if (console != null) {
+            console.printf(Locale.ROOT, "warm-up ran at %,.0f op/s%n", rate);
+        }
+        return rate;
     }
 }

@@ -67,7 +67,7 @@ public final class ResultBuilder {
     public ResultBuilder plan(RunPlan value) {
         plan = new RunResult.PlanInfo(value.warmupOps(), value.ops(),
                 value.duration() == null ? 0 : value.duration().toMillis() / 1000.0, value.timebox().toMillis() / 1000.0,
-                value.threads());
+                value.threads(), value.warmup().toMillis() / 1000.0);
         return this;
     }
 

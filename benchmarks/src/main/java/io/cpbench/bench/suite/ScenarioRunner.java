@@ -6,9 +6,9 @@ import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.core.result.ResultFiles;
 import io.cpbench.core.result.RunResult;
 import io.cpbench.core.status.Status;
+import io.cpbench.core.load.LoadEngine;
 import io.cpbench.core.run.Driver;
 import io.cpbench.core.run.Measurement;
-import io.cpbench.core.status.Status;
 import io.cpbench.core.run.Progress;
 import io.cpbench.core.run.RunPlan;
 import io.cpbench.core.run.StopSwitch;
@@ -28,9 +28,6 @@ import java.util.function.Function;
  * UNSTABLE and INCOMPLETE results say why.
  */
 public final class ScenarioRunner {
-
-    /** The cluster warm-up's own time box: the scenarios' is about measuring, and a short one must not cut it. */
-    static final Duration CLUSTER_WARMUP_TIMEBOX = Duration.ofMinutes(10);
 
     private final Topology topology;
     private final Function<Scenario, RunPlan> plans;
@@ -68,9 +65,8 @@ public final class ScenarioRunner {
     }
 
     /**
-     * Runs untimed ops through a smart client for the warm-up's length (or, in its deprecated form, its op count), so
-     * that every member's JIT has compiled the CP paths before the first scenario is measured. Without it the first
-     * scenario of a fresh cluster runs on cold members and loses to whatever runs after it.
+     * Warms the cluster up ({@link ClusterWarmup#run}) with the seed's op on one thread, reporting its progress as
+     * round 0 of the scenario {@code cluster-warm-up}; {@link #stop()} reaches it while it runs.
      *
      * @return the op/s of the warm-up's second half, a rough guide to how long the scenarios will take
      */
@@ -78,26 +74,26 @@ public final class ScenarioRunner {
         if (warmup.none() || stops.stopped()) {
             return 0;
         }
-        Scenario warmUp = Scenario.of("cluster-warm-up", Network.PLAIN, Routing.SMART);
-        try (ScenarioSession session = ScenarioSession.open(warmUp, topology, options)) {
-            // The first half warms the JIT up; the second half's rate is the guide to what follows.
-            RunPlan.Builder second = RunPlan.builder().timebox(CLUSTER_WARMUP_TIMEBOX);
-            if (warmup.length() != null) {
-                Duration half = warmup.length().dividedBy(2);
-                if (!half.isZero()) {
-                    drive(session, RunPlan.builder().warmupOps(0).duration(half).build(), null, p -> { });
-                }
-                second.warmupOps(0).duration(warmup.length().minus(half));
-            } else {
-                second.warmupOps(warmup.ops() - warmup.ops() / 2).ops(Math.max(1, warmup.ops() / 2));
+        Scenario shown = Scenario.of("cluster-warm-up", Network.PLAIN, Routing.SMART);
+        LoadEngine.Listener listener = new LoadEngine.Listener() {
+            @Override
+            public void warmingUp(long done, long target, double elapsedSeconds, double opsPerSecond, long p50Micros) {
+                progress.report(shown, 0, new Progress(false, done, target, seconds(elapsedSeconds), opsPerSecond,
+                        p50Micros, 0));
             }
-            Measurement m = drive(session, second.build(), null, p -> progress.report(warmUp, 0, p));
-            if (m.outcome() == Status.TIMEBOXED) {
-                throw new IllegalStateException("the cluster warm-up did not finish " + warmup.human() + " in "
-                        + CLUSTER_WARMUP_TIMEBOX.toMinutes() + " min; the cluster is too slow to measure (lower --cluster-warmup?)");
+
+            @Override
+            public void interval(LoadEngine.IntervalReport r) {
+                progress.report(shown, 0, new Progress(true, r.done(), 0, seconds(r.elapsed()), r.opsPerSecond(),
+                        r.latency().p50(), r.errors()));
             }
-            return m.opsPerSecond();
-        }
+        };
+        return warmup.run(null, ClusterWarmup.seedOp(1), topology, options, listener,
+                engine -> stops.running(engine == null ? null : engine::stop));
+    }
+
+    private static Duration seconds(double value) {
+        return Duration.ofNanos(Math.round(value * 1e9));
     }
 
     /** Sets the scenario up, drives it, checks it, and writes its result. */

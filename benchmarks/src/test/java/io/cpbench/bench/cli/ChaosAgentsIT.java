@@ -30,7 +30,8 @@ class ChaosAgentsIT {
     void twoAgentsHistoriesMergeIntoOneCheckedHistoryWithTheirProcessesApart() throws Exception {
         CliProcess.Finished finished = CliProcess.run(work, 400, "chaos", "--agents", "2", "--nemesis", "pause-leader",
                 "--duration", "16s", "--fault-for", "4s", "--interval", "4s", "--faults", "1", "--members", "3",
-                "--clients", "2", "--threads", "2", "--failover", "fast", "--settle", "2s", "--quiet", "--out", "runs");
+                "--clients", "2", "--threads", "2", "--failover", "fast", "--settle", "2s", "--cluster-warmup", "1s",
+                "--quiet", "--out", "runs");
         assertThat(finished.exitCode()).as(finished.stdout() + finished.stderr()).isZero();
         assertThat(finished.stdout()).contains("2 agents joined the control cluster").contains("linearizability: linearizable");
         Path runDir;

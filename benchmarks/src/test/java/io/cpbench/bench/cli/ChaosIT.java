@@ -30,7 +30,7 @@ class ChaosIT {
     static void run() throws Exception {
         finished = CliProcess.run(work, 400, "chaos", "--nemesis", "kill-leader", "--restart",
                 "--duration", "22s", "--fault-for", "8s", "--interval", "3s", "--faults", "1", "--members", "3",
-                "--failover", "fast", "--settle", "2s", "--quiet", "--out", "runs");
+                "--failover", "fast", "--settle", "2s", "--cluster-warmup", "1s", "--quiet", "--out", "runs");
         try (Stream<Path> dirs = Files.list(work.resolve("runs"))) {
             runDir = dirs.filter(Files::isDirectory).findFirst().orElseThrow();
         }
@@ -43,6 +43,10 @@ class ChaosIT {
     void killsTheLeaderRestartsItAndChecksTheHistory() throws Exception {
         assertThat(finished.exitCode()).as(finished.stdout() + finished.stderr()).isZero();
         assertThat(finished.stdout()).contains("kill member").contains("back in CP").contains("linearizability: linearizable");
+        // the one cluster warm-up ran first, with the load's mix, before any fault
+        String out = finished.stdout();
+        assertThat(out).contains("warming the cluster up for 1s: untimed ops through a smart client, ");
+        assertThat(out.indexOf("warm-up ran at")).as(out).isGreaterThan(0).isLessThan(out.indexOf("kill member"));
         assertThat(chaos.get("scenario").asText()).as("the default clients").isEqualTo("client-smart");
         assertThat(chaos.get("faults")).hasSize(1);
         assertThat(chaos.get("faults").get(0).get("fault").asText()).isEqualTo("kill");

@@ -67,7 +67,7 @@ class ContainersIT {
     @Test
     void aQuickMatrixOfThreeRoutingsRunsOnContainers() throws Exception {
         CliProcess cli = CliProcess.start(work, "matrix", "--topology", "containers",
-                "--scenario", "client-leader,client-follower,client-leader-aware", "--ops", "500", "--warmup", "100",
+                "--scenario", "client-leader,client-follower,client-leader-aware", "--ops", "500", "--warmup", "200ms",
                 "--rounds", "1", "--members", "3", "--settle", "2s", "--cluster-warmup", "500ms", "--out", "runs");
         long pid = cli.process.pid();
         CliProcess.Finished finished = cli.finish(600);
@@ -104,7 +104,7 @@ class ContainersIT {
     void killingTheLeadersContainerIsAFaultTheChaosRunReports() throws Exception {
         CliProcess cli = CliProcess.start(work, "chaos", "--topology", "containers", "--nemesis", "kill-leader",
                 "--duration", "15s", "--fault-for", "6s", "--interval", "3s", "--faults", "1", "--members", "3",
-                "--failover", "fast", "--settle", "2s", "--quiet", "--out", "runs");
+                "--failover", "fast", "--settle", "2s", "--cluster-warmup", "1s", "--quiet", "--out", "runs");
         long pid = cli.process.pid();
         CliProcess.Finished finished = cli.finish(400);
 

@@ -25,7 +25,7 @@ class EmulatorCostIT {
     @Test
     void twoPairsOnFreshClustersGiveTheRatioAndLeaveNoMemberBehind() throws Exception {
         CliProcess.Finished run = CliProcess.run(work, 600, "emulator-cost", "--pairs", "2", "--members", "3", "--settle", "1s", "--ops", "200",
-                "--warmup", "50", "--cluster-warmup", "500ms", "--out", "runs");
+                "--warmup", "100ms", "--cluster-warmup", "500ms", "--out", "runs");
 
         assertThat(run.exitCode()).as(run.stdout() + run.stderr()).isZero();
         Path runDir;

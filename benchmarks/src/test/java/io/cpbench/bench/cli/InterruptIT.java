@@ -155,7 +155,7 @@ class InterruptIT {
     void ctrlCWhileTheLeaderIsPausedResumesItStopsEveryMemberAndChecksTheHistorySoFar() throws Exception {
         CliProcess cli = CliProcess.start(work, "chaos", "--nemesis", "pause-leader", "--members", "3", "--failover", "fast",
                 "--fault-for", "60s", "--interval", "3s", "--duration", "5m", "--clients", "1", "--threads", "2",
-                "--quiet", "--out", "runs");
+                "--cluster-warmup", "1s", "--quiet", "--out", "runs");
         assertThat(cli.awaitStdout("pause member", 300)).as("a pause: " + cli.stdoutSoFar()).isTrue();
         List<ProcessHandle> processes = cli.process.descendants().toList();
         List<ProcessHandle> stopped = processes.stream()

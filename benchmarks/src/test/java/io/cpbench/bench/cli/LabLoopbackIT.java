@@ -78,7 +78,7 @@ class LabLoopbackIT {
     void theRemoteTopologyRunsScenariosOnTheLabsMembers() throws Exception {
         CliProcess.Finished run = CliProcess.run(work, 600, "matrix", "--topology", "remote", "--inventory",
                 inventory.toString(), "--scenario", "client-leader,client-follower,client-smart", "--ops", "300",
-                "--warmup", "100", "--cluster-warmup", "500ms", "--settle", "2s", "--out", "runs");
+                "--warmup", "200ms", "--cluster-warmup", "500ms", "--settle", "2s", "--out", "runs");
 
         assertThat(run.exitCode()).as(run.stdout() + run.stderr()).isZero();
         Path runDir;

@@ -47,7 +47,7 @@ class LiveViewIT {
     @io.cpbench.bench.report.NeedsChromium // the page is drawn while the run goes, so the whole test needs it
     void servesTheRunWhileItGoesAndStopsWithIt() throws Exception {
         CliProcess cli = CliProcess.start(work, SharedCluster.with("run", "--scenario", "client-leader", "--duration", "20s",
-                "--warmup", "200", "--settle", "2s", "--cluster-warmup", "1s", "--live", "--out", "runs"));
+                "--warmup", "300ms", "--settle", "2s", "--cluster-warmup", "1s", "--live", "--out", "runs"));
         try {
             assertThat(cli.awaitStdout("live view: http://127.0.0.1:", 30)).as(cli.stderrSoFar()).isTrue();
             Matcher m = Pattern.compile("live view: (http://127\\.0\\.0\\.1:(\\d+)/)").matcher(cli.stdoutSoFar());

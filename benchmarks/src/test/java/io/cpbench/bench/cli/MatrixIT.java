@@ -40,7 +40,7 @@ class MatrixIT {
 
     @BeforeAll
     void runQuickMatrix() throws Exception {
-        CliProcess cli = CliProcess.start(work, "matrix", "--ops", Integer.toString(OPS), "--warmup", "100",
+        CliProcess cli = CliProcess.start(work, "matrix", "--ops", Integer.toString(OPS), "--warmup", "200ms",
                 "--settle", "2s", "--cluster-warmup", "1s", "--out", "runs");
         if (cli.awaitStderr("measure", 300)) {
             listening = ListeningSockets.of(ListeningSockets.withDescendants(cli.process.toHandle()));
@@ -83,7 +83,9 @@ class MatrixIT {
         for (RunResult r : results.values()) {
             assertThat(r.measured().ops() + r.measured().errors()).as(r.scenario()).isEqualTo(OPS);
             assertThat(r.decodeHistogram().getTotalCount()).as(r.scenario()).isEqualTo(r.measured().ops());
-            assertThat(r.measured().warmupOps()).as(r.scenario()).isEqualTo(100);
+            assertThat(r.plan().warmupSeconds()).as(r.scenario()).isEqualTo(0.2);
+            assertThat(r.plan().warmupOps()).as(r.scenario()).isZero();
+            assertThat(r.measured().warmupOps()).as(r.scenario() + ": ops ran in the 0.2 s warm-up").isPositive();
         }
     }
 

@@ -200,7 +200,7 @@ class StockClusterIT {
         int[] code = {-1};
         Thread run = new Thread(() -> code[0] = CpBench.execute("run", "--topology", "attach", "--cluster-name", CLUSTER,
                 "--connect", cluster.address((oldIndex + 1) % 5), "--network", "direct", "--scenario", "client-follower",
-                "--duration", "15s", "--warmup", "100", "--cluster-warmup", "500ms", "--progress", "0", "--out", out.toString()));
+                "--duration", "15s", "--warmup", "200ms", "--cluster-warmup", "500ms", "--progress", "0", "--out", out.toString()));
         try {
             assertTrue(balancer.awaitSettled(Duration.ofSeconds(20)));
             assertEquals(oldLeader, balancer.leader().map(StockClusterIT::address).orElse(null));

@@ -8,7 +8,6 @@ import io.cpbench.core.load.LoadResultLoadLatencyBuilder;
 import io.cpbench.core.status.Status;
 import io.cpbench.core.result.Environment;
 import io.cpbench.core.result.RunResult;
-import io.cpbench.core.status.Status;
 import io.cpbench.core.stats.Censored;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;

@@ -68,8 +68,9 @@ public final class LoadEngine {
     /**
      * A closed loop bounded by op counts and a time box: a scenario run's shape.
      *
-     * @param warmupOps            ops run and discarded first, shared over the workers; warm-up ends early at
-     *                             {@link #WARMUP_SHARE_OF_TIMEBOX} of the time box, so a slow run still gets measured
+     * @param warmupOps            ops run and discarded first, shared over the workers; 0 to warm up for the spec's
+     *                             warm-up time instead. Either ends early at {@link #WARMUP_SHARE_OF_TIMEBOX} of the
+     *                             time box, so a slow run still gets measured
      * @param ops                  ops to measure, shared over the workers; 0 to measure for the spec's duration
      * @param timebox              the most the run may take, warm-up included
      * @param maxConsecutiveErrors ops failing back to back on one worker before the run ends FAILED; 0 for never
@@ -359,8 +360,8 @@ public final class LoadEngine {
 
     /**
      * Sets the warm-up's start, and the time box's end for a bounded run; the open loop's warm-up schedule (at the
-     * schedule's first rate, or its peak if that is 0). Returns when warm-up ends: the spec's warm-up, or for a bounded
-     * run its share of the time box (at once with no warm-up ops).
+     * schedule's first rate, or its peak if that is 0). Returns when warm-up ends: the spec's warm-up; for a bounded
+     * run no later than its share of the time box (and with warm-up ops, at their count or then).
      */
     private long planWarmup() {
         long start = state.clock.getAsLong();
@@ -368,7 +369,9 @@ public final class LoadEngine {
         long warmupEnd = start + spec.warmup().toNanos();
         if (bounds != null) {
             state.timeboxDeadline = start + bounds.timebox().toNanos();
-            warmupEnd = bounds.warmupOps() == 0 ? start : start + (long) (bounds.timebox().toNanos() * Bounds.WARMUP_SHARE_OF_TIMEBOX);
+            long share = (long) (bounds.timebox().toNanos() * Bounds.WARMUP_SHARE_OF_TIMEBOX);
+            // warm-up ops end at their count or at the share, a warm-up time at its end or at the share
+            warmupEnd = start + (bounds.warmupOps() > 0 ? share : Math.min(spec.warmup().toNanos(), share));
         }
         if (spec.open() && !spec.warmup().isZero()) {
             double rate = spec.profile().startLevel() > 0 ? spec.profile().startLevel() : spec.profile().peak();

@@ -49,7 +49,7 @@ final class Sampling {
         if (bounds != null && bounds.warmupOps() > 0) {
             message(String.format(Locale.ROOT, "warming up: %,d ops, closed loop, %d worker%s", bounds.warmupOps(),
                     spec.workers(), spec.workers() == 1 ? "" : "s"));
-        } else if (bounds == null && !spec.warmup().isZero()) {
+        } else if (!spec.warmup().isZero()) {
             Profile warmup = state.warmupProfile;
             message(warmup != null
                     ? String.format(Locale.ROOT, "warming up for %s: open loop at %,.0f op/s", Durations.format(spec.warmup()),

@@ -73,7 +73,8 @@ final class Workers {
                     openLoop(index, random, client, lane, lockLog,
                             new Slots(state.warmupProfile, state.warmupStart, state.warmupSlot, warmupEnd));
                 } else if (bounds != null) {
-                    boundedLoop(index, random, client, lane, lockLog, share(bounds.warmupOps(), index), warmupEnd, false);
+                    boundedLoop(index, random, client, lane, lockLog,
+                            bounds.warmupOps() > 0 ? share(bounds.warmupOps(), index) : Long.MAX_VALUE, warmupEnd, false);
                 } else {
                     long now;
                     while (!state.stopRequested && (now = clock.getAsLong()) < warmupEnd) {

@@ -292,8 +292,21 @@ public record RunResult(
         }
     }
 
-    /** @param durationSeconds 0 when the plan counted ops */
-    public record PlanInfo(long warmupOps, long ops, double durationSeconds, double timeboxSeconds, int threads) {
+    /**
+     * @param warmupOps       warm-up ops asked for; 0 when the warm-up was a time
+     * @param durationSeconds 0 when the plan counted ops
+     * @param warmupSeconds   the warm-up time asked for; 0 when it counted ops (and in files written before it was kept)
+     */
+    public record PlanInfo(long warmupOps, long ops, double durationSeconds, double timeboxSeconds, int threads,
+                           Double warmupSeconds) {
+
+        public PlanInfo {
+            warmupSeconds = warmupSeconds == null ? 0.0 : warmupSeconds;
+        }
+
+        public PlanInfo(long warmupOps, long ops, double durationSeconds, double timeboxSeconds, int threads) {
+            this(warmupOps, ops, durationSeconds, timeboxSeconds, threads, 0.0);
+        }
     }
 
     /**

@@ -84,7 +84,7 @@ public final class Driver {
         Duration schedule = plan.duration() != null ? plan.duration()
                 : plan.timebox().compareTo(LONGEST_SCHEDULE) > 0 ? LONGEST_SCHEDULE : plan.timebox();
         LoadSpec spec = LoadSpec.builder().op(OpType.CALL, 1).threads(plan.threads()).duration(schedule)
-                .warmup(Duration.ZERO).interval(plan.interval()).drain(grace).seed(1).build();
+                .warmup(plan.warmup()).interval(plan.interval()).drain(grace).seed(1).build();
         long target = plan.duration() == null ? plan.ops() : 0;
         ProgressListener listener = new ProgressListener(workload, target, plan.warmupOps(), progress);
         LoadEngine running = LoadEngine.call(spec, workload, null, listener, clock)

@@ -34,6 +34,41 @@ class DriverTest {
     }
 
     @Test
+    void aWarmupTimeRunsOpsForThatLongAndKeepsThemOutOfTheHistogram() {
+        AtomicLong calls = new AtomicLong();
+        RunPlan plan = RunPlan.builder().warmup(Duration.ofMillis(600)).ops(200).threads(2)
+                .timebox(Duration.ofMinutes(1)).build();
+        java.util.List<Progress> progress = new java.util.concurrent.CopyOnWriteArrayList<>();
+        long start = System.nanoTime();
+
+        Measurement m = new Driver(plan).run(() -> {
+            calls.incrementAndGet();
+            Thread.sleep(1);
+        }, null, progress::add);
+
+        long elapsedMillis = (System.nanoTime() - start) / 1_000_000;
+        assertThat(m.outcome()).isEqualTo(Status.OK);
+        assertThat(m.ops()).isEqualTo(200);
+        assertThat(m.histogram().getTotalCount()).isEqualTo(200);
+        // two threads of 1 ms ops for 0.6 s run hundreds of ops, none of them measured; a 0 here would mean no warm-up
+        assertThat(m.warmupOps()).isGreaterThan(100).isEqualTo(calls.get() - 200);
+        assertThat(elapsedMillis).as("the warm-up ran its time before measuring").isGreaterThanOrEqualTo(600);
+        assertThat(m.startedAt()).isNotNull();
+    }
+
+    @Test
+    void aWarmupTimeLongerThanItsShareOfTheTimeboxIsCutThere() {
+        // 20 % of a 2 s time box is 0.4 s: a 30 s warm-up must not eat the time box
+        RunPlan plan = RunPlan.builder().warmup(Duration.ofSeconds(30)).ops(50).timebox(Duration.ofSeconds(2)).build();
+
+        Measurement m = new Driver(plan).run(() -> Thread.sleep(1), null, null);
+
+        assertThat(m.outcome()).isEqualTo(Status.OK);
+        assertThat(m.ops()).isEqualTo(50);
+        assertThat(m.warmupOps()).isPositive().isLessThan(450); // at most 0.4 s of 1 ms ops
+    }
+
+    @Test
     void recordsServiceTimeInMicroseconds() {
         RunPlan plan = RunPlan.builder().warmupOps(0).ops(20).timebox(Duration.ofMinutes(1)).build();
 
