@@ -129,10 +129,19 @@ public final class SweepRun extends StoppableRun implements RunKind {
 
     @Override
     public int exitCode(boolean interrupted) {
+        return exitCode(runs, interrupted);
+    }
+
+    /**
+     * 130 when interrupted, else the exit code of the worst cell run's status ({@link Status#exitCode}): 1 when a
+     * cell FAILed or could not run to its end (a load generator lost), 0 otherwise.
+     */
+    static int exitCode(List<CellRun> runs, boolean interrupted) {
         if (interrupted) {
             return ExitCodes.INTERRUPTED;
         }
-        return runs.stream().anyMatch(r -> r.status() == Status.FAIL) ? ExitCodes.FAILED : ExitCodes.OK;
+        Status worst = Status.worst(runs.stream().map(CellRun::status).toList());
+        return worst == null ? ExitCodes.OK : worst.exitCode(false);
     }
 
     /**

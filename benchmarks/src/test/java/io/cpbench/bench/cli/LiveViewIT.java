@@ -97,4 +97,34 @@ class LiveViewIT {
             }
         }
     }
+
+    /**
+     * {@code load --live} gets the load's samples: the page's op/s rises above zero and its clock moves (it stayed at
+     * zero when the listener was built before the view had started).
+     */
+    @Test
+    void aLoadFeedsTheLiveView() throws Exception {
+        CliProcess cli = CliProcess.start(work, SharedCluster.with("load", "--scenario", "client-smart", "--mix", "cas",
+                "--clients", "1", "--threads", "2", "--duration", "15s", "--warmup", "1s", "--settle", "2s",
+                "--cluster-warmup", "0s", "--live", "--out", "runs"));
+        try {
+            assertThat(cli.awaitStdout("live view: http://127.0.0.1:", 30)).as(cli.stderrSoFar()).isTrue();
+            Matcher m = Pattern.compile("live view: (http://127\\.0\\.0\\.1:\\d+/)").matcher(cli.stdoutSoFar());
+            assertThat(m.find()).isTrue();
+            String url = m.group(1);
+            JsonNode first = Awaitility.await("data.json shows the load's op/s").atMost(Duration.ofSeconds(90))
+                    .pollInterval(Duration.ofMillis(250)).until(() -> data(url),
+                            d -> d.path("live").path("opsPerSecond").asDouble() > 10);
+            double firstElapsed = first.path("live").path("elapsedSeconds").asDouble();
+            Awaitility.await("data.json moves on with the load").atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(250)).until(() -> data(url),
+                            d -> d.path("live").path("elapsedSeconds").asDouble() > firstElapsed + 1);
+            CliProcess.Finished finished = cli.finish(120);
+            assertThat(finished.exitCode()).as(finished.stderr()).isZero();
+        } finally {
+            if (cli.process.isAlive()) {
+                cli.process.destroyForcibly();
+            }
+        }
+    }
 }

@@ -1,0 +1,41 @@
+package io.cpbench.bench.run;
+
+import io.cpbench.bench.service.ExitCodes;
+import io.cpbench.core.status.Status;
+import io.cpbench.core.sweep.CellRun;
+import io.cpbench.core.sweep.CellRunBuilder;
+import io.cpbench.core.sweep.SweepCell;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** A sweep's exit code follows its cell runs' statuses through the one mapping. */
+class SweepRunTest {
+
+    private static CellRun run(int repeat, Status status) {
+        return CellRunBuilder.builder().repeat(repeat).cell(new SweepCell("client-smart", 1, 2, null)).status(status)
+                .reason(status == Status.OK ? null : "why").seconds(1).ops(100).opsPerSecond(100).build();
+    }
+
+    @Test
+    void aFailedCellFailsTheSweep() {
+        // the bug this guards against: a String was compared with the Status, so a FAIL cell exited 0
+        assertThat(SweepRun.exitCode(List.of(run(1, Status.OK), run(2, Status.FAIL), run(3, Status.UNSTABLE)), false))
+                .isEqualTo(ExitCodes.FAILED);
+    }
+
+    @Test
+    void unstableCellsAreNotAFailureAndALostAgentIs() {
+        assertThat(SweepRun.exitCode(List.of(run(1, Status.OK), run(2, Status.UNSTABLE)), false)).isEqualTo(ExitCodes.OK);
+        assertThat(SweepRun.exitCode(List.of(), false)).isEqualTo(ExitCodes.OK);
+        assertThat(SweepRun.exitCode(List.of(run(1, Status.OK), run(2, Status.INCOMPLETE)), false))
+                .isEqualTo(ExitCodes.FAILED);
+    }
+
+    @Test
+    void anInterruptionWins() {
+        assertThat(SweepRun.exitCode(List.of(run(1, Status.FAIL)), true)).isEqualTo(ExitCodes.INTERRUPTED);
+    }
+}
