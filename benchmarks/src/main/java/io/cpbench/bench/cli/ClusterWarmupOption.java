@@ -34,16 +34,24 @@ final class ClusterWarmupOption {
     void set(String text) {
         String t = text.strip();
         try {
-            if (t.matches("\\d+") && !t.matches("0+") && COUNTED_OPS.contains(mixee.name())) {
-                System.err.printf("cpbench %s: --cluster-warmup %s is read as %s ops, as before; a bare number is"
-                        + " deprecated here, give a duration such as 10s%n", mixee.name(), t, t);
-                value = ClusterWarmup.ofOps(Long.parseLong(t));
-            } else {
-                value = ClusterWarmup.of(Durations.parse(t));
-            }
+            Long ops = COUNTED_OPS.contains(mixee.name()) ? countedOps(mixee.name(), "--cluster-warmup", t) : null;
+            value = ops != null ? ClusterWarmup.ofOps(ops) : ClusterWarmup.of(Durations.parse(t));
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(mixee.commandLine(), "--cluster-warmup: " + e.getMessage());
         }
+    }
+
+    /**
+     * The old spelling of a warm-up that counted ops: a bare number other than 0 is that many ops, said in one
+     * deprecation line on stderr; anything else is null (a duration, to be parsed as one).
+     */
+    static Long countedOps(String command, String option, String text) {
+        if (!text.matches("\\d+") || text.matches("0+")) {
+            return null;
+        }
+        System.err.printf("cpbench %s: %s %s is read as %s ops, as before; a bare number is deprecated here, give a"
+                + " duration such as 10s%n", command, option, text, text);
+        return Long.parseLong(text);
     }
 
     /** What was given, or the default for a plain or a quick run. */

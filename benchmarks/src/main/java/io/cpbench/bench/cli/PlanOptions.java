@@ -51,15 +51,8 @@ final class PlanOptions {
     void warmup(String text) {
         String t = text.strip();
         try {
-            if (t.matches("\\d+") && !t.matches("0+")) {
-                System.err.printf("cpbench %s: --warmup %s is read as %s ops, as before; a bare number is deprecated"
-                        + " here, give a duration such as 10s%n", mixee.name(), t, t);
-                warmupOps = Long.parseLong(t);
-                warmup = null;
-            } else {
-                warmup = Durations.parse(t);
-                warmupOps = null;
-            }
+            warmupOps = ClusterWarmupOption.countedOps(mixee.name(), "--warmup", t);
+            warmup = warmupOps == null ? Durations.parse(t) : null;
         } catch (IllegalArgumentException e) {
             throw new picocli.CommandLine.ParameterException(mixee.commandLine(), "--warmup: " + e.getMessage());
         }

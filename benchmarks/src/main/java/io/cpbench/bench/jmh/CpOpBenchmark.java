@@ -94,7 +94,7 @@ public class CpOpBenchmark {
                 : ClusterOptions.startFromArgs(List.of(cluster.split(ARG_SEPARATOR)), logs);
         try {
             SuiteOptions options = SuiteOptions.defaults();
-            new ScenarioRunner(topology, RunPlan.builder().build(), logs, options, (s, r, p) -> { }).warmCluster(warmup);
+            new ScenarioRunner(topology, RunPlan.builder().build(), logs, options, (s, r, p) -> { }).warmCluster(warmup, null);
             session = ScenarioSession.open(Scenarios.byName(scenario), topology, options);
         } catch (RuntimeException e) {
             topology.close();

@@ -158,7 +158,7 @@ public final class ReportModel {
                 .ifPresent(t -> run.put("topology", t));
         releases(results).ifPresent(r -> run.put("releases", r));
         if (!results.isEmpty()) {
-            run.put("incomplete", results.stream().anyMatch(r -> !r.status().name().equals("OK")));
+            run.put("incomplete", results.stream().anyMatch(r -> r.status() != Status.OK));
             scenarioSections(dir, results, tables, charts, notes, verdicts);
             headline(run, results);
         }

@@ -184,7 +184,7 @@ public final class EmulatorCostRun extends StoppableRun implements RunKind {
             if (stops.stopped()) {
                 return null;
             }
-            runner.warmCluster(config.clusterWarmup());
+            runner.warmCluster(config.clusterWarmup(), null);
             return runner.run(config.scenario(), pair);
         } finally {
             stops.running(null);

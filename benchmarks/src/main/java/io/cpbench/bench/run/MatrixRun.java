@@ -193,14 +193,12 @@ public final class MatrixRun extends ReleaseAwareRun implements RunKind {
         Estimate estimate = new Estimate(config.plans(), scenarios, rounds);
         ClusterWarmup warmup = config.warmup();
         if (!warmup.none() && !stops.stopped()) {
-            console.printf(Locale.ROOT, "warming the cluster up for %s: the seed's op through a smart client, 1 thread ...%n",
-                    warmup.human());
-            double rate = runner.warmCluster(warmup);
+            double rate = runner.warmCluster(warmup, console);
             estimate.rate(rate);
             long seconds = estimate.remainingSeconds(0, 0);
             if (seconds > 0) {
-                console.printf(Locale.ROOT, "warm-up ran at %,.0f op/s; at that rate, with scenarios through the slow "
-                        + "member at their time box, this takes about %s%n", rate, Durations.human(seconds));
+                console.printf(Locale.ROOT, "at that rate, with scenarios through the slow member at their time box,"
+                        + " this takes about %s%n", Durations.human(seconds));
             }
         }
         RunDirectory.create(runDir);

@@ -127,7 +127,7 @@ public final class ReleaseAxisRun extends ResultRun {
                         return null;
                     }
                     return String.format(Locale.ROOT, "warmed Hazelcast %s's cluster up: untimed ops through a smart"
-                            + " client for %s, %,.0f op/s", version, matrix.warmup().human(), runner.warmCluster(matrix.warmup()));
+                            + " client for %s, %,.0f op/s", version, matrix.warmup().human(), runner.warmCluster(matrix.warmup(), null));
                 }
 
                 @Override

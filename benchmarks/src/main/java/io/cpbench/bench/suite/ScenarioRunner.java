@@ -66,11 +66,12 @@ public final class ScenarioRunner {
 
     /**
      * Warms the cluster up ({@link ClusterWarmup#run}) with the seed's op on one thread, reporting its progress as
-     * round 0 of the scenario {@code cluster-warm-up}; {@link #stop()} reaches it while it runs.
+     * round 0 of the scenario {@code cluster-warm-up}, and its first and last line to {@code console} unless that is
+     * null; {@link #stop()} reaches it while it runs.
      *
      * @return the op/s of the warm-up's second half, a rough guide to how long the scenarios will take
      */
-    public double warmCluster(ClusterWarmup warmup) {
+    public double warmCluster(ClusterWarmup warmup, java.io.PrintStream console) {
         if (warmup.none() || stops.stopped()) {
             return 0;
         }
@@ -88,7 +89,7 @@ public final class ScenarioRunner {
                         r.latency().p50(), r.errors()));
             }
         };
-        return warmup.run(null, ClusterWarmup.seedOp(1), topology, options, listener,
+        return warmup.run(console, ClusterWarmup.seedOp(1), topology, options, listener,
                 engine -> stops.running(engine == null ? null : engine::stop));
     }
 

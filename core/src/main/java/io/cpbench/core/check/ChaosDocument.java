@@ -33,8 +33,8 @@ public record ChaosDocument(String kind, String scenario, String nemesis, String
 
     /**
      * @param verdict the checker's verdict on the whole history
-     * @param status  the verdict as a status: OK, FAIL or UNKNOWN (in files written before it was kept, read from
-     *                {@code verdict})
+     * @param status  the verdict as a status, OK, FAIL or UNKNOWN ({@link Linearizability.Verdict#status}): always
+     *                the verdict's, written so that the file speaks the one status vocabulary
      * @param ops     ops the history held
      * @param seconds how long the check took
      * @param keys    the verdict per key
@@ -43,11 +43,11 @@ public record ChaosDocument(String kind, String scenario, String nemesis, String
                         List<Linearizability.KeyResult> keys) {
 
         public Check {
-            status = status == null && verdict != null ? verdict.status() : status;
+            status = verdict != null ? verdict.status() : status;
         }
 
         public static Check of(Linearizability.Result result) {
-            return new Check(result.verdict(), result.verdict().status(), result.ops(), result.seconds(), result.keys());
+            return new Check(result.verdict(), null, result.ops(), result.seconds(), result.keys());
         }
     }
 }
