@@ -251,6 +251,10 @@ public final class AgentPool implements AutoCloseable {
      *                                  between 1 and n - 1
      */
     public static List<LoadSpec> split(LoadSpec spec, int n) {
+        if (spec.bounds() != null) {
+            throw new IllegalArgumentException("--agents " + n + " cannot split a count of ops (the spec's bounds):"
+                    + " give the run a duration or stages instead");
+        }
         boolean byClients = spec.clients() >= n;
         if (!byClients && !(spec.clients() == 1 && spec.threads() >= n)) {
             throw new IllegalArgumentException("--agents " + n + " cannot split " + spec.clients() + " client"

@@ -102,9 +102,10 @@ public record ClusterWarmup(Duration length, long ops) {
                 .start(threads).clearThresholds().abortOnFail(false);
         if (length != null) {
             Duration half = length.dividedBy(2);
-            return b.warmup(half).duration(length.minus(half)).build();
+            return b.bounds(null).warmup(half).duration(length.minus(half)).build();
         }
-        return b.warmup(Duration.ZERO).duration(OPS_TIMEBOX).build();
+        return b.bounds(new LoadSpec.Bounds(ops - ops / 2, Math.max(1, ops / 2), OPS_TIMEBOX, MAX_CONSECUTIVE_ERRORS))
+                .drain(GRACE).build();
     }
 
     /**
@@ -128,10 +129,6 @@ public record ClusterWarmup(Duration length, long ops) {
         LoadResult result;
         try (ScenarioSession session = ScenarioSession.open(THROUGH, topology, options, null, 1)) {
             LoadEngine engine = new LoadEngine(warm, session.clients(), null, listener);
-            if (length == null) {
-                engine.bounded(new LoadEngine.Bounds(ops - ops / 2, Math.max(1, ops / 2), OPS_TIMEBOX,
-                        MAX_CONSECUTIVE_ERRORS, GRACE));
-            }
             running.accept(engine);
             try {
                 result = engine.run();

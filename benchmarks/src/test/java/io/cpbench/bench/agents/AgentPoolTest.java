@@ -67,6 +67,10 @@ class AgentPoolTest {
         assertThat(rates.stream().mapToDouble(s -> s.profile().stages().get(0).target()).sum()).isCloseTo(100.0,
                 org.assertj.core.api.Assertions.within(1e-9));
         assertThat(AgentPool.describeShare(rates.get(0))).isEqualTo("1 client x 2 threads, 33.33 op/s");
+
+        LoadSpec count = clients.toBuilder().bounds(new LoadSpec.Bounds(0, 1_000, Duration.ofMinutes(1), 0)).build();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> AgentPool.split(count, 3))
+                .hasMessageContaining("cannot split a count of ops");
     }
 
     @Test

@@ -32,7 +32,7 @@ import java.util.function.LongSupplier;
  * start late and the lag and latency show it; no op is skipped. After the schedule ends, ops already due still
  * run, for at most {@link LoadSpec#drain()}; any left then are counted as never started.
  *
- * <p>Bounded closed loop ({@link #bounded}): the shape of a scenario run. Warm-up is a number of ops (at most a
+ * <p>Bounded closed loop ({@link LoadSpec#bounds()}): the shape of a scenario run. Warm-up is a number of ops (at most a
  * share of the time box), measuring is a number of ops or the spec's duration, and the whole run never passes the
  * time box: a run that reaches it ends {@code TIMEBOXED}, with what it measured kept. Ops that keep failing end
  * the run {@code FAILED}.
@@ -55,46 +55,13 @@ public final class LoadEngine {
          * Once an interval during warm-up, whose numbers are then discarded.
          *
          * @param done   warm-up ops that succeeded so far
-         * @param target warm-up ops asked for ({@link Bounds#warmupOps()}), or 0 when warm-up is a duration
+         * @param target warm-up ops asked for ({@link LoadSpec.Bounds#warmupOps()}), or 0 when warm-up is a duration
          */
         default void warmingUp(long done, long target, double elapsedSeconds, double opsPerSecond, long p50Micros) {
         }
 
         /** Just before the first measured op may start, on the sampling thread (to read counters at the start). */
         default void measuringStarts() {
-        }
-    }
-
-    /**
-     * A closed loop bounded by op counts and a time box: a scenario run's shape.
-     *
-     * @param warmupOps            ops run and discarded first, shared over the workers; 0 to warm up for the spec's
-     *                             warm-up time instead. Either ends early at {@link #WARMUP_SHARE_OF_TIMEBOX} of the
-     *                             time box, so a slow run still gets measured
-     * @param ops                  ops to measure, shared over the workers; 0 to measure for the spec's duration
-     * @param timebox              the most the run may take, warm-up included
-     * @param maxConsecutiveErrors ops failing back to back on one worker before the run ends FAILED; 0 for never
-     * @param grace                how long past the time box, or past a stop, ops in flight get before they are
-     *                             abandoned
-     */
-    public record Bounds(long warmupOps, long ops, Duration timebox, int maxConsecutiveErrors, Duration grace) {
-
-        /** Warm-up may use at most this share of the time box. */
-        public static final double WARMUP_SHARE_OF_TIMEBOX = 0.2;
-
-        public Bounds {
-            if (warmupOps < 0 || ops < 0) {
-                throw new IllegalArgumentException("op counts must be 0 or more, were " + warmupOps + " and " + ops);
-            }
-            if (timebox == null || timebox.isNegative() || timebox.isZero()) {
-                throw new IllegalArgumentException("time box must be positive, was " + timebox);
-            }
-            if (maxConsecutiveErrors < 0) {
-                throw new IllegalArgumentException("max consecutive errors must be 0 or more, was " + maxConsecutiveErrors);
-            }
-            if (grace == null || grace.isNegative()) {
-                throw new IllegalArgumentException("grace must be 0 or more, was " + grace);
-            }
         }
     }
 
@@ -153,7 +120,6 @@ public final class LoadEngine {
     private final List<LockLog> lockLogs = new ArrayList<>();
     /** Lock logs' time base: real time, as {@link LoadOps} stamps lock holds with {@link System#nanoTime()}. */
     private final long origin = System.nanoTime();
-    private Bounds bounds;
     private Path hlog;
     private volatile Tally measured;
     private volatile LoadParts parts;
@@ -233,18 +199,6 @@ public final class LoadEngine {
             }
         });
         ops.routeByGroup(clientsByGroup);
-        return this;
-    }
-
-    /**
-     * Bounds the run by op counts and a time box instead of the spec's warm-up duration ({@link Bounds}); the spec
-     * must be a closed loop. Call before {@link #run()}.
-     */
-    public LoadEngine bounded(Bounds value) {
-        if (spec.open()) {
-            throw new IllegalArgumentException("op-count bounds need a closed loop");
-        }
-        bounds = value;
         return this;
     }
 
@@ -332,7 +286,7 @@ public final class LoadEngine {
         }
         ops.setUp(history == null ? null : history.setup());
         long warmupEnd = planWarmup();
-        Workers workers = new Workers(spec, bounds, used, executor, recording, inFlight, history, ops, state);
+        Workers workers = new Workers(spec, used, executor, recording, inFlight, history, ops, state);
         for (int i = 0; i < spec.workers(); i++) {
             LockLog log = new LockLog();
             lockLogs.add(log);
@@ -340,7 +294,7 @@ public final class LoadEngine {
             t.setDaemon(true);
             t.start();
         }
-        Sampling sampling = new Sampling(spec, bounds, used, recording, state, listener);
+        Sampling sampling = new Sampling(spec, used, recording, state, listener);
         sampling.announceWarmup();
         try {
             sampling.warmUp(warmupEnd);
@@ -351,7 +305,7 @@ public final class LoadEngine {
         Instant startedAt = Instant.now();
         try (LoadOutput output = new LoadOutput(outDir, used, spec.open(), hlog)) {
             Sampling.Measured m = sampling.measure(output, inFlightGrace);
-            RunEnding.Ended ended = new RunEnding(spec, bounds, used, recording, state, ops).end(m, lockLogs, origin, startedAt);
+            RunEnding.Ended ended = new RunEnding(spec, used, recording, state, ops).end(m, lockLogs, origin, startedAt);
             measured = ended.whole();
             parts = ended.parts();
             return ended.result();
@@ -367,9 +321,10 @@ public final class LoadEngine {
         long start = state.clock.getAsLong();
         state.warmupStart = start;
         long warmupEnd = start + spec.warmup().toNanos();
+        LoadSpec.Bounds bounds = spec.bounds();
         if (bounds != null) {
             state.timeboxDeadline = start + bounds.timebox().toNanos();
-            long share = (long) (bounds.timebox().toNanos() * Bounds.WARMUP_SHARE_OF_TIMEBOX);
+            long share = (long) (bounds.timebox().toNanos() * LoadSpec.Bounds.WARMUP_SHARE_OF_TIMEBOX);
             // warm-up ops end at their count or at the share, a warm-up time at its end or at the share
             warmupEnd = start + (bounds.warmupOps() > 0 ? share : Math.min(spec.warmup().toNanos(), share));
         }

@@ -42,13 +42,59 @@ import java.util.Set;
  * @param thresholds  pass/fail criteria checked at the end (see {@link Threshold})
  * @param abortOnFail stop as soon as an upper-bound threshold is crossed on the numbers so far
  * @param seed        seed of the op and object choices, so a run's sequence can be repeated
+ * @param bounds      a closed loop bounded by op counts and a time box (a scenario run's shape; see {@link #scenario()}),
+ *                    or null: the warm-up and the profile are the run
  */
 public record LoadSpec(Map<OpType, Integer> mix, int objects, String prefix, List<String> groups, List<String> names,
                        int clients,
                        int threads, boolean open, Profile profile, Duration warmup, Duration interval, Duration drain,
-                       List<Threshold> thresholds, boolean abortOnFail, long seed) {
+                       List<Threshold> thresholds, boolean abortOnFail, long seed, Bounds bounds) {
 
     public static final int MAX_WORKERS = 4096;
+    /**
+     * A scenario's warm-up. The seed warmed up with 10,000 ops, about 8 s at its 1,299 op/s on the leader
+     * (docs/matrix.md) but minutes through a slow member; a time is the same for every scenario.
+     */
+    public static final Duration SCENARIO_WARMUP = Duration.ofSeconds(10);
+    /** A scenario's measured ops: the seed's 500,000. */
+    public static final long SEED_OPS = 500_000;
+    /** A scenario's time box. */
+    public static final Duration DEFAULT_TIMEBOX = Duration.ofMinutes(10);
+    /** A scenario's ops failing back to back on one worker before the run ends FAIL. */
+    public static final int SCENARIO_MAX_CONSECUTIVE_ERRORS = 100;
+    /** A scenario's grace for ops in flight past the time box or a stop: its {@link #drain()}. */
+    public static final Duration SCENARIO_GRACE = Duration.ofSeconds(30);
+    /** The longest schedule; an op-count run's schedule is its time box, up to this. */
+    private static final Duration LONGEST = Duration.ofHours(24);
+
+    /**
+     * A closed loop bounded by op counts and a time box: a scenario run's shape. Ops in flight past the time box,
+     * or past a stop, get the spec's {@link LoadSpec#drain()} before they are abandoned.
+     *
+     * @param warmupOps            ops run and discarded first, shared over the workers; 0 to warm up for the spec's
+     *                             warm-up time instead. Either ends early at {@link #WARMUP_SHARE_OF_TIMEBOX} of the
+     *                             time box, so a slow run still gets measured
+     * @param ops                  ops to measure, shared over the workers; 0 to measure for the schedule's duration
+     * @param timebox              the most the run may take, warm-up included; a run that reaches it ends TIMEBOXED
+     * @param maxConsecutiveErrors ops failing back to back on one worker before the run ends FAIL; 0 for never
+     */
+    public record Bounds(long warmupOps, long ops, Duration timebox, int maxConsecutiveErrors) {
+
+        /** Warm-up may use at most this share of the time box. */
+        public static final double WARMUP_SHARE_OF_TIMEBOX = 0.2;
+
+        public Bounds {
+            if (warmupOps < 0 || ops < 0) {
+                throw new IllegalArgumentException("bounds: op counts must be 0 or more, were " + warmupOps + " and " + ops);
+            }
+            if (timebox == null || timebox.isNegative() || timebox.isZero()) {
+                throw new IllegalArgumentException("bounds.timebox must be positive, was " + timebox);
+            }
+            if (maxConsecutiveErrors < 0) {
+                throw new IllegalArgumentException("bounds.maxConsecutiveErrors must be 0 or more, was " + maxConsecutiveErrors);
+            }
+        }
+    }
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
     public LoadSpec {
@@ -148,6 +194,33 @@ public record LoadSpec(Map<OpType, Integer> mix, int objects, String prefix, Lis
         for (Threshold t : thresholds) {
             t.checkAgainst(mix.keySet(), profile.stages().size(), open);
         }
+        if (bounds != null && open) {
+            throw new IllegalArgumentException("bounds: op counts and a time box need a closed loop");
+        }
+        if (bounds != null && bounds.warmupOps() > 0 && !warmup.isZero()) {
+            throw new IllegalArgumentException("give a warm-up time or warm-up ops, not both");
+        }
+    }
+
+    /**
+     * A scenario run's spec, to adjust and build: the caller's op ({@link OpType#CALL}) on 1 thread, warmed up for
+     * {@link #SCENARIO_WARMUP}, then {@link #SEED_OPS} ops measured inside a {@link #DEFAULT_TIMEBOX} time box; ops
+     * failing {@link #SCENARIO_MAX_CONSECUTIVE_ERRORS} times back to back end it; numbers every second.
+     */
+    public static Builder scenario() {
+        return builder().op(OpType.CALL, 1).warmup(SCENARIO_WARMUP).ops(SEED_OPS).timebox(DEFAULT_TIMEBOX)
+                .maxConsecutiveErrors(SCENARIO_MAX_CONSECUTIVE_ERRORS).drain(SCENARIO_GRACE).seed(1);
+    }
+
+    /** How long an op-count bounded run measures when it measures for a time rather than a count; else null. */
+    public Duration measuredFor() {
+        return bounds != null && bounds.ops() == 0 ? Duration.ofNanos(profile.totalNanos()) : null;
+    }
+
+    /** The warm-up, for progress lines: "10 s", or "10,000 ops" when it is an op count. */
+    public String warmupText() {
+        return bounds != null && bounds.warmupOps() > 0 ? String.format(Locale.ROOT, "%,d ops", bounds.warmupOps())
+                : Durations.format(warmup);
     }
 
     public int workers() {
@@ -181,6 +254,14 @@ public record LoadSpec(Map<OpType, Integer> mix, int objects, String prefix, Lis
         d.put("thresholds", thresholds.stream().map(Threshold::text).toList());
         d.put("abortOnFail", abortOnFail);
         d.put("seed", seed);
+        if (bounds != null) {
+            Map<String, Object> b = new LinkedHashMap<>();
+            b.put("warmupOps", bounds.warmupOps());
+            b.put("ops", bounds.ops());
+            b.put("timebox", Durations.format(bounds.timebox()));
+            b.put("maxConsecutiveErrors", bounds.maxConsecutiveErrors());
+            d.put("bounds", b);
+        }
         return d;
     }
 
@@ -235,6 +316,15 @@ public record LoadSpec(Map<OpType, Integer> mix, int objects, String prefix, Lis
         b.thresholds = new ArrayList<>(thresholds.stream().map(Threshold::text).toList());
         b.abortOnFail = abortOnFail;
         b.seed = seed;
+        if (bounds != null) {
+            b.warmupOps = bounds.warmupOps();
+            b.ops = bounds.ops();
+            b.timebox = bounds.timebox();
+            b.maxConsecutiveErrors = bounds.maxConsecutiveErrors();
+            if (bounds.ops() > 0) {
+                b.clearFlatSchedule(); // an op count's schedule follows the time box
+            }
+        }
         return b;
     }
 
@@ -276,7 +366,7 @@ public record LoadSpec(Map<OpType, Integer> mix, int objects, String prefix, Lis
     public static Builder fromTree(JsonNode tree, Set<String> ignored) {
         Builder b = new Builder();
         Fields top = new Fields("", tree, Set.of("mix", "objects", "clients", "threads", "schedule", "thresholds",
-                "abortOnFail", "interval", "drain", "seed"), ignored);
+                "abortOnFail", "interval", "drain", "seed", "bounds"), ignored);
         if (top.get("mix") != null) {
             mixFrom(b, top.get("mix"));
         }
@@ -293,7 +383,33 @@ public record LoadSpec(Map<OpType, Integer> mix, int objects, String prefix, Lis
             scheduleFrom(b, top.get("schedule"));
         }
         runFrom(b, top);
+        if (top.get("bounds") != null) {
+            boundsFrom(b, top.get("bounds"));
+        }
         return b;
+    }
+
+    private static void boundsFrom(Builder b, JsonNode bounds) {
+        Fields f = new Fields("bounds.", bounds, Set.of("warmupOps", "ops", "timebox", "maxConsecutiveErrors"), Set.of());
+        if (f.get("timebox") == null) {
+            throw new IllegalArgumentException("bounds.timebox: give the most the run may take, like 10m");
+        }
+        b.timebox(durationOf("bounds.timebox", f.get("timebox")));
+        if (f.get("warmupOps") != null && longOf("bounds.warmupOps", f.get("warmupOps")) > 0) {
+            b.warmupOps(longOf("bounds.warmupOps", f.get("warmupOps")));
+        }
+        if (f.get("ops") != null && longOf("bounds.ops", f.get("ops")) > 0) {
+            b.ops(longOf("bounds.ops", f.get("ops"))); // its schedule, as describe() writes it, is the time box's
+        }
+        b.maxConsecutiveErrors(f.get("maxConsecutiveErrors") == null ? 0
+                : intOf("bounds.maxConsecutiveErrors", f.get("maxConsecutiveErrors")));
+    }
+
+    private static long longOf(String field, JsonNode node) {
+        if (!node.isIntegralNumber() || !node.canConvertToLong()) {
+            throw new IllegalArgumentException(field + " must be a whole number, was " + node);
+        }
+        return node.asLong();
     }
 
     private static void mixFrom(Builder b, JsonNode mix) {
@@ -513,6 +629,10 @@ public record LoadSpec(Map<OpType, Integer> mix, int objects, String prefix, Lis
         private List<String> thresholds = new ArrayList<>();
         private boolean abortOnFail;
         private Long seed;
+        private long warmupOps;
+        private long ops;
+        private Duration timebox;
+        private int maxConsecutiveErrors;
 
         /** Adds an op to the mix with this weight (replacing its weight if it is there). */
         public Builder op(OpType op, int weight) {
@@ -597,8 +717,74 @@ public record LoadSpec(Map<OpType, Integer> mix, int objects, String prefix, Lis
             return this;
         }
 
+        /** Measure for this long: the schedule's duration; in an op-count bounded run, instead of {@link #ops}. */
         public Builder duration(Duration value) {
             duration = value;
+            ops = 0;
+            return this;
+        }
+
+        /**
+         * Measure this many ops, shared over the workers, instead of for a duration: an op-count bounded run (with
+         * {@link #timebox}), whose schedule is its time box.
+         */
+        public Builder ops(long value) {
+            if (value < 1) {
+                throw new IllegalArgumentException("ops must be a positive number, was " + value);
+            }
+            ops = value;
+            duration = null;
+            clearFlatSchedule();
+            return this;
+        }
+
+        /** Forgets a flat schedule's one stage (a copied spec's), so that an op count's follows its time box. */
+        private void clearFlatSchedule() {
+            if (stages != null && stages.size() == 1 && start != null && start == stages.get(0).target()) {
+                stages = null;
+                start = null;
+            }
+        }
+
+        /** The most an op-count bounded run may take, warm-up included; null for a run that is not bounded. */
+        public Builder timebox(Duration value) {
+            timebox = value;
+            return this;
+        }
+
+        /** Warm up with this many ops (an op-count bounded run) instead of for a time. */
+        public Builder warmupOps(long value) {
+            warmupOps = value;
+            warmup = Duration.ZERO;
+            return this;
+        }
+
+        /** Ops failing back to back on one worker before an op-count bounded run ends FAIL; 0 for never. */
+        public Builder maxConsecutiveErrors(int value) {
+            maxConsecutiveErrors = value;
+            return this;
+        }
+
+        /** Bounds the run by op counts and a time box ({@link Bounds}), or not (null). */
+        public Builder bounds(Bounds value) {
+            if (value == null) {
+                warmupOps = 0;
+                ops = 0;
+                timebox = null;
+                maxConsecutiveErrors = 0;
+                return this;
+            }
+            warmupOps = value.warmupOps();
+            if (warmupOps > 0) {
+                warmup = Duration.ZERO;
+            }
+            ops = value.ops();
+            if (ops > 0) {
+                duration = null;
+                clearFlatSchedule();
+            }
+            timebox = value.timebox();
+            maxConsecutiveErrors = value.maxConsecutiveErrors();
             return this;
         }
 
@@ -612,8 +798,10 @@ public record LoadSpec(Map<OpType, Integer> mix, int objects, String prefix, Lis
             return stages(Stage.parseList(text));
         }
 
+        /** Warm up for this long (zero for none), instead of {@link #warmupOps}. */
         public Builder warmup(Duration value) {
             warmup = value;
+            warmupOps = 0;
             return this;
         }
 
@@ -656,6 +844,18 @@ public record LoadSpec(Map<OpType, Integer> mix, int objects, String prefix, Lis
             if (stages != null && duration != null) {
                 throw new IllegalArgumentException("schedule: give either a duration or stages, not both");
             }
+            Bounds bounds = timebox == null ? null : new Bounds(warmupOps, ops, timebox, maxConsecutiveErrors);
+            if (bounds != null && isOpen) {
+                throw new IllegalArgumentException("bounds: op counts and a time box need a closed loop");
+            }
+            if (timebox == null && (ops > 0 || warmupOps > 0)) {
+                throw new IllegalArgumentException("bounds: op counts need a time box");
+            }
+            if (bounds != null && ops > 0 && stages != null) {
+                throw new IllegalArgumentException("bounds: give either ops to measure or stages, not both");
+            }
+            // an op count runs for as long as it takes, up to the time box
+            Duration duration = bounds != null && ops > 0 ? (timebox.compareTo(LONGEST) > 0 ? LONGEST : timebox) : this.duration;
             if (stages != null) {
                 double from = start != null ? start : isOpen ? (rate != null ? rate : 0) : 1;
                 profile = new Profile(from, stages);
@@ -679,7 +879,7 @@ public record LoadSpec(Map<OpType, Integer> mix, int objects, String prefix, Lis
             }
             return new LoadSpec(mix.isEmpty() ? Map.of(OpType.CAS, 1) : mix, objects, prefix, groups, names, clients, threads,
                     isOpen, profile, warmup, interval, drain, parsed, abortOnFail,
-                    seed != null ? seed : System.nanoTime());
+                    seed != null ? seed : System.nanoTime(), bounds);
         }
     }
 }

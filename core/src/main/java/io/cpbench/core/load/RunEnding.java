@@ -27,15 +27,15 @@ final class RunEnding {
     }
 
     private final LoadSpec spec;
-    private final LoadEngine.Bounds bounds;
+    private final LoadSpec.Bounds bounds;
     private final OpType[] used;
     private final Recording recording;
     private final RunState state;
     private final LoadOps ops;
 
-    RunEnding(LoadSpec spec, LoadEngine.Bounds bounds, OpType[] used, Recording recording, RunState state, LoadOps ops) {
+    RunEnding(LoadSpec spec, OpType[] used, Recording recording, RunState state, LoadOps ops) {
         this.spec = spec;
-        this.bounds = bounds;
+        this.bounds = spec.bounds();
         this.used = used;
         this.recording = recording;
         this.state = state;
@@ -101,7 +101,7 @@ final class RunEnding {
             reason = state.failure();
         } else if (state.timeboxHit) {
             outcome = Status.TIMEBOXED;
-            reason = abandoned > 0 ? "ops still in flight " + bounds.grace().toMillis() / 1000.0
+            reason = abandoned > 0 ? "ops still in flight " + spec.drain().toMillis() / 1000.0
                     + " s after the time box of " + bounds.timebox().toSeconds() + " s were abandoned"
                     : "time box of " + bounds.timebox().toSeconds() + " s reached";
         } else if (state.aborted) {

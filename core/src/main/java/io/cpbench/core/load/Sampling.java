@@ -28,16 +28,16 @@ final class Sampling {
     }
 
     private final LoadSpec spec;
-    private final LoadEngine.Bounds bounds;
+    private final LoadSpec.Bounds bounds;
     private final OpType[] used;
     private final Recording recording;
     private final RunState state;
     private final LoadEngine.Listener listener;
 
-    Sampling(LoadSpec spec, LoadEngine.Bounds bounds, OpType[] used, Recording recording, RunState state,
+    Sampling(LoadSpec spec, OpType[] used, Recording recording, RunState state,
              LoadEngine.Listener listener) {
         this.spec = spec;
-        this.bounds = bounds;
+        this.bounds = spec.bounds();
         this.used = used;
         this.recording = recording;
         this.state = state;
@@ -108,7 +108,7 @@ final class Sampling {
         boolean draining = false;
         Tally interval = new Tally(used, !spec.open());
         long lastReal = System.nanoTime();
-        Duration stopDrain = bounds != null ? bounds.grace() : spec.drain();
+        Duration stopDrain = spec.drain();
         while (true) {
             // An interval of real time, or less up to the next stage boundary on the engine's clock.
             long wait = Math.min(spec.interval().toNanos() - (System.nanoTime() - lastReal),
@@ -166,7 +166,7 @@ final class Sampling {
         // An op count runs until its ops are done or the time box ends it, however long the spec's schedule.
         state.measureEnd = bounds != null && bounds.ops() > 0 ? state.timeboxDeadline
                 : Math.min(state.measureStart + profile.totalNanos(), state.timeboxDeadline);
-        state.drainDeadline = state.measureEnd + (bounds != null ? bounds.grace() : spec.drain()).toNanos();
+        state.drainDeadline = state.measureEnd + (spec.drain()).toNanos();
         state.measureGate.countDown();
         if (!state.stopRequested) {
             message("measuring: " + spec.summary());

@@ -13,7 +13,7 @@ import java.util.function.LongSupplier;
  * The workers of one run of a {@link LoadEngine}: each warms up, waits for measuring to begin, then runs its loop
  * until the run ends. The loops: closed (each worker runs the next op when its last ended, as many workers active as
  * the profile's level), open (a free worker takes the next op of the schedule when it falls due) and bounded (a
- * scenario run's op counts inside a time box, {@link LoadEngine.Bounds}). Each op goes through {@link #runOp}, the
+ * scenario run's op counts inside a time box, {@link LoadSpec.Bounds}). Each op goes through {@link #runOp}, the
  * timed path: clock reads, a pick of op and object, the op, the recorder's writes.
  */
 final class Workers {
@@ -25,7 +25,7 @@ final class Workers {
     }
 
     private final LoadSpec spec;
-    private final LoadEngine.Bounds bounds;
+    private final LoadSpec.Bounds bounds;
     private final OpType[] used;
     private final int[] cumulativeWeights;
     private final Exec executor;
@@ -41,10 +41,10 @@ final class Workers {
      * @param used    the mix's ops, in the order the recording counts them
      * @param history records every op, or null
      */
-    Workers(LoadSpec spec, LoadEngine.Bounds bounds, OpType[] used, Exec executor, Recording recording, InFlight inFlight,
+    Workers(LoadSpec spec, OpType[] used, Exec executor, Recording recording, InFlight inFlight,
             HistoryRecorder history, LoadOps ops, RunState state) {
         this.spec = spec;
-        this.bounds = bounds;
+        this.bounds = spec.bounds();
         this.used = used;
         this.cumulativeWeights = new int[used.length];
         int sum = 0;

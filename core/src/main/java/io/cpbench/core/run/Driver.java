@@ -31,11 +31,6 @@ public final class Driver {
     static final int MAX_CONSECUTIVE_ERRORS = 100;
     /** How long past the time box, or past a stop, to wait for ops still in flight before abandoning them. */
     static final Duration IN_FLIGHT_GRACE = Duration.ofSeconds(30);
-    /**
-     * A load spec's schedule may last at most this long. With an op count the engine runs to the time box whatever
-     * the schedule; a duration longer than this is refused by the spec.
-     */
-    private static final Duration LONGEST_SCHEDULE = Duration.ofHours(24);
 
     private final RunPlan plan;
     private final Duration grace;
@@ -81,15 +76,18 @@ public final class Driver {
      * @param progress called once an interval from this thread, or null
      */
     public Measurement run(Workload workload, Path hlog, Consumer<Progress> progress) {
-        Duration schedule = plan.duration() != null ? plan.duration()
-                : plan.timebox().compareTo(LONGEST_SCHEDULE) > 0 ? LONGEST_SCHEDULE : plan.timebox();
-        LoadSpec spec = LoadSpec.builder().op(OpType.CALL, 1).threads(plan.threads()).duration(schedule)
-                .warmup(plan.warmup()).interval(plan.interval()).drain(grace).seed(1).build();
         long target = plan.duration() == null ? plan.ops() : 0;
+        LoadSpec.Builder b = LoadSpec.builder().op(OpType.CALL, 1).threads(plan.threads()).interval(plan.interval())
+                .drain(grace).seed(1).bounds(new LoadSpec.Bounds(plan.warmupOps(), target, plan.timebox(), MAX_CONSECUTIVE_ERRORS));
+        if (plan.duration() != null) {
+            b.duration(plan.duration());
+        }
+        if (plan.warmupOps() == 0) {
+            b.warmup(plan.warmup());
+        }
+        LoadSpec spec = b.build();
         ProgressListener listener = new ProgressListener(workload, target, plan.warmupOps(), progress);
-        LoadEngine running = LoadEngine.call(spec, workload, null, listener, clock)
-                .bounded(new LoadEngine.Bounds(plan.warmupOps(), target, plan.timebox(), MAX_CONSECUTIVE_ERRORS, grace))
-                .intervalLog(hlog);
+        LoadEngine running = LoadEngine.call(spec, workload, null, listener, clock).intervalLog(hlog);
         stops.running(running::stop);
         LoadResult result = running.run();
         LoadEngine.Totals totals = running.totals();

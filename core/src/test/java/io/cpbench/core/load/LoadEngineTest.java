@@ -254,10 +254,9 @@ class LoadEngineTest {
     @ValueSource(ints = {1, 3})
     void boundedRunsExactlyTheWarmupAndMeasuredOpsOfAMixAndRecordsEachOnce(int workers) {
         AtomicLong calls = new AtomicLong();
-        LoadSpec spec = LoadSpec.builder().mix("cas=1,get=1").threads(workers).duration(Duration.ofMinutes(1))
-                .warmup(Duration.ZERO).seed(3).build();
-        LoadEngine engine = new LoadEngine(spec, List.of(), null, null, (op, client, object, log) -> calls.incrementAndGet())
-                .bounded(new LoadEngine.Bounds(301, 3_001, Duration.ofMinutes(1), 0, Duration.ofSeconds(1)));
+        LoadSpec spec = LoadSpec.builder().mix("cas=1,get=1").threads(workers).drain(Duration.ofSeconds(1))
+                .bounds(new LoadSpec.Bounds(301, 3_001, Duration.ofMinutes(1), 0)).seed(3).build();
+        LoadEngine engine = new LoadEngine(spec, List.of(), null, null, (op, client, object, log) -> calls.incrementAndGet());
 
         LoadResult r = engine.run();
 
@@ -276,8 +275,8 @@ class LoadEngineTest {
     @Test
     void boundedNeedsAClosedLoopAndACallerOpRunsAlone() {
         LoadSpec open = LoadSpec.builder().op(OpType.NOOP, 1).rate(100).duration(Duration.ofSeconds(1)).build();
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new LoadEngine(open, List.of(), null, null)
-                        .bounded(new LoadEngine.Bounds(0, 10, Duration.ofSeconds(5), 0, Duration.ZERO)))
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> open.toBuilder()
+                        .bounds(new LoadSpec.Bounds(0, 10, Duration.ofSeconds(5), 0)).build())
                 .hasMessageContaining("closed loop");
         LoadSpec cas = LoadSpec.builder().op(OpType.CAS, 1).duration(Duration.ofSeconds(1)).build();
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> LoadEngine.call(cas, () -> { }, null, null, System::nanoTime))

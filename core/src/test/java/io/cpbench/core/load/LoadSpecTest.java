@@ -6,6 +6,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -107,5 +108,60 @@ class LoadSpecTest {
         assertThatThrownBy(() -> yaml("- just\n- a list\n")).hasMessageContaining("not a load spec");
         assertThatThrownBy(() -> yaml("mix: {cas: 1\n")).hasMessageContaining("cannot read");
         assertThatThrownBy(() -> yaml("objects: {groups: ['bad group']}\n")).hasMessageContaining("not a CP group name");
+    }
+
+    @Test
+    void aScenarioIsAClosedLoopBoundedByOpCountsWhoseScheduleFollowsItsTimeBox() {
+        LoadSpec seed = LoadSpec.scenario().build();
+        assertThat(seed.mix()).containsOnlyKeys(OpType.CALL);
+        assertThat(seed.warmup()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(seed.bounds()).isEqualTo(new LoadSpec.Bounds(0, 500_000, Duration.ofMinutes(10), 100));
+        assertThat(seed.threads()).isEqualTo(1);
+        assertThat(seed.measuredFor()).isNull();
+        assertThat(seed.profile().totalNanos()).as("an op count runs until the time box").isEqualTo(Duration.ofMinutes(10).toNanos());
+        LoadSpec longer = seed.toBuilder().timebox(Duration.ofMinutes(20)).build();
+        assertThat(longer.profile().totalNanos()).isEqualTo(Duration.ofMinutes(20).toNanos());
+        assertThat(seed.toBuilder().timebox(Duration.ofDays(3)).build().profile().totalNanos())
+                .isEqualTo(Duration.ofHours(24).toNanos());
+        LoadSpec timed = seed.toBuilder().duration(Duration.ofSeconds(30)).threads(4).build();
+        assertThat(timed.bounds().ops()).isZero();
+        assertThat(timed.measuredFor()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(timed.toBuilder().timebox(Duration.ofMinutes(1)).build().measuredFor()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(timed.toBuilder().ops(7).build().bounds().ops()).isEqualTo(7);
+        // what a result records reads back to the same spec (with ops of the mix: a caller's own op is never read)
+        for (LoadSpec bounded : List.of(seed, timed, seed.toBuilder().warmupOps(500).build())) {
+            LoadSpec spec = bounded.toBuilder().op(OpType.CALL, 0).op(OpType.CAS, 1).build();
+            assertThat(LoadSpec.fromTree(new com.fasterxml.jackson.databind.ObjectMapper().valueToTree(spec.describe()),
+                    Set.of()).build().describe()).isEqualTo(spec.describe()).containsKey("bounds");
+        }
+    }
+
+    @Test
+    void aWarmupIsATimeOrAnOpCountNeverBoth() {
+        LoadSpec ops = LoadSpec.scenario().warmup(Duration.ofSeconds(3)).warmupOps(500).build();
+        assertThat(ops.bounds().warmupOps()).isEqualTo(500);
+        assertThat(ops.warmup()).isZero();
+        assertThat(ops.warmupText()).isEqualTo("500 ops");
+        LoadSpec time = ops.toBuilder().warmup(Duration.ofSeconds(3)).build();
+        assertThat(time.bounds().warmupOps()).isZero();
+        assertThat(time.warmupText()).isEqualTo("3s");
+        assertThat(time.toBuilder().build().describe()).isEqualTo(time.describe());
+        assertThatThrownBy(() -> LoadSpec.builder().warmupOps(5).build()).hasMessageContaining("need a time box");
+    }
+
+    @Test
+    void badBoundsGetAReadableMessage() throws Exception {
+        assertThatThrownBy(() -> LoadSpec.scenario().ops(0)).hasMessage("ops must be a positive number, was 0");
+        assertThatThrownBy(() -> LoadSpec.scenario().ops(-5)).hasMessageContaining("-5");
+        assertThatThrownBy(() -> LoadSpec.scenario().warmupOps(-1).build()).hasMessageContaining("op counts must be 0 or more");
+        assertThatThrownBy(() -> LoadSpec.scenario().threads(0).build()).hasMessageContaining("threads");
+        assertThatThrownBy(() -> LoadSpec.scenario().timebox(Duration.ZERO).build()).hasMessageContaining("timebox must be positive");
+        assertThatThrownBy(() -> LoadSpec.scenario().warmup(Duration.ofSeconds(-1)).build()).hasMessageContaining("warmup");
+        assertThatThrownBy(() -> LoadSpec.scenario().op(OpType.CALL, 0).op(OpType.CAS, 1).rate(100).build())
+                .hasMessageContaining("closed loop");
+        assertThatThrownBy(() -> LoadSpec.scenario().stages("10s:1").build()).hasMessageContaining("ops to measure or stages");
+        assertThatThrownBy(() -> yaml("bounds: {ops: 10}\n")).hasMessageContaining("bounds.timebox");
+        assertThatThrownBy(() -> yaml("bounds: {timebox: 1m, opps: 10}\n")).hasMessageContaining("unknown field 'bounds.opps'");
+        assertThat(yaml("bounds: {timebox: 1m, ops: 10}\n").bounds()).isEqualTo(new LoadSpec.Bounds(0, 10, Duration.ofMinutes(1), 0));
     }
 }
