@@ -3,7 +3,7 @@ package io.cpbench.bench.cli;
 import io.cpbench.bench.cluster.DurationConverter;
 import io.cpbench.bench.run.EmulatorCostRun;
 import io.cpbench.bench.service.RunService;
-import io.cpbench.core.run.RunPlan;
+import io.cpbench.core.load.LoadSpec;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -65,7 +65,7 @@ final class EmulatorCostCommand implements Callable<Integer> {
         if (planOptions.ops == null && planOptions.duration == null) {
             planOptions.quick = true;
         }
-        RunPlan plan = planOptions.plan();
+        LoadSpec plan = planOptions.plan();
         // every scenario's configuration is checked before the first pair starts
         List<EmulatorCostRun.Config> configs = scenarioOption.scenariosOr("client-leader").stream()
                 .map(scenario -> new EmulatorCostRun.Config(scenario, pairs, plan, clusterWarmup.get(planOptions.quick),

@@ -2,7 +2,7 @@ package io.cpbench.bench.cli;
 
 import io.cpbench.bench.cluster.DurationConverter;
 import io.cpbench.core.load.Durations;
-import io.cpbench.core.run.RunPlan;
+import io.cpbench.core.load.LoadSpec;
 import picocli.CommandLine.Option;
 
 import java.time.Duration;
@@ -80,17 +80,17 @@ final class PlanOptions {
      * The plan for each scenario: {@link #plan()}, except that with --quick and no --timebox or --duration a scenario
      * whose calls go through the slow member gets {@link #QUICK_SLOW_TIMEBOX}.
      */
-    java.util.function.Function<io.cpbench.bench.scenario.Scenario, RunPlan> plans() {
-        RunPlan plan = plan();
+    java.util.function.Function<io.cpbench.bench.scenario.Scenario, LoadSpec> plans() {
+        LoadSpec plan = plan();
         if (!quick || timebox != null || duration != null) {
             return scenario -> plan;
         }
-        RunPlan throughSlow = plan.toBuilder().timebox(QUICK_SLOW_TIMEBOX).build();
+        LoadSpec throughSlow = plan.toBuilder().timebox(QUICK_SLOW_TIMEBOX).build();
         return scenario -> scenario.callsReachSlowMember() ? throughSlow : plan;
     }
 
     /** The plan these options ask for; anything that cannot work is an {@link IllegalArgumentException} naming the option. */
-    RunPlan plan() {
+    LoadSpec plan() {
         if (ops != null && duration != null) {
             throw new IllegalArgumentException("give --ops or --duration, not both");
         }
@@ -114,13 +114,13 @@ final class PlanOptions {
             throw new IllegalArgumentException("--timebox " + Durations.human(timebox) + " is not longer than --duration "
                     + Durations.human(duration) + ": every scenario would end TIMEBOXED; give a longer --timebox or omit it");
         }
-        RunPlan.Builder builder = RunPlan.builder().threads(threads);
+        LoadSpec.Builder builder = LoadSpec.scenario().threads(threads);
         if (warmupOps != null) {
             builder.warmupOps(warmupOps);
         } else {
-            builder.warmup(warmup != null ? warmup : quick ? QUICK_WARMUP : RunPlan.DEFAULT_WARMUP);
+            builder.warmup(warmup != null ? warmup : quick ? QUICK_WARMUP : LoadSpec.SCENARIO_WARMUP);
         }
-        Duration box = timebox != null ? timebox : quick ? QUICK_TIMEBOX : RunPlan.DEFAULT_TIMEBOX;
+        Duration box = timebox != null ? timebox : quick ? QUICK_TIMEBOX : LoadSpec.DEFAULT_TIMEBOX;
         if (duration != null) {
             builder.duration(duration);
             if (timebox == null && box.compareTo(duration.plus(DURATION_ALLOWANCE)) < 0) {
@@ -130,7 +130,7 @@ final class PlanOptions {
         } else if (ops == null && quick) {
             builder.duration(QUICK_DURATION);
         } else {
-            builder.ops(ops != null ? ops : RunPlan.SEED_OPS);
+            builder.ops(ops != null ? ops : LoadSpec.SEED_OPS);
         }
         return builder.timebox(box).build();
     }

@@ -8,7 +8,7 @@ import io.cpbench.bench.suite.ClusterWarmup;
 import io.cpbench.bench.suite.ScenarioRunner;
 import io.cpbench.bench.suite.ScenarioSession;
 import io.cpbench.bench.suite.SuiteOptions;
-import io.cpbench.core.run.RunPlan;
+import io.cpbench.core.load.LoadSpec;
 import io.cpbench.core.workload.Workload;
 import io.cpbench.topology.Topology;
 import io.cpbench.topology.TopologyKind;
@@ -94,7 +94,8 @@ public class CpOpBenchmark {
                 : ClusterOptions.startFromArgs(List.of(cluster.split(ARG_SEPARATOR)), logs);
         try {
             SuiteOptions options = SuiteOptions.defaults();
-            new ScenarioRunner(topology, RunPlan.builder().build(), logs, options, (s, r, p) -> { }).warmCluster(warmup, null);
+            new ScenarioRunner(topology, LoadSpec.scenario().build(), logs, options, ScenarioRunner.ProgressSink.NONE)
+                    .warmCluster(warmup, null);
             session = ScenarioSession.open(Scenarios.byName(scenario), topology, options);
         } catch (RuntimeException e) {
             topology.close();

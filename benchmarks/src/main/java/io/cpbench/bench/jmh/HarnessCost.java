@@ -1,7 +1,9 @@
 package io.cpbench.bench.jmh;
 
 import io.cpbench.core.run.Driver;
-import io.cpbench.core.run.RunPlan;
+import io.cpbench.core.load.LoadResult;
+import io.cpbench.core.load.LoadSpec;
+import org.HdrHistogram.Histogram;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -55,7 +57,7 @@ public class HarnessCost {
     static final int TIMES = 1 << 12;
 
     private Path dir;
-    private RunPlan plan;
+    private LoadSpec plan;
     private final long[] opNanos = new long[TIMES];
     /** How far the driver's clock is ahead of real time: the op times the no-op ops pretended to take. */
     private volatile long skew;
@@ -65,7 +67,7 @@ public class HarnessCost {
     public void setUp() throws IOException {
         dir = Files.createTempDirectory("cpbench-harness-cost");
         // The fake clock runs about 1 ms per op: 1,000,000 ops are some 20 minutes of it, well inside the time box.
-        plan = RunPlan.builder().warmupOps(0).ops(OPS).timebox(Duration.ofDays(1)).interval(Duration.ofMillis(10)).build();
+        plan = LoadSpec.scenario().warmupOps(0).ops(OPS).timebox(Duration.ofDays(1)).interval(Duration.ofMillis(10)).build();
         java.util.SplittableRandom random = new java.util.SplittableRandom(42);
         for (int i = 0; i < TIMES; i++) {
             double micros = Math.exp(Math.log(1_000) + 0.6 * gaussian(random));
@@ -95,16 +97,17 @@ public class HarnessCost {
     @OperationsPerInvocation(OPS)
     public long driverPerOp() {
         Driver driver = Driver.withClock(plan, () -> System.nanoTime() + skew);
-        io.cpbench.core.run.Measurement m = driver.run(() -> skew += opNanos[next++ & (TIMES - 1)],
-                dir.resolve("noop.hlog"), progress -> { });
+        LoadResult m = driver.run(() -> skew += opNanos[next++ & (TIMES - 1)],
+                dir.resolve("noop.hlog"), report -> { });
         if (m.ops() != OPS) {
             throw new IllegalStateException("the driver ran " + m.ops() + " ops, not " + OPS);
         }
-        long p50 = m.histogram().getValueAtPercentile(50);
+        Histogram latency = m.latencyHistogram();
+        long p50 = latency.getValueAtPercentile(50);
         if (p50 < 500 || p50 > 2_000) {
             throw new IllegalStateException("recorded p50 " + p50 + " µs; the op times should centre on 1,000 µs");
         }
-        return m.histogram().getTotalCount();
+        return latency.getTotalCount();
     }
 
     /**

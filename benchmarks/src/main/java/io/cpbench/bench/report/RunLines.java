@@ -3,7 +3,7 @@ package io.cpbench.bench.report;
 import io.cpbench.core.load.Durations;
 import io.cpbench.core.result.RunResult;
 import io.cpbench.core.status.Status;
-import io.cpbench.core.run.RunPlan;
+import io.cpbench.core.load.LoadSpec;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -31,9 +31,9 @@ public final class RunLines {
     }
 
     /** What each run of {@code plan} measures: its time or ops, after its warm-up, on its threads. */
-    public static String describe(RunPlan plan) {
-        String measured = plan.duration() != null ? "measure " + Durations.human(plan.duration().toSeconds())
-                : String.format(Locale.ROOT, "%,d ops", plan.ops());
+    public static String describe(LoadSpec plan) {
+        String measured = plan.measuredFor() != null ? "measure " + Durations.human(plan.measuredFor().toSeconds())
+                : String.format(Locale.ROOT, "%,d ops", plan.bounds().ops());
         return String.format(Locale.ROOT, "%s after %s warm-up, %d thread%s", measured, plan.warmupText(),
                 plan.threads(), plan.threads() == 1 ? "" : "s");
     }

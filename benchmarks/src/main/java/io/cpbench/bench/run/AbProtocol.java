@@ -2,9 +2,9 @@ package io.cpbench.bench.run;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.cpbench.core.run.Driver;
-import io.cpbench.core.run.Measurement;
+import io.cpbench.core.load.LoadResult;
+import io.cpbench.core.load.LoadSpec;
 import io.cpbench.core.status.Status;
-import io.cpbench.core.run.RunPlan;
 import io.cpbench.core.workload.Workload;
 import org.HdrHistogram.Histogram;
 
@@ -100,10 +100,10 @@ public final class AbProtocol {
      * scenario run measures); what it did.
      */
     private static Slice slice(Workload op, int threads, long millis) {
-        RunPlan plan = RunPlan.builder().warmupOps(0).duration(Duration.ofMillis(millis)).threads(threads)
+        LoadSpec plan = LoadSpec.scenario().warmupOps(0).duration(Duration.ofMillis(millis)).threads(threads)
                 .timebox(Duration.ofMillis(millis).plus(SLICE_OVERRUN)).build();
-        Measurement m = new Driver(plan).run(op, null, null);
-        Histogram all = m.histogram();
+        LoadResult m = new Driver(plan).run(op, null, null);
+        Histogram all = m.latencyHistogram();
         return new Slice(m.ops(), m.errors(), m.seconds(), all.getTotalCount() == 0 ? 0 : all.getValueAtPercentile(50),
                 all.getTotalCount() == 0 ? 0 : all.getValueAtPercentile(99),
                 m.firstError() != null ? m.firstError() : m.outcome() == Status.FAIL ? m.reason() : null);

@@ -3,7 +3,8 @@ package io.cpbench.bench.run;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.suite.ScenarioRunner;
 import io.cpbench.core.load.Durations;
-import io.cpbench.core.run.Progress;
+import io.cpbench.core.load.LoadEngine;
+import io.cpbench.core.load.LoadSpec;
 
 import java.io.PrintStream;
 import java.time.Duration;
@@ -17,23 +18,50 @@ public final class ConsoleProgress implements ScenarioRunner.ProgressSink {
     private final int rounds;
     private long lastPrinted;
 
-    /** How long each scenario measures with --duration, or null when it counts ops. */
-    private final Duration measureFor;
-
-    /** The scenarios' time box: no ETA goes past it. */
-    private final java.util.function.Function<Scenario, Duration> timebox;
-
-    public ConsoleProgress(PrintStream out, Duration every, int rounds, Duration measureFor,
-                    java.util.function.Function<Scenario, Duration> timebox) {
+    public ConsoleProgress(PrintStream out, Duration every, int rounds) {
         this.out = out;
-        this.timebox = timebox;
         this.everyNanos = every.toNanos();
         this.rounds = rounds;
-        this.measureFor = measureFor;
     }
 
     @Override
-    public synchronized void report(Scenario scenario, int round, Progress p) {
+    public LoadEngine.Listener listener(Scenario scenario, int round, LoadSpec spec) {
+        LoadSpec.Bounds bounds = spec.bounds();
+        long target = bounds == null ? 0 : bounds.ops();
+        // how long it measures when it does not count ops; no ETA goes past its time box
+        Duration measureFor = bounds == null ? Duration.ofNanos(spec.profile().totalNanos()) : spec.measuredFor();
+        Duration timebox = round == 0 || bounds == null ? null : bounds.timebox();
+        return new LoadEngine.Listener() {
+            private long errors;
+
+            @Override
+            public void warmingUp(long done, long warmupTarget, double elapsedSeconds, double opsPerSecond, long p50Micros) {
+                print(scenario, round, false, done, warmupTarget, null, timebox, seconds(elapsedSeconds), opsPerSecond,
+                        p50Micros, 0);
+            }
+
+            @Override
+            public void interval(LoadEngine.IntervalReport r) {
+                errors += r.errors();
+                print(scenario, round, true, r.done(), target, measureFor, timebox, seconds(r.elapsed()), r.opsPerSecond(),
+                        r.latency().p50(), errors);
+            }
+        };
+    }
+
+    private static Duration seconds(double value) {
+        return Duration.ofNanos(Math.round(value * 1e9));
+    }
+
+    /**
+     * @param target     ops asked for in this phase, or 0
+     * @param measureFor how long the phase lasts when it does not count ops, or null
+     * @param timebox    the run's time box, or null
+     * @param errors     errors so far in this phase
+     */
+    private synchronized void print(Scenario scenario, int round, boolean measuring, long doneOps, long target,
+                                    Duration measureFor, Duration timebox, Duration elapsed, double opsPerSecond,
+                                    long p50Micros, long errors) {
         long now = System.nanoTime();
         if (everyNanos <= 0 || now - lastPrinted < everyNanos) {
             return;
@@ -41,24 +69,24 @@ public final class ConsoleProgress implements ScenarioRunner.ProgressSink {
         lastPrinted = now;
         String done;
         String eta = "";
-        if (p.target() > 0) {
-            done = String.format(Locale.ROOT, "%,d/%,d ops (%.0f%%)", p.done(), p.target(), 100.0 * p.done() / p.target());
-            if (p.done() > 0) {
-                long seconds = (long) (p.elapsed().toMillis() / 1000.0 * (p.target() - p.done()) / p.done());
-                long boxLeft = round == 0 ? Long.MAX_VALUE : timebox.apply(scenario).minus(p.elapsed()).toSeconds();
+        if (target > 0) {
+            done = String.format(Locale.ROOT, "%,d/%,d ops (%.0f%%)", doneOps, target, 100.0 * doneOps / target);
+            if (doneOps > 0) {
+                long seconds = (long) (elapsed.toMillis() / 1000.0 * (target - doneOps) / doneOps);
+                long boxLeft = timebox == null ? Long.MAX_VALUE : timebox.minus(elapsed).toSeconds();
                 eta = seconds <= boxLeft ? "  ETA " + Durations.human(seconds) : "  ETA " + Durations.human(boxLeft) + " (time box)";
             }
-        } else if (p.measuring() && measureFor != null) {
-            double fraction = Math.min(1, (double) p.elapsed().toMillis() / Math.max(1, measureFor.toMillis()));
-            done = String.format(Locale.ROOT, "%,d ops, %s of %s (%.0f%%)", p.done(), Durations.human(p.elapsed().toSeconds()),
+        } else if (measuring && measureFor != null) {
+            double fraction = Math.min(1, (double) elapsed.toMillis() / Math.max(1, measureFor.toMillis()));
+            done = String.format(Locale.ROOT, "%,d ops, %s of %s (%.0f%%)", doneOps, Durations.human(elapsed.toSeconds()),
                     Durations.human(measureFor.toSeconds()), 100 * fraction);
-            eta = "  ETA " + Durations.human(measureFor.minus(p.elapsed()).toSeconds());
+            eta = "  ETA " + Durations.human(Math.max(0, measureFor.minus(elapsed).toSeconds()));
         } else {
-            done = String.format(Locale.ROOT, "%,d ops", p.done());
+            done = String.format(Locale.ROOT, "%,d ops", doneOps);
         }
-        String where = round == 0 ? (p.measuring() ? "[cluster warm-up, 2nd half]" : "[cluster warm-up, 1st half]") : String.format(Locale.ROOT, "[round %d/%d] %s %s", round, rounds,
-                scenario.name(), p.measuring() ? "measure" : "warm-up");
+        String where = round == 0 ? (measuring ? "[cluster warm-up, 2nd half]" : "[cluster warm-up, 1st half]")
+                : String.format(Locale.ROOT, "[round %d/%d] %s %s", round, rounds, scenario.name(), measuring ? "measure" : "warm-up");
         out.printf(Locale.ROOT, "    %s %s  %,.0f op/s  p50 %,d µs  errors %d  %s elapsed%s%n", where, done,
-                p.intervalOpsPerSecond(), p.intervalP50Micros(), p.errors(), Durations.human(p.elapsed().toSeconds()), eta);
+                opsPerSecond, p50Micros, errors, Durations.human(elapsed.toSeconds()), eta);
     }
 }

@@ -12,7 +12,7 @@ import io.cpbench.bench.suite.SuiteOptions;
 import io.cpbench.core.result.MarkdownTable;
 import io.cpbench.core.result.RunResult;
 import io.cpbench.core.status.Status;
-import io.cpbench.core.run.RunPlan;
+import io.cpbench.core.load.LoadSpec;
 import io.cpbench.core.stats.Bootstrap;
 import io.cpbench.topology.Topology;
 import io.cpbench.topology.TopologyKind;
@@ -47,7 +47,7 @@ public final class EmulatorCostRun extends StoppableRun implements RunKind {
      *                      connections and the last member's links, as matrix and run have it)
      * @param members       CP members of each cluster, 3-9
      */
-    public record Config(Scenario scenario, int pairs, RunPlan plan, ClusterWarmup clusterWarmup, boolean emulatedAll,
+    public record Config(Scenario scenario, int pairs, LoadSpec plan, ClusterWarmup clusterWarmup, boolean emulatedAll,
                          int members, java.time.Duration settle) {
         public Config {
             if (settle.isNegative()) {
@@ -179,7 +179,7 @@ public final class EmulatorCostRun extends StoppableRun implements RunKind {
         TopologySpec spec = TopologySpec.builder(dir.resolve("members-" + pair)).members(members).emulateNetwork(emulated)
                 .settle(config.settle()).links(config.emulatedAll() ? EmulatedLinks.ALL : EmulatedLinks.slowMember(members - 1)).build();
         try (Topology topology = TopologyKind.LOCAL.start(spec)) {
-            ScenarioRunner runner = new ScenarioRunner(topology, config.plan(), dir, SuiteOptions.defaults(), (s, r, p) -> { });
+            ScenarioRunner runner = new ScenarioRunner(topology, config.plan(), dir, SuiteOptions.defaults(), ScenarioRunner.ProgressSink.NONE);
             stops.running(runner::stop);
             if (stops.stopped()) {
                 return null;

@@ -293,7 +293,7 @@ public final class LoadRun extends ReleaseAwareRun implements RunKind {
             session.close();
         }
         LoadVerdict verdict = LoadVerdict.of(load, report);
-        RunResult result = builder.where(report).measured(load).status(verdict.status(), verdict.reason())
+        RunResult result = builder.where(report).measuredLoad(load).status(verdict.status(), verdict.reason())
                 .hlog(stem + "/load-" + spec.mix().keySet().iterator().next().key() + ".hlog").build();
         ResultFiles.write(runDir, result);
         console.println();
@@ -326,7 +326,7 @@ public final class LoadRun extends ReleaseAwareRun implements RunKind {
             session.close();
         }
         LoadVerdict verdict = LoadVerdict.of(load, report);
-        RunResult result = builder.where(report).measured(load).status(verdict.status(), verdict.reason()).build();
+        RunResult result = builder.where(report).measuredLoad(load).status(verdict.status(), verdict.reason()).build();
         ResultFiles.write(runDir, result);
         console.println();
         console.print(indent(LoadSummary.render(load)));

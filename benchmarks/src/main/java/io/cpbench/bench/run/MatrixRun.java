@@ -14,7 +14,8 @@ import io.cpbench.bench.suite.ScenarioRunner;
 import io.cpbench.bench.suite.SuiteOptions;
 import io.cpbench.core.load.Durations;
 import io.cpbench.core.result.RunResult;
-import io.cpbench.core.run.RunPlan;
+import io.cpbench.core.load.LoadEngine;
+import io.cpbench.core.load.LoadSpec;
 import io.cpbench.topology.Topology;
 
 import java.io.PrintStream;
@@ -48,7 +49,7 @@ public final class MatrixRun extends ReleaseAwareRun implements RunKind {
      * @param releases  with a version axis ({@code --hazelcast-version A,B}), every release's cluster; else empty
      * @param strict    UNSTABLE and TIMEBOXED results make the exit code 3
      */
-    public record Config(String name, List<Scenario> scenarios, RunPlan plan, Function<Scenario, RunPlan> plans, int rounds,
+    public record Config(String name, List<Scenario> scenarios, LoadSpec plan, Function<Scenario, LoadSpec> plans, int rounds,
                          UntilCi untilCi, ClusterWarmup warmup, SuiteOptions options, ClusterChoice cluster,
                          List<ClusterChoice> releases, boolean strict) {
         public Config {
@@ -103,19 +104,19 @@ public final class MatrixRun extends ReleaseAwareRun implements RunKind {
     @Override
     public void announce(PrintStream out, Path runDir) {
         List<Scenario> scenarios = config.scenarios();
-        RunPlan plan = config.plan();
-        Function<Scenario, RunPlan> plans = config.plans();
+        LoadSpec plan = config.plan();
+        Function<Scenario, LoadSpec> plans = config.plans();
         UntilCi untilCi = config.untilCi();
         int rounds = config.rounds();
         ReleaseAxisRun.Config across = config.acrossReleases();
         int releases = Math.max(1, config.releases().size());
-        long boxedRound = scenarios.stream().mapToLong(s -> plans.apply(s).timebox().toSeconds()).sum();
-        Duration shortestBox = scenarios.stream().map(s -> plans.apply(s).timebox()).min(Duration::compareTo).orElseThrow();
-        boolean shorterBoxes = shortestBox.compareTo(plan.timebox()) < 0;
+        long boxedRound = scenarios.stream().mapToLong(s -> plans.apply(s).bounds().timebox().toSeconds()).sum();
+        Duration shortestBox = scenarios.stream().map(s -> plans.apply(s).bounds().timebox()).min(Duration::compareTo).orElseThrow();
+        boolean shorterBoxes = shortestBox.compareTo(plan.bounds().timebox()) < 0;
         out.printf(Locale.ROOT, "cp-bench %s: %d scenario%s x %d round%s%s; %s; time box %s per scenario%s (at most %s in all)%n",
                 name(), scenarios.size(), scenarios.size() == 1 ? "" : "s", rounds, rounds == 1 ? "" : "s",
                 across == null ? "" : across.describe(),
-                RunLines.describe(plan), Durations.human(plan.timebox()),
+                RunLines.describe(plan), Durations.human(plan.bounds().timebox()),
                 shorterBoxes ? ", " + Durations.human(shortestBox) + " through the slow member" : "",
                 untilCi != null && untilCi.maxTime().toSeconds() < boxedRound * rounds
                         ? Durations.human(untilCi.maxTime().toSeconds() + boxedRound) + ": --max-time, plus the round in flight"
@@ -168,15 +169,24 @@ public final class MatrixRun extends ReleaseAwareRun implements RunKind {
 
     /** Progress lines on stderr each {@code --progress}, and the live view's samples when it runs. */
     private ScenarioRunner.ProgressSink progress(RunContext context) {
-        ConsoleProgress lines = new ConsoleProgress(System.err, context.progressEvery(), config.rounds(),
-                config.plan().duration(), scenario -> config.plans().apply(scenario).timebox());
+        ConsoleProgress lines = new ConsoleProgress(System.err, context.progressEvery(), config.rounds());
         io.cpbench.bench.report.LiveView live = context.live();
-        return live == null ? lines : (scenario, round, p) -> {
-            lines.report(scenario, round, p);
-            live.sample((round == 0 ? "cluster warm-up" : "round " + round + " " + scenario.name())
-                            + (p.measuring() ? "" : " (warm-up)"),
-                    p.intervalOpsPerSecond(), p.intervalP50Micros(), null, p.done(), p.errors());
-        };
+        return live == null ? lines : (scenario, round, spec) -> LoadEngine.Listener.both(lines.listener(scenario, round, spec),
+                new LoadEngine.Listener() {
+                    private final String what = round == 0 ? "cluster warm-up" : "round " + round + " " + scenario.name();
+                    private long errors;
+
+                    @Override
+                    public void warmingUp(long done, long target, double elapsedSeconds, double opsPerSecond, long p50Micros) {
+                        live.sample(what + " (warm-up)", opsPerSecond, p50Micros, null, done, 0);
+                    }
+
+                    @Override
+                    public void interval(LoadEngine.IntervalReport r) {
+                        errors += r.errors();
+                        live.sample(what, r.opsPerSecond(), r.latency().p50(), null, r.done(), errors);
+                    }
+                });
     }
 
     /** With --until-ci, each scenario's ratio to its baseline and whether it is known well enough; else none. */
@@ -223,12 +233,12 @@ public final class MatrixRun extends ReleaseAwareRun implements RunKind {
 
     /** How long what is left should take: from the scenarios run so far, or before any from the warm-up's rate. */
     static final class Estimate {
-        private final Function<Scenario, RunPlan> plans;
+        private final Function<Scenario, LoadSpec> plans;
         private final List<Scenario> scenarios;
         private final int rounds;
         private double rate;
 
-        Estimate(Function<Scenario, RunPlan> plans, List<Scenario> scenarios, int rounds) {
+        Estimate(Function<Scenario, LoadSpec> plans, List<Scenario> scenarios, int rounds) {
             this.plans = plans;
             this.scenarios = scenarios;
             this.rounds = rounds;
@@ -245,19 +255,19 @@ public final class MatrixRun extends ReleaseAwareRun implements RunKind {
             }
             long perRound = 0;
             for (Scenario scenario : scenarios) {
-                RunPlan plan = plans.apply(scenario);
-                long box = plan.timebox().toSeconds();
+                LoadSpec plan = plans.apply(scenario);
+                long box = plan.bounds().timebox().toSeconds();
                 long fast;
-                long warm = plan.warmup().toSeconds() + (rate > 0 ? (long) (plan.warmupOps() / rate) : 0);
-                if (plan.duration() != null) {
-                    fast = plan.duration().toSeconds() + warm;
+                long warm = plan.warmup().toSeconds() + (rate > 0 ? (long) (plan.bounds().warmupOps() / rate) : 0);
+                if (plan.measuredFor() != null) {
+                    fast = plan.measuredFor().toSeconds() + warm;
                 } else if (rate > 0) {
-                    fast = warm + (long) (plan.ops() / rate);
+                    fast = warm + (long) (plan.bounds().ops() / rate);
                 } else {
                     return 0;
                 }
                 // Through the slow member an op costs tens of ms: those scenarios run to their time box.
-                perRound += scenario.callsReachSlowMember() && plan.duration() == null ? box : Math.min(fast, box);
+                perRound += scenario.callsReachSlowMember() && plan.measuredFor() == null ? box : Math.min(fast, box);
             }
             return perRound * rounds;
         }

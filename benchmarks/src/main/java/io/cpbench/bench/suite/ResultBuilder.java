@@ -4,8 +4,8 @@ import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.core.result.Environment;
 import io.cpbench.core.result.RunResult;
 import io.cpbench.core.status.Status;
-import io.cpbench.core.run.Measurement;
-import io.cpbench.core.run.RunPlan;
+import io.cpbench.core.load.LoadResult;
+import io.cpbench.core.load.LoadSpec;
 import org.HdrHistogram.Histogram;
 
 import java.time.Instant;
@@ -64,10 +64,12 @@ public final class ResultBuilder {
         return this;
     }
 
-    public ResultBuilder plan(RunPlan value) {
-        plan = new RunResult.PlanInfo(value.warmupOps(), value.ops(),
-                value.duration() == null ? 0 : value.duration().toMillis() / 1000.0, value.timebox().toMillis() / 1000.0,
-                value.threads(), value.warmup().toMillis() / 1000.0);
+    /** @param value a scenario run's spec: bounded by op counts and a time box ({@link LoadSpec#scenario()}) */
+    public ResultBuilder plan(LoadSpec value) {
+        LoadSpec.Bounds bounds = value.bounds();
+        plan = new RunResult.PlanInfo(bounds.warmupOps(), bounds.ops(),
+                value.measuredFor() == null ? 0 : value.measuredFor().toMillis() / 1000.0,
+                bounds.timebox().toMillis() / 1000.0, value.threads(), value.warmup().toMillis() / 1000.0);
         return this;
     }
 
@@ -81,15 +83,15 @@ public final class ResultBuilder {
         return this;
     }
 
-    /** What cp-bench's driver measured. */
-    public ResultBuilder measured(Measurement m) {
-        startedAt = m.startedAt().toString();
+    /** What the load engine measured, all ops together. */
+    public ResultBuilder measured(LoadResult m) {
+        startedAt = m.startedAt();
         seconds = m.seconds();
-        warmupOps = m.warmupOps();
+        warmupOps = m.warmupOps() == null ? 0 : m.warmupOps();
         ops = m.ops();
         errors = m.errors();
         opsPerSecond = m.opsPerSecond();
-        histogram = m.histogram();
+        histogram = m.latencyHistogram();
         censored = m.censored();
         firstError = m.firstError();
         counters = m.counters();
@@ -105,19 +107,10 @@ public final class ResultBuilder {
         return this;
     }
 
-    /** What a load run measured: all ops together in the row, the rest in the {@code load} section. */
-    public ResultBuilder measured(io.cpbench.core.load.LoadResult result) {
+    /** What a load run measured: all ops together in the row ({@link #measured(LoadResult)}), the rest in the {@code load} section. */
+    public ResultBuilder measuredLoad(LoadResult result) {
         load = result;
-        startedAt = result.startedAt();
-        seconds = result.seconds();
-        ops = result.total().all().ops();
-        errors = result.total().all().errors();
-        opsPerSecond = result.total().all().opsPerSecond();
-        Histogram all = new Histogram(3);
-        result.histograms().values().forEach(encoded -> all.add(RunResult.decode(encoded)));
-        histogram = all;
-        censored = result.total().all().latency().censored();
-        return this;
+        return measured(result);
     }
 
     public ResultBuilder hlog(String fileName) {

@@ -8,17 +8,14 @@ import io.cpbench.core.result.RunResult;
 import io.cpbench.core.status.Status;
 import io.cpbench.core.load.LoadEngine;
 import io.cpbench.core.run.Driver;
-import io.cpbench.core.run.Measurement;
-import io.cpbench.core.run.Progress;
-import io.cpbench.core.run.RunPlan;
+import io.cpbench.core.load.LoadResult;
+import io.cpbench.core.load.LoadSpec;
 import io.cpbench.core.run.StopSwitch;
 import io.cpbench.topology.Topology;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -30,19 +27,27 @@ import java.util.function.Function;
 public final class ScenarioRunner {
 
     private final Topology topology;
-    private final Function<Scenario, RunPlan> plans;
+    private final Function<Scenario, LoadSpec> plans;
     private final Path outDir;
     private final SuiteOptions options;
     private final ProgressSink progress;
     private final StopSwitch stops = new StopSwitch();
 
-    /** Receives the driver's progress, tagged with what is running. */
+    /** Where runs report their progress: an engine listener for each run, told what is running. */
     public interface ProgressSink {
-        void report(Scenario scenario, int round, Progress progress);
+        /** Progress goes nowhere. */
+        ProgressSink NONE = (scenario, round, spec) -> null;
+
+        /**
+         * @param round 1-based; 0 for the cluster warm-up
+         * @param spec  what the run does
+         * @return the run's listener, or null for none
+         */
+        LoadEngine.Listener listener(Scenario scenario, int round, LoadSpec spec);
     }
 
     /** @param plans what each scenario's run does (a scenario through the slow member may get a shorter time box) */
-    public ScenarioRunner(Topology topology, Function<Scenario, RunPlan> plans, Path outDir, SuiteOptions options,
+    public ScenarioRunner(Topology topology, Function<Scenario, LoadSpec> plans, Path outDir, SuiteOptions options,
                           ProgressSink progress) {
         this.topology = topology;
         this.plans = plans;
@@ -51,7 +56,7 @@ public final class ScenarioRunner {
         this.progress = progress;
     }
 
-    public ScenarioRunner(Topology topology, RunPlan plan, Path outDir, SuiteOptions options, ProgressSink progress) {
+    public ScenarioRunner(Topology topology, LoadSpec plan, Path outDir, SuiteOptions options, ProgressSink progress) {
         this(topology, scenario -> plan, outDir, options, progress);
     }
 
@@ -76,37 +81,21 @@ public final class ScenarioRunner {
             return 0;
         }
         Scenario shown = Scenario.of("cluster-warm-up", Network.PLAIN, Routing.SMART);
-        LoadEngine.Listener listener = new LoadEngine.Listener() {
-            @Override
-            public void warmingUp(long done, long target, double elapsedSeconds, double opsPerSecond, long p50Micros) {
-                progress.report(shown, 0, new Progress(false, done, target, seconds(elapsedSeconds), opsPerSecond,
-                        p50Micros, 0));
-            }
-
-            @Override
-            public void interval(LoadEngine.IntervalReport r) {
-                progress.report(shown, 0, new Progress(true, r.done(), 0, seconds(r.elapsed()), r.opsPerSecond(),
-                        r.latency().p50(), r.errors()));
-            }
-        };
-        return warmup.run(console, ClusterWarmup.seedOp(1), topology, options, listener,
+        LoadSpec seedOp = ClusterWarmup.seedOp(1);
+        return warmup.run(console, seedOp, topology, options, progress.listener(shown, 0, warmup.spec(seedOp)),
                 engine -> stops.running(engine == null ? null : engine::stop));
-    }
-
-    private static Duration seconds(double value) {
-        return Duration.ofNanos(Math.round(value * 1e9));
     }
 
     /** Sets the scenario up, drives it, checks it, and writes its result. */
     public RunResult run(Scenario scenario, int round) {
-        RunPlan plan = plans.apply(scenario);
+        LoadSpec plan = plans.apply(scenario);
         ResultBuilder result = ResultBuilder.of(scenario, round).plan(plan);
         Path hlog = outDir.resolve(String.format("%02d-%s.hlog", round, scenario.name()));
-        Measurement measurement;
+        LoadResult measurement;
         ScenarioSession.Report report;
         try (ScenarioSession session = ScenarioSession.open(scenario, topology, options)) {
             try {
-                measurement = drive(session, plan, hlog, p -> progress.report(scenario, round, p));
+                measurement = drive(session, plan, hlog, progress.listener(scenario, round, plan));
             } catch (RuntimeException e) {
                 return write(result.where(session.finish(true)).status(Status.FAIL,
                         "client could not run: " + Driver.describe(e)).build());
@@ -127,11 +116,11 @@ public final class ScenarioRunner {
     }
 
     /** Runs the seed's op through the session's client; {@link #stop()} reaches the driver while it runs. */
-    private Measurement drive(ScenarioSession session, RunPlan runPlan, Path hlog, Consumer<Progress> progressSink) {
-        Driver driver = new Driver(runPlan);
+    private LoadResult drive(ScenarioSession session, LoadSpec plan, Path hlog, LoadEngine.Listener listener) {
+        Driver driver = new Driver(plan);
         stops.running(driver::stop);
         try {
-            return driver.run(session.op(), hlog, progressSink);
+            return driver.run(session.op(), hlog, listener);
         } finally {
             stops.running(null);
         }

@@ -147,13 +147,13 @@ class OptionSpellingsTest {
         assertThat(quick.planOptions.plan().warmup()).isEqualTo(Duration.ofSeconds(2));
         RunCommand timed = parse("run", "--scenario", "client-leader", "--warmup", "1500ms");
         assertThat(timed.planOptions.plan().warmup()).isEqualTo(Duration.ofMillis(1500));
-        assertThat(timed.planOptions.plan().warmupOps()).isZero();
+        assertThat(timed.planOptions.plan().bounds().warmupOps()).isZero();
         MatrixCommand none = parse("matrix", "--warmup", "0");
         assertThat(none.planOptions.plan().warmup()).isZero();
         assertThat(stderr()).isEmpty();
 
         RunCommand counted = parse("run", "--scenario", "client-leader", "--warmup", "5000");
-        assertThat(counted.planOptions.plan().warmupOps()).isEqualTo(5000);
+        assertThat(counted.planOptions.plan().bounds().warmupOps()).isEqualTo(5000);
         assertThat(counted.planOptions.plan().warmup()).isZero();
         assertThat(stderr()).isEqualTo("cpbench run: --warmup 5000 is read as 5000 ops, as before; a bare number is"
                 + " deprecated here, give a duration such as 10s" + System.lineSeparator());

@@ -2,10 +2,8 @@ package io.cpbench.core.load;
 
 import com.hazelcast.core.HazelcastInstance;
 import io.cpbench.core.history.HistoryRecorder;
-import io.cpbench.core.stats.Censored;
 import io.cpbench.core.workload.Workload;
 import io.soabase.recordbuilder.core.RecordBuilder;
-import org.HdrHistogram.Histogram;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -62,6 +60,38 @@ public final class LoadEngine {
 
         /** Just before the first measured op may start, on the sampling thread (to read counters at the start). */
         default void measuringStarts() {
+        }
+
+        /** Tells {@code first} and then {@code second} everything; either may be null. */
+        static Listener both(Listener first, Listener second) {
+            if (first == null || second == null) {
+                return first == null ? second : first;
+            }
+            return new Listener() {
+                @Override
+                public void interval(IntervalReport report) {
+                    first.interval(report);
+                    second.interval(report);
+                }
+
+                @Override
+                public void message(String line) {
+                    first.message(line);
+                    second.message(line);
+                }
+
+                @Override
+                public void warmingUp(long done, long target, double elapsedSeconds, double opsPerSecond, long p50Micros) {
+                    first.warmingUp(done, target, elapsedSeconds, opsPerSecond, p50Micros);
+                    second.warmingUp(done, target, elapsedSeconds, opsPerSecond, p50Micros);
+                }
+
+                @Override
+                public void measuringStarts() {
+                    first.measuringStarts();
+                    second.measuringStarts();
+                }
+            };
         }
     }
 
@@ -121,7 +151,6 @@ public final class LoadEngine {
     /** Lock logs' time base: real time, as {@link LoadOps} stamps lock holds with {@link System#nanoTime()}. */
     private final long origin = System.nanoTime();
     private Path hlog;
-    private volatile Tally measured;
     private volatile LoadParts parts;
 
     /**
@@ -218,20 +247,6 @@ public final class LoadEngine {
     }
 
     /**
-     * What the measured phase recorded, all ops together. Read after {@link #run()}.
-     *
-     * @param latency    latency of every successful measured op, and of every op abandoned in flight at its latency so
-     *                   far, µs (the sum of the interval log's intervals)
-     * @param ok         measured ops that succeeded
-     * @param errors     measured ops that threw
-     * @param warmupOps  warm-up ops that succeeded (bounded runs; 0 otherwise)
-     * @param firstError the first measured error, described; null if none
-     * @param censored   the ops abandoned in flight, in {@code latency} at a lower bound; null when none
-     */
-    public record Totals(Histogram latency, long ok, long errors, long warmupOps, String firstError, Censored censored) {
-    }
-
-    /**
      * What the run measured per stage, in a form that adds up with other generators' ({@link LoadMerge}).
      *
      * @throws IllegalStateException before {@link #run()} has returned
@@ -241,20 +256,6 @@ public final class LoadEngine {
             throw new IllegalStateException("the engine has not run");
         }
         return parts;
-    }
-
-    /** @throws IllegalStateException before {@link #run()} has returned */
-    public Totals totals() {
-        if (measured == null) {
-            throw new IllegalStateException("the run has not ended");
-        }
-        Histogram all = new Histogram(Recording.MAX_MICROS, 3);
-        Censored censored = null;
-        for (int i = 0; i < measured.latency.length; i++) {
-            all.add(measured.latency[i]);
-            censored = Censored.merge(censored, measured.censored[i]);
-        }
-        return new Totals(all, measured.okOps(), measured.allErrors(), state.warmupDone.sum(), recording.firstError(), censored);
     }
 
     /** The run's history so far (null unless {@link #recordHistory()}); taking it closes it to later ops. */
@@ -306,7 +307,6 @@ public final class LoadEngine {
         try (LoadOutput output = new LoadOutput(outDir, used, spec.open(), hlog)) {
             Sampling.Measured m = sampling.measure(output, inFlightGrace);
             RunEnding.Ended ended = new RunEnding(spec, used, recording, state, ops).end(m, lockLogs, origin, startedAt);
-            measured = ended.whole();
             parts = ended.parts();
             return ended.result();
         }

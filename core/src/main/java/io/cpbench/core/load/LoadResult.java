@@ -5,6 +5,7 @@ import io.cpbench.core.status.Status;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.cpbench.core.stats.Censored;
+import io.cpbench.core.stats.HistogramCodec;
 import io.soabase.recordbuilder.core.RecordBuilder;
 import org.HdrHistogram.Histogram;
 
@@ -30,6 +31,11 @@ import java.util.Map;
  *                   file) when this process ran it alone
  * @param unsteady   why a run that COMPLETED is not a steady measurement (its status is then UNSTABLE): for example a
  *                   generator that began measuring later than {@link LoadMerge#LATE_BOUND_MS}; empty when none
+ * @param warmupOps  warm-up ops that succeeded, in a run bounded by op counts ({@link LoadSpec#bounds()}); null (left
+ *                   out of the file) otherwise
+ * @param firstError the first measured op that failed, described ({@code Type: message}); null when none
+ * @param counters   a caller's op's own counts during the measured phase ({@link io.cpbench.core.workload.Workload#counters()},
+ *                   for example CAS retries); empty for the engine's own ops
  */
 @RecordBuilder
 public record LoadResult(io.cpbench.core.status.Status outcome, String reason, Map<String, Object> spec, String startedAt, double seconds,
@@ -37,7 +43,10 @@ public record LoadResult(io.cpbench.core.status.Status outcome, String reason, M
                          List<ThresholdResult> thresholds, List<InvariantResult> invariants,
                          Map<String, String> histograms,
                          @JsonInclude(JsonInclude.Include.NON_EMPTY) List<AgentRow> agents,
-                         @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> unsteady) {
+                         @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> unsteady,
+                         @JsonInclude(JsonInclude.Include.NON_NULL) Long warmupOps,
+                         @JsonInclude(JsonInclude.Include.NON_NULL) String firstError,
+                         @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Long> counters) {
 
     public LoadResult {
         agents = agents == null ? List.of() : List.copyOf(agents);
@@ -46,6 +55,42 @@ public record LoadResult(io.cpbench.core.status.Status outcome, String reason, M
         thresholds = thresholds == null ? List.of() : List.copyOf(thresholds);
         invariants = invariants == null ? List.of() : List.copyOf(invariants);
         histograms = histograms == null ? Map.of() : Map.copyOf(histograms);
+        counters = counters == null ? Map.of() : Map.copyOf(counters);
+    }
+
+    /**
+     * The latency of every measured op, all ops together, µs: the sum of {@link #histograms}, which holds the
+     * successful ops and those abandoned in flight (at their latency so far, {@link #censored()}). In a closed loop it
+     * is the sum of the intervals written to the run's {@code .hlog}.
+     */
+    @JsonIgnore
+    public Histogram latencyHistogram() {
+        Histogram all = new Histogram(Recording.MAX_MICROS, 3);
+        histograms.values().forEach(encoded -> all.add(HistogramCodec.decode(encoded)));
+        return all;
+    }
+
+    /** Measured ops that succeeded, all ops together. */
+    @JsonIgnore
+    public long ops() {
+        return total == null ? 0 : total.all().ops();
+    }
+
+    /** Measured ops that failed, all ops together. */
+    @JsonIgnore
+    public long errors() {
+        return total == null ? 0 : total.all().errors();
+    }
+
+    @JsonIgnore
+    public double opsPerSecond() {
+        return total == null ? 0 : total.all().opsPerSecond();
+    }
+
+    /** The measured ops abandoned in flight, in {@link #latencyHistogram()} at a lower bound; null when none. */
+    @JsonIgnore
+    public Censored censored() {
+        return total == null ? null : total.all().latency().censored();
     }
 
     /** Every threshold held (true when there are none). */

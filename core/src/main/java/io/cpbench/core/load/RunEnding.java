@@ -20,10 +20,9 @@ final class RunEnding {
 
     /**
      * @param result the run's result
-     * @param whole  every stage's numbers together
-     * @param parts  the same per stage, in a form that merges with other generators'
+     * @param parts  what it measured per stage, in a form that merges with other generators'
      */
-    record Ended(LoadResult result, Tally whole, LoadParts parts) {
+    record Ended(LoadResult result, LoadParts parts) {
     }
 
     private final LoadSpec spec;
@@ -85,8 +84,8 @@ final class RunEnding {
         LoadResult result = LoadResultBuilder.builder().outcome(ending.outcome()).reason(ending.reason())
                 .spec(spec.describe()).startedAt(startedAt.toString()).seconds((endNanos - measureStart) / 1e9)
                 .stages(stageStats).total(total).schedule(schedule).thresholds(thresholds).invariants(invariants)
-                .histograms(histograms).build();
-        return new Ended(result, whole, parts);
+                .histograms(histograms).warmupOps(bounds == null ? null : state.warmupDone.sum()).firstError(recording.firstError()).build();
+        return new Ended(result, parts);
     }
 
     private record Ending(Status outcome, String reason) {

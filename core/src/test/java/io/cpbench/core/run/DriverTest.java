@@ -1,6 +1,9 @@
 package io.cpbench.core.run;
 
 import io.cpbench.core.status.Status;
+import io.cpbench.core.load.LoadEngine;
+import io.cpbench.core.load.LoadResult;
+import io.cpbench.core.load.LoadSpec;
 import io.cpbench.core.result.RunResult;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogReader;
@@ -22,36 +25,35 @@ class DriverTest {
     @Test
     void runsExactlyTheOpsAskedForAcrossThreadsAndKeepsWarmupOutOfTheHistogram() {
         AtomicLong calls = new AtomicLong();
-        RunPlan plan = RunPlan.builder().warmupOps(101).ops(1_003).threads(3).timebox(Duration.ofMinutes(1)).build();
+        LoadSpec plan = LoadSpec.scenario().warmupOps(101).ops(1_003).threads(3).timebox(Duration.ofMinutes(1)).build();
 
-        Measurement m = new Driver(plan).run(calls::incrementAndGet, null, null);
+        LoadResult m = new Driver(plan).run(calls::incrementAndGet, null, null);
 
         assertThat(m.outcome()).isEqualTo(Status.OK);
-        assertThat(m.warmupOps()).isEqualTo(101);
+        assertThat(m.warmupOps()).isEqualTo(101L);
         assertThat(m.ops()).isEqualTo(1_003);
-        assertThat(m.histogram().getTotalCount()).isEqualTo(1_003);
+        assertThat(m.latencyHistogram().getTotalCount()).isEqualTo(1_003);
         assertThat(calls.get()).isEqualTo(101 + 1_003);
     }
 
     @Test
     void aWarmupTimeRunsOpsForThatLongAndKeepsThemOutOfTheHistogram() {
         AtomicLong calls = new AtomicLong();
-        RunPlan plan = RunPlan.builder().warmup(Duration.ofMillis(600)).ops(200).threads(2)
+        LoadSpec plan = LoadSpec.scenario().warmup(Duration.ofMillis(600)).ops(200).threads(2)
                 .timebox(Duration.ofMinutes(1)).build();
-        java.util.List<Progress> progress = new java.util.concurrent.CopyOnWriteArrayList<>();
         long start = System.nanoTime();
 
-        Measurement m = new Driver(plan).run(() -> {
+        LoadResult m = new Driver(plan).run(() -> {
             calls.incrementAndGet();
             Thread.sleep(1);
-        }, null, progress::add);
+        }, null, null);
 
         long elapsedMillis = (System.nanoTime() - start) / 1_000_000;
         assertThat(m.outcome()).isEqualTo(Status.OK);
         assertThat(m.ops()).isEqualTo(200);
-        assertThat(m.histogram().getTotalCount()).isEqualTo(200);
+        assertThat(m.latencyHistogram().getTotalCount()).isEqualTo(200);
         // two threads of 1 ms ops for 0.6 s run hundreds of ops, none of them measured; a 0 here would mean no warm-up
-        assertThat(m.warmupOps()).isGreaterThan(100).isEqualTo(calls.get() - 200);
+        assertThat(m.warmupOps()).isGreaterThan(100L).isEqualTo(calls.get() - 200);
         assertThat(elapsedMillis).as("the warm-up ran its time before measuring").isGreaterThanOrEqualTo(600);
         assertThat(m.startedAt()).isNotNull();
     }
@@ -59,9 +61,9 @@ class DriverTest {
     @Test
     void aWarmupTimeLongerThanItsShareOfTheTimeboxIsCutThere() {
         // 20 % of a 2 s time box is 0.4 s: a 30 s warm-up must not eat the time box
-        RunPlan plan = RunPlan.builder().warmup(Duration.ofSeconds(30)).ops(50).timebox(Duration.ofSeconds(2)).build();
+        LoadSpec plan = LoadSpec.scenario().warmup(Duration.ofSeconds(30)).ops(50).timebox(Duration.ofSeconds(2)).build();
 
-        Measurement m = new Driver(plan).run(() -> Thread.sleep(1), null, null);
+        LoadResult m = new Driver(plan).run(() -> Thread.sleep(1), null, null);
 
         assertThat(m.outcome()).isEqualTo(Status.OK);
         assertThat(m.ops()).isEqualTo(50);
@@ -70,13 +72,13 @@ class DriverTest {
 
     @Test
     void recordsServiceTimeInMicroseconds() {
-        RunPlan plan = RunPlan.builder().warmupOps(0).ops(20).timebox(Duration.ofMinutes(1)).build();
+        LoadSpec plan = LoadSpec.scenario().warmupOps(0).ops(20).timebox(Duration.ofMinutes(1)).build();
 
-        Measurement m = new Driver(plan).run(() -> Thread.sleep(3), null, null);
+        LoadResult m = new Driver(plan).run(() -> Thread.sleep(3), null, null);
 
         // A 3 ms sleep never takes less than 3,000 µs; a unit mix-up (ns or ms) would land far outside this range.
-        assertThat(m.histogram().getMinValue()).isGreaterThanOrEqualTo(3_000);
-        assertThat(m.histogram().getValueAtPercentile(50)).isLessThan(100_000);
+        assertThat(m.latencyHistogram().getMinValue()).isGreaterThanOrEqualTo(3_000);
+        assertThat(m.latencyHistogram().getValueAtPercentile(50)).isLessThan(100_000);
         assertThat(m.seconds()).isGreaterThanOrEqualTo(20 * 0.003);
         assertThat(m.opsPerSecond()).isCloseTo(m.ops() / m.seconds(), org.assertj.core.data.Offset.offset(1e-6));
     }
@@ -84,10 +86,10 @@ class DriverTest {
     @Test
     void intervalLogAddsUpToTheMeasuredHistogram() throws FileNotFoundException {
         Path hlog = dir.resolve("run.hlog");
-        RunPlan plan = RunPlan.builder().warmupOps(50).ops(400).interval(Duration.ofMillis(50))
+        LoadSpec plan = LoadSpec.scenario().warmupOps(50).ops(400).interval(Duration.ofMillis(50))
                 .timebox(Duration.ofMinutes(1)).build();
 
-        Measurement m = new Driver(plan).run(() -> Thread.sleep(1), hlog, null);
+        LoadResult m = new Driver(plan).run(() -> Thread.sleep(1), hlog, null);
 
         Histogram fromLog = new Histogram(3);
         HistogramLogReader reader = new HistogramLogReader(hlog.toFile());
@@ -98,28 +100,28 @@ class DriverTest {
         }
         assertThat(intervals).isGreaterThan(1);
         assertThat(fromLog.getTotalCount()).isEqualTo(400);
-        assertThat(fromLog).isEqualTo(m.histogram());
+        assertThat(fromLog).isEqualTo(m.latencyHistogram());
     }
 
     @Test
     void timeboxEndsARunAndKeepsWhatItMeasured() {
-        RunPlan plan = RunPlan.builder().warmupOps(0).ops(1_000_000).timebox(Duration.ofMillis(400)).build();
+        LoadSpec plan = LoadSpec.scenario().warmupOps(0).ops(1_000_000).timebox(Duration.ofMillis(400)).build();
 
-        Measurement m = new Driver(plan).run(() -> Thread.sleep(2), null, null);
+        LoadResult m = new Driver(plan).run(() -> Thread.sleep(2), null, null);
 
         assertThat(m.outcome()).isEqualTo(Status.TIMEBOXED);
         assertThat(m.reason()).contains("time box");
         assertThat(m.ops()).isBetween(1L, 999_999L);
-        assertThat(m.histogram().getTotalCount()).isEqualTo(m.ops());
+        assertThat(m.latencyHistogram().getTotalCount()).isEqualTo(m.ops());
     }
 
     @Test
     void warmupCannotEatTheWholeTimebox() {
-        RunPlan plan = RunPlan.builder().warmupOps(1_000_000).ops(10).timebox(Duration.ofSeconds(2)).build();
+        LoadSpec plan = LoadSpec.scenario().warmupOps(1_000_000).ops(10).timebox(Duration.ofSeconds(2)).build();
 
-        Measurement m = new Driver(plan).run(() -> Thread.sleep(1), null, null);
+        LoadResult m = new Driver(plan).run(() -> Thread.sleep(1), null, null);
 
-        assertThat(m.warmupOps()).isLessThan(1_000_000);
+        assertThat(m.warmupOps()).isLessThan(1_000_000L);
         assertThat(m.outcome()).isEqualTo(Status.OK);
         assertThat(m.ops()).isEqualTo(10);
     }
@@ -127,9 +129,9 @@ class DriverTest {
     @Test
     void errorsAreCountedApartFromLatencies() {
         AtomicLong calls = new AtomicLong();
-        RunPlan plan = RunPlan.builder().warmupOps(0).ops(300).timebox(Duration.ofMinutes(1)).build();
+        LoadSpec plan = LoadSpec.scenario().warmupOps(0).ops(300).timebox(Duration.ofMinutes(1)).build();
 
-        Measurement m = new Driver(plan).run(() -> {
+        LoadResult m = new Driver(plan).run(() -> {
             if (calls.incrementAndGet() % 3 == 0) {
                 throw new IllegalStateException("every third op fails");
             }
@@ -143,24 +145,24 @@ class DriverTest {
 
     @Test
     void opsThatKeepFailingFailTheRunWithTheReason() {
-        RunPlan plan = RunPlan.builder().warmupOps(0).ops(1_000_000).timebox(Duration.ofMinutes(1)).build();
+        LoadSpec plan = LoadSpec.scenario().warmupOps(0).ops(1_000_000).timebox(Duration.ofMinutes(1)).build();
 
-        Measurement m = new Driver(plan).run(() -> {
+        LoadResult m = new Driver(plan).run(() -> {
             throw new IllegalStateException("cluster gone");
         }, null, null);
 
         assertThat(m.outcome()).isEqualTo(Status.FAIL);
-        assertThat(m.reason()).contains("cluster gone").contains(Integer.toString(Driver.MAX_CONSECUTIVE_ERRORS));
-        assertThat(m.errors()).isEqualTo(Driver.MAX_CONSECUTIVE_ERRORS);
+        assertThat(m.reason()).contains("cluster gone").contains(Integer.toString(LoadSpec.SCENARIO_MAX_CONSECUTIVE_ERRORS));
+        assertThat(m.errors()).isEqualTo(LoadSpec.SCENARIO_MAX_CONSECUTIVE_ERRORS);
     }
 
     @Test
     void stopFromTheOpItselfEndsTheRunAfterThatOp() {
-        RunPlan plan = RunPlan.builder().warmupOps(0).ops(1_000_000).timebox(Duration.ofMinutes(1)).build();
+        LoadSpec plan = LoadSpec.scenario().warmupOps(0).ops(1_000_000).timebox(Duration.ofMinutes(1)).build();
         Driver driver = new Driver(plan);
         AtomicLong calls = new AtomicLong();
 
-        Measurement m = driver.run(() -> {
+        LoadResult m = driver.run(() -> {
             Thread.sleep(1);
             if (calls.incrementAndGet() == 50) {
                 driver.stop();
@@ -173,7 +175,7 @@ class DriverTest {
 
     @Test
     void stopFromAnotherThreadKeepsTheMeasurementAsInterrupted() throws Exception {
-        RunPlan plan = RunPlan.builder().warmupOps(0).ops(1_000_000).threads(2).timebox(Duration.ofMinutes(1)).build();
+        LoadSpec plan = LoadSpec.scenario().warmupOps(0).ops(1_000_000).threads(2).timebox(Duration.ofMinutes(1)).build();
         Driver driver = new Driver(plan);
         AtomicLong calls = new AtomicLong();
         java.util.concurrent.CountDownLatch fifty = new java.util.concurrent.CountDownLatch(50);
@@ -187,7 +189,7 @@ class DriverTest {
         }, "test-stopper");
         stopper.start();
 
-        Measurement m = driver.run(() -> {
+        LoadResult m = driver.run(() -> {
             Thread.sleep(1);
             calls.incrementAndGet();
             fifty.countDown();
@@ -196,12 +198,12 @@ class DriverTest {
 
         assertThat(m.outcome()).isEqualTo(Status.INCOMPLETE);
         assertThat(m.ops()).isGreaterThanOrEqualTo(50).isLessThan(1_000_000).isEqualTo(calls.get());
-        assertThat(m.histogram().getTotalCount()).isEqualTo(m.ops());
+        assertThat(m.latencyHistogram().getTotalCount()).isEqualTo(m.ops());
     }
 
     @Test
     void stopDuringWarmupMeasuresNothingAndSaysInterrupted() throws Exception {
-        RunPlan plan = RunPlan.builder().warmupOps(1_000_000).ops(10).timebox(Duration.ofMinutes(1)).build();
+        LoadSpec plan = LoadSpec.scenario().warmupOps(1_000_000).ops(10).timebox(Duration.ofMinutes(1)).build();
         Driver driver = new Driver(plan);
         AtomicLong calls = new AtomicLong();
         Thread stopper = new Thread(() -> {
@@ -212,26 +214,26 @@ class DriverTest {
         }, "test-stopper");
         stopper.start();
 
-        Measurement m = driver.run(() -> {
+        LoadResult m = driver.run(() -> {
             Thread.sleep(1);
             calls.incrementAndGet();
         }, null, null);
         stopper.join(10_000);
 
         assertThat(m.outcome()).isEqualTo(Status.INCOMPLETE);
-        assertThat(m.warmupOps()).isGreaterThanOrEqualTo(20).isLessThan(1_000_000);
+        assertThat(m.warmupOps()).isGreaterThanOrEqualTo(20L).isLessThan(1_000_000L);
         assertThat(m.ops()).isZero();
-        assertThat(m.histogram().getTotalCount()).isZero();
+        assertThat(m.latencyHistogram().getTotalCount()).isZero();
     }
 
     @Test
     void anOpStuckPastTheTimeboxIsAbandonedAfterTheGraceAndTheRestIsKept() {
-        RunPlan plan = RunPlan.builder().warmupOps(0).ops(1_000_000).threads(2).timebox(Duration.ofSeconds(1)).build();
-        Driver driver = new Driver(plan, Duration.ofMillis(300));
+        LoadSpec plan = LoadSpec.scenario().warmupOps(0).ops(1_000_000).threads(2).timebox(Duration.ofSeconds(1)).build();
+        Driver driver = new Driver(plan.toBuilder().drain(Duration.ofMillis(300)).build());
         java.util.concurrent.CountDownLatch never = new java.util.concurrent.CountDownLatch(1);
         AtomicLong calls = new AtomicLong();
 
-        Measurement m = driver.run(() -> {
+        LoadResult m = driver.run(() -> {
             if (calls.incrementAndGet() == 100) {
                 never.await(); // one thread's op never returns, like a call to a member that died
             }
@@ -246,9 +248,9 @@ class DriverTest {
         assertThat(m.censored()).isNotNull();
         assertThat(m.censored().ops()).isEqualTo(1);
         assertThat(m.censored().fromMicros()).isBetween(1_000_000L, 1_300_000L + 1_000_000L);
-        assertThat(m.histogram().getTotalCount()).isEqualTo(m.ops() + 1);
-        assertThat(m.histogram().getMaxValue()).isGreaterThanOrEqualTo(m.censored().fromMicros());
-        RunResult.Latency latency = RunResult.Latency.of(m.histogram(), m.censored());
+        assertThat(m.latencyHistogram().getTotalCount()).isEqualTo(m.ops() + 1);
+        assertThat(m.latencyHistogram().getMaxValue()).isGreaterThanOrEqualTo(m.censored().fromMicros());
+        RunResult.Latency latency = RunResult.Latency.of(m.latencyHistogram(), m.censored());
         assertThat(latency.mark(latency.max())).as("the max is the censored op's: a lower bound").isEqualTo("≥");
         assertThat(latency.mark(latency.p50())).as("the median is below every censored value: exact").isEmpty();
         never.countDown();
@@ -257,21 +259,21 @@ class DriverTest {
     @Test
     void recordedValuesAreTheOpsRealTimesAcrossManyIntervalSwaps() {
         // 10 ms intervals: dozens of swaps, each handing the previous interval histogram back for reuse.
-        RunPlan plan = RunPlan.builder().warmupOps(10).ops(300).interval(Duration.ofMillis(10))
+        LoadSpec plan = LoadSpec.scenario().warmupOps(10).ops(300).interval(Duration.ofMillis(10))
                 .timebox(Duration.ofMinutes(1)).build();
 
-        Measurement m = new Driver(plan).run(() -> Thread.sleep(2), null, null);
+        LoadResult m = new Driver(plan).run(() -> Thread.sleep(2), null, null);
 
-        assertThat(m.histogram().getTotalCount()).isEqualTo(300);
-        assertThat(m.histogram().getMinValue()).isGreaterThanOrEqualTo(2000);
-        assertThat(m.histogram().getValueAtPercentile(50)).isBetween(2000L, 20_000L);
+        assertThat(m.latencyHistogram().getTotalCount()).isEqualTo(300);
+        assertThat(m.latencyHistogram().getMinValue()).isGreaterThanOrEqualTo(2000);
+        assertThat(m.latencyHistogram().getValueAtPercentile(50)).isBetween(2000L, 20_000L);
     }
 
     @Test
     void durationModeMeasuresForTheDurationWithoutAnOpCount() {
-        RunPlan plan = RunPlan.builder().warmupOps(0).duration(Duration.ofMillis(300)).timebox(Duration.ofMinutes(1)).build();
+        LoadSpec plan = LoadSpec.scenario().warmupOps(0).duration(Duration.ofMillis(300)).timebox(Duration.ofMinutes(1)).build();
 
-        Measurement m = new Driver(plan).run(() -> Thread.sleep(1), null, null);
+        LoadResult m = new Driver(plan).run(() -> Thread.sleep(1), null, null);
 
         assertThat(m.outcome()).isEqualTo(Status.OK);
         assertThat(m.seconds()).isBetween(0.3, 5.0);
@@ -280,16 +282,15 @@ class DriverTest {
 
     @Test
     void progressReportsTheMeasuredPhase() {
-        java.util.List<Progress> reports = new java.util.concurrent.CopyOnWriteArrayList<>();
-        RunPlan plan = RunPlan.builder().warmupOps(0).ops(200).interval(Duration.ofMillis(20))
+        java.util.List<LoadEngine.IntervalReport> reports = new java.util.concurrent.CopyOnWriteArrayList<>();
+        LoadSpec plan = LoadSpec.scenario().warmupOps(0).ops(200).interval(Duration.ofMillis(20))
                 .timebox(Duration.ofMinutes(1)).build();
 
         new Driver(plan).run(() -> Thread.sleep(1), null, reports::add);
 
         assertThat(reports).isNotEmpty();
-        Progress last = reports.get(reports.size() - 1);
-        assertThat(last.measuring()).isTrue();
-        assertThat(last.target()).isEqualTo(200);
+        LoadEngine.IntervalReport last = reports.get(reports.size() - 1);
         assertThat(last.done()).isBetween(1L, 200L);
+        assertThat(reports).extracting(LoadEngine.IntervalReport::done).isSorted();
     }
 }

@@ -3,9 +3,9 @@ package io.cpbench.core.workload;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.cp.IAtomicReference;
 import io.cpbench.core.run.Driver;
-import io.cpbench.core.run.Measurement;
+import io.cpbench.core.load.LoadResult;
 import io.cpbench.core.status.Status;
-import io.cpbench.core.run.RunPlan;
+import io.cpbench.core.load.LoadSpec;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -52,8 +52,8 @@ class CasWorkloadIT {
         return thread;
     }
 
-    private static Measurement drive(Workload workload, long ops) {
-        RunPlan plan = RunPlan.builder().warmupOps(0).ops(ops).threads(2).timebox(Duration.ofSeconds(60)).build();
+    private static LoadResult drive(Workload workload, long ops) {
+        LoadSpec plan = LoadSpec.scenario().warmupOps(0).ops(ops).threads(2).timebox(Duration.ofSeconds(60)).build();
         return assertTimeoutPreemptively(Duration.ofSeconds(90), () -> new Driver(plan).run(workload, null, null));
     }
 
@@ -64,7 +64,7 @@ class CasWorkloadIT {
         AtomicBoolean stop = new AtomicBoolean();
         AtomicLong writes = new AtomicLong();
         Thread writer = writer(reference, stop, writes);
-        Measurement m;
+        LoadResult m;
         try {
             m = drive(workload, 600);
         } finally {
@@ -85,7 +85,7 @@ class CasWorkloadIT {
         CasWorkload workload = new CasWorkload(reference, 0).initialise();
         AtomicBoolean stop = new AtomicBoolean();
         Thread writer = writer(reference, stop, new AtomicLong());
-        Measurement m;
+        LoadResult m;
         try {
             m = drive(workload, 300);
         } finally {
@@ -105,7 +105,7 @@ class CasWorkloadIT {
     @Test
     void alone_theOpNeverRetries() {
         IAtomicReference<String> reference = MEMBERS.get(0).getCPSubsystem().getAtomicReference("cas-it-alone");
-        Measurement m = drive(new CasWorkload(reference).initialise(), 300);
+        LoadResult m = drive(new CasWorkload(reference).initialise(), 300);
         assertEquals(300, m.ops());
         assertEquals(0, m.errors());
         assertEquals(0L, m.counters().get("casRetries"));
