@@ -1,0 +1,145 @@
+package io.cpbench.core.trend;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+class EDivisiveTest {
+
+    /** Apache Otava's (formerly Hunter's) published single series: one change, at index 10. */
+    private static final double[] HUNTER = {1.02, 0.95, 0.99, 1.00, 1.12, 1.00, 1.01, 0.98, 1.01, 0.96,
+            0.50, 0.51, 0.48, 0.48, 0.55, 0.50, 0.49, 0.51, 0.50, 0.49};
+
+    @Test
+    void findsHuntersOneChangeAtIndexTenWithWindowTenAndPAtMostOneInTenThousand() {
+        List<EDivisive.ChangePoint> points = EDivisive.detect(HUNTER, new EDivisive.Options(10, 0.0001, 3));
+
+        assertThat(points).extracting(EDivisive.ChangePoint::index).containsExactly(10);
+        EDivisive.ChangePoint cp = points.get(0);
+        assertThat(cp.pValue()).isLessThanOrEqualTo(0.0001);
+        assertThat(cp.meanBefore()).isCloseTo(1.004, within(1e-9));
+        assertThat(cp.meanAfter()).isCloseTo(0.501, within(1e-9));
+        assertThat(cp.changePercent()).isCloseTo(-50.1, within(0.1));
+        // adding a value in line with the last ones changes nothing
+        double[] longer = java.util.Arrays.copyOf(HUNTER, 21);
+        longer[20] = 0.47;
+        assertThat(EDivisive.detect(longer, new EDivisive.Options(10, 0.0001, 3)))
+                .extracting(EDivisive.ChangePoint::index).containsExactly(10);
+    }
+
+    @Test
+    void findsTwoChangesAndNoneInAFlatOrConstantSeries() {
+        double[] two = new double[45];
+        SplittableRandom random = new SplittableRandom(7);
+        for (int i = 0; i < two.length; i++) {
+            two[i] = (i < 15 ? 100 : i < 30 ? 80 : 120) * (1 + 0.02 * gaussian(random));
+        }
+        assertThat(EDivisive.detect(two, EDivisive.Options.DEFAULT)).extracting(EDivisive.ChangePoint::index)
+                .containsExactly(15, 30);
+        assertThat(EDivisive.detect(new double[20], EDivisive.Options.DEFAULT)).isEmpty();
+        assertThat(EDivisive.detect(new double[]{1, 2}, EDivisive.Options.DEFAULT)).isEmpty();
+        assertThat(EDivisive.detect(new double[0], EDivisive.Options.DEFAULT)).isEmpty();
+        // a step between two constant stretches: no variance on either side, still a change
+        assertThat(EDivisive.detect(new double[]{5, 5, 5, 5, 7, 7, 7, 7}, EDivisive.Options.DEFAULT))
+                .extracting(EDivisive.ChangePoint::index).containsExactly(4);
+    }
+
+    @Test
+    void theRunningSumsGiveTheSameDivergenceAsTheDefinition() {
+        SplittableRandom random = new SplittableRandom(3);
+        double[] z = new double[37];
+        for (int i = 0; i < z.length; i++) {
+            z[i] = random.nextDouble() * 10 + (i > 20 ? 4 : 0);
+        }
+        var c = EDivisive.candidate(z, 2, 35, 3);
+        double best = Double.NEGATIVE_INFINITY;
+        int at = -1;
+        for (int tau = 5; tau <= 32; tau++) {
+            double q = EDivisive.qHat(z, 2, tau, 35);
+            if (q > best) {
+                best = q;
+                at = tau;
+            }
+        }
+        assertThat(c.tau()).isEqualTo(at);
+        assertThat(c.qHat()).isCloseTo(best, within(1e-9 * Math.abs(best)));
+    }
+
+    @Test
+    void badInputGetsAMessage() {
+        assertThatThrownBy(() -> EDivisive.detect(new double[]{1, Double.NaN}, EDivisive.Options.DEFAULT))
+                .hasMessageContaining("finite");
+        assertThatThrownBy(() -> new EDivisive.Options(1, 0.01, 3)).hasMessageContaining("window");
+        assertThatThrownBy(() -> new EDivisive.Options(10, 0, 3)).hasMessageContaining("p-value");
+        assertThatThrownBy(() -> new EDivisive.Options(10, 0.01, 1)).hasMessageContaining("minimum segment");
+    }
+
+    /**
+     * Planted shifts of known size and place in series like a metric's run-to-run values (Gaussian noise of 3 % of the
+     * level), and series with none: how often the shift is found within 2 runs of its place, and how often a series
+     * without one gets any change point. The table is printed; docs/history.md quotes it.
+     */
+    @Test
+    void detectsPlantedShiftsAndRarelyFindsOneWhereThereIsNone() {
+        int trials = 400;
+        int length = 40;
+        double noise = 0.03;
+        EDivisive.Options options = EDivisive.Options.DEFAULT;
+        StringBuilder table = new StringBuilder(String.format(Locale.ROOT,
+                "| shift | shift / noise | found within 2 runs | other change points per series |%n|---|---|---|---|%n"));
+        SplittableRandom random = new SplittableRandom(2014);
+        double[] detection = new double[4];
+        double[] shifts = {0.03, 0.05, 0.10, 0.20};
+        for (int s = 0; s < shifts.length; s++) {
+            int found = 0;
+            int extra = 0;
+            for (int t = 0; t < trials; t++) {
+                int at = 10 + random.nextInt(21);
+                double[] z = series(random, length, noise, at, shifts[s]);
+                List<Integer> points = new ArrayList<>();
+                EDivisive.detect(z, options).forEach(cp -> points.add(cp.index()));
+                boolean hit = points.stream().anyMatch(i -> Math.abs(i - at) <= 2);
+                found += hit ? 1 : 0;
+                extra += points.size() - (hit ? 1 : 0);
+            }
+            detection[s] = (double) found / trials;
+            table.append(String.format(Locale.ROOT, "| −%.0f %% | %.1f | %.1f %% | %.3f |%n", shifts[s] * 100,
+                    shifts[s] / noise, 100 * detection[s], (double) extra / trials));
+        }
+        int falsePositives = 0;
+        int nullTrials = 2_000;
+        for (int t = 0; t < nullTrials; t++) {
+            falsePositives += EDivisive.detect(series(random, length, noise, length, 0), options).isEmpty() ? 0 : 1;
+        }
+        double falseRate = (double) falsePositives / nullTrials;
+        table.append(String.format(Locale.ROOT, "| none | 0 | series with any change point: %.2f %% (%d of %d) | |%n",
+                100 * falseRate, falsePositives, nullTrials));
+        System.out.print(table);
+
+        // what the algorithm must do; a broken search or test falls far below these
+        assertThat(detection[3]).as(table.toString()).isGreaterThanOrEqualTo(0.99);
+        assertThat(detection[2]).as(table.toString()).isGreaterThanOrEqualTo(0.95);
+        assertThat(detection[1]).as(table.toString()).isGreaterThan(detection[0]);
+        assertThat(falseRate).as(table.toString()).isLessThanOrEqualTo(0.05);
+    }
+
+    /** {@code length} values about 1,000 with Gaussian noise, falling by {@code shift} from index {@code at} on. */
+    private static double[] series(SplittableRandom random, int length, double noise, int at, double shift) {
+        double[] z = new double[length];
+        for (int i = 0; i < length; i++) {
+            z[i] = 1_000 * (i < at ? 1 : 1 - shift) * (1 + noise * gaussian(random));
+        }
+        return z;
+    }
+
+    private static double gaussian(SplittableRandom random) {
+        return Math.sqrt(-2 * Math.log(1 - random.nextDouble())) * Math.cos(2 * Math.PI * random.nextDouble());
+    }
+}
