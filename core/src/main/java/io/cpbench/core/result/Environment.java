@@ -3,12 +3,27 @@ package io.cpbench.core.result;
 import com.hazelcast.instance.BuildInfoProvider;
 import io.soabase.recordbuilder.core.RecordBuilder;
 
-import java.net.InetAddress;
+import com.fasterxml.jackson.annotation.JsonInclude;
 
-/** Where and on what a run happened. */
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.util.Properties;
+
+/**
+ * Where and on what a run happened.
+ *
+ * @param cpbenchCommit the git commit cp-bench was built from (abbreviated, {@code -dirty} when the tree had changes),
+ *                      from {@code git.properties} that the build writes; null when built outside a git checkout, and in
+ *                      results written before it was recorded
+ */
 @RecordBuilder
 public record Environment(String cpbenchVersion, String hazelcastVersion, String javaVersion, String javaVendor,
-                          String jvm, String os, String arch, int cores, long maxHeapBytes, String host) {
+                          String jvm, String os, String arch, int cores, long maxHeapBytes, String host,
+                          @JsonInclude(JsonInclude.Include.NON_NULL) String cpbenchCommit) {
+
+    /** Where the build leaves what git said (git-commit-id-maven-plugin, in core's POM). */
+    private static final String GIT_PROPERTIES = "/io/cpbench/core/git.properties";
 
     public static Environment current() {
         String host;
@@ -24,6 +39,24 @@ public record Environment(String cpbenchVersion, String hazelcastVersion, String
                 .jvm(System.getProperty("java.vm.name"))
                 .os(System.getProperty("os.name") + " " + System.getProperty("os.version"))
                 .arch(System.getProperty("os.arch")).cores(Runtime.getRuntime().availableProcessors())
-                .maxHeapBytes(Runtime.getRuntime().maxMemory()).host(host).build();
+                .maxHeapBytes(Runtime.getRuntime().maxMemory()).host(host).cpbenchCommit(commit()).build();
+    }
+
+    /** This build's commit, or null when it was not built from a git checkout. */
+    static String commit() {
+        try (InputStream in = Environment.class.getResourceAsStream(GIT_PROPERTIES)) {
+            if (in == null) {
+                return null;
+            }
+            Properties git = new Properties();
+            git.load(in);
+            String id = git.getProperty("git.commit.id.abbrev");
+            if (id == null || id.isBlank()) {
+                return null;
+            }
+            return "true".equals(git.getProperty("git.dirty")) ? id + "-dirty" : id;
+        } catch (IOException e) {
+            return null;
+        }
     }
 }
