@@ -18,14 +18,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The benchmarks module's packages are layered, so they form no cycle: each names only packages of a lower layer.
  * {@code scenario} (the client topologies) ← {@code suite} (sessions, the scenario runner) ← {@code cluster} (the
  * cluster a run starts or reaches) ← {@code agents}, {@code jmh}, {@code report} (what a run writes and shows) ←
- * {@code service} (the run lifecycle) ← {@code run} (the run kinds) ← {@code cli} (options, then one call).
+ * {@code history} (the results history) ← {@code service} (the run lifecycle) ← {@code run} (the run kinds) ←
+ * {@code cli} (options, then one call).
  */
 class BenchPackageRulesTest {
 
     private static final Path SOURCES = Path.of("src/main/java/io/cpbench/bench");
     private static final Pattern NAMED = Pattern.compile("\\bio\\.cpbench\\.bench\\.([a-z]+)\\.[A-Z]");
-    static final Map<String, Integer> LAYERS = Map.of("scenario", 0, "suite", 1, "cluster", 2, "agents", 3, "jmh", 3,
-            "report", 3, "service", 4, "run", 5, "cli", 6);
+    static final Map<String, Integer> LAYERS = Map.ofEntries(Map.entry("scenario", 0), Map.entry("suite", 1),
+            Map.entry("cluster", 2), Map.entry("agents", 3), Map.entry("jmh", 3), Map.entry("report", 3),
+            Map.entry("history", 4), Map.entry("service", 5), Map.entry("run", 6), Map.entry("cli", 7));
 
     /** Every reference from a package to one of the same or a higher layer, as "file names package". */
     static List<String> upward(Map<String, Integer> layers) throws IOException {

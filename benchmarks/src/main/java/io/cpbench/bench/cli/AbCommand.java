@@ -153,7 +153,7 @@ final class AbCommand implements Callable<Integer> {
                 "NEW: " + describe(newJar, newJvmArgs) + " on " + releases.describe(releases.next()));
         AbRun.Where where = new AbRun.Where(cluster, clusterOptions.toArgs(), releases, sides);
         return RunService.runEach(turns.stream().map(t -> new AbRun(new AbRun.Config(t, stopping, tol, gated, baseCommand,
-                newCommand, cluster.startupTimeout(), where), System.out)).toList(), RunService.Setup.into(out.dir));
+                newCommand, cluster.startupTimeout(), where), System.out)).toList(), out.setup());
     }
 
     private AbRun.Releases releases(ClusterChoice cluster) {

@@ -183,6 +183,6 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
         ClusterChoice on = cluster;
         return RunService.runEach(scenarios.stream().map(scenario -> new ChaosRun(new ChaosRun.Config(plan, schedule, scenario,
                 spec, duration, timeBudget, on, workload.quiet, clusterWarmup.length(false)), System.out)).toList(),
-                RunService.Setup.into(out.dir).withLive(liveOptions).withAgents(agentOptions));
+                out.setup().withLive(liveOptions).withAgents(agentOptions));
     }
 }

@@ -15,7 +15,7 @@ import java.util.logging.Logger;
 
 @Command(name = "cpbench", mixinStandardHelpOptions = true, versionProvider = CpBench.Version.class,
         description = "Measures how the way a client connects to a Hazelcast CP group changes throughput and latency.",
-        subcommands = {ListCommand.class, RunCommand.class, MatrixCommand.class, LoadCommand.class, AgentCommand.class, SweepCommand.class, JmhCommand.class, ReportCommand.class, CompareCommand.class, AbCommand.class, AbWorkerCommand.class,
+        subcommands = {ListCommand.class, RunCommand.class, MatrixCommand.class, LoadCommand.class, HistoryCommand.class, AgentCommand.class, SweepCommand.class, JmhCommand.class, ReportCommand.class, CompareCommand.class, AbCommand.class, AbWorkerCommand.class,
                 LabCommand.class, StockClusterCommand.class, LbStudyCommand.class, EmulatorCostCommand.class, EngineCostCommand.class, LincheckCommand.class, ChaosCommand.class,
                 CommandLine.HelpCommand.class,
                 AutoComplete.GenerateCompletion.class},
@@ -49,6 +49,7 @@ public final class CpBench implements Runnable {
         BALANCER_LOG.setLevel(Level.WARNING);
         CONTAINER_LOGS.forEach(log -> log.setLevel(Level.WARNING));
         RYUK_LOG.setLevel(Level.SEVERE);
+        OutOption.commandLine = "cpbench " + String.join(" ", args);
         CommandLine cli = commandLine();
         cli.setParameterExceptionHandler((e, a) -> {
             PrintWriter err = e.getCommandLine().getErr();

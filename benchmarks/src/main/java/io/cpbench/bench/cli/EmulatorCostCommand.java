@@ -71,6 +71,6 @@ final class EmulatorCostCommand implements Callable<Integer> {
                 .map(scenario -> new EmulatorCostRun.Config(scenario, pairs, plan, clusterWarmup.get(planOptions.quick),
                         emulatedPath.equals("emulated-all"), members, settle)).toList();
         return RunService.runEach(configs.stream().map(c -> new EmulatorCostRun(c, System.out)).toList(),
-                RunService.Setup.into(out.dir));
+                out.setup());
     }
 }

@@ -53,6 +53,6 @@ final class EngineCostCommand implements Callable<Integer> {
     public Integer call() {
         EngineCostRun run = new EngineCostRun(new EngineCostRun.Config(threads, pairs, duration, warmup,
                 clusterWarmupOption.length(false), clusterOptions.choose(-1)), System.out);
-        return RunService.run(run, RunService.Setup.into(out.dir));
+        return RunService.run(run, out.setup());
     }
 }

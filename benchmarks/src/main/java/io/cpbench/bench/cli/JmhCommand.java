@@ -104,7 +104,7 @@ final class JmhCommand implements java.util.concurrent.Callable<Integer> {
                 iterationTime != null ? iterationTime : Duration.ofSeconds(quick ? 5 : 10));
         JmhRun.Config config = new JmhRun.Config(scenarios, harnesses, rounds, it, threads, clusterWarmup.get(quick),
                 clusterOptions.toArgs(), harnessCost, cluster);
-        return RunService.run(new JmhRun(config, System.out), RunService.Setup.into(out.dir));
+        return RunService.run(new JmhRun(config, System.out), out.setup());
     }
 
     private int foldOnly() {

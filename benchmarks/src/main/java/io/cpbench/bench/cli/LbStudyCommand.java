@@ -62,6 +62,6 @@ final class LbStudyCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         return RunService.run(new LbStudyRun(new LbStudyRun.Config(starts, window, afterChange, threads, priorityMember,
-                metricsSeconds, basePort, goal), System.out), RunService.Setup.into(out.dir));
+                metricsSeconds, basePort, goal), System.out), out.setup());
     }
 }

@@ -194,6 +194,6 @@ final class LoadCommand implements Callable<Integer> {
         SuiteOptions options = engineOnly ? null : cluster.suiteOptions(slowMember, delay.value(), ProbeSettings.defaults());
         LoadRun run = new LoadRun(new LoadRun.Config(spec, scenarios, rounds, clusterWarmup.length(quick), options, cluster,
                 releases, workload.quiet), System.out);
-        return RunService.run(run, RunService.Setup.into(out.dir).withLive(liveOptions).withAgents(agentOptions));
+        return RunService.run(run, out.setup().withLive(liveOptions).withAgents(agentOptions));
     }
 }

@@ -86,7 +86,7 @@ abstract class SuiteCommand implements Callable<Integer> {
         MatrixRun run = new MatrixRun(new MatrixRun.Config(commandName(), scenarios, planOptions.plan(), planOptions.plans(),
                 untilCi != null ? untilCi.maxRounds() : rounds(), untilCi, clusterWarmup.get(planOptions.quick),
                 cluster.suiteOptions(slowMember, delay.value(), probeSettings), cluster, releaseChoices, strict), System.out);
-        return RunService.run(run, RunService.Setup.into(out.dir).withLive(liveOptions).withProgressEvery(progressEvery));
+        return RunService.run(run, out.setup().withLive(liveOptions).withProgressEvery(progressEvery));
     }
 
     /** Checks what the options can tell before anything starts: a mistake here costs a second, not a minute. */

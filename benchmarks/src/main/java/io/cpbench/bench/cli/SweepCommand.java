@@ -201,7 +201,7 @@ final class SweepCommand implements Callable<Integer> {
             }
             return ExitCodes.OK;
         }
-        return RunService.run(run, RunService.Setup.into(out.dir).withLive(liveOptions).withAgents(agentOptions));
+        return RunService.run(run, out.setup().withLive(liveOptions).withAgents(agentOptions));
     }
 
     /** {@code --from}: the analysis of a finished (or interrupted) sweep, again, under this --slo or its own. */

@@ -37,14 +37,32 @@ public final class HtmlReport {
                 .replace("/*DATA*/", json(data)); // last: nothing is looked for inside the data
     }
 
+    /**
+     * Another self-contained page built the same way: {@code page} (a resource with the placeholders of
+     * {@code report.html}) with the report's CSS, uPlot, and {@code script} (a resource) over {@code data}.
+     */
+    public static String page(String page, String script, ObjectNode data) {
+        return resource(page).replace("/*TITLE*/", escape(data.path("title").asText("cp-bench")))
+                .replace("/*UPLOT_CSS*/", resource(UPLOT + "uPlot.min.css"))
+                .replace("/*REPORT_CSS*/", resource("io/cpbench/bench/report/report.css"))
+                .replace("/*REPORT_JS*/", resource(script))
+                .replace("/*UPLOT_JS*/", resource(UPLOT + "uPlot.iife.min.js"))
+                .replace("/*DATA*/", json(data));
+    }
+
     /** Writes the page; returns its size in bytes. */
     public static long write(ObjectNode data, Path file) {
+        return write(html(data, false), file);
+    }
+
+    /** Writes {@code html} to {@code file}; returns its size in bytes. */
+    public static long write(String html, Path file) {
         try {
             Path parent = file.toAbsolutePath().getParent();
             if (parent != null) {
                 Files.createDirectories(parent);
             }
-            byte[] bytes = html(data, false).getBytes(StandardCharsets.UTF_8);
+            byte[] bytes = html.getBytes(StandardCharsets.UTF_8);
             Files.write(file, bytes);
             return bytes.length;
         } catch (IOException e) {

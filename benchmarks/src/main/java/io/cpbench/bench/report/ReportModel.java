@@ -704,7 +704,12 @@ public final class ReportModel {
      *
      * @param what how an error names the file's kind
      */
-    private static <T> T read(Path file, Class<T> type, String what) {
+    /**
+     * A run's JSON document ({@code chaos.json}, {@code sweep.json}) as {@code type}; null when the file is missing.
+     *
+     * @throws ResultFormatException (one line, naming the file) when it is not {@code what}
+     */
+    public static <T> T read(Path file, Class<T> type, String what) {
         JsonNode tree = readJson(file);
         if (tree == null) {
             return null;

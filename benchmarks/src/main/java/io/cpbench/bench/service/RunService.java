@@ -2,6 +2,7 @@ package io.cpbench.bench.service;
 
 import io.cpbench.bench.agents.AgentPool;
 import io.cpbench.bench.cluster.ClusterChoice;
+import io.cpbench.bench.history.Recorder;
 import io.cpbench.bench.report.LiveView;
 import io.cpbench.bench.report.RunDirectory;
 import io.cpbench.topology.MemberTuning;
@@ -22,7 +23,8 @@ import java.util.Locale;
  *       is written, and only then stops the members;</li>
  *   <li>the agents start ({@code --agents}), then the run;</li>
  *   <li>whatever happened (an end, Ctrl-C, an error): the agents, the kind's own processes, the clusters and the live
- *       view stop, what was measured is written, an empty run directory is removed;</li>
+ *       view stop, what was measured is written and recorded in the results history, an empty run directory is
+ *       removed;</li>
  *   <li>the exit code: the kind's, 130 once interrupted.</li>
  * </ol>
  * This is the only place that installs a Ctrl-C hook ({@link Interruption}) or takes a cluster's shutdown over.
@@ -81,23 +83,28 @@ public final class RunService {
      * Where and how a command's runs go: {@code outDir} holds the run directories; {@code progressEvery} paces
      * progress lines; {@code live} and {@code agents} as the command's options say.
      */
-    public record Setup(Path outDir, Duration progressEvery, Live live, Agents agents) {
+    public record Setup(Path outDir, Duration progressEvery, Live live, Agents agents, Recorder history) {
 
-        /** Runs into {@code outDir}, progress every 5 s, no live view, no agents. */
+        /** Runs into {@code outDir}, progress every 5 s, no live view, no agents, not recorded in a history. */
         public static Setup into(Path outDir) {
-            return new Setup(outDir, Duration.ofSeconds(5), Live.NONE, Agents.NONE);
+            return new Setup(outDir, Duration.ofSeconds(5), Live.NONE, Agents.NONE, Recorder.OFF);
         }
 
         public Setup withLive(Live view) {
-            return new Setup(outDir, progressEvery, view, agents);
+            return new Setup(outDir, progressEvery, view, agents, history);
         }
 
         public Setup withAgents(Agents many) {
-            return new Setup(outDir, progressEvery, live, many);
+            return new Setup(outDir, progressEvery, live, many, history);
         }
 
         public Setup withProgressEvery(Duration every) {
-            return new Setup(outDir, every, live, agents);
+            return new Setup(outDir, every, live, agents, history);
+        }
+
+        /** Records each run in the results history as it ends ({@code --history}, {@code --label}). */
+        public Setup withHistory(Recorder recorder) {
+            return new Setup(outDir, progressEvery, live, agents, recorder);
         }
     }
 
@@ -171,6 +178,7 @@ public final class RunService {
             setup.live().close();
             try {
                 kind.write(context);
+                setup.history().record(runDir, kind.name(), kind.stopped(), console); // a Ctrl-C'd run's too: before the hook returns
                 RunDirectory.removeIfEmpty(runDir);
             } finally {
                 interruption.written(); // on Ctrl-C the JVM ends as soon as the hook returns: after this

@@ -1,0 +1,482 @@
+package io.cpbench.bench.history;
+
+import io.cpbench.core.status.Status;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.MigrationInfo;
+import org.flywaydb.core.api.MigrationState;
+import org.flywaydb.core.api.FlywayException;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.function.Consumer;
+
+/**
+ * The results history: a SQL database of every run ({@link HistoryRun}), SQLite in a file by default, PostgreSQL for
+ * a team. Its schema is versioned by Flyway (migrations in {@code io/cpbench/bench/history/migration}, docs/history.md);
+ * opening a store brings an older schema up to date, and refuses one newer than this build knows
+ * ({@link TooNew}).
+ *
+ * <p>Every write is one transaction; SQLite runs in WAL mode with a busy timeout, so two runs that end at once both
+ * land. Every connection has a timeout. A password never goes in the URL (a command line shows it): PostgreSQL's
+ * comes from {@code PGPASSWORD} in the environment or the user's {@code .pgpass}.
+ */
+public final class HistoryStore implements AutoCloseable {
+
+    /** The schema version this build writes: the highest migration's ({@code V1__runs.sql}; a test keeps them equal). */
+    static final int SCHEMA_VERSION = 1;
+    /** The default store, relative to the working directory, as the runs' default {@code results/runs}. */
+    public static final Path DEFAULT_PATH = Path.of("results", "history.db");
+    /** How long a writer waits for another's lock (SQLite), and the longest a connection may take to open, seconds. */
+    static final int BUSY_TIMEOUT_MS = 10_000;
+    static final int CONNECT_TIMEOUT_S = 10;
+    /** The longest a statement may take before it is given up, seconds. */
+    static final int STATEMENT_TIMEOUT_S = 60;
+
+    /** The store's schema is newer than this build knows: use a newer cp-bench with it. */
+    public static final class TooNew extends IllegalArgumentException {
+        TooNew(String message) {
+            super(message);
+        }
+    }
+
+    private final String shown;
+    private final Connection connection;
+    private final boolean sqlite;
+
+    private HistoryStore(String shown, Connection connection, boolean sqlite) {
+        this.shown = shown;
+        this.connection = connection;
+        this.sqlite = sqlite;
+    }
+
+    /**
+     * Opens (creating a SQLite file if need be) and migrates the store at {@code where}: a file path, or a JDBC URL
+     * ({@code jdbc:postgresql://host/db?user=...}, {@code jdbc:sqlite:...}).
+     *
+     * @throws IllegalArgumentException (one line) when it cannot be reached or is not a history store
+     * @throws TooNew                   (one line, bad input) when its schema is newer than this build's
+     */
+    public static HistoryStore open(String where) {
+        String url = url(where);
+        String shown = shown(where);
+        boolean sqlite = url.startsWith("jdbc:sqlite:");
+        if (url.toLowerCase(java.util.Locale.ROOT).contains("password=")) {
+            throw new IllegalArgumentException("history store " + shown + ": a password in the URL would show on the"
+                    + " command line; give it in PGPASSWORD or ~/.pgpass instead");
+        }
+        Properties props = new Properties();
+        if (sqlite) {
+            Path file = Path.of(url.substring("jdbc:sqlite:".length()).replaceFirst("\\?.*", ""));
+            try {
+                if (file.getParent() != null) {
+                    Files.createDirectories(file.getParent());
+                }
+            } catch (java.io.IOException e) {
+                throw new IllegalArgumentException("history store " + shown + ": cannot create its directory: " + e.getMessage());
+            }
+            props.setProperty("journal_mode", "WAL");
+            props.setProperty("busy_timeout", Integer.toString(BUSY_TIMEOUT_MS));
+            props.setProperty("foreign_keys", "true");
+            // a transaction takes the write lock as it begins: one that read first and then writes could not wait for
+            // another writer (SQLITE_BUSY at once, whatever the busy timeout)
+            props.setProperty("transaction_mode", "IMMEDIATE");
+        } else {
+            props.setProperty("connectTimeout", Integer.toString(CONNECT_TIMEOUT_S));
+            props.setProperty("socketTimeout", Integer.toString(STATEMENT_TIMEOUT_S));
+            props.setProperty("loginTimeout", Integer.toString(CONNECT_TIMEOUT_S));
+            String password = System.getenv("PGPASSWORD");
+            if (password != null) {
+                props.setProperty("password", password);
+            }
+        }
+        Connection c;
+        try {
+            DriverManager.setLoginTimeout(CONNECT_TIMEOUT_S);
+            c = DriverManager.getConnection(url, props);
+        } catch (SQLException e) {
+            throw new IllegalArgumentException("history store " + shown + ": cannot connect: " + firstLine(e.getMessage()));
+        }
+        try {
+            Integer version = schemaVersion(c);
+            if (version != null && version > SCHEMA_VERSION) {
+                throw new TooNew("history store " + shown + " has schema version " + version + ", newer than this cp-bench"
+                        + " knows (" + SCHEMA_VERSION + "): use a newer cp-bench with it");
+            }
+            if (version == null || version < SCHEMA_VERSION) {
+                migrate(url, props, shown); // Flyway only when there is something to do: it costs a run ~0.5 s to load
+            }
+            c.setAutoCommit(false);
+            return new HistoryStore(shown, c, sqlite);
+        } catch (SQLException | RuntimeException e) {
+            try {
+                c.close();
+            } catch (SQLException ignored) {
+                // it is being given up
+            }
+            if (e instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IllegalArgumentException("history store " + shown + ": " + firstLine(e.getMessage()));
+        }
+    }
+
+    /**
+     * The highest schema version Flyway has applied, or null when there is no schema yet.
+     *
+     * @throws SQLException when the database cannot be read at all (a corrupt file, say)
+     */
+    private static Integer schemaVersion(Connection c) throws SQLException {
+        boolean exists;
+        try (ResultSet tables = c.getMetaData().getTables(null, null, "flyway_schema_history", null)) {
+            exists = tables.next();
+        }
+        if (!exists) {
+            return null;
+        }
+        try (PreparedStatement s = c.prepareStatement("SELECT version FROM flyway_schema_history WHERE success = "
+                + (c.getMetaData().getDatabaseProductName().toLowerCase(java.util.Locale.ROOT).contains("sqlite") ? "1" : "true")
+                + " AND version IS NOT NULL")) {
+            s.setQueryTimeout(STATEMENT_TIMEOUT_S);
+            int highest = 0;
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    String v = rs.getString(1);
+                    try {
+                        highest = Math.max(highest, Integer.parseInt(v.replaceFirst("\\..*", "")));
+                    } catch (NumberFormatException e) {
+                        // not one of ours
+                    }
+                }
+            }
+            return highest == 0 ? null : highest;
+        }
+    }
+
+    private static void migrate(String url, Properties props, String shown) {
+        quietFlyway();
+        // the timeouts in the URL: Flyway opens connections of its own
+        String timed = url.startsWith("jdbc:postgresql:") ? url + (url.contains("?") ? "&" : "?") + "connectTimeout="
+                + CONNECT_TIMEOUT_S + "&socketTimeout=" + STATEMENT_TIMEOUT_S + "&loginTimeout=" + CONNECT_TIMEOUT_S : url;
+        Flyway flyway = Flyway.configure(HistoryStore.class.getClassLoader())
+                .dataSource(timed, props.getProperty("user"), props.getProperty("password"))
+                .locations("classpath:io/cpbench/bench/history/migration")
+                .connectRetries(0)
+                .load();
+        try {
+            for (MigrationInfo info : flyway.info().all()) {
+                if (info.getState() == MigrationState.FUTURE_SUCCESS || info.getState() == MigrationState.FUTURE_FAILED) {
+                    throw new TooNew("history store " + shown + " has schema version " + info.getVersion()
+                            + ", newer than this cp-bench knows (" + latest(flyway) + "): use a newer cp-bench with it");
+                }
+            }
+            flyway.migrate();
+        } catch (FlywayException e) {
+            throw new IllegalArgumentException("history store " + shown + ": " + firstLine(e.getMessage()));
+        }
+    }
+
+    private static String latest(Flyway flyway) {
+        String version = "none";
+        for (MigrationInfo info : flyway.info().all()) {
+            if (info.getState() != MigrationState.FUTURE_SUCCESS && info.getState() != MigrationState.FUTURE_FAILED) {
+                version = info.getVersion().toString();
+            }
+        }
+        return version;
+    }
+
+    /** Flyway's INFO lines are not for a benchmark's console. */
+    private static void quietFlyway() {
+        java.util.logging.Logger.getLogger("org.flywaydb").setLevel(java.util.logging.Level.WARNING);
+    }
+
+    /** A path's JDBC URL; a JDBC URL as it is. */
+    static String url(String where) {
+        if (where.startsWith("jdbc:")) {
+            return where;
+        }
+        return "jdbc:sqlite:" + Path.of(where).toAbsolutePath().normalize();
+    }
+
+    /** The store as shown in lines: its path, or the URL without its query (which may name a user). */
+    static String shown(String where) {
+        return where.startsWith("jdbc:") ? where.replaceFirst("\\?.*", "") : where;
+    }
+
+    public String shown() {
+        return shown;
+    }
+
+    /**
+     * Adds a run and its rows in one transaction. A run already there (the same id) is left as it is.
+     *
+     * @return whether it was added
+     */
+    public boolean add(HistoryRun run) {
+        try {
+            if (exists(run.id())) {
+                connection.rollback();
+                return false;
+            }
+            try (PreparedStatement s = prepare("INSERT INTO runs (id, kind, started_at, ended_at, status, cpbench_version,"
+                    + " cpbench_commit, member_release, client_release, topology, host, cores, max_heap_mb, os, jvm, options,"
+                    + " directory, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                bind(s, run.id(), run.kind(), run.startedAt(), run.endedAt(), run.status().name(), run.cpbenchVersion(),
+                        run.cpbenchCommit(), run.memberRelease(), run.clientRelease(), run.topology(), run.host(),
+                        run.cores(), run.maxHeapMb(), run.os(), run.jvm(), run.options(), run.directory(),
+                        Instant.now().toString());
+                s.executeUpdate();
+            }
+            try (PreparedStatement s = prepare("INSERT INTO run_labels (run_id, name, value) VALUES (?, ?, ?)")) {
+                for (Map.Entry<String, String> label : run.labels().entrySet()) {
+                    bind(s, run.id(), label.getKey(), label.getValue());
+                    s.addBatch();
+                }
+                s.executeBatch();
+            }
+            // a row whose key a run already has (two result files of one scenario and round) is kept once
+            try (PreparedStatement s = prepare("INSERT INTO measurements (run_id, scenario, variant, op, harness, round,"
+                    + " network, status, started_at, ops, errors, ops_per_second, p50_us, p90_us, p99_us, p999_us, max_us,"
+                    + " censored_from_us, leader_before, leader_after, term_before, term_after)"
+                    + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")) {
+                for (HistoryRun.Row r : run.rows()) {
+                    bind(s, run.id(), r.scenario(), r.variant(), r.op(), r.harness(), r.round(), r.network(), r.status().name(),
+                            r.startedAt(), r.ops(), r.errors(), r.opsPerSecond(), r.p50(), r.p90(), r.p99(), r.p999(),
+                            r.max(), r.censoredFrom(), r.leaderBefore(), r.leaderAfter(), r.termBefore(), r.termAfter());
+                    s.addBatch();
+                }
+                s.executeBatch();
+            }
+            connection.commit();
+            return true;
+        } catch (SQLException e) {
+            rollback();
+            if (isDuplicate(e)) {
+                return false; // another process added the same run meanwhile
+            }
+            throw failed("cannot add run " + run.id(), e);
+        }
+    }
+
+    /** Records an acknowledgement of the change point before run {@code runId} in {@code series}. */
+    public void ack(String series, String runId, String reason) {
+        try (PreparedStatement s = prepare("INSERT INTO acks (series, run_id, reason, acked_at) VALUES (?, ?, ?, ?)")) {
+            bind(s, series, runId, reason, Instant.now().toString());
+            s.executeUpdate();
+            connection.commit();
+        } catch (SQLException e) {
+            rollback();
+            if (isDuplicate(e)) {
+                return;
+            }
+            throw failed("cannot record the acknowledgement", e);
+        }
+    }
+
+    /** The acknowledged change points: series → run ids (the first run after each change). */
+    public Map<String, List<String>> acks() {
+        Map<String, List<String>> acks = new LinkedHashMap<>();
+        query("SELECT series, run_id FROM acks ORDER BY acked_at", List.of(),
+                rs -> acks.computeIfAbsent(string(rs, 1), k -> new ArrayList<>()).add(string(rs, 2)));
+        return acks;
+    }
+
+    /** Runs, newest first, at most {@code limit}. */
+    public List<HistoryRun> runs(int limit) {
+        List<HistoryRun> runs = new ArrayList<>();
+        query("SELECT id FROM runs ORDER BY started_at DESC, id LIMIT ?", List.of(limit), rs -> runs.add(run(string(rs, 1), false)));
+        return runs;
+    }
+
+    /** How many runs the store holds. */
+    public long count() {
+        long[] n = new long[1];
+        query("SELECT COUNT(*) FROM runs", List.of(), rs -> n[0] = rs.getLong(1));
+        return n[0];
+    }
+
+    /** The run whose id is {@code id} or starts with it (at least 6 characters), with its rows; null when none. */
+    public HistoryRun run(String id) {
+        if (id.length() < 6) {
+            throw new IllegalArgumentException("give at least 6 characters of a run id, as history list shows them");
+        }
+        List<String> ids = new ArrayList<>();
+        query("SELECT id FROM runs WHERE id LIKE ? ORDER BY id", List.of(id.replace("%", "") + "%"), rs -> ids.add(string(rs, 1)));
+        if (ids.size() > 1) {
+            throw new IllegalArgumentException(id + " names " + ids.size() + " runs; give more of its id");
+        }
+        return ids.isEmpty() ? null : run(ids.get(0), true);
+    }
+
+    private HistoryRun run(String id, boolean withRows) {
+        HistoryRun[] found = new HistoryRun[1];
+        Map<String, String> labels = new LinkedHashMap<>();
+        query("SELECT name, value FROM run_labels WHERE run_id = ? ORDER BY name", List.of(id),
+                rs -> labels.put(string(rs, 1), string(rs, 2)));
+        List<HistoryRun.Row> rows = withRows ? rows("WHERE m.run_id = ?", List.of(id)).stream().map(SeriesPoint::row).toList()
+                : List.of();
+        query("SELECT id, kind, started_at, ended_at, status, cpbench_version, cpbench_commit, member_release,"
+                + " client_release, topology, host, cores, max_heap_mb, os, jvm, options, directory FROM runs WHERE id = ?",
+                List.of(id), rs -> found[0] = new HistoryRun(string(rs, 1), string(rs, 2), string(rs, 3), string(rs, 4),
+                        Status.read(string(rs, 5)), string(rs, 6), string(rs, 7), string(rs, 8), string(rs, 9),
+                        string(rs, 10), string(rs, 11), integer(rs, 12), longValue(rs, 13), string(rs, 14), string(rs, 15),
+                        string(rs, 16), string(rs, 17), labels, rows));
+        return found[0];
+    }
+
+    /**
+     * A row with its run's context: what a series is made of.
+     *
+     * @param labels the run's labels, {@code k=v,k=v} in name order
+     */
+    public record SeriesPoint(String runId, String runStartedAt, String commit, String memberRelease, String topology,
+                              String labels, String kind, HistoryRun.Row row) {
+    }
+
+    /**
+     * Every row, oldest run first, with its run's context; {@code since} (an instant, or null) leaves older runs out.
+     */
+    public List<SeriesPoint> points(String since) {
+        return since == null ? rows("", List.of()) : rows("WHERE r.started_at >= ?", List.of(since));
+    }
+
+    private List<SeriesPoint> rows(String where, List<Object> args) {
+        Map<String, String> labels = new LinkedHashMap<>();
+        query("SELECT run_id, name, value FROM run_labels ORDER BY run_id, name", List.of(), rs -> labels.merge(string(rs, 1),
+                string(rs, 2) + "=" + string(rs, 3), (a, b) -> a + "," + b));
+        List<SeriesPoint> points = new ArrayList<>();
+        query("SELECT m.run_id, r.started_at, r.cpbench_commit, r.member_release, r.topology, r.kind, m.scenario,"
+                + " m.variant, m.op, m.harness, m.round, m.network, m.status, m.started_at, m.ops, m.errors,"
+                + " m.ops_per_second, m.p50_us, m.p90_us, m.p99_us, m.p999_us, m.max_us, m.censored_from_us,"
+                + " m.leader_before, m.leader_after, m.term_before, m.term_after FROM measurements m JOIN runs r"
+                + " ON r.id = m.run_id " + where + " ORDER BY r.started_at, r.id, m.scenario, m.variant, m.op, m.harness,"
+                + " m.round", args, rs -> points.add(new SeriesPoint(string(rs, 1), string(rs, 2), string(rs, 3),
+                string(rs, 4), string(rs, 5), labels.getOrDefault(string(rs, 1), ""), string(rs, 6),
+                new HistoryRun.Row(string(rs, 7), string(rs, 8), string(rs, 9), string(rs, 10), rs.getInt(11),
+                        string(rs, 12), Status.read(string(rs, 13)), string(rs, 14), rs.getLong(15), rs.getLong(16),
+                        rs.getDouble(17), longValue(rs, 18), longValue(rs, 19), longValue(rs, 20), longValue(rs, 21),
+                        longValue(rs, 22), longValue(rs, 23), string(rs, 24), string(rs, 25), integer(rs, 26),
+                        integer(rs, 27)))));
+        return points;
+    }
+
+    private boolean exists(String id) throws SQLException {
+        try (PreparedStatement s = prepare("SELECT 1 FROM runs WHERE id = ?")) {
+            bind(s, id);
+            try (ResultSet rs = s.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    @FunctionalInterface
+    private interface RowReader {
+        void read(ResultSet rs) throws SQLException;
+    }
+
+    private void query(String sql, List<Object> args, RowReader reader) {
+        try (PreparedStatement s = prepare(sql)) {
+            bind(s, args.toArray());
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    reader.read(rs);
+                }
+            }
+            connection.commit();
+        } catch (SQLException e) {
+            rollback();
+            throw failed("cannot read", e);
+        }
+    }
+
+    private PreparedStatement prepare(String sql) throws SQLException {
+        PreparedStatement s = connection.prepareStatement(sql);
+        s.setQueryTimeout(STATEMENT_TIMEOUT_S);
+        return s;
+    }
+
+    private static void bind(PreparedStatement s, Object... values) throws SQLException {
+        for (int i = 0; i < values.length; i++) {
+            Object v = values[i];
+            if (v == null) {
+                s.setNull(i + 1, Types.NULL); // the server infers the column's type (PostgreSQL refuses a VARCHAR null in a BIGINT)
+            } else if (v instanceof Integer n) {
+                s.setInt(i + 1, n);
+            } else if (v instanceof Long n) {
+                s.setLong(i + 1, n);
+            } else if (v instanceof Double d) {
+                s.setDouble(i + 1, d);
+            } else {
+                s.setString(i + 1, v.toString());
+            }
+        }
+    }
+
+    private static String string(ResultSet rs, int column) throws SQLException {
+        return rs.getString(column);
+    }
+
+    private static Long longValue(ResultSet rs, int column) throws SQLException {
+        long v = rs.getLong(column);
+        return rs.wasNull() ? null : v;
+    }
+
+    private static Integer integer(ResultSet rs, int column) throws SQLException {
+        int v = rs.getInt(column);
+        return rs.wasNull() ? null : v;
+    }
+
+    /** SQLite's and PostgreSQL's words for a primary key taken. */
+    private static boolean isDuplicate(SQLException e) {
+        String state = e.getSQLState();
+        String message = String.valueOf(e.getMessage());
+        return "23505".equals(state) || message.contains("UNIQUE constraint failed") || message.contains("PRIMARY KEY");
+    }
+
+    private void rollback() {
+        try {
+            connection.rollback();
+        } catch (SQLException ignored) {
+            // the connection is gone; the next call says so
+        }
+    }
+
+    private IllegalStateException failed(String what, SQLException e) {
+        return new IllegalStateException("history store " + shown + ": " + what + ": " + firstLine(e.getMessage()), e);
+    }
+
+    private static String firstLine(String text) {
+        return text == null ? "" : text.lines().findFirst().orElse("").strip();
+    }
+
+    /** Whether this store is a SQLite file (else a server's database). */
+    public boolean sqlite() {
+        return sqlite;
+    }
+
+    @Override
+    public void close() {
+        try {
+            connection.close();
+        } catch (SQLException ignored) {
+            // closing a connection that failed: nothing more to do
+        }
+    }
+
+    /** For tests: runs {@code body} on the connection. */
+    void withConnection(Consumer<Connection> body) {
+        body.accept(connection);
+    }
+}
