@@ -173,11 +173,8 @@ public final class JmhResults {
     /** This machine's environment, with the JVM the JMH fork ran on. */
     private static Environment environment(JsonNode result) {
         Environment here = Environment.current();
-        return EnvironmentBuilder.builder().cpbenchVersion(here.cpbenchVersion())
-                .hazelcastVersion(here.hazelcastVersion())
-                .javaVersion(result.path("jdkVersion").asText(here.javaVersion())).javaVendor(here.javaVendor())
-                .jvm(result.path("vmName").asText(here.jvm())).os(here.os()).arch(here.arch()).cores(here.cores())
-                .maxHeapBytes(here.maxHeapBytes()).host(here.host()).build();
+        return EnvironmentBuilder.builder(here).javaVersion(result.path("jdkVersion").asText(here.javaVersion()))
+                .jvm(result.path("vmName").asText(here.jvm())).build();
     }
 
     /** JMH's time values: "10 s", "500 ms", "1 min". */

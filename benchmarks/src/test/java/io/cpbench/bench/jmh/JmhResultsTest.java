@@ -99,6 +99,8 @@ class JmhResultsTest {
     @Test
     void foldedResultsAreOrdinaryResultFiles() throws Exception {
         for (RunResult result : JmhResults.fold(fixture(), 0, JmhResults.Reports.NONE).results()) {
+            // this build's commit, as every other result records it (the history groups runs by it)
+            assertThat(result.environment().cpbenchCommit()).isEqualTo(io.cpbench.core.result.Environment.current().cpbenchCommit());
             ResultFiles.write(dir, result);
         }
 
