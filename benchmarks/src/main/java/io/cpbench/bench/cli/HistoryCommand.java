@@ -21,6 +21,9 @@ import java.util.concurrent.Callable;
         description = {"The results history: every run, recorded as it ends, in a SQLite file or a PostgreSQL database;",
                 "trends across runs, commits and releases, and regressions found by change-point detection",
                 "(E-Divisive means with Welch's t-test). See docs/history.md."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {" 0:done", " 1:history regressions found one", " 2:bad input, or a store that cannot be opened or read"},
+        footer = {"", "Examples:", "  ./cpbench history import results/runs", "  ./cpbench history regressions --fail-on 5%%"},
         subcommands = {HistoryCommand.Import.class, HistoryCommand.ListRuns.class, HistoryCommand.Show.class,
                 HistoryCommand.Trend.class, HistoryCommand.Regressions.class, HistoryCommand.Ack.class,
                 HistoryCommand.Report.class})
@@ -43,6 +46,17 @@ final class HistoryCommand implements Runnable {
 
         HistoryStore open() {
             return HistoryStore.open(where);
+        }
+    }
+
+    /** {@code --metric a,b}: the metrics regressions judges, ack acknowledges and report charts. */
+    static final class Metrics {
+        @Option(names = "--metric", paramLabel = "NAME", split = ",", defaultValue = "ops,p99",
+                description = "ops, p50, p90, p99, p999 or max; several with commas (default: ${DEFAULT-VALUE}).")
+        List<String> names;
+
+        List<Trends.Metric> list() {
+            return names.stream().map(Trends.Metric::of).toList();
         }
     }
 
@@ -90,6 +104,9 @@ final class HistoryCommand implements Runnable {
     }
 
     @Command(name = "import", mixinStandardHelpOptions = true,
+            exitCodeListHeading = "%nExit codes:%n",
+            exitCodeList = {" 0:done", " 2:bad input, or a store that cannot be opened or read (one line)"},
+            footer = {"", "Example:", "  ./cpbench history import results/runs results/reference --label env=laptop"},
             description = "Adds the runs in these directories (and below them) to the store: result folders of either"
                     + " format, results/reference/ included. A run already there is not added again.")
     static final class Import implements Callable<Integer> {
@@ -112,7 +129,10 @@ final class HistoryCommand implements Runnable {
         }
     }
 
-    @Command(name = "list", mixinStandardHelpOptions = true, description = "The newest runs in the store.")
+    @Command(name = "list", mixinStandardHelpOptions = true,
+            exitCodeListHeading = "%nExit codes:%n",
+            exitCodeList = {" 0:done", " 2:bad input, or a store that cannot be opened or read (one line)"},
+            footer = {"", "Example:", "  ./cpbench history list --limit 50"}, description = "The newest runs in the store.")
     static final class ListRuns implements Callable<Integer> {
         @Mixin
         Store store;
@@ -132,7 +152,10 @@ final class HistoryCommand implements Runnable {
         }
     }
 
-    @Command(name = "show", mixinStandardHelpOptions = true, description = "One run: where and how it ran, and its rows.")
+    @Command(name = "show", mixinStandardHelpOptions = true,
+            exitCodeListHeading = "%nExit codes:%n",
+            exitCodeList = {" 0:done", " 2:bad input, or a store that cannot be opened or read (one line)"},
+            footer = {"", "Example:", "  ./cpbench history show 3f9a1c"}, description = "One run: where and how it ran, and its rows.")
     static final class Show implements Callable<Integer> {
         @Mixin
         Store store;
@@ -150,6 +173,9 @@ final class HistoryCommand implements Runnable {
     }
 
     @Command(name = "trend", mixinStandardHelpOptions = true,
+            exitCodeListHeading = "%nExit codes:%n",
+            exitCodeList = {" 0:done", " 2:bad input, or a store that cannot be opened or read (one line)"},
+            footer = {"", "Example:", "  ./cpbench history trend --scenario client-leader --metric p99 --by commit --format csv"},
             description = "Each series of a metric over runs or commits, with its change points.")
     static final class Trend implements Callable<Integer> {
         @Mixin
@@ -184,7 +210,9 @@ final class HistoryCommand implements Runnable {
                     "Exit 1 when there is one: a nightly job gates on it."},
             exitCodeListHeading = "%nExit codes:%n",
             exitCodeList = {" 0:no regression", " 1:a regression newer than the last acknowledged one in its series",
-                    " 2:bad input, or a store that cannot be read (one line)"})
+                    " 2:bad input, or a store that cannot be opened or read (one line)"},
+            footer = {"", "Example (a nightly job, after its runs):",
+                    "  ./cpbench history regressions --since 2026-10-01 --fail-on 5%% --label env=lab"})
     static final class Regressions implements Callable<Integer> {
         @Mixin
         Store store;
@@ -192,9 +220,8 @@ final class HistoryCommand implements Runnable {
         @Mixin
         Select select;
 
-        @Option(names = "--metric", paramLabel = "NAME", split = ",", defaultValue = "ops,p99",
-                description = "The metrics to judge (default: ${DEFAULT-VALUE}).")
-        List<String> metrics;
+        @Mixin
+        Metrics metrics;
 
         @Option(names = "--since", paramLabel = "DATE", description = "Only changes from this date (2026-10-01) or instant on.")
         String since;
@@ -205,7 +232,7 @@ final class HistoryCommand implements Runnable {
 
         @Override
         public Integer call() {
-            List<Trends.Metric> which = metrics.stream().map(Trends.Metric::of).toList();
+            List<Trends.Metric> which = metrics.list();
             History.Query query = select.query(which.get(0), since);
             double percent = percent(failOn);
             try (HistoryStore history = store.open()) {
@@ -228,6 +255,9 @@ final class HistoryCommand implements Runnable {
     }
 
     @Command(name = "report", mixinStandardHelpOptions = true,
+            exitCodeListHeading = "%nExit codes:%n",
+            exitCodeList = {" 0:done", " 2:bad input, or a store that cannot be opened or read (one line)"},
+            footer = {"", "Example:", "  ./cpbench history report --html history.html --since 2026-10-01"},
             description = "One self-contained HTML page: a trend chart per series, change points marked, each point"
                     + " linking to its run. Works offline.")
     static final class Report implements Callable<Integer> {
@@ -240,16 +270,15 @@ final class HistoryCommand implements Runnable {
         @Option(names = "--html", paramLabel = "FILE", required = true, description = "Where to write the page.")
         Path html;
 
-        @Option(names = "--metric", paramLabel = "NAME", split = ",", defaultValue = "ops,p99",
-                description = "The metrics to chart (default: ${DEFAULT-VALUE}).")
-        List<String> metrics;
+        @Mixin
+        Metrics metrics;
 
         @Option(names = "--since", paramLabel = "DATE", description = "Only runs from this date (2026-10-01) or instant on.")
         String since;
 
         @Override
         public Integer call() {
-            List<Trends.Metric> which = metrics.stream().map(Trends.Metric::of).toList();
+            List<Trends.Metric> which = metrics.list();
             try (HistoryStore history = store.open()) {
                 int n = io.cpbench.bench.history.HistoryReport.write(history, select.query(which.get(0), since), which, html);
                 System.out.printf(java.util.Locale.ROOT, "wrote %s: %d series%n", html, n);
@@ -259,6 +288,9 @@ final class HistoryCommand implements Runnable {
     }
 
     @Command(name = "ack", mixinStandardHelpOptions = true,
+            exitCodeListHeading = "%nExit codes:%n",
+            exitCodeList = {" 0:done", " 2:bad input, or a store that cannot be opened or read (one line)"},
+            footer = {"", "Example:", "  ./cpbench history ack 7c01d2 --reason \"accepted: a safer default\""},
             description = "Acknowledges the change points that start at a run: history regressions then gates only on newer ones.")
     static final class Ack implements Callable<Integer> {
         @Mixin
@@ -273,13 +305,12 @@ final class HistoryCommand implements Runnable {
         @Option(names = "--reason", paramLabel = "TEXT", required = true, description = "Why the change is accepted.")
         String reason;
 
-        @Option(names = "--metric", paramLabel = "NAME", split = ",", defaultValue = "ops,p99",
-                description = "The metrics whose change points to acknowledge (default: ${DEFAULT-VALUE}).")
-        List<String> metrics;
+        @Mixin
+        Metrics metrics;
 
         @Override
         public Integer call() {
-            List<Trends.Metric> which = metrics.stream().map(Trends.Metric::of).toList();
+            List<Trends.Metric> which = metrics.list();
             try (HistoryStore history = store.open()) {
                 History.ack(history, run, reason, select.query(which.get(0), null), which, System.out);
             }

@@ -2,8 +2,6 @@ package io.cpbench.bench.history;
 
 import io.cpbench.core.status.Status;
 import org.flywaydb.core.Flyway;
-import org.flywaydb.core.api.MigrationInfo;
-import org.flywaydb.core.api.MigrationState;
 import org.flywaydb.core.api.FlywayException;
 
 import java.nio.file.Files;
@@ -24,9 +22,9 @@ import java.util.function.Consumer;
 
 /**
  * The results history: a SQL database of every run ({@link HistoryRun}), SQLite in a file by default, PostgreSQL for
- * a team. Its schema is versioned by Flyway (migrations in {@code io/cpbench/bench/history/migration}, docs/history.md);
- * opening a store brings an older schema up to date, and refuses one newer than this build knows
- * ({@link TooNew}).
+ * a team. Its schema is versioned by Flyway (migrations in {@code io/cpbench/bench/history/migration}, docs/history.md):
+ * opening a store reads the version Flyway recorded, refuses one newer than this build knows ({@link TooNew}), and runs
+ * Flyway only when the schema is missing or older.
  *
  * <p>Every write is one transaction; SQLite runs in WAL mode with a busy timeout, so two runs that end at once both
  * land. Every connection has a timeout. A password never goes in the URL (a command line shows it): PostgreSQL's
@@ -36,8 +34,6 @@ public final class HistoryStore implements AutoCloseable {
 
     /** The schema version this build writes: the highest migration's ({@code V1__runs.sql}; a test keeps them equal). */
     static final int SCHEMA_VERSION = 1;
-    /** The default store, relative to the working directory, as the runs' default {@code results/runs}. */
-    public static final Path DEFAULT_PATH = Path.of("results", "history.db");
     /** How long a writer waits for another's lock (SQLite), and the longest a connection may take to open, seconds. */
     static final int BUSY_TIMEOUT_MS = 10_000;
     static final int CONNECT_TIMEOUT_S = 10;
@@ -175,26 +171,10 @@ public final class HistoryStore implements AutoCloseable {
                 .connectRetries(0)
                 .load();
         try {
-            for (MigrationInfo info : flyway.info().all()) {
-                if (info.getState() == MigrationState.FUTURE_SUCCESS || info.getState() == MigrationState.FUTURE_FAILED) {
-                    throw new TooNew("history store " + shown + " has schema version " + info.getVersion()
-                            + ", newer than this cp-bench knows (" + latest(flyway) + "): use a newer cp-bench with it");
-                }
-            }
             flyway.migrate();
         } catch (FlywayException e) {
             throw new IllegalArgumentException("history store " + shown + ": " + firstLine(e.getMessage()));
         }
-    }
-
-    private static String latest(Flyway flyway) {
-        String version = "none";
-        for (MigrationInfo info : flyway.info().all()) {
-            if (info.getState() != MigrationState.FUTURE_SUCCESS && info.getState() != MigrationState.FUTURE_FAILED) {
-                version = info.getVersion().toString();
-            }
-        }
-        return version;
     }
 
     /** Flyway's INFO lines are not for a benchmark's console. */

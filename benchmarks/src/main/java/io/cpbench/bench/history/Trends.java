@@ -53,7 +53,7 @@ public final class Trends {
         }
 
         Double of(HistoryRun.Row row) {
-            Long v = switch (this) {
+            Long micros = switch (this) {
                 case OPS -> null;
                 case P50 -> row.p50();
                 case P90 -> row.p90();
@@ -61,7 +61,7 @@ public final class Trends {
                 case P999 -> row.p999();
                 case MAX -> row.max();
             };
-            return this == OPS ? Double.valueOf(row.opsPerSecond()) : v == null ? null : v.doubleValue();
+            return this == OPS ? Double.valueOf(row.opsPerSecond()) : micros == null ? null : Double.valueOf(micros);
         }
 
         /** Whether this row's value of the metric is a lower bound (ops abandoned in flight). */
