@@ -85,12 +85,17 @@ final class HistoryCommand implements Runnable {
         String by;
 
         @Option(names = "--window", paramLabel = "N", defaultValue = "30",
-                description = "The most runs on either side of a change that its t-test compares (default: ${DEFAULT-VALUE}).")
+                description = "The most runs on either side of a change that its test compares (default: ${DEFAULT-VALUE}).")
         int window;
 
-        @Option(names = "--p-value", paramLabel = "P", defaultValue = "0.001",
+        @Option(names = "--p-value", paramLabel = "P", defaultValue = "0.01",
                 description = "A change is significant at this p-value or below (default: ${DEFAULT-VALUE}).")
         double pValue;
+
+        @Option(names = "--permutations", paramLabel = "N", defaultValue = "999",
+                description = "The permutation test's shuffles; 0 judges a change by Welch's t-test, as Apache Otava"
+                        + " does, which finds more changes that are not there (default: ${DEFAULT-VALUE}).")
+        int permutations;
 
         History.Query query(Trends.Metric metric, String since) {
             Trends.Order order = switch (by) {
@@ -99,7 +104,7 @@ final class HistoryCommand implements Runnable {
                 default -> throw new IllegalArgumentException("--by must be time or commit, was '" + by + "'");
             };
             return new History.Query(scenario, op, harness, topology, release, labels, metric, order, History.since(since),
-                    new EDivisive.Options(window, pValue, EDivisive.Options.DEFAULT.minSize()));
+                    new EDivisive.Options(window, pValue, EDivisive.Options.DEFAULT.minSize(), permutations));
         }
     }
 

@@ -30,7 +30,7 @@ public final class HistoryReport {
         ObjectNode data = JSON.createObjectNode();
         data.put("title", "cp-bench history: " + store.shown());
         data.put("generated", "generated " + Instant.now() + " from " + store.count() + " runs; change points by"
-                + " E-Divisive means, Welch's t-test, window " + query.options().window() + ", p ≤ " + query.options().maxPValue());
+                + " E-Divisive means, " + query.options().text());
         ArrayNode all = data.putArray("series");
         for (Trends.Metric metric : metrics) {
             for (Trends.Series s : Trends.series(points, metric, query.order(), query.filter(), query.options(), directories)) {

@@ -100,7 +100,7 @@ class HistoryTest {
 
             // over commits: three points, the change between the second and the third
             History.Query byCommit = new History.Query(null, null, null, null, null, Map.of(), Trends.Metric.OPS,
-                    Trends.Order.COMMIT, null, new EDivisive.Options(30, 0.05, 2));
+                    Trends.Order.COMMIT, null, EDivisive.Options.welch(30, 0.05, 2));
             History.trend(store, byCommit, "csv", out);
             assertThat(printed().lines().skip(1)).hasSize(3);
 
