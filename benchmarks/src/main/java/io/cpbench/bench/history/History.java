@@ -29,6 +29,11 @@ public final class History {
                         Map<String, String> labels, Trends.Metric metric, Trends.Order order, String since,
                         EDivisive.Options options) {
 
+        /** The rows its series are made of, chosen by the store ({@link #filter} also checks the labels). */
+        HistoryStore.Selection selection(boolean sinceToo) {
+            return new HistoryStore.Selection(sinceToo ? since : null, scenario, op, harness, topology, release, true);
+        }
+
         Predicate<HistoryStore.SeriesPoint> filter() {
             return p -> (scenario == null || scenario.equals(p.row().scenario()))
                     && (op == null || op.equals(p.row().op()))
@@ -134,7 +139,7 @@ public final class History {
 
     /** The series the query selects, with their change points, as a table, CSV or JSON. */
     public static void trend(HistoryStore store, Query query, String format, PrintStream out) {
-        List<Trends.Series> all = Trends.series(store.points(query.since()), query.metric(), query.order(), query.filter(),
+        List<Trends.Series> all = Trends.series(store.points(query.selection(true)), query.metric(), query.order(), query.filter(),
                 query.options(), Map.of());
         if (all.isEmpty()) {
             throw new IllegalArgumentException("no series in " + store.shown() + " matches (history list shows the runs;"
@@ -185,7 +190,7 @@ public final class History {
     public static List<Regression> regressions(HistoryStore store, Query query, List<Trends.Metric> metrics, double failOn) {
         Map<String, List<String>> acks = store.acks();
         List<Regression> found = new ArrayList<>();
-        List<HistoryStore.SeriesPoint> points = store.points(null);
+        List<HistoryStore.SeriesPoint> points = store.points(query.selection(false));
         for (Trends.Metric metric : metrics) {
             for (Trends.Series s : Trends.series(points, metric, query.order(), query.filter(), query.options(), Map.of())) {
                 int lastAck = -1;
@@ -238,7 +243,7 @@ public final class History {
             throw new IllegalArgumentException("--reason: say why the change is accepted (a nightly job reads it later)");
         }
         int n = 0;
-        List<HistoryStore.SeriesPoint> points = store.points(null);
+        List<HistoryStore.SeriesPoint> points = store.points(query.selection(false));
         for (Trends.Metric metric : metrics) {
             for (Trends.Series s : Trends.series(points, metric, query.order(), query.filter(), query.options(), Map.of())) {
                 for (Trends.Change c : s.changes()) {

@@ -24,7 +24,7 @@ public final class HistoryReport {
 
     /** Writes the page for the series {@code query} selects; how many series it shows. */
     public static int write(HistoryStore store, History.Query query, List<Trends.Metric> metrics, Path file) {
-        List<HistoryStore.SeriesPoint> points = store.points(query.since());
+        List<HistoryStore.SeriesPoint> points = store.points(query.selection(true));
         Map<String, String> directories = new HashMap<>();
         store.runs(Integer.MAX_VALUE).forEach(r -> directories.put(r.id(), r.directory()));
         ObjectNode data = JSON.createObjectNode();

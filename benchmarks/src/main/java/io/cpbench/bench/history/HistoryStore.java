@@ -326,10 +326,39 @@ public final class HistoryStore implements AutoCloseable {
     }
 
     /**
+     * Which rows to read; a null field selects any.
+     *
+     * @param since  an instant: runs that started before it are left out
+     * @param okOnly only rows that ended OK (what a series is made of)
+     */
+    public record Selection(String since, String scenario, String op, String harness, String topology,
+                            String memberRelease, boolean okOnly) {
+
+        /** Every row. */
+        public static final Selection ALL = new Selection(null, null, null, null, null, null, false);
+    }
+
+    /**
      * Every row, oldest run first, with its run's context; {@code since} (an instant, or null) leaves older runs out.
      */
     public List<SeriesPoint> points(String since) {
-        return since == null ? rows("", List.of()) : rows("WHERE r.started_at >= ?", List.of(since));
+        return points(new Selection(since, null, null, null, null, null, false));
+    }
+
+    /** The rows {@code selection} selects, oldest run first, with their runs' context; chosen by the database. */
+    public List<SeriesPoint> points(Selection selection) {
+        List<String> where = new ArrayList<>();
+        List<Object> args = new ArrayList<>();
+        String[][] equal = {{"r.started_at >=", selection.since()}, {"m.scenario =", selection.scenario()},
+                {"m.op =", selection.op()}, {"m.harness =", selection.harness()}, {"r.topology =", selection.topology()},
+                {"r.member_release =", selection.memberRelease()}, {"m.status =", selection.okOnly() ? Status.OK.name() : null}};
+        for (String[] condition : equal) {
+            if (condition[1] != null) {
+                where.add(condition[0] + " ?");
+                args.add(condition[1]);
+            }
+        }
+        return rows(where.isEmpty() ? "" : "WHERE " + String.join(" AND ", where), args);
     }
 
     private List<SeriesPoint> rows(String where, List<Object> args) {

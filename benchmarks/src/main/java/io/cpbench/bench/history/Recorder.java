@@ -6,11 +6,19 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Records a run in the history as it ends: its run directory's results, with the run's kind, labels and options. A
  * run never fails for it: a store that cannot be written gets one line, and {@code cpbench history import} adds the
  * run later.
+ *
+ * <p>A run {@link #begin begins} its recording as it starts: the store is opened (SQLite's native library loaded, the
+ * schema checked or migrated, a PostgreSQL connection made) and the result reader readied on a background thread while
+ * the cluster starts, so that what the run waits for at its end is only reading its results and one transaction.
  *
  * @param store   where ({@link HistoryStore#open}); null when recording is off ({@code --no-history})
  * @param labels  {@code --label key=value}s
@@ -21,31 +29,99 @@ public record Recorder(String store, Map<String, String> labels, String options)
     /** Recording off. */
     public static final Recorder OFF = new Recorder(null, Map.of(), null);
 
+    /** The most a run's end waits for its store to open: PostgreSQL's connect timeout and then some. */
+    private static final long OPEN_WAIT_S = 30;
+
     public Recorder {
         labels = labels == null ? Map.of() : Map.copyOf(labels);
     }
 
-    /**
-     * Records the run in {@code runDir}, if it wrote results; says so on {@code console}.
-     *
-     * @param interrupted whether it was stopped (its run is then INCOMPLETE at best)
-     */
+    /** Starts opening the store in the background; {@link Pending#record} at the run's end, then close. */
+    public Pending begin() {
+        return new Pending(this, store == null ? null : CompletableFuture.supplyAsync(() -> {
+            HistoryStore history = HistoryStore.open(store);
+            io.cpbench.core.result.ResultFiles.prepare(); // the result reader's first use costs ~0.2 s: not at the end
+            return history;
+        }));
+    }
+
+    /** Opens the store and records the run in {@code runDir} at once: {@link #begin} and {@link Pending#record}. */
     public void record(Path runDir, String kind, boolean interrupted, PrintStream console) {
-        if (store == null || !RunImport.isRun(runDir)) {
-            return;
+        try (Pending pending = begin()) {
+            pending.record(runDir, kind, interrupted, console);
         }
-        long start = System.nanoTime();
-        try (HistoryStore history = HistoryStore.open(store)) {
-            HistoryRun run = RunImport.read(runDir, kind);
-            Status status = interrupted ? Status.worse(run.status(), Status.INCOMPLETE) : run.status();
-            run = run.with(labels, options, status);
-            boolean added = history.add(run);
-            console.printf(Locale.ROOT, "history: %s run %s (%s, %d rows) in %s, %d ms%n", added ? "recorded" : "already had",
-                    History.shortId(run.id()), run.status(), run.rows().size(), history.shown(),
-                    (System.nanoTime() - start) / 1_000_000);
-        } catch (RuntimeException e) {
-            console.printf(Locale.ROOT, "history: not recorded (%s); its results are in %s, and 'cpbench history import"
-                    + " %s' adds them later%n", e.getMessage(), runDir, runDir);
+    }
+
+    /** A recording begun: the store opening, or open. */
+    public static final class Pending implements AutoCloseable {
+
+        private final Recorder recorder;
+        private final CompletableFuture<HistoryStore> opening;
+
+        private Pending(Recorder recorder, CompletableFuture<HistoryStore> opening) {
+            this.recorder = recorder;
+            this.opening = opening;
+        }
+
+        /**
+         * Records the run in {@code runDir}, if it wrote results; says so on {@code console}, with what it added to the
+         * run's end.
+         *
+         * @param interrupted whether it was stopped (its run is then INCOMPLETE at best)
+         */
+        public void record(Path runDir, String kind, boolean interrupted, PrintStream console) {
+            if (opening == null || !RunImport.isRun(runDir)) {
+                return;
+            }
+            long start = System.nanoTime();
+            try {
+                HistoryRun run = RunImport.read(runDir, kind);
+                Status status = interrupted ? Status.worse(run.status(), Status.INCOMPLETE) : run.status();
+                run = run.with(recorder.labels(), recorder.options(), status);
+                HistoryStore history = store();
+                boolean added;
+                try {
+                    added = history.add(run);
+                } catch (RuntimeException e) {
+                    // a connection held through a long run may have been dropped (a PostgreSQL server's idle timeout,
+                    // a firewall): once more on a new one
+                    history = HistoryStore.open(recorder.store());
+                    try (HistoryStore fresh = history) {
+                        added = fresh.add(run);
+                    }
+                }
+                console.printf(Locale.ROOT, "history: %s run %s (%s, %d rows) in %s, %d ms%n", added ? "recorded" : "already had",
+                        History.shortId(run.id()), run.status(), run.rows().size(), history.shown(),
+                        (System.nanoTime() - start) / 1_000_000);
+            } catch (RuntimeException e) {
+                console.printf(Locale.ROOT, "history: not recorded (%s); its results are in %s, and 'cpbench history import"
+                        + " %s' adds them later%n", e.getMessage(), runDir, runDir);
+            }
+        }
+
+        private HistoryStore store() {
+            try {
+                return opening.get(OPEN_WAIT_S, TimeUnit.SECONDS);
+            } catch (ExecutionException e) {
+                throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+            } catch (TimeoutException e) {
+                throw new IllegalStateException("the store did not open within " + OPEN_WAIT_S + " s");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while the store opened");
+            }
+        }
+
+        /** Closes the store, now or as soon as it has opened. */
+        @Override
+        public void close() {
+            if (opening != null) {
+                opening.whenComplete((history, failure) -> {
+                    if (history != null) {
+                        history.close();
+                    }
+                });
+            }
         }
     }
 }

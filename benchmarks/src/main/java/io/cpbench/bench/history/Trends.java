@@ -129,19 +129,18 @@ public final class Trends {
             String group = order == Order.COMMIT ? String.valueOf(p.commit()) : p.runId();
             grouped.computeIfAbsent(key, k -> new LinkedHashMap<>()).computeIfAbsent(group, g -> new ArrayList<>()).add(p);
         }
-        List<Series> all = new ArrayList<>();
-        grouped.forEach((key, groups) -> {
+        // the series are independent: their change points are found in parallel, each on one thread, in key order
+        return grouped.entrySet().parallelStream().map(entry -> {
             List<Point> series = new ArrayList<>();
-            groups.forEach((group, rows) -> {
+            entry.getValue().forEach((group, rows) -> {
                 double[] values = rows.stream().mapToDouble(p -> metric.of(p.row())).toArray();
                 boolean censored = rows.stream().anyMatch(p -> metric.censored(p.row()));
                 HistoryStore.SeriesPoint first = rows.get(0);
                 series.add(new Point(first.runId(), first.runStartedAt(), first.commit(), median(values), censored,
                         directories.get(first.runId())));
             });
-            all.add(new Series(key, metric, series, changes(series, metric, options)));
-        });
-        return all;
+            return new Series(entry.getKey(), metric, series, changes(series, metric, options));
+        }).toList();
     }
 
     static List<Change> changes(List<Point> points, Metric metric, EDivisive.Options options) {

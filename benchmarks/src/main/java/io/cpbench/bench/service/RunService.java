@@ -137,6 +137,13 @@ public final class RunService {
 
     static int run(RunKind kind, Setup setup, PrintStream console) {
         RunDirectory.checkWritable(setup.outDir());
+        // the store opens while the cluster starts: the run's end only reads its results and writes one transaction
+        try (Recorder.Pending recording = setup.history().begin()) {
+            return run(kind, setup, console, recording);
+        }
+    }
+
+    private static int run(RunKind kind, Setup setup, PrintStream console, Recorder.Pending recording) {
         Path runDir = RunDirectory.choose(setup.outDir(), kind.name());
         RunContext context = new RunContext(console, runDir, setup.progressEvery());
         kind.announce(console, runDir);
@@ -178,7 +185,7 @@ public final class RunService {
             setup.live().close();
             try {
                 kind.write(context);
-                setup.history().record(runDir, kind.name(), kind.stopped(), console); // a Ctrl-C'd run's too: before the hook returns
+                recording.record(runDir, kind.name(), kind.stopped(), console); // a Ctrl-C'd run's too: before the hook returns
                 RunDirectory.removeIfEmpty(runDir);
             } finally {
                 interruption.written(); // on Ctrl-C the JVM ends as soon as the hook returns: after this

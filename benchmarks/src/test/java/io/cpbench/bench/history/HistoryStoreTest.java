@@ -46,7 +46,7 @@ class HistoryStoreTest {
             assertThat(back).isEqualTo(run);
             assertThat(store.run("fedcba")).isNull();
             assertThatThrownBy(() -> store.run("abc")).hasMessageContaining("at least 6 characters");
-            assertThat(store.points(null)).singleElement().satisfies(p -> {
+            assertThat(store.points(HistoryStore.Selection.ALL)).singleElement().satisfies(p -> {
                 assertThat(p.labels()).isEqualTo("env=lab");
                 assertThat(p.commit()).isEqualTo("8e4b343");
                 assertThat(p.row()).isEqualTo(run.rows().get(0));

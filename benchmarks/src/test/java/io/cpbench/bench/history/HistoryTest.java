@@ -57,7 +57,7 @@ class HistoryTest {
                         assertThat(r.leaderBefore()).isNotNull();
                     });
             // a load run keeps a row per op beside its total
-            assertThat(store.points(null)).anySatisfy(p -> {
+            assertThat(store.points(HistoryStore.Selection.ALL)).anySatisfy(p -> {
                 assertThat(p.row().harness()).isEqualTo("load");
                 assertThat(p.row().op()).isNotEqualTo("all");
             });

@@ -46,6 +46,19 @@ public final class ResultFiles {
         }
     }
 
+    /**
+     * Readies the reader: builds its deserializers (about 0.2 s on a fresh JVM) so that a later {@link #read} takes
+     * milliseconds. For a caller that reads results at a moment that should be quick (a run's end), from a background
+     * thread well before. Never fails.
+     */
+    public static void prepare() {
+        try {
+            JSON.treeToValue(JSON.createObjectNode(), RunResult.class);
+        } catch (JacksonException | RuntimeException e) {
+            // only a head start: the real read reports any problem
+        }
+    }
+
     public static RunResult read(Path file) {
         RunResult result;
         try {

@@ -4,6 +4,7 @@ import org.apache.commons.math3.distribution.TDistribution;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.TreeSet;
 
 /**
@@ -120,14 +121,17 @@ public final class EDivisive {
             }
         }
         TreeSet<Integer> found = new TreeSet<>();
-        // a segment no change point has split since the last round asks the same question: asked once
+        // a segment no change point has split since the last round has the same candidate and asks the same question
+        java.util.Map<List<Integer>, Optional<Candidate>> searched = new java.util.HashMap<>();
         java.util.Map<List<Integer>, Test> asked = new java.util.HashMap<>();
         // each round adds one change point, and a segment needs 2 x minSize values to be split: bounded
         for (int round = 0; round < series.length / options.minSize() + 1; round++) {
             Candidate best = null;
             int start = 0;
             for (int end : bounds(found, series.length)) {
-                Candidate c = candidate(series, start, end, options.minSize());
+                int from = start;
+                Candidate c = searched.computeIfAbsent(List.of(start, end), k -> Optional.ofNullable(
+                        candidate(series, from, end, options.minSize()))).orElse(null);
                 if (c != null) {
                     double p = test(series, Math.max(start, c.tau - options.window()), c.tau,
                             Math.min(end, c.tau + options.window()), options, asked).pValue;
