@@ -1,5 +1,7 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.bench.history.HistoryReport;
+import io.cpbench.bench.history.HistoryStore;
 import io.cpbench.bench.report.LoadTables;
 import io.cpbench.bench.service.ExitCodes;
 import io.cpbench.core.result.ResultFiles;
@@ -37,9 +39,35 @@ final class ReportCommand implements Callable<Integer> {
     @Option(names = "--html", paramLabel = "FILE", description = "Write an HTML report with charts to FILE.")
     Path html;
 
+    @Option(names = "--history", paramLabel = "PATH|JDBC-URL", defaultValue = "${env:CPBENCH_HISTORY:-results/history.db}",
+            description = "With --html: the results history whose trends of these runs' series the report links to,"
+                    + " written next to it as NAME-trend.html, when the runs are in it (default: results/history.db, or"
+                    + " CPBENCH_HISTORY when set; nothing when there is no such store).")
+    String history;
+
+    @Option(names = "--no-history", description = "With --html: no trend page and no link to it.")
+    boolean noHistory;
+
     @Option(names = "--title", paramLabel = "TEXT", description = "The HTML report's title (default: cp-bench report"
             + " and the run directories' names).")
     String title;
+
+    /**
+     * The trend page of the runs' series, written next to the report; null when there is no store, the runs are not in
+     * it, or it cannot be read (then one line says so: the report is written all the same).
+     */
+    private HistoryReport.Link trend(List<Path> dirs) {
+        if (!HistoryStore.present(history)) {
+            return null;
+        }
+        String name = html.getFileName().toString().replaceFirst("\\.html?$", "");
+        try (HistoryStore store = HistoryStore.open(history)) {
+            return HistoryReport.forRuns(store, dirs, html.resolveSibling(name + "-trend.html"), html);
+        } catch (RuntimeException e) {
+            System.err.println("cpbench report: no trend page: " + e.getMessage());
+            return null;
+        }
+    }
 
     @Override
     public Integer call() {
@@ -52,10 +80,18 @@ final class ReportCommand implements Callable<Integer> {
             String name = title != null ? title : "cp-bench report: " + String.join(", ",
                     dirs.stream().map(io.cpbench.bench.report.ReportModel::name).toList());
             var data = io.cpbench.bench.report.ReportModel.build(name, dirs);
+            HistoryReport.Link trend = noHistory ? null : trend(dirs);
+            if (trend != null) {
+                data.putPOJO("trend", trend);
+            }
             long bytes = io.cpbench.bench.report.HtmlReport.write(data, html);
             int charts = io.cpbench.bench.report.ReportModel.chartCount(data);
             System.out.printf(java.util.Locale.ROOT, "wrote %s: %,d KB, %d run director%s, %d chart%s%n", html,
                     (bytes + 1023) / 1024, dirs.size(), dirs.size() == 1 ? "y" : "ies", charts, charts == 1 ? "" : "s");
+            if (trend != null) {
+                System.out.printf(java.util.Locale.ROOT, "wrote %s: the trends of these runs' %d series in %s, linked"
+                        + " from the report%n", html.resolveSibling(trend.href()), trend.series(), trend.store());
+            }
             return ExitCodes.OK;
         }
         ResultFiles.Collected collected = ResultFiles.collect(paths);

@@ -4,12 +4,17 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cpbench.bench.report.HtmlReport;
+import io.cpbench.core.trend.EDivisive;
 
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * {@code history report --html}: one self-contained page with a trend chart per series, its change points marked,
@@ -24,6 +29,50 @@ public final class HistoryReport {
 
     /** Writes the page for the series {@code query} selects; how many series it shows. */
     public static int write(HistoryStore store, History.Query query, List<Trends.Metric> metrics, Path file) {
+        return write(store, query, query.filter(), metrics, List.of(), file);
+    }
+
+    /**
+     * Where a run report's link leads: a trend page of the series its runs belong to.
+     *
+     * @param href   the page, relative to the report
+     * @param series how many series it shows
+     * @param runs   how many runs the store holds
+     * @param store  the store, as shown to a user
+     */
+    public record Link(String href, int series, long runs, String store) {
+    }
+
+    /**
+     * Writes the trend page (op/s and p99) of every series that a run in {@code runDirs} is part of, its runs' rows in
+     * bold, to {@code file}; null, writing nothing, when none of the runs is in the store.
+     */
+    public static Link forRuns(HistoryStore store, List<Path> runDirs, Path file, Path report) {
+        Set<String> ids = new LinkedHashSet<>();
+        for (Path dir : runDirs) {
+            try {
+                ids.add(RunImport.read(dir, null).id());
+            } catch (RuntimeException e) {
+                // not a run the history could hold (a directory of JMH output, say): it has no series
+            }
+        }
+        List<HistoryStore.SeriesPoint> all = store.points(HistoryStore.Selection.ALL);
+        Set<Trends.Key> keys = new HashSet<>();
+        all.stream().filter(p -> ids.contains(p.runId())).forEach(p -> keys.add(Trends.key(p)));
+        if (keys.isEmpty()) {
+            return null;
+        }
+        History.Query query = new History.Query(null, null, null, null, null, Map.of(), Trends.Metric.OPS,
+                Trends.Order.TIME, null, EDivisive.Options.DEFAULT);
+        int series = write(store, query, p -> keys.contains(Trends.key(p)), List.of(Trends.Metric.OPS, Trends.Metric.P99),
+                List.copyOf(ids), file);
+        Path base = report.toAbsolutePath().getParent();
+        String href = base == null ? file.toString() : base.relativize(file.toAbsolutePath()).toString();
+        return new Link(href, series, store.count(), store.shown());
+    }
+
+    private static int write(HistoryStore store, History.Query query, Predicate<HistoryStore.SeriesPoint> filter,
+                             List<Trends.Metric> metrics, List<String> highlight, Path file) {
         List<HistoryStore.SeriesPoint> points = store.points(query.selection(true));
         Map<String, String> directories = new HashMap<>();
         store.runs(Integer.MAX_VALUE).forEach(r -> directories.put(r.id(), r.directory()));
@@ -31,9 +80,10 @@ public final class HistoryReport {
         data.put("title", "cp-bench history: " + store.shown());
         data.put("generated", "generated " + Instant.now() + " from " + store.count() + " runs; change points by"
                 + " E-Divisive means, " + query.options().text());
+        highlight.forEach(data.putArray("highlight")::add);
         ArrayNode all = data.putArray("series");
         for (Trends.Metric metric : metrics) {
-            for (Trends.Series s : Trends.series(points, metric, query.order(), query.filter(), query.options(), directories)) {
+            for (Trends.Series s : Trends.series(points, metric, query.order(), filter, query.options(), directories)) {
                 ObjectNode series = all.addObject();
                 series.put("name", s.key().text());
                 series.put("metric", metric.label());
@@ -63,7 +113,7 @@ public final class HistoryReport {
             throw new IllegalArgumentException("no series in " + store.shown() + " matches (history list shows the runs;"
                     + " only rows that ended OK count)");
         }
-        HtmlReport.write(HtmlReport.page("io/cpbench/bench/history/trend.html", "io/cpbench/bench/history/trend.js", data), file);
+        HtmlReport.write(HtmlReport.page("io/cpbench/bench/history/trend.js", data, false), file);
         return all.size();
     }
 }

@@ -190,6 +190,13 @@ public final class HistoryStore implements AutoCloseable {
         return "jdbc:sqlite:" + Path.of(where).toAbsolutePath().normalize();
     }
 
+    /** Whether there is a store at {@code where} to read: a SQLite file that exists, or any server's URL. */
+    public static boolean present(String where) {
+        String url = url(where);
+        return !url.startsWith("jdbc:sqlite:") || Files.isRegularFile(Path.of(url.substring("jdbc:sqlite:".length())
+                .replaceFirst("\\?.*", "")));
+    }
+
     /** The store as shown in lines: its path, or the URL without its query (which may name a user). */
     static String shown(String where) {
         return where.startsWith("jdbc:") ? where.replaceFirst("\\?.*", "") : where;

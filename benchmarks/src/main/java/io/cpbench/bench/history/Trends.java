@@ -124,8 +124,7 @@ public final class Trends {
             if (p.row().status() != Status.OK || !filter.test(p) || metric.of(p.row()) == null) {
                 continue;
             }
-            HistoryRun.Row r = p.row();
-            Key key = new Key(r.scenario(), r.variant(), r.op(), r.harness(), p.topology(), p.memberRelease(), p.labels());
+            Key key = key(p);
             String group = order == Order.COMMIT ? String.valueOf(p.commit()) : p.runId();
             grouped.computeIfAbsent(key, k -> new LinkedHashMap<>()).computeIfAbsent(group, g -> new ArrayList<>()).add(p);
         }
@@ -141,6 +140,12 @@ public final class Trends {
             });
             return new Series(entry.getKey(), metric, series, changes(series, metric, options));
         }).toList();
+    }
+
+    /** The series a row belongs to. */
+    public static Key key(HistoryStore.SeriesPoint p) {
+        HistoryRun.Row r = p.row();
+        return new Key(r.scenario(), r.variant(), r.op(), r.harness(), p.topology(), p.memberRelease(), p.labels());
     }
 
     static List<Change> changes(List<Point> points, Metric metric, EDivisive.Options options) {

@@ -28,26 +28,22 @@ public final class HtmlReport {
     /** The page for {@code data} ({@link ReportModel#build}); {@code live}: it polls {@code data.json}. */
     public static String html(ObjectNode data, boolean live) {
         String page = resource("io/cpbench/bench/report/report.html");
-        return page.replace("/*TITLE*/", escape(data.path("title").asText("cp-bench report")))
-                .replace("/*UPLOT_CSS*/", resource(UPLOT + "uPlot.min.css"))
-                .replace("/*REPORT_CSS*/", resource("io/cpbench/bench/report/report.css"))
-                .replace("/*LIVE*/", String.valueOf(live))
-                .replace("/*REPORT_JS*/", resource("io/cpbench/bench/report/report.js"))
-                .replace("/*UPLOT_JS*/", resource(UPLOT + "uPlot.iife.min.js"))
-                .replace("/*DATA*/", json(data)); // last: nothing is looked for inside the data
+        return page("io/cpbench/bench/report/report.js", data, live);
     }
 
     /**
-     * Another self-contained page built the same way: {@code page} (a resource with the placeholders of
-     * {@code report.html}) with the report's CSS, uPlot, and {@code script} (a resource) over {@code data}.
+     * Another self-contained page on the report's frame ({@code report.html}: its CSS, uPlot, the shared
+     * {@code common.js}), drawn by {@code script} (a resource) over {@code data}.
      */
-    public static String page(String page, String script, ObjectNode data) {
-        return resource(page).replace("/*TITLE*/", escape(data.path("title").asText("cp-bench")))
+    public static String page(String script, ObjectNode data, boolean live) {
+        return resource("io/cpbench/bench/report/report.html")
+                .replace("/*TITLE*/", escape(data.path("title").asText("cp-bench report")))
                 .replace("/*UPLOT_CSS*/", resource(UPLOT + "uPlot.min.css"))
                 .replace("/*REPORT_CSS*/", resource("io/cpbench/bench/report/report.css"))
-                .replace("/*REPORT_JS*/", resource(script))
+                .replace("/*LIVE*/", String.valueOf(live))
+                .replace("/*REPORT_JS*/", resource("io/cpbench/bench/report/common.js") + "\n" + resource(script))
                 .replace("/*UPLOT_JS*/", resource(UPLOT + "uPlot.iife.min.js"))
-                .replace("/*DATA*/", json(data));
+                .replace("/*DATA*/", json(data)); // last: nothing is looked for inside the data
     }
 
     /** Writes the page; returns its size in bytes. */

@@ -19,7 +19,7 @@
   document.getElementById("title").textContent = data.title;
   document.getElementById("generated").textContent = data.generated;
   const toc = document.getElementById("toc");
-  const main = document.getElementById("series");
+  const main = document.getElementById("runs");
 
   // Change points: a dashed line between the last point before and the first after, labelled with the change.
   function changesHook(changes) {
@@ -46,13 +46,8 @@
 
   // For the browser test and anyone reading the DOM: the chart's points, and whether its canvas has ink on it.
   function markDrawn(section, u, points) {
-    let inked = 0;
-    try {
-      const c = u.ctx.canvas, img = u.ctx.getImageData(0, 0, c.width, c.height).data;
-      for (let k = 3; k < img.length; k += 4 * 7) if (img[k] > 0) inked++;
-    } catch (e) { inked = -1; }
     section.dataset.points = points;
-    section.dataset.inked = inked;
+    section.dataset.inked = cpbenchInk(u);
   }
 
   data.series.forEach((s, i) => {
@@ -77,7 +72,7 @@
     const plot = new uPlot({
       width, height: 260,
       scales: {x: {time: false}},
-      axes: [{label: "run (oldest first)"}, {label: s.metric, size: 70}],
+      axes: [{label: "run (oldest first)", incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000]}, {label: s.metric, size: 70}],
       series: [{label: "run"}, {label: s.metric, stroke: "#2f6fb1", width: 2, points: {size: 7}}],
       hooks: {draw: [changesHook(s.changes), u => markDrawn(section, u, ys.length)]},
       legend: {live: true}
@@ -91,7 +86,7 @@
     ["#", "run", "started", "commit", s.metric].forEach(h => head.append(el("th", {}, h)));
     table.append(head);
     s.points.forEach((p, k) => {
-      const tr = el("tr");
+      const tr = el("tr", (data.highlight || []).includes(p.run) ? {class: "this"} : {});
       const run = p.href ? el("a", {href: p.href}, p.run.substring(0, 12)) : document.createTextNode(p.run.substring(0, 12));
       const cell = el("td");
       cell.append(run);
@@ -104,5 +99,10 @@
     section.append(details);
     main.append(section);
   });
+  if (data.highlight && data.highlight.length) {
+    document.getElementById("generated").append(el("br"), document.createTextNode("Rows in bold: the run"
+        + (data.highlight.length === 1 ? "" : "s") + " of the report that links here."));
+  }
+  document.getElementById("footer").append(" A point links to its run's directory.");
   document.body.dataset.charts = String(data.series.length);
 })();

@@ -222,13 +222,8 @@
   function markDrawn(box, u, data) {
     let points = 0;
     for (let i = 1; i < data.length; i++) for (const v of data[i]) if (v != null) points++;
-    let inked = 0;
-    try {
-      const c = u.ctx.canvas, img = u.ctx.getImageData(0, 0, c.width, c.height).data;
-      for (let k = 3; k < img.length; k += 4 * 7) if (img[k] > 0) inked++;
-    } catch (e) { inked = -1; }
     box.dataset.points = points;
-    box.dataset.inked = inked;
+    box.dataset.inked = cpbenchInk(u);
   }
 
   function environmentTable(envs) {
@@ -263,6 +258,12 @@
     document.getElementById("title").textContent = data.title;
     document.getElementById("generated").textContent = (window.CPBENCH_LIVE ? "live view, updated " : "generated ")
       + data.generatedAt + " · " + data.runs.length + " run" + (data.runs.length === 1 ? "" : "s");
+    if (data.trend && !window.CPBENCH_LIVE) {
+      const p = document.getElementById("generated");
+      p.append(el("br"), document.createTextNode("In the results history " + data.trend.store + ": "));
+      p.append(el("a", {href: data.trend.href, id: "trend-link"}, "the trends of these runs' " + data.trend.series
+          + " series"), document.createTextNode(", over " + data.trend.runs + " runs, change points marked"));
+    }
     renderLive(data.live);
     const toc = document.getElementById("toc");
     toc.innerHTML = "";

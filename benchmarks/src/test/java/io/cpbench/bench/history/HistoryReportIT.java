@@ -45,4 +45,51 @@ class HistoryReportIT {
         assertThat(page.dom()).contains("change -19.9 %").contains("(worse, p = ").contains("commit bbbbbbb")
                 .contains("no change point").contains("href=\"file:");
     }
+
+    /**
+     * {@code cpbench report --html} on a run that is in the history links to a trend page of its series, its rows in
+     * bold; without the run in a store there is neither.
+     */
+    @Test
+    void aRunReportLinksToItsSeriesTrendWhenTheRunIsInTheHistory() throws Exception {
+        Path run = Path.of("../results/reference/local-2core-quick-20261125").toAbsolutePath().normalize();
+        String store = dir.resolve("h.db").toString();
+        try (HistoryStore history = HistoryStore.open(store)) {
+            History.importRuns(history, List.of(run), Map.of(), new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
+        }
+        Path report = dir.resolve("out/report.html");
+        var out = new java.io.ByteArrayOutputStream();
+        int code = run(out, "report", run.toString(), "--html", report.toString(),
+                "--history", store);
+        assertThat(code).as(out.toString()).isZero();
+        Path trend = dir.resolve("out/report-trend.html");
+        // 13 scenarios' op/s and p99: each run of the quick matrix is one point in 26 series
+        assertThat(out.toString()).contains("wrote " + trend + ": the trends of these runs' 26 series in " + store);
+
+        Browser.Page page = Browser.open(report.toUri().toString(), dir.resolve("report.png"), 1280, 900);
+        assertThat(page.errors()).isEmpty();
+        assertThat(page.dom()).contains("id=\"trend-link\"").contains("href=\"report-trend.html\"")
+                .contains("the trends of these runs' 26 series");
+        Browser.Page trendPage = Browser.open(trend.toUri().toString(), dir.resolve("trend.png"), 1280, 1400);
+        trendPage.assertDrewCleanly(26);
+        assertThat(trendPage.dom().split("<tr class=\"this\">", -1)).as("the run's row in each series").hasSize(27);
+
+        Path bare = dir.resolve("bare/report.html");
+        assertThat(run(new java.io.ByteArrayOutputStream(), "report", run.toString(),
+                "--html", bare.toString(), "--history", dir.resolve("none.db").toString())).isZero();
+        assertThat(Files.readString(bare)).doesNotContain("\"trend\"");
+        assertThat(dir.resolve("bare/report-trend.html")).doesNotExist();
+        assertThat(dir.resolve("none.db")).as("a report does not create a store").doesNotExist();
+    }
+
+    /** {@code cpbench ARGS} as the command line runs it, its standard output into {@code out}. */
+    private static int run(java.io.ByteArrayOutputStream out, String... args) {
+        java.io.PrintStream saved = System.out;
+        System.setOut(new java.io.PrintStream(out, true, StandardCharsets.UTF_8));
+        try {
+            return io.cpbench.bench.cli.CpBench.execute(args);
+        } finally {
+            System.setOut(saved);
+        }
+    }
 }
