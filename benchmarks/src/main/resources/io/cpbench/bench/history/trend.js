@@ -54,7 +54,7 @@
     const id = "s" + i;
     toc.append(el("a", {href: "#" + id}, s.name + " (" + s.metric + ")"), " ");
     const section = el("section", {id: id, class: "chart"});
-    section.append(el("h2", {}, s.name));
+    section.append(el("h2", {}, s.name + " · " + s.metric));
     const verdicts = el("div", {class: "verdict"});
     if (s.changes.length === 0) verdicts.append(el("span", {class: "muted"}, "no change point"));
     s.changes.forEach(c => {

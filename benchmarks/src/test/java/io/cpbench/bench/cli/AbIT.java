@@ -50,6 +50,15 @@ class AbIT {
         assertThat(ratio).isBetween(0.01, 0.6);
     }
 
+    /** ab.json and slices.csv read back from the results history: a row per side, NEW's op/s below BASE's. */
+    @Test
+    void theResultsHistoryHoldsBothSidesAndTheSlowdown() {
+        io.cpbench.bench.history.HistoryRun run = Recorded.run(runDir, finished.stdout());
+        assertThat(run.kind()).isEqualTo("ab");
+        assertThat(run.rows()).extracting(io.cpbench.bench.history.HistoryRun.Row::variant).containsExactly("base", "new");
+        assertThat(run.rows().get(1).opsPerSecond()).isLessThan(run.rows().get(0).opsPerSecond() * 0.6);
+    }
+
     @Test
     void everyPairIsWrittenInAlternatingOrderAndNothingOutlivesTheRun() throws Exception {
         checkPairsAndLeftovers(runDir, 20);

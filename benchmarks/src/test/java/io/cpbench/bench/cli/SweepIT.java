@@ -119,6 +119,17 @@ class SweepIT {
         }
     }
 
+    /** sweep.json read back from the history: a row per cell run, its cell the variant, its repeat the round. */
+    @Test
+    void theHistoryHoldsARowPerCellRun() {
+        io.cpbench.bench.history.HistoryRun run = Recorded.run(runDir, finished.stdout());
+        assertThat(run.kind()).isEqualTo("sweep");
+        assertThat(run.rows()).hasSize(rows.size()).allSatisfy(r -> assertThat(r.harness()).isEqualTo("sweep"));
+        assertThat(run.rows()).extracting(io.cpbench.bench.history.HistoryRun.Row::round).containsOnly(1, 2);
+        assertThat(run.rows().stream().mapToLong(io.cpbench.bench.history.HistoryRun.Row::ops).sum())
+                .isEqualTo(rows.stream().mapToLong(r -> Long.parseLong(r[8])).sum());
+    }
+
     @Test
     void aFinishedSweepIsAnalysedAgainUnderAnotherSloWithoutRunning() throws Exception {
         CliProcess.Finished strict = CliProcess.run(work, 60, "sweep", "--from", runDir.toString(), "--slo", "p99<1us");
