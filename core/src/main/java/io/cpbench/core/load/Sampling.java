@@ -108,7 +108,6 @@ final class Sampling {
         boolean draining = false;
         Tally interval = new Tally(used, !spec.open());
         long lastReal = System.nanoTime();
-        Duration stopDrain = spec.drain();
         while (true) {
             // An interval of real time, or less up to the next stage boundary on the engine's clock.
             long wait = Math.min(spec.interval().toNanos() - (System.nanoTime() - lastReal),
@@ -121,7 +120,7 @@ final class Sampling {
                 checkEarly(stages, profile, now);
             }
             if (allDone || now >= state.drainDeadline
-                    || (state.stopRequested && now - state.stopRequestedAtNanos > stopDrain.toNanos())) {
+                    || (state.stopRequested && now - state.stopRequestedAtNanos > spec.drain().toNanos())) {
                 break;
             }
             if (!draining && now >= state.measureEnd && !state.stopRequested && inFlight() > 0) {
@@ -166,7 +165,7 @@ final class Sampling {
         // An op count runs until its ops are done or the time box ends it, however long the spec's schedule.
         state.measureEnd = bounds != null && bounds.ops() > 0 ? state.timeboxDeadline
                 : Math.min(state.measureStart + profile.totalNanos(), state.timeboxDeadline);
-        state.drainDeadline = state.measureEnd + (spec.drain()).toNanos();
+        state.drainDeadline = state.measureEnd + spec.drain().toNanos();
         state.measureGate.countDown();
         if (!state.stopRequested) {
             message("measuring: " + spec.summary());

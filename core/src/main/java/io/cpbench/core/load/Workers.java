@@ -37,7 +37,8 @@ final class Workers {
     private final LongSupplier clock;
 
     /**
-     * @param bounds  op counts and a time box (a bounded closed loop), or null: the spec's warm-up and profile
+     * @param spec    what to run: its bounds (op counts and a time box: a bounded closed loop), or without them its
+     *                warm-up and profile
      * @param used    the mix's ops, in the order the recording counts them
      * @param history records every op, or null
      */
