@@ -17,8 +17,9 @@ import java.util.Set;
  */
 final class ClusterWarmupOption {
 
-    static final Duration DEFAULT = Duration.ofSeconds(10);
-    static final Duration QUICK = Duration.ofSeconds(5);
+    /** The most a warm-up may take; it ends as soon as the cluster's op/s is steady, quick or not. */
+    static final Duration DEFAULT = Duration.ofSeconds(60);
+    static final Duration QUICK = DEFAULT;
 
     /** The commands whose --cluster-warmup was an op count. */
     private static final Set<String> COUNTED_OPS = Set.of("run", "matrix", "jmh", "emulator-cost");
@@ -29,8 +30,10 @@ final class ClusterWarmupOption {
     private ClusterWarmup value;
 
     @Option(names = "--cluster-warmup", paramLabel = "TIME",
-            description = "Untimed ops through a smart client on the cluster before anything is measured, so nothing"
-                    + " measured runs on cold members; 0 for none (default: 10s; 5s with --quick where there is one).")
+            description = "The most the cluster warm-up may take: untimed ops through a smart client before anything is"
+                    + " measured, until the cluster's op/s has stopped rising (10 one-second intervals within 60 %% of their"
+                    + " median, climbing under 5 %% across them), so nothing measured runs on cold members; 0 for none (default: 60s;"
+                    + " the same with --quick).")
     void set(String text) {
         String t = text.strip();
         try {

@@ -76,6 +76,9 @@ public final class ConsoleProgress implements ScenarioRunner.ProgressSink {
                 long boxLeft = timebox == null ? Long.MAX_VALUE : timebox.minus(elapsed).toSeconds();
                 eta = seconds <= boxLeft ? "  ETA " + Durations.human(seconds) : "  ETA " + Durations.human(boxLeft) + " (time box)";
             }
+        } else if (round == 0 && measureFor != null) { // the cluster warm-up: until steady, at most this long
+            done = String.format(Locale.ROOT, "%,d ops", doneOps);
+            eta = "  (until op/s stops rising, at most " + Durations.format(measureFor) + ")";
         } else if (measuring && measureFor != null) {
             double fraction = Math.min(1, (double) elapsed.toMillis() / Math.max(1, measureFor.toMillis()));
             done = String.format(Locale.ROOT, "%,d ops, %s of %s (%.0f%%)", doneOps, Durations.human(elapsed.toSeconds()),
@@ -84,7 +87,8 @@ public final class ConsoleProgress implements ScenarioRunner.ProgressSink {
         } else {
             done = String.format(Locale.ROOT, "%,d ops", doneOps);
         }
-        String where = round == 0 ? (measuring ? "[cluster warm-up, 2nd half]" : "[cluster warm-up, 1st half]")
+        String where = round == 0 ? (target == 0 ? "[cluster warm-up]" : measuring ? "[cluster warm-up, 2nd half]"
+                : "[cluster warm-up, 1st half]")
                 : String.format(Locale.ROOT, "[round %d/%d] %s %s", round, rounds, scenario.name(), measuring ? "measure" : "warm-up");
         out.printf(Locale.ROOT, "    %s %s  %,.0f op/s  p50 %,d µs  errors %d  %s elapsed%s%n", where, done,
                 opsPerSecond, p50Micros, errors, Durations.human(elapsed.toSeconds()), eta);

@@ -14,6 +14,7 @@ import io.cpbench.bench.suite.ScenarioRunner;
 import io.cpbench.bench.suite.SuiteOptions;
 import io.cpbench.core.load.Durations;
 import io.cpbench.core.result.RunResult;
+import io.cpbench.core.result.ScenarioTable;
 import io.cpbench.core.load.LoadEngine;
 import io.cpbench.core.load.LoadSpec;
 import io.cpbench.topology.Topology;
@@ -133,6 +134,10 @@ public final class MatrixRun extends ReleaseAwareRun implements RunKind {
         if (planted != null) {
             out.println(planted);
         }
+        String slowStart = io.cpbench.core.load.PlantedSlowStart.banner();
+        if (slowStart != null) {
+            out.println(slowStart);
+        }
     }
 
     @Override
@@ -229,6 +234,42 @@ public final class MatrixRun extends ReleaseAwareRun implements RunKind {
                 },
                 done -> untilCi == null || untilCi.another(done, results(), Duration.ofNanos(System.nanoTime() - measuringStart),
                         console));
+        if (untilCi == null) { // --until-ci adds rounds while the intervals are wide, as a left-out round leaves them
+            runAgain(runner, scenarios, rounds);
+        }
+    }
+
+    /** The most rounds run again because a round was disturbed: a matrix does not run on and on on a busy machine. */
+    static final int MAX_RERUNS = 2;
+
+    /**
+     * Runs each disturbed round ({@link ScenarioTable.Disturbed}: its baseline under half its other rounds') once more
+     * at the end, as a new round, at most {@link #MAX_RERUNS}: the disturbed round stays in the results, left out of
+     * the ratios, and the new round gives them the pairs it would have.
+     */
+    private void runAgain(ScenarioRunner runner, List<Scenario> scenarios, int rounds) {
+        List<Integer> disturbed = ScenarioTable.disturbedWithinNetwork(results()).stream()
+                .map(ScenarioTable.Disturbed::round).distinct().sorted().toList();
+        for (int i = 0; i < Math.min(MAX_RERUNS, disturbed.size()) && !stops.stopped(); i++) {
+            int round = rounds + i + 1;
+            int again = disturbed.get(i);
+            ScenarioTable.disturbedWithinNetwork(results()).stream().filter(d -> d.round() == again).findFirst()
+                    .ifPresent(d -> console.printf(Locale.ROOT, "%s; running the round again, as round %d%n", d.line(), round));
+            for (Scenario scenario : Matrix.orderForRound(scenarios, round)) {
+                if (stops.stopped()) {
+                    break;
+                }
+                console.printf(Locale.ROOT, "[round %d, again for round %d] %s: %s%n", round, again, scenario.name(),
+                        scenario.description());
+                RunResult result = runner.run(scenario, round);
+                add(result);
+                console.println("    " + RunLines.oneLine(result));
+            }
+        }
+        if (disturbed.size() > MAX_RERUNS) {
+            console.printf(Locale.ROOT, "%d more disturbed round%s not run again (at most %d are): left out of the ratios%n",
+                    disturbed.size() - MAX_RERUNS, disturbed.size() - MAX_RERUNS == 1 ? "" : "s", MAX_RERUNS);
+        }
     }
 
     /** How long what is left should take: from the scenarios run so far, or before any from the warm-up's rate. */

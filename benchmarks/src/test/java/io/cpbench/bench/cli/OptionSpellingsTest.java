@@ -119,8 +119,8 @@ class OptionSpellingsTest {
     @Test
     void clusterWarmupIsADurationWithOneDefault() {
         MatrixCommand matrix = parse("matrix");
-        assertThat(matrix.clusterWarmup.get(false)).isEqualTo(ClusterWarmup.of(Duration.ofSeconds(10)));
-        assertThat(matrix.clusterWarmup.get(true)).isEqualTo(ClusterWarmup.of(Duration.ofSeconds(5)));
+        assertThat(matrix.clusterWarmup.get(false)).isEqualTo(ClusterWarmup.of(Duration.ofSeconds(60)));
+        assertThat(matrix.clusterWarmup.get(true)).as("the most; it ends when steady, quick or not").isEqualTo(ClusterWarmup.of(Duration.ofSeconds(60)));
         LoadCommand load = parse("load", "--cluster-warmup", "1m30s");
         assertThat(load.clusterWarmup.length(false)).isEqualTo(Duration.ofSeconds(90));
         // In a command where it always was a duration, a bare number is seconds, as in every duration option.

@@ -182,6 +182,7 @@ public final class LoadEngine {
             throw new IllegalArgumentException("a caller's op runs alone: the mix must be call only, was " + spec.mix().keySet());
         }
         return new LoadEngine(spec, List.of(), outDir, listener, (type, client, object, log, a, b) -> {
+            PlantedSlowStart.delay(); // nothing unless a test planted a slow start
             op.execute();
             return 0;
         }, clock);

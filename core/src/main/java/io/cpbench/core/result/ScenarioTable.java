@@ -129,7 +129,8 @@ public final class ScenarioTable {
 
     /**
      * Each scenario's op/s divided by the baseline's op/s in the same round, over the rounds: the interleaved,
-     * paired comparison that a noisy machine allows. Rounds in which either run did not end OK are left out.
+     * paired comparison that a noisy machine allows. Rounds in which either run did not end OK are left out, and so
+     * is a round whose baseline was disturbed ({@link Disturbed}), each named below the table.
      */
     public static String ratios(List<RunResult> results, String baseline) {
         return ratios(results, network -> baseline);
@@ -175,13 +176,68 @@ public final class ScenarioTable {
         return pairedRatios(results, network -> baseline);
     }
 
+    /**
+     * A round whose baseline ran far off its other rounds (a cluster still warming, a machine busy with something
+     * else): below {@link #DISTURBED_BELOW} of the median of its other rounds. Every ratio of that round would be
+     * built on it, so none is: the round is left out of the paired ratios, and the table says so.
+     *
+     * @param baseline     the baseline's label
+     * @param opsPerSecond what the baseline ran at in that round
+     * @param othersMedian the median of its other rounds
+     */
+    public record Disturbed(String baseline, int round, double opsPerSecond, double othersMedian) {
+
+        /** {@code round 1 left out: its baseline client-leader ran at 120 op/s, under half ...}. */
+        public String line() {
+            return String.format(Locale.ROOT, "round %d left out of the ratios: its baseline %s ran at %,.0f op/s, under"
+                    + " half the median of its other rounds (%,.0f op/s)", round, baseline, opsPerSecond, othersMedian);
+        }
+    }
+
+    /** A baseline below this share of the median of its other rounds disturbs its round. */
+    public static final double DISTURBED_BELOW = 0.5;
+
+    /** The disturbed rounds among {@code results}, each baseline against its own network's (see {@link Disturbed}). */
+    public static List<Disturbed> disturbedWithinNetwork(List<RunResult> results) {
+        return disturbed(results, baselinesByNetwork(results)::get);
+    }
+
+    private static List<Disturbed> disturbed(List<RunResult> results, java.util.function.Function<String, String> baselineOf) {
+        Map<String, Map<Integer, Double>> byBaseline = new LinkedHashMap<>();
+        for (RunResult r : results) {
+            String baseline = baselineOf.apply(r.run().network());
+            if (baseline != null && r.scenario().equals(baseline) && r.status() == Status.OK) {
+                byBaseline.computeIfAbsent(r.label(), k -> new java.util.TreeMap<>()).put(r.round(), r.measured().opsPerSecond());
+            }
+        }
+        List<Disturbed> out = new ArrayList<>();
+        byBaseline.forEach((label, rounds) -> {
+            if (rounds.size() < 2) {
+                return;
+            }
+            rounds.forEach((round, ops) -> {
+                double[] others = rounds.entrySet().stream().filter(e -> !e.getKey().equals(round))
+                        .mapToDouble(Map.Entry::getValue).sorted().toArray();
+                int n = others.length;
+                double median = n % 2 == 1 ? others[n / 2] : (others[n / 2 - 1] + others[n / 2]) / 2;
+                if (ops < DISTURBED_BELOW * median) {
+                    out.add(new Disturbed(label, round, ops, median));
+                }
+            });
+        });
+        return out;
+    }
+
     private static List<Ratio> pairedRatios(List<RunResult> results, java.util.function.Function<String, String> baselineOf) {
+        java.util.Set<String> disturbed = new java.util.HashSet<>();
+        disturbed(results, baselineOf).forEach(d -> disturbed.add(d.baseline() + "#" + d.round()));
         Map<String, RunResult> baselineByRound = new java.util.HashMap<>();
         for (RunResult r : results) {
             if (baselineOf.apply(r.run().network()) == null) {
                 continue;
             }
-            if (r.scenario().equals(baselineOf.apply(r.run().network())) && r.status() == Status.OK) {
+            if (r.scenario().equals(baselineOf.apply(r.run().network())) && r.status() == Status.OK
+                    && !disturbed.contains(r.label() + "#" + r.round())) {
                 baselineByRound.put(r.label() + "#" + r.round(), r);
             }
         }
@@ -219,8 +275,10 @@ public final class ScenarioTable {
                     ci.n() < 2 ? "–" : fmt("±%.1f%%", ci.relativeHalfWidth() * 100),
                     fmt("%.3f–%.3f", ratio.min(), ratio.max()), Integer.toString(ci.n())));
         }
+        StringBuilder notes = new StringBuilder();
+        disturbed(results, baselineOf).forEach(d -> notes.append(System.lineSeparator()).append(d.line()).append('.'));
         return MarkdownTable.render(List.of("Scenario", "Baseline (same round)", "Op/s ÷ baseline (median)", "95% CI", "CI half-width",
-                "min–max", "paired rounds"), cells);
+                "min–max", "paired rounds"), cells) + (notes.isEmpty() ? "" : notes.substring(1) + System.lineSeparator());
     }
 
     /** "–" where nothing was measured (rather than zeros); "≥" before a value ops abandoned in flight make a lower bound. */

@@ -109,6 +109,37 @@ class ScenarioTableTest {
         assertThat(ratios).contains("client-follower", "0.750", "0.700–0.800", "| 2 ");
     }
 
+    /** The case: round 1's baseline on a cluster still warming, 5x slower; its ratios would be 5x too high. */
+    @Test
+    void aRoundWhoseBaselineRanUnderHalfItsOtherRoundsIsLeftOutAndNamed() {
+        List<RunResult> results = List.of(
+                baseline(result("client-leader", 1, 120, Status.OK, 1)),
+                result("client-follower", 1, 355, Status.OK, 1),
+                baseline(result("client-leader", 2, 650, Status.OK, 1)),
+                result("client-follower", 2, 585, Status.OK, 1),
+                baseline(result("client-leader", 3, 700, Status.OK, 1)),
+                result("client-follower", 3, 651, Status.OK, 1));
+
+        assertThat(ScenarioTable.disturbedWithinNetwork(results)).singleElement().satisfies(d -> {
+            assertThat(d.round()).isEqualTo(1);
+            assertThat(d.othersMedian()).isEqualTo(675);
+        });
+        // rounds 2 (0.900) and 3 (0.930) pair up; round 1's 2.958 is not among them
+        ScenarioTable.Ratio ratio = ScenarioTable.pairedRatiosWithinNetwork(results).get(0);
+        assertThat(ratio.interval().n()).isEqualTo(2);
+        assertThat(ratio.max()).isCloseTo(0.93, org.assertj.core.api.Assertions.within(1e-9));
+        assertThat(ScenarioTable.ratiosWithinNetwork(results)).contains("| 2 ").contains("round 1 left out of the ratios:"
+                + " its baseline client-leader ran at 120 op/s, under half the median of its other rounds (675 op/s).");
+
+        // at 60 % of the others it is slow, not disturbed: it stays in
+        List<RunResult> slow = List.of(baseline(result("client-leader", 1, 400, Status.OK, 1)),
+                result("client-follower", 1, 355, Status.OK, 1), baseline(result("client-leader", 2, 650, Status.OK, 1)),
+                result("client-follower", 2, 585, Status.OK, 1), baseline(result("client-leader", 3, 700, Status.OK, 1)),
+                result("client-follower", 3, 651, Status.OK, 1));
+        assertThat(ScenarioTable.disturbedWithinNetwork(slow)).isEmpty();
+        assertThat(ScenarioTable.pairedRatiosWithinNetwork(slow).get(0).interval().n()).isEqualTo(3);
+    }
+
     @Test
     void withinNetworkEachScenarioIsComparedWithTheLeaderClientOfItsOwnNetwork() {
         List<RunResult> results = List.of(

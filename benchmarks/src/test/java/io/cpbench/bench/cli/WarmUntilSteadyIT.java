@@ -1,0 +1,90 @@
+package io.cpbench.bench.cli;
+
+import io.cpbench.core.result.ResultFiles;
+import io.cpbench.core.result.RunResult;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A cluster slow at the start (a planted slow start: every op waits up to 4 ms more, less and less for 20 s) on real
+ * members:
+ * the cluster warm-up waits for it, so round 1's baseline runs as fast as the later rounds'; with the old fixed 5 s
+ * warm-up round 1 runs inside the slow start, is seen as disturbed, left out of the ratios and run again.
+ */
+class WarmUntilSteadyIT {
+
+    private static final String PLANT = "-Dcpbench.plant.slow-start=20s";
+    private static final Pattern STEADY = Pattern.compile(
+            "cluster warm-up: steady after (\\d+) s: ([\\d,]+) op/s in its first second, ([\\d,]+) in its last 10");
+
+    @TempDir
+    Path work;
+
+    @Test
+    void theWarmUpWaitsForASlowStartAndRoundOneRunsAsFastAsTheOthers() throws Exception {
+        CliProcess.Finished run = CliProcess.start(work, List.of(PLANT), "run", "--scenario", "client-leader,client-follower",
+                "--rounds", "3", "--quick", "--settle", "2s", "--no-history", "--out", "runs").finish(400);
+        String out = run.stdout();
+        assertThat(run.exitCode()).as(out + run.stderr()).isZero();
+        assertThat(out).contains("PLANTED SLOW START").contains("warming the cluster up until its op/s stops rising, at most 1m");
+        Matcher m = STEADY.matcher(out);
+        assertThat(m.find()).as(out).isTrue();
+        int seconds = Integer.parseInt(m.group(1));
+        double first = number(m.group(2));
+        double last = number(m.group(3));
+        // it waited out the 20 s and then 5 steady seconds, and saw the cluster get faster
+        assertThat(seconds).as(out).isBetween(22, 60);
+        assertThat(last).as(out).isGreaterThan(1.5 * first);
+        assertThat(out).contains("op/s each second:").doesNotContain("left out of the ratios");
+
+        double[] baseline = baselines(work);
+        assertThat(baseline).as("client-leader's op/s in rounds 1-3").hasSize(3);
+        double others = Math.min(baseline[1], baseline[2]);
+        assertThat(baseline[0]).as(Arrays.toString(baseline) + "\n" + out).isGreaterThan(0.6 * others);
+    }
+
+    /** The old fixed warm-up, too short for this cluster: round 1 measures the slow start, and the matrix says so. */
+    @Test
+    @Tag("long") // in CI's -Plong run: it keeps ./mvnw verify under 12 minutes
+    void aWarmUpTooShortLeavesRoundOneDisturbedAndItIsRunAgain() throws Exception {
+        CliProcess.Finished run = CliProcess.start(work, List.of(PLANT), "run", "--scenario", "client-leader,client-follower",
+                "--rounds", "3", "--quick", "--settle", "2s", "--cluster-warmup", "3s", "--no-history", "--out", "runs")
+                .finish(400);
+        String out = run.stdout();
+        assertThat(run.exitCode()).as(out + run.stderr()).isZero();
+        assertThat(out).contains("cluster warm-up: did not settle within 3s (--cluster-warmup): ")
+                .contains("round 1 left out of the ratios: its baseline client-leader ran at ")
+                .contains("running the round again, as round 4").contains("[round 4, again for round 1] client-leader");
+        assertThat(baselines(work)).as("rounds 1-4").hasSize(4);
+        assertThat(Files.readString(runDir(work).resolve("table.md"))).contains("round 1 left out of the ratios")
+                .containsPattern("client-follower +\\| client-leader +\\| [0-9.]+ +\\| [0-9.]+–[0-9.]+ +\\| ±[0-9.]+% +\\| [0-9.]+–[0-9.]+ +\\| 3 ");
+    }
+
+    private static double[] baselines(Path work) throws Exception {
+        List<RunResult> results = ResultFiles.readAll(List.of(runDir(work)));
+        return results.stream().filter(r -> r.scenario().equals("client-leader"))
+                .sorted(java.util.Comparator.comparingInt(RunResult::round))
+                .mapToDouble(r -> r.measured().opsPerSecond()).toArray();
+    }
+
+    private static Path runDir(Path work) throws Exception {
+        try (Stream<Path> dirs = Files.list(work.resolve("runs"))) {
+            return dirs.filter(Files::isDirectory).findFirst().orElseThrow();
+        }
+    }
+
+    private static double number(String text) {
+        return Double.parseDouble(text.replace(",", ""));
+    }
+}

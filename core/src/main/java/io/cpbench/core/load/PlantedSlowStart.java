@@ -1,0 +1,57 @@
+package io.cpbench.core.load;
+
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A deliberately slow start, for checking that the cluster warm-up waits for a cluster that is slow at first: an op
+ * this process runs waits 4 ms more at its first op, less and less as the process gets older, and nothing from
+ * {@code length} on: op/s climbs all along, as a cold cluster's does while its members compile their paths (a constant
+ * wait would make a plateau, which is steady by any rule). Set with {@code -Dcpbench.plant.slow-start=20s}; it is never
+ * on unless asked for, and a run with it says so.
+ */
+public final class PlantedSlowStart {
+
+    public static final String PROPERTY = "cpbench.plant.slow-start";
+    private static final long DELAY_NANOS = 4_000_000;
+    /** 0 when off: read once, so that an op's check is a constant the JIT folds away. */
+    private static final long LENGTH_NANOS = length();
+    private static final AtomicLong FIRST = new AtomicLong();
+
+    private PlantedSlowStart() {
+    }
+
+    private static long length() {
+        String text = System.getProperty(PROPERTY);
+        if (text == null || text.isBlank()) {
+            return 0;
+        }
+        Duration d = Durations.parse(text);
+        if (d.isNegative() || d.compareTo(Duration.ofMinutes(10)) > 0) {
+            throw new IllegalArgumentException(PROPERTY + " must be 0 to 10m, was " + text);
+        }
+        return d.toNanos();
+    }
+
+    /** Called before each op: waits 4 ms less the share of the planted length since the process's first op. */
+    public static void delay() {
+        if (LENGTH_NANOS == 0) {
+            return;
+        }
+        long now = System.nanoTime();
+        FIRST.compareAndSet(0, now);
+        long age = now - FIRST.get();
+        if (age < LENGTH_NANOS) {
+            LockSupport.parkNanos((long) (DELAY_NANOS * (1 - (double) age / LENGTH_NANOS)));
+        }
+    }
+
+    /** What a run prints when the slow start is on, or null. */
+    public static String banner() {
+        return LENGTH_NANOS == 0 ? null : String.format(Locale.ROOT, "PLANTED SLOW START: every op waits up to 4 ms"
+                + " more, less and less until %s after the first op (-D%s)", Durations.format(Duration.ofNanos(LENGTH_NANOS)), PROPERTY);
+    }
+}
