@@ -16,9 +16,10 @@ import java.util.concurrent.TimeoutException;
  * run never fails for it: a store that cannot be written gets one line, and {@code cpbench history import} adds the
  * run later.
  *
- * <p>A run {@link #begin begins} its recording as it starts: the store is opened (SQLite's native library loaded, the
- * schema checked or migrated, a PostgreSQL connection made) and the result reader readied on a background thread while
- * the cluster starts, so that what the run waits for at its end is only reading its results and one transaction.
+ * <p>A run {@link #begin begins} its recording as it starts: the store is readied (SQLite's native library loaded, the
+ * schema checked or migrated, a PostgreSQL server reached) and the result reader too, on a background thread while the
+ * cluster starts, so that what the run waits for at its end is opening the store, reading its results and one
+ * transaction.
  *
  * @param store   where ({@link HistoryStore#open}); null when recording is off ({@code --no-history})
  * @param labels  {@code --label key=value}s
@@ -36,12 +37,17 @@ public record Recorder(String store, Map<String, String> labels, String options)
         labels = labels == null ? Map.of() : Map.copyOf(labels);
     }
 
-    /** Starts opening the store in the background; {@link Pending#record} at the run's end, then close. */
+    /**
+     * Readies the store in the background: opens it once (SQLite's native library loaded, the schema checked or
+     * migrated, a PostgreSQL server reached) and closes it again, and readies the result reader; {@link Pending#record}
+     * at the run's end then opens it anew, which costs milliseconds. The store is not held open through the run: an
+     * open SQLite connection keeps its write lock (its transactions begin immediately), and every other run's
+     * recording would wait for it.
+     */
     public Pending begin() {
-        return new Pending(this, store == null ? null : CompletableFuture.supplyAsync(() -> {
-            HistoryStore history = HistoryStore.open(store);
+        return new Pending(this, store == null ? null : CompletableFuture.runAsync(() -> {
+            HistoryStore.open(store).close();
             io.cpbench.core.result.ResultFiles.prepare(); // the result reader's first use costs ~0.2 s: not at the end
-            return history;
         }));
     }
 
@@ -52,15 +58,15 @@ public record Recorder(String store, Map<String, String> labels, String options)
         }
     }
 
-    /** A recording begun: the store opening, or open. */
+    /** A recording begun: the store being readied, or ready. */
     public static final class Pending implements AutoCloseable {
 
         private final Recorder recorder;
-        private final CompletableFuture<HistoryStore> opening;
+        private final CompletableFuture<Void> readying;
 
-        private Pending(Recorder recorder, CompletableFuture<HistoryStore> opening) {
+        private Pending(Recorder recorder, CompletableFuture<Void> readying) {
             this.recorder = recorder;
-            this.opening = opening;
+            this.readying = readying;
         }
 
         /**
@@ -70,38 +76,31 @@ public record Recorder(String store, Map<String, String> labels, String options)
          * @param interrupted whether it was stopped (its run is then INCOMPLETE at best)
          */
         public void record(Path runDir, String kind, boolean interrupted, PrintStream console) {
-            if (opening == null || !RunImport.isRun(runDir)) {
+            if (readying == null || !RunImport.isRun(runDir)) {
                 return;
             }
             long start = System.nanoTime();
             try {
+                ready();
                 HistoryRun run = RunImport.read(runDir, kind);
                 Status status = interrupted ? Status.worse(run.status(), Status.INCOMPLETE) : run.status();
                 run = run.with(recorder.labels(), recorder.options(), status);
-                HistoryStore history = store();
-                boolean added;
-                try {
-                    added = history.add(run);
-                } catch (RuntimeException e) {
-                    // a connection held through a long run may have been dropped (a PostgreSQL server's idle timeout,
-                    // a firewall): once more on a new one
-                    history = HistoryStore.open(recorder.store());
-                    try (HistoryStore fresh = history) {
-                        added = fresh.add(run);
-                    }
+                try (HistoryStore history = HistoryStore.open(recorder.store())) {
+                    boolean added = history.add(run);
+                    console.printf(Locale.ROOT, "history: %s run %s (%s, %d rows) in %s, %d ms%n", added ? "recorded" : "already had",
+                            History.shortId(run.id()), run.status(), run.rows().size(), history.shown(),
+                            (System.nanoTime() - start) / 1_000_000);
                 }
-                console.printf(Locale.ROOT, "history: %s run %s (%s, %d rows) in %s, %d ms%n", added ? "recorded" : "already had",
-                        History.shortId(run.id()), run.status(), run.rows().size(), history.shown(),
-                        (System.nanoTime() - start) / 1_000_000);
             } catch (RuntimeException e) {
                 console.printf(Locale.ROOT, "history: not recorded (%s); its results are in %s, and 'cpbench history import"
                         + " %s' adds them later%n", e.getMessage(), runDir, runDir);
             }
         }
 
-        private HistoryStore store() {
+        /** Waits for the readying; its failure is the store's problem, said as the run ends. */
+        private void ready() {
             try {
-                return opening.get(OPEN_WAIT_S, TimeUnit.SECONDS);
+                readying.get(OPEN_WAIT_S, TimeUnit.SECONDS);
             } catch (ExecutionException e) {
                 throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
             } catch (TimeoutException e) {
@@ -112,16 +111,9 @@ public record Recorder(String store, Map<String, String> labels, String options)
             }
         }
 
-        /** Closes the store, now or as soon as it has opened. */
+        /** Nothing is held open: here for the run lifecycle's try-with-resources. */
         @Override
         public void close() {
-            if (opening != null) {
-                opening.whenComplete((history, failure) -> {
-                    if (history != null) {
-                        history.close();
-                    }
-                });
-            }
         }
     }
 }
