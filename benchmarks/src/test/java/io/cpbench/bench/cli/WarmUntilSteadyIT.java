@@ -21,7 +21,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * members:
  * the cluster warm-up waits for it, so round 1's baseline runs as fast as the later rounds'; with the old fixed 5 s
  * warm-up round 1 runs inside the slow start, is seen as disturbed, left out of the ratios and run again.
+ *
+ * <p>Both compare rounds' op/s, so they run in the long group's last execution, with no other test's clusters beside
+ * them: in {@code ./mvnw verify}, beside the other tests, a later round once ran at half the others' op/s (CI, stop
+ * 69), which the matrix rightly left out and ran again.
  */
+@Tag("long") // in CI's -Plong run
+@Tag("alone") // a verdict measured on this machine: run with no other test beside it
 class WarmUntilSteadyIT {
 
     private static final String PLANT = "-Dcpbench.plant.slow-start=20s";
@@ -46,17 +52,20 @@ class WarmUntilSteadyIT {
         // it waited out the 20 s and then 5 steady seconds, and saw the cluster get faster
         assertThat(seconds).as(out).isBetween(22, 60);
         assertThat(last).as(out).isGreaterThan(1.5 * first);
-        assertThat(out).contains("op/s each second:").doesNotContain("left out of the ratios");
+        // round 1 ran after the slow start: it is not the disturbed one (a later round may be, on a busy machine, and
+        // is then run again)
+        assertThat(out).contains("op/s each second:").doesNotContain("round 1 left out of the ratios");
 
         double[] baseline = baselines(work);
-        assertThat(baseline).as("client-leader's op/s in rounds 1-3").hasSize(3);
-        double others = Math.min(baseline[1], baseline[2]);
+        assertThat(baseline).as("client-leader's op/s in rounds 1-3 (and a round run again)").hasSizeBetween(3, 5);
+        double[] later = Arrays.stream(baseline, 1, baseline.length).sorted().toArray();
+        double others = later.length % 2 == 1 ? later[later.length / 2]
+                : (later[later.length / 2 - 1] + later[later.length / 2]) / 2; // their median
         assertThat(baseline[0]).as(Arrays.toString(baseline) + "\n" + out).isGreaterThan(0.6 * others);
     }
 
     /** The old fixed warm-up, too short for this cluster: round 1 measures the slow start, and the matrix says so. */
     @Test
-    @Tag("long") // in CI's -Plong run: it keeps ./mvnw verify under 12 minutes
     void aWarmUpTooShortLeavesRoundOneDisturbedAndItIsRunAgain() throws Exception {
         CliProcess.Finished run = CliProcess.start(work, List.of(PLANT), "run", "--scenario", "client-leader,client-follower",
                 "--rounds", "3", "--quick", "--settle", "2s", "--cluster-warmup", "3s", "--no-history", "--out", "runs")
