@@ -11,9 +11,11 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,8 +29,11 @@ import java.util.function.Consumer;
  * Flyway only when the schema is missing or older.
  *
  * <p>Every write is one transaction; SQLite runs in WAL mode with a busy timeout, so two runs that end at once both
- * land. Every connection has a timeout. A password never goes in the URL (a command line shows it): PostgreSQL's
- * comes from {@code PGPASSWORD} in the environment or the user's {@code .pgpass}.
+ * land. Between writes the connection is in auto-commit mode, holding no lock: a store kept open (a report reading it,
+ * a run that readied it) never keeps another process from writing. sqlite-jdbc begins the next transaction the moment
+ * one commits or rolls back, and in IMMEDIATE mode that takes the write lock, so a transaction here ends by returning
+ * to auto-commit, never by {@code commit()}. Every connection has a timeout. A password never goes in the URL (a
+ * command line shows it): PostgreSQL's comes from {@code PGPASSWORD} in the environment or the user's {@code .pgpass}.
  */
 public final class HistoryStore implements AutoCloseable {
 
@@ -113,7 +118,6 @@ public final class HistoryStore implements AutoCloseable {
             if (version == null || version < SCHEMA_VERSION) {
                 migrate(url, props, shown); // Flyway only when there is something to do: it costs a run ~0.5 s to load
             }
-            c.setAutoCommit(false);
             return new HistoryStore(shown, c, sqlite);
         } catch (SQLException | RuntimeException e) {
             try {
@@ -213,43 +217,8 @@ public final class HistoryStore implements AutoCloseable {
      */
     public boolean add(HistoryRun run) {
         try {
-            if (exists(run.id())) {
-                connection.rollback();
-                return false;
-            }
-            try (PreparedStatement s = prepare("INSERT INTO runs (id, kind, started_at, ended_at, status, cpbench_version,"
-                    + " cpbench_commit, member_release, client_release, topology, host, cores, max_heap_mb, os, jvm, options,"
-                    + " directory, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-                bind(s, run.id(), run.kind(), run.startedAt(), run.endedAt(), run.status().name(), run.cpbenchVersion(),
-                        run.cpbenchCommit(), run.memberRelease(), run.clientRelease(), run.topology(), run.host(),
-                        run.cores(), run.maxHeapMb(), run.os(), run.jvm(), run.options(), run.directory(),
-                        Instant.now().toString());
-                s.executeUpdate();
-            }
-            try (PreparedStatement s = prepare("INSERT INTO run_labels (run_id, name, value) VALUES (?, ?, ?)")) {
-                for (Map.Entry<String, String> label : run.labels().entrySet()) {
-                    bind(s, run.id(), label.getKey(), label.getValue());
-                    s.addBatch();
-                }
-                s.executeBatch();
-            }
-            // a row whose key a run already has (two result files of one scenario and round) is kept once
-            try (PreparedStatement s = prepare("INSERT INTO measurements (run_id, scenario, variant, op, harness, round,"
-                    + " network, status, started_at, ops, errors, ops_per_second, p50_us, p90_us, p99_us, p999_us, max_us,"
-                    + " censored_from_us, leader_before, leader_after, term_before, term_after)"
-                    + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")) {
-                for (HistoryRun.Row r : run.rows()) {
-                    bind(s, run.id(), r.scenario(), r.variant(), r.op(), r.harness(), r.round(), r.network(), r.status().name(),
-                            r.startedAt(), r.ops(), r.errors(), r.opsPerSecond(), r.p50(), r.p90(), r.p99(), r.p999(),
-                            r.max(), r.censoredFrom(), r.leaderBefore(), r.leaderAfter(), r.termBefore(), r.termAfter());
-                    s.addBatch();
-                }
-                s.executeBatch();
-            }
-            connection.commit();
-            return true;
+            return transaction(() -> insert(run));
         } catch (SQLException e) {
-            rollback();
             if (isDuplicate(e)) {
                 return false; // another process added the same run meanwhile
             }
@@ -257,14 +226,72 @@ public final class HistoryStore implements AutoCloseable {
         }
     }
 
+    private boolean insert(HistoryRun run) throws SQLException {
+        if (exists(run.id())) {
+            return false;
+        }
+        try (PreparedStatement s = prepare("INSERT INTO runs (id, kind, started_at, ended_at, status, cpbench_version,"
+                + " cpbench_commit, member_release, client_release, topology, host, cores, max_heap_mb, os, jvm, options,"
+                + " directory, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            bind(s, run.id(), run.kind(), run.startedAt(), run.endedAt(), run.status().name(), run.cpbenchVersion(),
+                    run.cpbenchCommit(), run.memberRelease(), run.clientRelease(), run.topology(), run.host(),
+                    run.cores(), run.maxHeapMb(), run.os(), run.jvm(), run.options(), run.directory(),
+                    Instant.now().toString());
+            s.executeUpdate();
+        }
+        try (PreparedStatement s = prepare("INSERT INTO run_labels (run_id, name, value) VALUES (?, ?, ?)")) {
+            for (Map.Entry<String, String> label : run.labels().entrySet()) {
+                bind(s, run.id(), label.getKey(), label.getValue());
+                s.addBatch();
+            }
+            s.executeBatch();
+        }
+        // a row whose key a run already has (two result files of one scenario and round) is kept once
+        try (PreparedStatement s = prepare("INSERT INTO measurements (run_id, scenario, variant, op, harness, round,"
+                + " network, status, started_at, ops, errors, ops_per_second, p50_us, p90_us, p99_us, p999_us, max_us,"
+                + " censored_from_us, leader_before, leader_after, term_before, term_after)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")) {
+            for (HistoryRun.Row r : run.rows()) {
+                bind(s, run.id(), r.scenario(), r.variant(), r.op(), r.harness(), r.round(), r.network(), r.status().name(),
+                        r.startedAt(), r.ops(), r.errors(), r.opsPerSecond(), r.p50(), r.p90(), r.p99(), r.p999(),
+                        r.max(), r.censoredFrom(), r.leaderBefore(), r.leaderAfter(), r.termBefore(), r.termAfter());
+                s.addBatch();
+            }
+            s.executeBatch();
+        }
+        return true;
+    }
+
+    @FunctionalInterface
+    private interface Work<T> {
+        T run() throws SQLException;
+    }
+
+    /**
+     * Runs {@code work} as one transaction: begun on leaving auto-commit (SQLite: BEGIN IMMEDIATE, which waits up to the
+     * busy timeout for another writer), committed on returning to it, rolled back if anything fails.
+     */
+    private <T> T transaction(Work<T> work) throws SQLException {
+        boolean committed = false;
+        try {
+            connection.setAutoCommit(false);
+            T result = work.run();
+            connection.setAutoCommit(true); // commits; commit() would begin the next transaction at once (see above)
+            committed = true;
+            return result;
+        } finally {
+            if (!committed) {
+                rollback();
+            }
+        }
+    }
+
     /** Records an acknowledgement of the change point before run {@code runId} in {@code series}. */
     public void ack(String series, String runId, String reason) {
         try (PreparedStatement s = prepare("INSERT INTO acks (series, run_id, reason, acked_at) VALUES (?, ?, ?, ?)")) {
             bind(s, series, runId, reason, Instant.now().toString());
-            s.executeUpdate();
-            connection.commit();
+            s.executeUpdate(); // one statement: its own transaction
         } catch (SQLException e) {
-            rollback();
             if (isDuplicate(e)) {
                 return;
             }
@@ -368,10 +395,11 @@ public final class HistoryStore implements AutoCloseable {
         return rows(where.isEmpty() ? "" : "WHERE " + String.join(" AND ", where), args);
     }
 
+    /**
+     * Each read is a statement of its own (auto-commit; see the class): the rows are read before the labels, so that a
+     * run added between the two has its labels read too (a run goes in whole, in one transaction).
+     */
     private List<SeriesPoint> rows(String where, List<Object> args) {
-        Map<String, String> labels = new LinkedHashMap<>();
-        query("SELECT run_id, name, value FROM run_labels ORDER BY run_id, name", List.of(), rs -> labels.merge(string(rs, 1),
-                string(rs, 2) + "=" + string(rs, 3), (a, b) -> a + "," + b));
         List<SeriesPoint> points = new ArrayList<>();
         query("SELECT m.run_id, r.started_at, r.cpbench_commit, r.member_release, r.topology, r.kind, m.scenario,"
                 + " m.variant, m.op, m.harness, m.round, m.network, m.status, m.started_at, m.ops, m.errors,"
@@ -379,13 +407,24 @@ public final class HistoryStore implements AutoCloseable {
                 + " m.leader_before, m.leader_after, m.term_before, m.term_after FROM measurements m JOIN runs r"
                 + " ON r.id = m.run_id " + where + " ORDER BY r.started_at, r.id, m.scenario, m.variant, m.op, m.harness,"
                 + " m.round", args, rs -> points.add(new SeriesPoint(string(rs, 1), string(rs, 2), string(rs, 3),
-                string(rs, 4), string(rs, 5), labels.getOrDefault(string(rs, 1), ""), string(rs, 6),
+                string(rs, 4), string(rs, 5), "", string(rs, 6),
                 new HistoryRun.Row(string(rs, 7), string(rs, 8), string(rs, 9), string(rs, 10), rs.getInt(11),
                         string(rs, 12), Status.read(string(rs, 13)), string(rs, 14), rs.getLong(15), rs.getLong(16),
                         rs.getDouble(17), longValue(rs, 18), longValue(rs, 19), longValue(rs, 20), longValue(rs, 21),
                         longValue(rs, 22), longValue(rs, 23), string(rs, 24), string(rs, 25), integer(rs, 26),
                         integer(rs, 27)))));
-        return points;
+        if (points.isEmpty()) {
+            return points;
+        }
+        Map<String, String> labels = new HashMap<>();
+        query("SELECT run_id, name, value FROM run_labels ORDER BY run_id, name", List.of(), rs -> labels.merge(string(rs, 1),
+                string(rs, 2) + "=" + string(rs, 3), (a, b) -> a + "," + b));
+        List<SeriesPoint> labelled = new ArrayList<>(points.size());
+        for (SeriesPoint p : points) {
+            labelled.add(new SeriesPoint(p.runId(), p.runStartedAt(), p.commit(), p.memberRelease(), p.topology(),
+                    labels.getOrDefault(p.runId(), ""), p.kind(), p.row()));
+        }
+        return labelled;
     }
 
     private boolean exists(String id) throws SQLException {
@@ -410,9 +449,7 @@ public final class HistoryStore implements AutoCloseable {
                     reader.read(rs);
                 }
             }
-            connection.commit();
         } catch (SQLException e) {
-            rollback();
             throw failed("cannot read", e);
         }
     }
@@ -461,11 +498,17 @@ public final class HistoryStore implements AutoCloseable {
         return "23505".equals(state) || message.contains("UNIQUE constraint failed") || message.contains("PRIMARY KEY");
     }
 
+    /** Ends a transaction that failed and returns to auto-commit, by statement: rollback() would begin another. */
     private void rollback() {
-        try {
-            connection.rollback();
+        try (Statement s = connection.createStatement()) {
+            s.execute("ROLLBACK");
         } catch (SQLException ignored) {
-            // the connection is gone; the next call says so
+            // no transaction was open (a failed COMMIT ends it), or the connection is gone: the next call says so
+        }
+        try {
+            connection.setAutoCommit(true);
+        } catch (SQLException ignored) {
+            // sqlite-jdbc commits as it returns to auto-commit, and there is nothing left to commit
         }
     }
 

@@ -81,6 +81,8 @@ class HistoryPostgresIT {
         }
         try (HistoryStore store = HistoryStore.open(url)) {
             assertThat(store.count()).isEqualTo(runs + 16);
+            HistoryStoreTest.failedAddLeavesNothing(store, "00000000000c0a01");
+            assertThat(store.count()).isEqualTo(runs + 17);
             History.Query query = new History.Query(null, null, null, null, null, Map.of("env", "pg"), Trends.Metric.OPS,
                     Trends.Order.TIME, null, EDivisive.Options.DEFAULT);
             List<History.Regression> found = History.regressions(store, query, List.of(Trends.Metric.OPS), 5);

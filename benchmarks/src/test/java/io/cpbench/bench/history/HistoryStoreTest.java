@@ -93,7 +93,6 @@ class HistoryStoreTest {
                     s.executeUpdate("INSERT INTO flyway_schema_history (installed_rank, version, description, type, script,"
                             + " checksum, installed_by, installed_on, execution_time, success) VALUES (99, '99', 'later', 'SQL',"
                             + " 'V99__later.sql', 0, 'test', '2026-11-28 05:00:00', 1, 1)");
-                    c.commit();
                 } catch (java.sql.SQLException e) {
                     throw new IllegalStateException(e);
                 }
@@ -138,6 +137,58 @@ class HistoryStoreTest {
             ByteArrayOutputStream own = new ByteArrayOutputStream();
             longRun.record(runDir, "run", false, new PrintStream(own, true, StandardCharsets.UTF_8));
             assertThat(own.toString(StandardCharsets.UTF_8)).startsWith("history: already had run ");
+        }
+    }
+
+    @Test
+    void anAddThatFailsLeavesNothingAndTheStoreGoesOn() {
+        try (HistoryStore store = HistoryStore.open(dir.resolve("h.db").toString())) {
+            failedAddLeavesNothing(store, "0000000000000a01");
+        }
+    }
+
+    /**
+     * Adds a run whose second row the schema refuses (no scenario): the add fails in one line, the run's first rows
+     * are rolled back with it, and the same store then adds a run as usual. Also on PostgreSQL (HistoryPostgresIT).
+     */
+    static void failedAddLeavesNothing(HistoryStore store, String id) {
+        HistoryRun good = run(id, "2026-11-28T05:00:00Z", "c", 1_000, Map.of("env", "lab"));
+        HistoryRun.Row row = good.rows().get(0);
+        HistoryRun.Row bad = new HistoryRun.Row(null, "", "all", "driver", 2, "a", Status.OK, row.startedAt(), 1, 0, 1.0,
+                null, null, null, null, null, null, null, null, null, null);
+        HistoryRun broken = new HistoryRun(id, good.kind(), good.startedAt(), good.endedAt(), good.status(),
+                good.cpbenchVersion(), good.cpbenchCommit(), good.memberRelease(), good.clientRelease(), good.topology(),
+                good.host(), good.cores(), good.maxHeapMb(), good.os(), good.jvm(), good.options(), good.directory(),
+                good.labels(), List.of(row, bad));
+        long before = store.count();
+        assertThatThrownBy(() -> store.add(broken)).isInstanceOf(IllegalStateException.class)
+                .hasMessageStartingWith("history store " + store.shown() + ": cannot add run " + id + ": ");
+        assertThat(store.count()).as("nothing of the failed run").isEqualTo(before);
+        assertThat(store.run(id)).isNull();
+        assertThat(store.add(good)).as("the same store, afterwards").isTrue();
+        assertThat(store.run(id)).isEqualTo(good);
+    }
+
+    /**
+     * A store kept open, that has read and written, holds no lock: another process's run still goes in (sqlite-jdbc
+     * begins a transaction the moment one commits, which in IMMEDIATE mode took the write lock until the store closed).
+     */
+    @Test
+    void aStoreKeptOpenDoesNotKeepOthersFromWriting() {
+        String where = dir.resolve("h.db").toString();
+        try (HistoryStore open = HistoryStore.open(where)) {
+            assertThat(open.add(run("0000000000000001", "2026-11-28T05:00:00Z", "c", 1_000, Map.of("env", "lab")))).isTrue();
+            assertThat(open.count()).isEqualTo(1);
+            assertThat(open.points(HistoryStore.Selection.ALL)).hasSize(1);
+            try (HistoryStore other = HistoryStore.open(where)) {
+                assertThat(other.add(run("0000000000000002", "2026-11-28T05:01:00Z", "c", 1_100, Map.of()))).isTrue();
+                other.ack("client-leader", "0000000000000002", "a test");
+            }
+            assertThat(open.count()).as("the open store sees the other's run").isEqualTo(2);
+            assertThat(open.points(HistoryStore.Selection.ALL)).extracting(HistoryStore.SeriesPoint::labels)
+                    .containsExactly("env=lab", "");
+            assertThat(open.add(run("0000000000000003", "2026-11-28T05:02:00Z", "c", 1_200, Map.of()))).isTrue();
+            assertThat(open.acks()).containsOnlyKeys("client-leader");
         }
     }
 
