@@ -265,7 +265,7 @@ public final class History {
 
     /** How an acknowledgement names a series: its text and metric. */
     static String ackKey(Trends.Series s) {
-        return s.key().text() + " | " + s.metric().name().toLowerCase(Locale.ROOT);
+        return s.key().ackName() + " | " + s.metric().name().toLowerCase(Locale.ROOT);
     }
 
     static String shortId(String id) {

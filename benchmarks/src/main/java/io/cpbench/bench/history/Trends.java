@@ -77,10 +77,26 @@ public final class Trends {
     /** What identifies a series. */
     public record Key(String scenario, String variant, String op, String harness, String topology, String memberRelease,
                       String labels) {
-        /** {@code client-leader all driver | local 5.4.0 | env=lab}: how lines, acks and the report name it. */
+        /**
+         * {@code client-leader all driver | local 5.4.0 | env=lab}: how lines and the report name it. A topology that
+         * names its release already ({@code stock 5.3.8}) is not followed by it again.
+         */
         public String text() {
+            boolean named = memberRelease == null || memberRelease.isEmpty() || topology.endsWith(" " + memberRelease);
+            return name(named ? topology : topology + " " + memberRelease);
+        }
+
+        /**
+         * The name an acknowledgement is stored under: {@link #text()} with the release always written, as the first
+         * stores have them ({@code stock 5.3.8 5.3.8}); a stored name never changes.
+         */
+        public String ackName() {
+            return name(topology + " " + memberRelease);
+        }
+
+        private String name(String where) {
             return scenario + (variant == null || variant.isEmpty() ? "" : " " + variant) + " " + op + " " + harness
-                    + " | " + topology + " " + memberRelease + (labels == null || labels.isEmpty() ? "" : " | " + labels);
+                    + " | " + where + (labels == null || labels.isEmpty() ? "" : " | " + labels);
         }
     }
 

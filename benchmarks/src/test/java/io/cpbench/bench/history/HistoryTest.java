@@ -119,6 +119,15 @@ class HistoryTest {
     }
 
     @Test
+    void aSeriesNamesItsReleaseOnceButItsAcknowledgementsKeepTheirStoredName() {
+        Trends.Key stock = new Trends.Key("client-leader", "", "all", "driver", "stock 5.3.8", "5.3.8", "");
+        assertThat(stock.text()).isEqualTo("client-leader all driver | stock 5.3.8");
+        assertThat(stock.ackName()).isEqualTo("client-leader all driver | stock 5.3.8 5.3.8");
+        Trends.Key local = new Trends.Key("client-leader", "", "all", "driver", "local", "5.4.0", "env=lab");
+        assertThat(local.text()).isEqualTo("client-leader all driver | local 5.4.0 | env=lab").isEqualTo(local.ackName());
+    }
+
+    @Test
     void aTrendSaysWhenNothingMatchesAndRejectsBadInput() {
         try (HistoryStore store = HistoryStore.open(dir.resolve("h.db").toString())) {
             History.Query query = new History.Query("nope", null, null, null, null, Map.of(), Trends.Metric.OPS,
