@@ -41,6 +41,9 @@ import java.util.stream.Stream;
  * each), opening the store, reading every row and finding change points, for one scenario's op/s and for all 25.
  * Goal: at most 1 s.</li>
  * <li>{@code importReference}: {@code history import results/reference} into an empty store. Goal: at most 10 s.</li>
+ * <li>{@code trendPageForARun}: the trend page {@code report --html} writes beside a run's report, for a run of 25
+ * scenarios in that store of 100,000 rows (50 series: op/s and p99). {@code listNewest}: {@code history list} (the 20
+ * newest runs) there. Both open the store as the commands do. No goal: they show what a change to the reads costs.</li>
  * </ul>
  * Run from the repository's root (it reads {@code results/reference}):
  * {@code java -jar benchmarks/target/benchmarks.jar HistoryCost}
@@ -154,6 +157,55 @@ public class HistoryCost {
         try (HistoryStore store = HistoryStore.open(state.where)) {
             return store.points(new HistoryStore.Selection(null, "all".equals(state.scenario) ? null : state.scenario,
                     null, null, null, null, true)).size();
+        }
+    }
+
+    /** The store of 100,000 rows, closed, and its newest run: what a run report's trend page and history list read. */
+    @State(Scope.Benchmark)
+    public static class Reporting {
+
+        Path dir;
+        String where;
+        String newest;
+
+        @Setup(Level.Trial)
+        public void setUp() throws IOException {
+            dir = Files.createTempDirectory("cpbench-history-cost");
+            where = dir.resolve("history.db").toString();
+            try (HistoryStore store = HistoryStore.open(where)) {
+                fill(store, 2_000, 25, 11);
+                newest = store.runs(1).get(0).id();
+            }
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() throws IOException {
+            delete(dir);
+        }
+    }
+
+    @Benchmark
+    @BenchmarkMode(Mode.AverageTime)
+    @Warmup(iterations = 2, time = 2)
+    @Measurement(iterations = 5, time = 2)
+    public int trendPageForARun(Reporting state) {
+        try (HistoryStore store = HistoryStore.open(state.where)) {
+            HistoryReport.Link link = HistoryReport.forRunIds(store, java.util.Set.of(state.newest),
+                    state.dir.resolve("report-trend.html"), state.dir.resolve("report.html"));
+            if (link == null || link.series() != 50) {
+                throw new IllegalStateException("the trend page of run " + state.newest + " has " + link + ", not 50 series");
+            }
+            return link.series();
+        }
+    }
+
+    @Benchmark
+    @BenchmarkMode(Mode.AverageTime)
+    @Warmup(iterations = 2, time = 2)
+    @Measurement(iterations = 5, time = 2)
+    public void listNewest(Reporting state) {
+        try (HistoryStore store = HistoryStore.open(state.where)) {
+            History.list(store, 20, NOWHERE);
         }
     }
 

@@ -56,6 +56,11 @@ public final class HistoryReport {
                 // not a run the history could hold (a directory of JMH output, say): it has no series
             }
         }
+        return forRunIds(store, ids, file, report);
+    }
+
+    /** {@link #forRuns} for the runs {@code ids}. */
+    static Link forRunIds(HistoryStore store, Set<String> ids, Path file, Path report) {
         List<HistoryStore.SeriesPoint> all = store.points(HistoryStore.Selection.ALL);
         Set<Trends.Key> keys = new HashSet<>();
         all.stream().filter(p -> ids.contains(p.runId())).forEach(p -> keys.add(Trends.key(p)));
