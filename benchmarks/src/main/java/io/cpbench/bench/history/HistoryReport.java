@@ -8,7 +8,6 @@ import io.cpbench.core.trend.EDivisive;
 
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -61,9 +60,8 @@ public final class HistoryReport {
 
     /** {@link #forRuns} for the runs {@code ids}. */
     static Link forRunIds(HistoryStore store, Set<String> ids, Path file, Path report) {
-        List<HistoryStore.SeriesPoint> all = store.points(HistoryStore.Selection.ALL);
         Set<Trends.Key> keys = new HashSet<>();
-        all.stream().filter(p -> ids.contains(p.runId())).forEach(p -> keys.add(Trends.key(p)));
+        store.points(ids).forEach(p -> keys.add(Trends.key(p)));
         if (keys.isEmpty()) {
             return null;
         }
@@ -79,8 +77,7 @@ public final class HistoryReport {
     private static int write(HistoryStore store, History.Query query, Predicate<HistoryStore.SeriesPoint> filter,
                              List<Trends.Metric> metrics, List<String> highlight, Path file) {
         List<HistoryStore.SeriesPoint> points = store.points(query.selection(true));
-        Map<String, String> directories = new HashMap<>();
-        store.runs(Integer.MAX_VALUE).forEach(r -> directories.put(r.id(), r.directory()));
+        Map<String, String> directories = store.directories();
         ObjectNode data = JSON.createObjectNode();
         data.put("title", "cp-bench history: " + store.shown());
         data.put("generated", "generated " + Instant.now() + " from " + store.count() + " runs; change points by"

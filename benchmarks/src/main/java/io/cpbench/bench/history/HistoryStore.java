@@ -307,11 +307,28 @@ public final class HistoryStore implements AutoCloseable {
         return acks;
     }
 
-    /** Runs, newest first, at most {@code limit}. */
+    /** Runs, newest first, at most {@code limit}, without their rows: two statements, whatever the limit. */
     public List<HistoryRun> runs(int limit) {
+        String newest = "SELECT id FROM runs ORDER BY started_at DESC, id LIMIT ?";
         List<HistoryRun> runs = new ArrayList<>();
-        query("SELECT id FROM runs ORDER BY started_at DESC, id LIMIT ?", List.of(limit), rs -> runs.add(run(string(rs, 1), false)));
+        query(RUN_COLUMNS + " WHERE id IN (" + newest + ") ORDER BY started_at DESC, id", List.of(limit),
+                rs -> runs.add(run(rs, Map.of(), List.of())));
+        if (runs.isEmpty()) {
+            return runs;
+        }
+        Map<String, Map<String, String>> labels = new HashMap<>();
+        query("SELECT run_id, name, value FROM run_labels WHERE run_id IN (" + newest + ") ORDER BY run_id, name",
+                List.of(limit), rs -> labels.computeIfAbsent(string(rs, 1), k -> new LinkedHashMap<>()).put(string(rs, 2),
+                        string(rs, 3)));
+        runs.replaceAll(r -> r.with(labels.getOrDefault(r.id(), Map.of()), r.options(), r.status()));
         return runs;
+    }
+
+    /** Each run's directory, by run id: where a report's points link to. */
+    public Map<String, String> directories() {
+        Map<String, String> directories = new HashMap<>();
+        query("SELECT id, directory FROM runs", List.of(), rs -> directories.put(string(rs, 1), string(rs, 2)));
+        return directories;
     }
 
     /** How many runs the store holds. */
@@ -339,15 +356,20 @@ public final class HistoryStore implements AutoCloseable {
         Map<String, String> labels = new LinkedHashMap<>();
         query("SELECT name, value FROM run_labels WHERE run_id = ? ORDER BY name", List.of(id),
                 rs -> labels.put(string(rs, 1), string(rs, 2)));
-        List<HistoryRun.Row> rows = withRows ? rows("WHERE m.run_id = ?", List.of(id)).stream().map(SeriesPoint::row).toList()
-                : List.of();
-        query("SELECT id, kind, started_at, ended_at, status, cpbench_version, cpbench_commit, member_release,"
-                + " client_release, topology, host, cores, max_heap_mb, os, jvm, options, directory FROM runs WHERE id = ?",
-                List.of(id), rs -> found[0] = new HistoryRun(string(rs, 1), string(rs, 2), string(rs, 3), string(rs, 4),
-                        Status.read(string(rs, 5)), string(rs, 6), string(rs, 7), string(rs, 8), string(rs, 9),
-                        string(rs, 10), string(rs, 11), integer(rs, 12), longValue(rs, 13), string(rs, 14), string(rs, 15),
-                        string(rs, 16), string(rs, 17), labels, rows));
+        List<HistoryRun.Row> rows = withRows ? points(List.of(id)).stream().map(SeriesPoint::row).toList() : List.of();
+        query(RUN_COLUMNS + " WHERE id = ?", List.of(id), rs -> found[0] = run(rs, labels, rows));
         return found[0];
+    }
+
+    private static final String RUN_COLUMNS = "SELECT id, kind, started_at, ended_at, status, cpbench_version,"
+            + " cpbench_commit, member_release, client_release, topology, host, cores, max_heap_mb, os, jvm, options,"
+            + " directory FROM runs";
+
+    private static HistoryRun run(ResultSet rs, Map<String, String> labels, List<HistoryRun.Row> rows) throws SQLException {
+        return new HistoryRun(string(rs, 1), string(rs, 2), string(rs, 3), string(rs, 4), Status.read(string(rs, 5)),
+                string(rs, 6), string(rs, 7), string(rs, 8), string(rs, 9), string(rs, 10), string(rs, 11),
+                integer(rs, 12), longValue(rs, 13), string(rs, 14), string(rs, 15), string(rs, 16), string(rs, 17),
+                labels, rows);
     }
 
     /**
@@ -377,6 +399,18 @@ public final class HistoryStore implements AutoCloseable {
      */
     public List<SeriesPoint> points(String since) {
         return points(new Selection(since, null, null, null, null, null, false));
+    }
+
+    /** The most runs whose labels are read by naming them. */
+    private static final int NAMED_RUNS = 100;
+
+    /** The rows of the runs {@code runIds}, oldest run first, with their runs' context. */
+    public List<SeriesPoint> points(java.util.Collection<String> runIds) {
+        if (runIds.isEmpty()) {
+            return List.of();
+        }
+        return rows("WHERE m.run_id IN (" + String.join(", ", java.util.Collections.nCopies(runIds.size(), "?")) + ")",
+                new ArrayList<Object>(runIds));
     }
 
     /** The rows {@code selection} selects, oldest run first, with their runs' context; chosen by the database. */
@@ -416,9 +450,15 @@ public final class HistoryStore implements AutoCloseable {
         if (points.isEmpty()) {
             return points;
         }
+        // the labels of these rows' runs: named when they are few (a run's report, history show), else all (a few per
+        // run, far fewer than the rows)
+        List<Object> runIds = new ArrayList<>(new java.util.LinkedHashSet<>(points.stream().map(SeriesPoint::runId).toList()));
+        String which = runIds.size() > NAMED_RUNS ? ""
+                : " WHERE run_id IN (" + String.join(", ", java.util.Collections.nCopies(runIds.size(), "?")) + ")";
         Map<String, String> labels = new HashMap<>();
-        query("SELECT run_id, name, value FROM run_labels ORDER BY run_id, name", List.of(), rs -> labels.merge(string(rs, 1),
-                string(rs, 2) + "=" + string(rs, 3), (a, b) -> a + "," + b));
+        query("SELECT run_id, name, value FROM run_labels" + which + " ORDER BY run_id, name",
+                runIds.size() > NAMED_RUNS ? List.of() : runIds,
+                rs -> labels.merge(string(rs, 1), string(rs, 2) + "=" + string(rs, 3), (a, b) -> a + "," + b));
         List<SeriesPoint> labelled = new ArrayList<>(points.size());
         for (SeriesPoint p : points) {
             labelled.add(new SeriesPoint(p.runId(), p.runStartedAt(), p.commit(), p.memberRelease(), p.topology(),

@@ -189,6 +189,15 @@ class HistoryStoreTest {
                     .containsExactly("env=lab", "");
             assertThat(open.add(run("0000000000000003", "2026-11-28T05:02:00Z", "c", 1_200, Map.of()))).isTrue();
             assertThat(open.acks()).containsOnlyKeys("client-leader");
+            assertThat(open.runs(2)).as("the newest two, with their labels").extracting(HistoryRun::id, HistoryRun::labels)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("0000000000000003", Map.of()),
+                            org.assertj.core.groups.Tuple.tuple("0000000000000002", Map.of()));
+            assertThat(open.runs(5)).extracting(HistoryRun::labels).last().isEqualTo(Map.of("env", "lab"));
+            assertThat(open.points(List.of("0000000000000001", "0000000000000003"))).extracting(HistoryStore.SeriesPoint::runId,
+                    HistoryStore.SeriesPoint::labels).containsExactly(org.assertj.core.groups.Tuple.tuple("0000000000000001",
+                    "env=lab"), org.assertj.core.groups.Tuple.tuple("0000000000000003", ""));
+            assertThat(open.directories()).containsOnlyKeys("0000000000000001", "0000000000000002", "0000000000000003")
+                    .containsValue("/tmp/x");
         }
     }
 
