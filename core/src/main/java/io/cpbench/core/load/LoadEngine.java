@@ -182,7 +182,6 @@ public final class LoadEngine {
             throw new IllegalArgumentException("a caller's op runs alone: the mix must be call only, was " + spec.mix().keySet());
         }
         return new LoadEngine(spec, List.of(), outDir, listener, (type, client, object, log, a, b) -> {
-            PlantedSlowStart.delay(); // nothing unless a test planted a slow start
             op.execute();
             return 0;
         }, clock);
@@ -198,7 +197,8 @@ public final class LoadEngine {
         this.state = new RunState(spec.workers(), clock);
         this.ops = new LoadOps(spec, clientless ? List.of() : clients, Long.toString(System.currentTimeMillis() % 100_000_000L, 36)
                 + Integer.toString((int) (Math.random() * 1296), 36));
-        this.executor = executor != null ? executor : ops::execute;
+        // a planted slow start (a test's) wraps the op; without one the op is run as it is
+        this.executor = PlantedSlowStart.around(executor != null ? executor : ops::execute);
         this.outDir = outDir;
         this.listener = listener;
         this.used = spec.mix().keySet().toArray(new OpType[0]);

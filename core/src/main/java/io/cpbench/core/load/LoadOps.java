@@ -188,7 +188,6 @@ final class LoadOps {
      * @return a read's value, 1 or 0 for a cmpset that swapped or did not, an increment's new value; else 0
      */
     long execute(OpType op, int client, int object, LockLog lockLog, long a, long b) throws Exception {
-        PlantedSlowStart.delay(); // nothing unless a test planted a slow start
         switch (op) {
             case CAS -> cas[client][object].execute();
             case GET -> refs[client][object].get();

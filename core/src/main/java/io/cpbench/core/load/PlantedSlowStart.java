@@ -1,6 +1,5 @@
 package io.cpbench.core.load;
 
-
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
@@ -17,7 +16,7 @@ public final class PlantedSlowStart {
 
     public static final String PROPERTY = "cpbench.plant.slow-start";
     private static final long DELAY_NANOS = 4_000_000;
-    /** 0 when off: read once, so that an op's check is a constant the JIT folds away. */
+    /** 0 when off. */
     private static final long LENGTH_NANOS = length();
     private static final AtomicLong FIRST = new AtomicLong();
 
@@ -36,11 +35,22 @@ public final class PlantedSlowStart {
         return d.toNanos();
     }
 
-    /** Called before each op: waits 4 ms less the share of the planted length since the process's first op. */
-    public static void delay() {
+    /**
+     * The engine's op runner, slowed at the start when asked: {@code exec} itself when not (nothing is added to the
+     * timed path), else {@code exec} after {@link #delay}.
+     */
+    static Workers.Exec around(Workers.Exec exec) {
         if (LENGTH_NANOS == 0) {
-            return;
+            return exec;
         }
+        return (op, client, object, lockLog, a, b) -> {
+            delay();
+            return exec.execute(op, client, object, lockLog, a, b);
+        };
+    }
+
+    /** Waits 4 ms less the share of the planted length since the process's first op. */
+    private static void delay() {
         long now = System.nanoTime();
         FIRST.compareAndSet(0, now);
         long age = now - FIRST.get();

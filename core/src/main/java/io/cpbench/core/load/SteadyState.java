@@ -1,5 +1,7 @@
 package io.cpbench.core.load;
 
+import io.cpbench.core.stats.Bootstrap;
+
 import java.util.Arrays;
 
 /**
@@ -57,7 +59,7 @@ public record SteadyState(int window, double spread, double rise) {
             return new Verdict(false, 0, Double.NaN, Double.NaN);
         }
         double[] last = Arrays.copyOfRange(rates, rates.length - window, rates.length);
-        double median = median(last.clone());
+        double median = Bootstrap.medianOf(last);
         if (!(median > 0)) {
             return new Verdict(false, median, Double.NaN, Double.NaN);
         }
@@ -71,13 +73,7 @@ public record SteadyState(int window, double spread, double rise) {
             }
         }
         double spreadSeen = (max - min) / median;
-        double riseSeen = median(slopes) * (window - 1) / median;
+        double riseSeen = Bootstrap.medianOf(slopes) * (window - 1) / median;
         return new Verdict(spreadSeen <= spread && riseSeen <= rise, median, spreadSeen, riseSeen);
-    }
-
-    private static double median(double[] values) {
-        Arrays.sort(values);
-        int n = values.length;
-        return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
     }
 }
