@@ -248,13 +248,14 @@ public final class MatrixRun extends ReleaseAwareRun implements RunKind {
      * the ratios, and the new round gives them the pairs it would have.
      */
     private void runAgain(ScenarioRunner runner, List<Scenario> scenarios, int rounds) {
-        List<Integer> disturbed = ScenarioTable.disturbedWithinNetwork(results()).stream()
-                .map(ScenarioTable.Disturbed::round).distinct().sorted().toList();
+        // each disturbed round once, by its first disturbed baseline, in round order
+        List<ScenarioTable.Disturbed> disturbed = new java.util.ArrayList<>(ScenarioTable.disturbedWithinNetwork(results())
+                .stream().collect(java.util.stream.Collectors.toMap(ScenarioTable.Disturbed::round, d -> d, (a, b) -> a,
+                        java.util.TreeMap::new)).values());
         for (int i = 0; i < Math.min(MAX_RERUNS, disturbed.size()) && !stops.stopped(); i++) {
             int round = rounds + i + 1;
-            int again = disturbed.get(i);
-            ScenarioTable.disturbedWithinNetwork(results()).stream().filter(d -> d.round() == again).findFirst()
-                    .ifPresent(d -> console.printf(Locale.ROOT, "%s; running the round again, as round %d%n", d.line(), round));
+            int again = disturbed.get(i).round();
+            console.printf(Locale.ROOT, "%s; running the round again, as round %d%n", disturbed.get(i).line(), round);
             for (Scenario scenario : Matrix.orderForRound(scenarios, round)) {
                 if (stops.stopped()) {
                     break;

@@ -58,9 +58,7 @@ class WarmUntilSteadyIT {
 
         double[] baseline = baselines(work);
         assertThat(baseline).as("client-leader's op/s in rounds 1-3 (and a round run again)").hasSizeBetween(3, 5);
-        double[] later = Arrays.stream(baseline, 1, baseline.length).sorted().toArray();
-        double others = later.length % 2 == 1 ? later[later.length / 2]
-                : (later[later.length / 2 - 1] + later[later.length / 2]) / 2; // their median
+        double others = io.cpbench.core.stats.Bootstrap.medianOf(Arrays.copyOfRange(baseline, 1, baseline.length));
         assertThat(baseline[0]).as(Arrays.toString(baseline) + "\n" + out).isGreaterThan(0.6 * others);
     }
 

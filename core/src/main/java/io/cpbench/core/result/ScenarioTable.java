@@ -168,12 +168,14 @@ public final class ScenarioTable {
 
     /** The paired ratios, each scenario against the baseline of its own network (see {@link #ratiosWithinNetwork}). */
     public static List<Ratio> pairedRatiosWithinNetwork(List<RunResult> results) {
-        return pairedRatios(results, baselinesByNetwork(results)::get);
+        java.util.function.Function<String, String> baselineOf = baselinesByNetwork(results)::get;
+        return pairedRatios(results, baselineOf, disturbed(results, baselineOf));
     }
 
     /** The paired ratios, every scenario against {@code baseline}. */
     public static List<Ratio> pairedRatios(List<RunResult> results, String baseline) {
-        return pairedRatios(results, network -> baseline);
+        java.util.function.Function<String, String> baselineOf = network -> baseline;
+        return pairedRatios(results, baselineOf, disturbed(results, baselineOf));
     }
 
     /**
@@ -216,10 +218,8 @@ public final class ScenarioTable {
                 return;
             }
             rounds.forEach((round, ops) -> {
-                double[] others = rounds.entrySet().stream().filter(e -> !e.getKey().equals(round))
-                        .mapToDouble(Map.Entry::getValue).sorted().toArray();
-                int n = others.length;
-                double median = n % 2 == 1 ? others[n / 2] : (others[n / 2 - 1] + others[n / 2]) / 2;
+                double median = Bootstrap.median(rounds.entrySet().stream().filter(e -> !e.getKey().equals(round))
+                        .mapToDouble(Map.Entry::getValue).sorted().toArray());
                 if (ops < DISTURBED_BELOW * median) {
                     out.add(new Disturbed(label, round, ops, median));
                 }
@@ -228,9 +228,11 @@ public final class ScenarioTable {
         return out;
     }
 
-    private static List<Ratio> pairedRatios(List<RunResult> results, java.util.function.Function<String, String> baselineOf) {
+    /** The paired ratios, the rounds {@code left} (disturbed) left out. */
+    private static List<Ratio> pairedRatios(List<RunResult> results, java.util.function.Function<String, String> baselineOf,
+                                            List<Disturbed> left) {
         java.util.Set<String> disturbed = new java.util.HashSet<>();
-        disturbed(results, baselineOf).forEach(d -> disturbed.add(d.baseline() + "#" + d.round()));
+        left.forEach(d -> disturbed.add(d.baseline() + "#" + d.round()));
         Map<String, RunResult> baselineByRound = new java.util.HashMap<>();
         for (RunResult r : results) {
             if (baselineOf.apply(r.run().network()) == null) {
@@ -263,7 +265,8 @@ public final class ScenarioTable {
     }
 
     private static String ratios(List<RunResult> results, java.util.function.Function<String, String> baselineOf) {
-        List<Ratio> ratios = pairedRatios(results, baselineOf);
+        List<Disturbed> disturbed = disturbed(results, baselineOf);
+        List<Ratio> ratios = pairedRatios(results, baselineOf, disturbed);
         if (ratios.isEmpty()) {
             return "";
         }
@@ -276,9 +279,9 @@ public final class ScenarioTable {
                     fmt("%.3f–%.3f", ratio.min(), ratio.max()), Integer.toString(ci.n())));
         }
         StringBuilder notes = new StringBuilder();
-        disturbed(results, baselineOf).forEach(d -> notes.append(System.lineSeparator()).append(d.line()).append('.'));
+        disturbed.forEach(d -> notes.append(d.line()).append('.').append(System.lineSeparator()));
         return MarkdownTable.render(List.of("Scenario", "Baseline (same round)", "Op/s ÷ baseline (median)", "95% CI", "CI half-width",
-                "min–max", "paired rounds"), cells) + (notes.isEmpty() ? "" : notes.substring(1) + System.lineSeparator());
+                "min–max", "paired rounds"), cells) + notes;
     }
 
     /** "–" where nothing was measured (rather than zeros); "≥" before a value ops abandoned in flight make a lower bound. */
