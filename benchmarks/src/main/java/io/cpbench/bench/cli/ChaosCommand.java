@@ -182,7 +182,7 @@ final class ChaosCommand implements java.util.concurrent.Callable<Integer> {
         ChaosNemesis.Schedule schedule = new ChaosNemesis.Schedule(faultFor, interval, maxFaults, restart, cutWhat, delay);
         ClusterChoice on = cluster;
         return RunService.runEach(scenarios.stream().map(scenario -> new ChaosRun(new ChaosRun.Config(plan, schedule, scenario,
-                spec, duration, timeBudget, on, workload.quiet, clusterWarmup.length(false)), System.out)).toList(),
+                spec, duration, timeBudget, on, workload.quiet, clusterWarmup.length()), System.out)).toList(),
                 out.setup().withLive(liveOptions).withAgents(agentOptions));
     }
 }

@@ -19,7 +19,6 @@ final class ClusterWarmupOption {
 
     /** The most a warm-up may take; it ends as soon as the cluster's op/s is steady, quick or not. */
     static final Duration DEFAULT = Duration.ofSeconds(60);
-    static final Duration QUICK = DEFAULT;
 
     /** The commands whose --cluster-warmup was an op count. */
     private static final Set<String> COUNTED_OPS = Set.of("run", "matrix", "jmh", "emulator-cost");
@@ -57,13 +56,13 @@ final class ClusterWarmupOption {
         return Long.parseLong(text);
     }
 
-    /** What was given, or the default for a plain or a quick run. */
-    ClusterWarmup get(boolean quick) {
-        return value != null ? value : ClusterWarmup.of(quick ? QUICK : DEFAULT);
+    /** What was given, or the default (the same with --quick: a warm-up ends when steady). */
+    ClusterWarmup get() {
+        return value != null ? value : ClusterWarmup.of(DEFAULT);
     }
 
     /** For commands that only take a duration: what was given, or the default. */
-    Duration length(boolean quick) {
-        return get(quick).length();
+    Duration length() {
+        return get().length();
     }
 }

@@ -68,7 +68,7 @@ final class EmulatorCostCommand implements Callable<Integer> {
         LoadSpec plan = planOptions.plan();
         // every scenario's configuration is checked before the first pair starts
         List<EmulatorCostRun.Config> configs = scenarioOption.scenariosOr("client-leader").stream()
-                .map(scenario -> new EmulatorCostRun.Config(scenario, pairs, plan, clusterWarmup.get(planOptions.quick),
+                .map(scenario -> new EmulatorCostRun.Config(scenario, pairs, plan, clusterWarmup.get(),
                         emulatedPath.equals("emulated-all"), members, settle)).toList();
         return RunService.runEach(configs.stream().map(c -> new EmulatorCostRun(c, System.out)).toList(),
                 out.setup());

@@ -52,7 +52,7 @@ final class EngineCostCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         EngineCostRun run = new EngineCostRun(new EngineCostRun.Config(threads, pairs, duration, warmup,
-                clusterWarmupOption.length(false), clusterOptions.choose(-1)), System.out);
+                clusterWarmupOption.length(), clusterOptions.choose(-1)), System.out);
         return RunService.run(run, out.setup());
     }
 }

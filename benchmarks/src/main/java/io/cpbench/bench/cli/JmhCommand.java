@@ -102,7 +102,7 @@ final class JmhCommand implements java.util.concurrent.Callable<Integer> {
         JmhRun.Iterations it = new JmhRun.Iterations(warmupIterations != null ? warmupIterations : quick ? 1 : 2,
                 warmupTime != null ? warmupTime : Duration.ofSeconds(5), iterations != null ? iterations : quick ? 2 : 3,
                 iterationTime != null ? iterationTime : Duration.ofSeconds(quick ? 5 : 10));
-        JmhRun.Config config = new JmhRun.Config(scenarios, harnesses, rounds, it, threads, clusterWarmup.get(quick),
+        JmhRun.Config config = new JmhRun.Config(scenarios, harnesses, rounds, it, threads, clusterWarmup.get(),
                 clusterOptions.toArgs(), harnessCost, cluster);
         return RunService.run(new JmhRun(config, System.out), out.setup());
     }

@@ -192,7 +192,7 @@ final class LoadCommand implements Callable<Integer> {
             scenarios.forEach(s -> agentOptions.checkSplits(spec, s, "the load"));
         }
         SuiteOptions options = engineOnly ? null : cluster.suiteOptions(slowMember, delay.value(), ProbeSettings.defaults());
-        LoadRun run = new LoadRun(new LoadRun.Config(spec, scenarios, rounds, clusterWarmup.length(quick), options, cluster,
+        LoadRun run = new LoadRun(new LoadRun.Config(spec, scenarios, rounds, clusterWarmup.length(), options, cluster,
                 releases, workload.quiet), System.out);
         return RunService.run(run, out.setup().withLive(liveOptions).withAgents(agentOptions));
     }

@@ -84,7 +84,7 @@ abstract class SuiteCommand implements Callable<Integer> {
         UntilCi untilCi = untilCi();
         ClusterChoice cluster = validate(scenarios);
         MatrixRun run = new MatrixRun(new MatrixRun.Config(commandName(), scenarios, planOptions.plan(), planOptions.plans(),
-                untilCi != null ? untilCi.maxRounds() : rounds(), untilCi, clusterWarmup.get(planOptions.quick),
+                untilCi != null ? untilCi.maxRounds() : rounds(), untilCi, clusterWarmup.get(),
                 cluster.suiteOptions(slowMember, delay.value(), probeSettings), cluster, releaseChoices, strict), System.out);
         return RunService.run(run, out.setup().withLive(liveOptions).withProgressEvery(progressEvery));
     }

@@ -172,7 +172,7 @@ final class SweepCommand implements Callable<Integer> {
         if (from != null) {
             return reanalyse(console, from);
         }
-        clusterWarmup = clusterWarmupOption.length(false);
+        clusterWarmup = clusterWarmupOption.length();
         SweepGrid grid = grid();
         ClusterChoice cluster = clusterOptions.choose(-1);
         SuiteOptions options = cluster.suiteOptions(-1, Duration.ofMillis(10), ProbeSettings.defaults());

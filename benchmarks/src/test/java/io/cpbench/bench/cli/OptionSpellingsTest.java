@@ -119,22 +119,23 @@ class OptionSpellingsTest {
     @Test
     void clusterWarmupIsADurationWithOneDefault() {
         MatrixCommand matrix = parse("matrix");
-        assertThat(matrix.clusterWarmup.get(false)).isEqualTo(ClusterWarmup.of(Duration.ofSeconds(60)));
-        assertThat(matrix.clusterWarmup.get(true)).as("the most; it ends when steady, quick or not").isEqualTo(ClusterWarmup.of(Duration.ofSeconds(60)));
+        assertThat(matrix.clusterWarmup.get()).isEqualTo(ClusterWarmup.of(Duration.ofSeconds(60)));
+        assertThat(OptionSpellingsTest.<MatrixCommand>parse("matrix", "--quick").clusterWarmup.get()).as("the most; it ends when steady,"
+                + " quick or not").isEqualTo(ClusterWarmup.of(Duration.ofSeconds(60)));
         LoadCommand load = parse("load", "--cluster-warmup", "1m30s");
-        assertThat(load.clusterWarmup.length(false)).isEqualTo(Duration.ofSeconds(90));
+        assertThat(load.clusterWarmup.length()).isEqualTo(Duration.ofSeconds(90));
         // In a command where it always was a duration, a bare number is seconds, as in every duration option.
         EngineCostCommand engineCost = parse("engine-cost", "--cluster-warmup", "20");
-        assertThat(engineCost.clusterWarmupOption.length(false)).isEqualTo(Duration.ofSeconds(20));
+        assertThat(engineCost.clusterWarmupOption.length()).isEqualTo(Duration.ofSeconds(20));
         JmhCommand jmh = parse("jmh", "--cluster-warmup", "0");
-        assertThat(jmh.clusterWarmup.get(false).none()).isTrue();
+        assertThat(jmh.clusterWarmup.get().none()).isTrue();
         assertThat(stderr()).isEmpty();
     }
 
     @Test
     void aBareNumberWhereItCountedOpsStillCountsOpsWithADeprecationLine() {
         RunCommand run = parse("run", "--scenario", "client-leader", "--cluster-warmup", "5000");
-        assertThat(run.clusterWarmup.get(false)).isEqualTo(ClusterWarmup.ofOps(5000));
+        assertThat(run.clusterWarmup.get()).isEqualTo(ClusterWarmup.ofOps(5000));
         assertThat(stderr()).isEqualTo("cpbench run: --cluster-warmup 5000 is read as 5000 ops, as before; a bare"
                 + " number is deprecated here, give a duration such as 10s" + System.lineSeparator());
     }
