@@ -40,9 +40,8 @@ public record Recorder(String store, Map<String, String> labels, String options)
     /**
      * Readies the store in the background: opens it once (SQLite's native library loaded, the schema checked or
      * migrated, a PostgreSQL server reached) and closes it again, and readies the result reader; {@link Pending#record}
-     * at the run's end then opens it anew, which costs milliseconds. The store is not held open through the run: an
-     * open SQLite connection keeps its write lock (its transactions begin immediately), and every other run's
-     * recording would wait for it.
+     * at the run's end then opens it anew, which costs milliseconds. The store is not held open through the run: a
+     * connection held for an hour-long run may be gone at its end (a PostgreSQL server's idle timeout, a firewall).
      */
     public Pending begin() {
         return new Pending(this, store == null ? null : CompletableFuture.runAsync(() -> {
@@ -53,13 +52,11 @@ public record Recorder(String store, Map<String, String> labels, String options)
 
     /** Opens the store and records the run in {@code runDir} at once: {@link #begin} and {@link Pending#record}. */
     public void record(Path runDir, String kind, boolean interrupted, PrintStream console) {
-        try (Pending pending = begin()) {
-            pending.record(runDir, kind, interrupted, console);
-        }
+        begin().record(runDir, kind, interrupted, console);
     }
 
     /** A recording begun: the store being readied, or ready. */
-    public static final class Pending implements AutoCloseable {
+    public static final class Pending {
 
         private final Recorder recorder;
         private final CompletableFuture<Void> readying;
@@ -109,11 +106,6 @@ public record Recorder(String store, Map<String, String> labels, String options)
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while the store opened");
             }
-        }
-
-        /** Nothing is held open: here for the run lifecycle's try-with-resources. */
-        @Override
-        public void close() {
         }
     }
 }

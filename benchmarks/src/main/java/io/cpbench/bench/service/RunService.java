@@ -137,10 +137,9 @@ public final class RunService {
 
     static int run(RunKind kind, Setup setup, PrintStream console) {
         RunDirectory.checkWritable(setup.outDir());
-        // the store opens while the cluster starts: the run's end only reads its results and writes one transaction
-        try (Recorder.Pending recording = setup.history().begin()) {
-            return run(kind, setup, console, recording);
-        }
+        // the store is readied while the cluster starts: the run's end only opens it, reads its results and writes
+        // one transaction
+        return run(kind, setup, console, setup.history().begin());
     }
 
     private static int run(RunKind kind, Setup setup, PrintStream console, Recorder.Pending recording) {

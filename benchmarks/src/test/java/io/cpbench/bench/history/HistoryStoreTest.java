@@ -127,17 +127,16 @@ class HistoryStoreTest {
         Files.createDirectories(runDir);
         Files.copy(Path.of("../results/reference/local-2core-quick-20261125/01-client-leader.json"), runDir.resolve("01-client-leader.json"));
         Recorder recorder = new Recorder(dir.resolve("h.db").toString(), Map.of(), "cpbench run");
-        try (Recorder.Pending longRun = recorder.begin()) {
-            Thread.sleep(2_000); // readied, its run still going
-            ByteArrayOutputStream other = new ByteArrayOutputStream();
-            long start = System.nanoTime();
-            recorder.record(runDir, "run", false, new PrintStream(other, true, StandardCharsets.UTF_8));
-            assertThat(other.toString(StandardCharsets.UTF_8)).startsWith("history: recorded run ");
-            assertThat((System.nanoTime() - start) / 1_000_000).as("ms; the busy timeout is 10 s").isLessThan(5_000);
-            ByteArrayOutputStream own = new ByteArrayOutputStream();
-            longRun.record(runDir, "run", false, new PrintStream(own, true, StandardCharsets.UTF_8));
-            assertThat(own.toString(StandardCharsets.UTF_8)).startsWith("history: already had run ");
-        }
+        Recorder.Pending longRun = recorder.begin();
+        Thread.sleep(2_000); // readied, its run still going
+        ByteArrayOutputStream other = new ByteArrayOutputStream();
+        long start = System.nanoTime();
+        recorder.record(runDir, "run", false, new PrintStream(other, true, StandardCharsets.UTF_8));
+        assertThat(other.toString(StandardCharsets.UTF_8)).startsWith("history: recorded run ");
+        assertThat((System.nanoTime() - start) / 1_000_000).as("ms; the busy timeout is 10 s").isLessThan(5_000);
+        ByteArrayOutputStream own = new ByteArrayOutputStream();
+        longRun.record(runDir, "run", false, new PrintStream(own, true, StandardCharsets.UTF_8));
+        assertThat(own.toString(StandardCharsets.UTF_8)).startsWith("history: already had run ");
     }
 
     @Test
