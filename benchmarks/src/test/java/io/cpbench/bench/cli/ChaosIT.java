@@ -47,7 +47,7 @@ class ChaosIT {
         String out = finished.stdout();
         assertThat(out).contains("warming the cluster up until its op/s stops rising, at most 1s: untimed ops through a"
                 + " smart client, ");
-        // 1 s is too short to judge 5 one-second intervals: it says so, and how far it got
+        // 1 s is too short to judge 10 one-second intervals (SteadyState.DEFAULT): it says so, and how far it got
         assertThat(out.indexOf("cluster warm-up: did not settle within 1s (--cluster-warmup): ")).as(out)
                 .isGreaterThan(0).isLessThan(out.indexOf("kill member"));
         assertThat(chaos.get("scenario").asText()).as("the default clients").isEqualTo("client-smart");
