@@ -118,6 +118,8 @@ final class AgentTask implements Callable<String>, Serializable, HazelcastInstan
             if (!waitUntil(startAt, running)) {
                 return new AgentReport(job.agent(), host, "stopped before it started");
             }
+            // the agent's own log: when its part of a run began (a test kills an agent mid-run on this line)
+            System.out.printf(java.util.Locale.ROOT, "%s: started run %s%n", job.agent(), job.run());
             LoadResult result = engine.run();
             session.finish(running.stopped());
             // the agent's own log: what each run did, and whether it was stopped (a stop message, the coordinator gone)

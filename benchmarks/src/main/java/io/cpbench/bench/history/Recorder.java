@@ -94,6 +94,11 @@ public record Recorder(String store, Map<String, String> labels, String options)
             }
         }
 
+        /** Whether the background readying has ended (well or not): for tests that wait for that state. */
+        boolean readied() {
+            return readying == null || readying.isDone();
+        }
+
         /** Waits for the readying; its failure is the store's problem, said as the run ends. */
         private void ready() {
             try {

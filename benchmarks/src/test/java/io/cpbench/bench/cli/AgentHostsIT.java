@@ -135,7 +135,8 @@ class AgentHostsIT {
                     "--cluster-warmup", "0s", "--settle", "2s", "--out", "runs-pinned"));
             try {
                 assertThat(sweep.awaitStdout("hand-2: 1 client", 180)).as(sweep.stdoutSoFar()).isTrue();
-                Thread.sleep(6_000); // its job went out right after that line: the first cell is under way
+                // the first cell is under way once the agent says its part started (its log line)
+                assertThat(agent2.awaitStdout("hand-2: started run ", 120)).as(agent2.stdoutSoFar()).isTrue();
                 agent2.process.destroyForcibly().waitFor();
                 CliProcess.Finished finished = sweep.finish(240);
                 System.out.println("a sweep with an agent killed in its first cell:\n" + finished.stdout());

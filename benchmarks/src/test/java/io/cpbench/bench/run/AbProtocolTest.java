@@ -23,8 +23,10 @@ class AbProtocolTest {
         AtomicLong ran = new AtomicLong();
         AbProtocol.Ready ready = new AbProtocol.Ready(AbProtocol.VERSION, "0.1.0-test", 0, 4242, "5.4.0");
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        long began = System.nanoTime();
         AbProtocol.serve(ran::incrementAndGet, 2, ready, new BufferedReader(new StringReader("run 300\nquit\nrun 300\n")),
                 new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        double served = (System.nanoTime() - began) / 1e9;
         List<String> lines = bytes.toString(StandardCharsets.UTF_8).lines().toList();
         assertThat(lines).as("ready, one slice, and nothing after quit").hasSize(2);
         assertThat(lines.get(0)).startsWith(AbProtocol.PREFIX + "ready ");
@@ -37,7 +39,9 @@ class AbProtocolTest {
         assertThat(slice.error()).isNull();
         assertThat(slice.ops()).as("the slice's ops are the workload's, bar any in flight when it ended")
                 .isBetween(ran.get() - 2, ran.get());
-        assertThat(slice.seconds()).isBetween(0.25, 1.0);
+        // a slice of 300 ms measures at least its 300 ms, and no more than the whole exchange took (a busy machine
+        // stretches both alike)
+        assertThat(slice.seconds()).isBetween(0.3, served);
     }
 
     @Test

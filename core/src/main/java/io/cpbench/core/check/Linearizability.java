@@ -95,7 +95,12 @@ public final class Linearizability {
     }
 
     public static Result check(History history, Budget budget) {
-        long start = System.nanoTime();
+        return check(history, budget, System::nanoTime);
+    }
+
+    /** @param clock where the budget's time is read, in nanoseconds ({@code System::nanoTime}; a test's own clock) */
+    static Result check(History history, Budget budget, java.util.function.LongSupplier clock) {
+        long start = clock.getAsLong();
         long end = start + budget.time().toNanos();
         RegisterOp.Split split = RegisterOp.split(history.events());
         List<KeyResult> keys = new ArrayList<>();
@@ -103,14 +108,14 @@ public final class Linearizability {
         int ops = 0;
         int left = split.byKey().size();
         for (Map.Entry<String, List<RegisterOp>> e : split.byKey().entrySet()) {
-            long now = System.nanoTime();
+            long now = clock.getAsLong();
             long deadline = now + Math.max(0, end - now) / left--;
             KeyResult r;
             try {
-                r = new Search(e.getKey(), e.getValue(), history, deadline, budget).run();
+                r = new Search(e.getKey(), e.getValue(), history, deadline, budget, clock).run();
             } catch (OutOfMemoryError oom) {
                 // the search (its memo, mostly) is unreachable from here on, so the heap is free again for the next key
-                r = new KeyResult(e.getKey(), Verdict.UNKNOWN, e.getValue().size(), 0, (System.nanoTime() - now) / 1e9,
+                r = new KeyResult(e.getKey(), Verdict.UNKNOWN, e.getValue().size(), 0, (clock.getAsLong() - now) / 1e9,
                         String.format(Locale.ROOT, "the JVM ran out of heap (%,d MiB) before this key was decided; give it"
                                 + " more (-Xmx) or a smaller memory budget (%s)", Runtime.getRuntime().maxMemory() >> 20,
                                 budget.describe()));
@@ -123,7 +128,7 @@ public final class Linearizability {
                 verdict = Verdict.UNKNOWN;
             }
         }
-        return new Result(verdict, ops, split.skipped(), (System.nanoTime() - start) / 1e9, keys);
+        return new Result(verdict, ops, split.skipped(), (clock.getAsLong() - start) / 1e9, keys);
     }
 
     /** The search on one key. */
@@ -136,7 +141,8 @@ public final class Linearizability {
         private final History history;
         private final long deadline;
         private final Budget budget;
-        private final long start = System.nanoTime();
+        private final java.util.function.LongSupplier clock;
+        private final long start;
 
         // the list of call and return nodes still to linearize, in time order
         private final Node head = new Node(-1, true, Long.MIN_VALUE);
@@ -154,7 +160,10 @@ public final class Linearizability {
         private int blocking;
         private int[] candidates;
 
-        Search(String key, List<RegisterOp> ops, History history, long deadline, Budget budget) {
+        Search(String key, List<RegisterOp> ops, History history, long deadline, Budget budget,
+               java.util.function.LongSupplier clock) {
+            this.clock = clock;
+            this.start = clock.getAsLong();
             this.key = key;
             this.ops = ops;
             this.history = history;
@@ -188,7 +197,7 @@ public final class Linearizability {
 
         KeyResult run() {
             Verdict verdict = search();
-            double seconds = (System.nanoTime() - start) / 1e9;
+            double seconds = (clock.getAsLong() - start) / 1e9;
             String detail = switch (verdict) {
                 case LINEARIZABLE -> null;
                 case NOT_LINEARIZABLE -> counterexample();
@@ -209,7 +218,7 @@ public final class Linearizability {
             Node entry = head.next;
             long steps = 0;
             while (head.next != null) {
-                if ((++steps & 0xFFF) == 0 && System.nanoTime() > deadline) {
+                if ((++steps & 0xFFF) == 0 && clock.getAsLong() > deadline) {
                     return Verdict.UNKNOWN;
                 }
                 if (entry.call) {

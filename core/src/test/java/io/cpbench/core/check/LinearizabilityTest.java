@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.Objects;
 
 import static io.cpbench.core.check.Linearizability.Verdict.LINEARIZABLE;
@@ -166,8 +167,11 @@ class LinearizabilityTest {
     void aKeyThatCannotBeDecidedInTimeLeavesTheOthersTheirShare() {
         List<Event> events = new ArrayList<>(undecidable("hard", 40, 0));
         events.addAll(longThenStale("clear", 5_000, 100, 1_000));
+        // the budget's clock is the search's own steps: a look at it every 4,096 steps advances it 4 ms, so each of
+        // the two keys' 1 s share is 250 looks (about a million steps), on a fast machine or a busy one alike
+        AtomicLong ticks = new AtomicLong();
         Linearizability.Result r = Linearizability.check(new History(events, false),
-                new Linearizability.Budget(Duration.ofSeconds(2), 1L << 30));
+                new Linearizability.Budget(Duration.ofSeconds(2), 1L << 30), () -> ticks.getAndAdd(4_000_000L));
         assertEquals(List.of("hard", "clear"), r.keys().stream().map(Linearizability.KeyResult::key).toList());
         assertEquals(UNKNOWN, r.keys().get(0).verdict(), r.keys().get(0).detail());
         assertTrue(r.keys().get(0).detail().contains("out of time (this key's share"), r.keys().get(0).detail());

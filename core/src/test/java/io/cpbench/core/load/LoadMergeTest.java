@@ -73,80 +73,78 @@ class LoadMergeTest {
      * Two generators of one open-loop load, the second started 0.6 s after the first: one runs a flat 1,000 op/s for
      * 1.2 s, the other ramps from 10 to 2,000 op/s over its 1.2 s. Added up whole, their rates come to some 2,000
      * op/s; over the 0.6 s in which both ran, to some 1,500. The merge must say the second is late, make the run
-     * unsteady, and give the op/s of the overlap.
+     * unsteady, and give the op/s of the overlap. The two run one after the other and the second's start is set 0.6 s
+     * after the first's: the merge reads only those instants, and a busy machine cannot move them.
      */
     @Test
-    void aLateGeneratorIsNamedAndOpsPerSecondAreOverTheWindowInWhichAllRan() throws Exception {
+    void aLateGeneratorIsNamedAndOpsPerSecondAreOverTheWindowInWhichAllRan() {
         LoadSpec flat = LoadSpec.builder().op(OpType.NOOP, 1).threads(2).rate(1000)
                 .stages(List.of(new Stage(Duration.ofMillis(1200), 1000))).warmup(Duration.ZERO)
                 .interval(Duration.ofMillis(100)).build();
         LoadSpec ramp = LoadSpec.builder().op(OpType.NOOP, 1).threads(2).rate(10)
                 .stages(List.of(new Stage(Duration.ofMillis(1200), 2000))).warmup(Duration.ZERO)
                 .interval(Duration.ofMillis(100)).build();
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
-        try {
-            java.util.concurrent.CountDownLatch measuring = new java.util.concurrent.CountDownLatch(1);
-            java.util.concurrent.Future<LoadMerge.Part> first = pool.submit(() -> {
-                LoadEngine engine = new LoadEngine(flat, List.of(), null, new LoadEngine.Listener() {
-                    @Override
-                    public void interval(LoadEngine.IntervalReport report) {
-                    }
+        LoadMerge.Part first = run("first", flat);
+        LoadMerge.Part late = run("late", ramp);
+        LoadMerge.Part a = startingAt(first, first.parts().startMicros());
+        LoadMerge.Part b = startingAt(late, first.parts().startMicros() + 600_000);
+        List<LoadResult.AgentRow> rows = List.of(row("first"), row("late"));
+        LoadResult merged = LoadMerge.merge(flat, List.of(a, b), rows);
 
-                    @Override
-                    public void measuringStarts() {
-                        measuring.countDown();
-                    }
-                });
-                LoadResult result = engine.run();
-                return new LoadMerge.Part("first", result, engine.parts());
-            });
-            assertThat(measuring.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
-            Thread.sleep(600); // then the second starts: it begins measuring 0.6 s and its own start-up later
-            java.util.concurrent.Future<LoadMerge.Part> late = pool.submit(() -> run("late", ramp));
-            LoadMerge.Part a = withClock(first.get(), 0.0);
-            LoadMerge.Part b = withClock(late.get(), 0.0);
-            List<LoadResult.AgentRow> rows = List.of(row("first"), row("late"));
-            LoadResult merged = LoadMerge.merge(flat, List.of(a, b), rows);
+        double lateSeconds = 0.6;
+        assertThat(merged.agents().get(0).lateMs()).isEqualTo(0.0);
+        assertThat(merged.agents().get(1).lateMs()).isCloseTo(lateSeconds * 1000, within(0.01));
+        assertThat(merged.unsteady()).anySatisfy(line -> assertThat(line).startsWith("late began measuring")
+                .contains("bound 0.5 s"));
 
-            double lateSeconds = (b.parts().startMicros() - a.parts().startMicros()) / 1e6;
-            assertThat(lateSeconds).as("the second really started late").isBetween(0.6, 1.1);
-            assertThat(merged.agents().get(0).lateMs()).isEqualTo(0.0);
-            assertThat(merged.agents().get(1).lateMs()).isCloseTo(lateSeconds * 1000, within(0.01));
-            assertThat(merged.unsteady()).anySatisfy(line -> assertThat(line).startsWith("late began measuring")
-                    .contains("bound 0.5 s"));
-
-            // what ran in the overlap, from the two rates: the flat one's, and the ramp's first (1.2 s - late)
-            double window = Math.min(a.parts().ran(), lateSeconds + b.parts().ran()) - lateSeconds;
-            double rampSlope = (2000 - 10) / 1.2;
-            double expected = (1000 * window + 10 * window + rampSlope * window * window / 2) / window;
-            double naive = merged.total().all().ops() / merged.seconds();
-            assertThat(merged.total().all().opsPerSecond()).as("op/s over the overlap")
-                    .isCloseTo(expected, within(expected * 0.05));
-            assertThat(naive).as("the rates added up whole say more").isGreaterThan(expected * 1.15);
-            // counts are never scaled: every op is in the total
-            assertThat(merged.total().all().ops())
-                    .isEqualTo(a.result().total().all().ops() + b.result().total().all().ops());
-        } finally {
-            pool.shutdownNow();
-        }
+        // what ran in the overlap, from the two rates: the flat one's, and the ramp's first (1.2 s - late)
+        double window = Math.min(a.parts().ran(), lateSeconds + b.parts().ran()) - lateSeconds;
+        double rampSlope = (2000 - 10) / 1.2;
+        double expected = (1000 * window + 10 * window + rampSlope * window * window / 2) / window;
+        double naive = merged.total().all().ops() / merged.seconds();
+        assertThat(merged.total().all().opsPerSecond()).as("op/s over the overlap")
+                .isCloseTo(expected, within(expected * 0.05));
+        assertThat(naive).as("the rates added up whole say more").isGreaterThan(expected * 1.15);
+        // counts are never scaled: every op is in the total
+        assertThat(merged.total().all().ops())
+                .isEqualTo(a.result().total().all().ops() + b.result().total().all().ops());
     }
 
     @Test
-    void generatorsThatStartTogetherAreSteadyAndTheirRatesAddUp() throws Exception {
+    void generatorsThatStartTogetherAreSteadyAndTheirRatesAddUp() {
         LoadSpec spec = spec(1000);
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
-        try {
-            java.util.concurrent.Future<LoadMerge.Part> f1 = pool.submit(() -> run("a", spec));
-            java.util.concurrent.Future<LoadMerge.Part> f2 = pool.submit(() -> run("b", spec));
-            LoadResult merged = LoadMerge.merge(spec(2000), List.of(withClock(f1.get(), 0.0), withClock(f2.get(), 0.0)),
-                    List.of(row("a"), row("b")));
-            assertThat(merged.unsteady()).isEmpty();
-            assertThat(merged.agents()).allSatisfy(r -> assertThat(r.lateMs()).isLessThan(LoadMerge.LATE_BOUND_MS));
-            // 0.6 s at 500 op/s, then a ramp from 500 to 1,000 op/s over 0.6 s, on each: 750 ops in 1.2 s
-            assertThat(merged.total().all().opsPerSecond()).isCloseTo(2 * 750 / 1.2, within(2 * 750 / 1.2 * 0.05));
-        } finally {
-            pool.shutdownNow();
-        }
+        LoadMerge.Part a = run("a", spec);
+        LoadMerge.Part b = startingAt(run("b", spec), a.parts().startMicros());
+        LoadResult merged = LoadMerge.merge(spec(2000), List.of(withClock(a, 0.0), withClock(b, 0.0)),
+                List.of(row("a"), row("b")));
+        assertThat(merged.unsteady()).isEmpty();
+        assertThat(merged.agents()).allSatisfy(r -> assertThat(r.lateMs()).isZero());
+        // 0.6 s at 500 op/s, then a ramp from 500 to 1,000 op/s over 0.6 s, on each: 750 ops in 1.2 s
+        assertThat(merged.total().all().opsPerSecond()).isCloseTo(2 * 750 / 1.2, within(2 * 750 / 1.2 * 0.05));
+    }
+
+    /** A started 50 ms after B is within the bound; 0.6 s after is not: the bound, checked on both sides. */
+    @Test
+    void theLateBoundSeparatesAStaggeredStartFromALateOne() {
+        LoadSpec spec = spec(1000);
+        LoadMerge.Part a = run("a", spec);
+        LoadMerge.Part b = run("b", spec);
+        long at = a.parts().startMicros();
+        long bound = (long) (LoadMerge.LATE_BOUND_MS * 1000);
+        LoadResult within = LoadMerge.merge(spec(2000), List.of(startingAt(a, at), startingAt(b, at + bound - 1_000)),
+                List.of(row("a"), row("b")));
+        assertThat(within.unsteady()).isEmpty();
+        LoadResult past = LoadMerge.merge(spec(2000), List.of(startingAt(a, at), startingAt(b, at + bound + 1_000)),
+                List.of(row("a"), row("b")));
+        assertThat(past.unsteady()).filteredOn(line -> line.contains("began measuring")).singleElement()
+                .satisfies(line -> assertThat(line).startsWith("b began measuring 0.50 s after"));
+    }
+
+    /** The same part as if its generator had begun measuring at {@code startMicros} (its clock's reading). */
+    private static LoadMerge.Part startingAt(LoadMerge.Part p, long startMicros) {
+        LoadParts q = p.parts();
+        return new LoadMerge.Part(p.name(), p.result(), new LoadParts(q.stages(), q.schedule(), startMicros, q.ran(), q.timeline()),
+                0.0);
     }
 
     private static LoadMerge.Part withClock(LoadMerge.Part p, double offsetMs) {
