@@ -22,6 +22,32 @@ class ThresholdTest {
             new LoadResult.OpStats("all", 1990, 10, 199, 10 / 2000.0, latency(700, 5_000, 9_000), latency(700, 5_000, 9_000), Map.of()),
             latency(50, 300, 2_000));
 
+    /** Every metric different from every other, so a threshold that reads the wrong one cannot pass both sides. */
+    private static final LoadResult.LoadLatency DISTINCT = LoadResultLoadLatencyBuilder.builder().count(1000).min(3)
+            .mean(173).p50(101).p90(203).p95(307).p99(411).p999(521).max(631).build();
+    private static final LoadResult.StageStats DISTINCT_STATS = new LoadResult.StageStats(1, 10, 0, 100, List.of(),
+            new LoadResult.OpStats("all", 1990, 10, 199, 0.005, DISTINCT, DISTINCT, Map.of()),
+            LoadResultLoadLatencyBuilder.builder().count(1000).p50(11).p90(13).p95(17).p99(23).p999(29).max(37).build());
+
+    /**
+     * Each metric a threshold may name is read from its own field: on a fixture where all differ, {@code metric<=v}
+     * holds at the metric's value and {@code metric<v} does not, and the value compared is that one.
+     */
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0} = {1}")
+    @org.junit.jupiter.params.provider.CsvSource({
+            "p50, 101, us", "p90, 203, us", "p95, 307, us", "p99, 411, us", "p99.9, 521, us", "p999, 521, us",
+            "max, 631, us", "mean, 173, us", "lag_p50, 11, us", "lag_p99, 23, us", "lag_max, 37, us",
+            "rate, 199, ''", "errors, 10, ''", "error_rate, 0.005, ''"})
+    void eachMetricReadsItsOwnNumber(String metric, String value, String unit) {
+        Threshold atMost = Threshold.parse(metric + "<=" + value + unit);
+        Threshold under = Threshold.parse(metric + "<" + value + unit);
+        Threshold atLeast = Threshold.parse(metric + ">=" + value + unit);
+        assertThat(atMost.actual(DISTINCT_STATS)).isEqualTo(Double.parseDouble(value));
+        assertThat(atMost.judge(DISTINCT_STATS).passed()).as(metric + "<=" + value).isTrue();
+        assertThat(under.judge(DISTINCT_STATS).passed()).as(metric + "<" + value).isFalse();
+        assertThat(atLeast.judge(DISTINCT_STATS).passed()).as(metric + ">=" + value).isTrue();
+    }
+
     @Test
     void readsTheFormsTheReadmeShows() {
         Threshold t = Threshold.parse("cas:p99<5ms");

@@ -240,4 +240,31 @@ class ComparisonTest {
         assertThat(md).contains("† some round on a side has this percentile only as a lower bound");
         assertThat(Comparison.markdown(Comparison.of(base, base, 0.05, DEFAULT_GATE), "base", "new")).doesNotContain("†");
     }
+
+    /**
+     * The gate's verdict on a ratio new÷base: worse or better only when the whole 95 % interval is beyond 1 (the noise)
+     * and the median beyond the tolerance; for op/s higher is faster, for latencies lower is.
+     */
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0} median {1} [{2}, {3}] n={4} tolerance {5}: {6}")
+    @org.junit.jupiter.params.provider.CsvSource({
+            // beyond the tolerance and beyond the noise
+            "OPS, 1.10, 1.02, 1.20, 10, 0.05, FASTER",
+            "OPS, 0.90, 0.85, 0.95, 10, 0.05, SLOWER",
+            "P99, 1.10, 1.02, 1.20, 10, 0.05, SLOWER",
+            "P50, 0.90, 0.85, 0.95, 10, 0.05, FASTER",
+            // beyond the tolerance, within the noise: the interval holds 1
+            "OPS, 1.10, 0.95, 1.25, 10, 0.05, NO_CHANGE",
+            "OPS, 0.90, 0.80, 1.02, 10, 0.05, NO_CHANGE",
+            "P99, 1.10, 0.99, 1.20, 10, 0.05, NO_CHANGE",
+            // beyond the noise, within the tolerance
+            "OPS, 1.03, 1.01, 1.05, 10, 0.05, NO_CHANGE",
+            "OPS, 0.97, 0.95, 0.99, 10, 0.05, NO_CHANGE",
+            // one sample a side: no interval, the point estimate against the tolerance
+            "OPS, 1.10, 1.10, 1.10, 1, 0.05, FASTER",
+            "OPS, 0.90, 0.90, 0.90, 1, 0.05, SLOWER",
+            "OPS, 1.04, 1.04, 1.04, 1, 0.05, NO_CHANGE"})
+    void theGateJudgesTheNoiseAndTheTolerance(Comparison.Metric metric, double median, double low, double high, int n,
+                                              double tolerance, Comparison.Verdict expected) {
+        assertThat(Comparison.verdict(metric, new Bootstrap.Interval(median, low, high, n), tolerance)).isEqualTo(expected);
+    }
 }
