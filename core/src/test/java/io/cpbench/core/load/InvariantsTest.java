@@ -56,4 +56,66 @@ class InvariantsTest {
         assertThat(r.holds()).isTrue();
         assertThat(r.evidence()).contains("1 hold whose unlock failed not checked");
     }
+
+    /**
+     * The evidence in full, so that its numbers are checked: times in seconds since the run's origin, the fences,
+     * the lock's name, the counts; holds taken out of log order are sorted by when they were taken.
+     */
+    @Test
+    void theEvidenceNamesTheHoldsAndTheirTimes() {
+        LockLog a = new LockLog();
+        LockLog b = new LockLog();
+        long origin = 1_000_000_000L;
+        b.add(1, 2, origin + 2_500_000_000L, origin + 4_000_000_000L); // taken 2.5 s in, before the first was released
+        a.add(1, 1, origin + 1_000_000_000L, origin + 3_000_000_000L);
+        a.add(0, 9, origin + 5_000_000_000L, origin + 6_000_000_000L); // lock 0: one hold, nothing to compare
+        LoadResult.InvariantResult r = Invariants.locks(List.of(a, b), i -> "lock-" + i, 2, origin);
+        assertThat(r.holds()).isFalse();
+        assertThat(r.evidence()).isEqualTo("1 violation in 3 holds: lock-1: hold with fence 1 (1.000000-3.000000 s)"
+                + " overlaps hold with fence 2 (from 2.500000 s)");
+
+        LockLog c = new LockLog();
+        c.add(0, 7, origin + 1_000_000_000L, origin + 2_000_000_000L);
+        c.add(0, 7, origin + 3_000_000_000L, origin + 4_000_000_000L); // the same fence twice: it must grow
+        LoadResult.InvariantResult same = Invariants.locks(List.of(c), i -> "lock-" + i, 1, origin);
+        assertThat(same.evidence()).isEqualTo("1 violation in 2 holds: lock-0: fence went from 7 to 7 (hold at 1.000000 s,"
+                + " then 3.000000 s)");
+    }
+
+    @Test
+    void aHoldTakenTheInstantBeforeTheReleaseOverlaps() {
+        LockLog a = new LockLog();
+        a.add(0, 1, 100, 200);
+        a.add(0, 2, 199, 300);
+        LoadResult.InvariantResult r = Invariants.locks(List.of(a), i -> "lock-" + i, 1, 0);
+        assertThat(r.holds()).isFalse();
+        LockLog b = new LockLog();
+        b.add(0, 1, 100, 200);
+        b.add(0, 2, 200, 300);
+        assertThat(Invariants.locks(List.of(b), i -> "lock-" + i, 1, 0).holds()).as("touching is not overlapping").isTrue();
+    }
+
+    @Test
+    void everyViolationIsCountedButOnlyFiveAreShown() {
+        LockLog a = new LockLog();
+        for (int i = 0; i < 8; i++) {
+            a.add(0, 100 - i, 100L * i, 100L * i + 150); // each overlaps the next, and each fence goes back
+        }
+        LoadResult.InvariantResult r = Invariants.locks(List.of(a), i -> "lock-" + i, 1, 0);
+        assertThat(r.evidence()).startsWith("14 violations in 8 holds: ");
+        assertThat(r.evidence().split("; ")).hasSize(5);
+        LoadResult.InvariantResult one = Invariants.locks(List.of(), i -> "lock-" + i, 1, 0);
+        assertThat(one.evidence()).isEqualTo("0 holds of 1 lock: fences grew and no two holders overlapped");
+    }
+
+    @Test
+    void unknownReleasesAreCountedInWords() {
+        LockLog a = new LockLog();
+        a.add(0, 1, 100, Long.MAX_VALUE);
+        a.add(0, 2, 200, Long.MAX_VALUE);
+        a.add(0, 3, 300, 400);
+        LoadResult.InvariantResult r = Invariants.locks(List.of(a), i -> "lock-" + i, 1, 0);
+        assertThat(r.evidence()).isEqualTo("3 holds of 1 lock: fences grew and no two holders overlapped; 2 holds whose"
+                + " unlock failed not checked against the next");
+    }
 }

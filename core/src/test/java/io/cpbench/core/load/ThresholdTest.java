@@ -100,4 +100,76 @@ class ThresholdTest {
         assertThatThrownBy(() -> Threshold.parse("lag_max<1ms").checkAgainst(java.util.Set.of(OpType.CAS), 1, false))
                 .hasMessageContaining("open-loop runs only");
     }
+
+    @Test
+    void unitsLimitsAndWhatAThresholdSaysOfItself() {
+        assertThat(Threshold.parse("p99<2s").limit()).isEqualTo(2_000_000.0);
+        assertThat(Threshold.parse("p99<2ms").limit()).isEqualTo(2_000.0);
+        assertThat(Threshold.parse("p99<2us").limit()).isEqualTo(2.0);
+        assertThat(Threshold.parse("error_rate<=100%").limit()).isEqualTo(1.0);
+        assertThatThrownBy(() -> Threshold.parse("error_rate<100.1%")).hasMessageContaining("error_rate above 100%");
+        assertThat(Threshold.parse("stage1:p99<5ms").stage()).isEqualTo(1);
+        assertThatThrownBy(() -> Threshold.parse("stage0:p99<5ms")).hasMessageContaining("stages count from 1");
+        Threshold p99 = Threshold.parse("p99<5ms");
+        assertThat(p99.metricKey()).isEqualTo("p99");
+        assertThat(p99.isLatency()).isTrue();
+        assertThat(Threshold.parse("lag_p99<5ms").isLatency()).as("lag is not an op's latency").isFalse();
+        assertThat(Threshold.parse("rate>10").isLatency()).isFalse();
+        assertThat(p99.holds(4_999)).isTrue();
+        assertThat(p99.holds(5_000)).isFalse();
+        assertThat(Threshold.parse("p99<=5ms").holds(5_000)).isTrue();
+        assertThat(Threshold.parse("rate>10").holds(10)).isFalse();
+        assertThat(Threshold.parse("rate>=10").holds(10)).isTrue();
+        assertThat(p99.canAbortEarly()).as("an upper bound, once crossed, stays crossed").isTrue();
+        assertThat(Threshold.parse("rate>=10").canAbortEarly()).isFalse();
+        assertThat(Threshold.parse("p99<=5ms").canAbortEarly()).isTrue();
+        assertThat(Threshold.parse("rate>10").canAbortEarly()).isFalse();
+    }
+
+    @Test
+    void aStageThresholdMustNameAStageTheRunHas() {
+        Threshold second = Threshold.parse("stage2:rate>1");
+        second.checkAgainst(java.util.Set.of(OpType.CAS), 2, true);
+        assertThatThrownBy(() -> second.checkAgainst(java.util.Set.of(OpType.CAS), 1, true)).hasMessageContaining("there is 1 stage");
+        assertThatThrownBy(() -> Threshold.parse("stage3:rate>1").checkAgainst(java.util.Set.of(OpType.CAS), 2, true))
+                .hasMessageContaining("there are 2 stages");
+    }
+
+    /** A stage's threshold reads that stage's numbers, the others the whole run's. */
+    @Test
+    void judgeAllReadsEachThresholdsOwnStage() {
+        LoadResult.StageStats first = new LoadResult.StageStats(1, 5, 0, 10, List.of(),
+                new LoadResult.OpStats("all", 100, 0, 20, 0, DISTINCT, DISTINCT, Map.of()), null);
+        LoadResult.StageStats second = new LoadResult.StageStats(2, 5, 10, 20, List.of(),
+                new LoadResult.OpStats("all", 400, 0, 80, 0, DISTINCT, DISTINCT, Map.of()), null);
+        List<LoadResult.ThresholdResult> judged = Threshold.judgeAll(List.of(Threshold.parse("stage1:rate>=20"),
+                Threshold.parse("stage2:rate>=80"), Threshold.parse("stage1:rate>=21"), Threshold.parse("rate>=199")),
+                DISTINCT_STATS, List.of(first, second));
+        assertThat(judged).extracting(LoadResult.ThresholdResult::passed).containsExactly(true, true, false, true);
+        assertThat(judged).extracting(LoadResult.ThresholdResult::actual).containsExactly("20.0 op/s", "80.0 op/s", "20.0 op/s", "199.0 op/s");
+    }
+
+    /** A run whose every op failed is judged on its errors, not called empty; one with no op at all is. */
+    @Test
+    void opsThatAllFailedAreMeasuredAndNoOpsAreNot() {
+        LoadResult.StageStats failed = new LoadResult.StageStats(1, 10, 0, 100, List.of(),
+                new LoadResult.OpStats("all", 5, 5, 0.5, 0.5, DISTINCT, DISTINCT, Map.of()), null);
+        assertThat(Threshold.parse("p99<1s").judge(failed).passed()).as("5 ops and 5 errors are something measured").isTrue();
+        LoadResult.StageStats none = new LoadResult.StageStats(1, 10, 0, 100, List.of(),
+                new LoadResult.OpStats("all", 0, 0, 0, 0, DISTINCT, DISTINCT, Map.of()), null);
+        LoadResult.ThresholdResult r = Threshold.parse("p99<1s").judge(none);
+        assertThat(r.passed()).isFalse();
+        assertThat(r.actual()).isEqualTo("no ops measured");
+        assertThat(Threshold.parse("errors<1").judge(none).passed()).as("no errors among no ops").isTrue();
+    }
+
+    @Test
+    void valuesAreShownInTheirUnit() {
+        assertThat(Threshold.parse("p99<1s").formatValue(999)).isEqualTo("999us");
+        assertThat(Threshold.parse("p99<1s").formatValue(1000)).isEqualTo("1.00ms");
+        assertThat(Threshold.parse("p99<1s").formatValue(4210)).isEqualTo("4.21ms");
+        assertThat(Threshold.parse("rate>1").formatValue(1234.5)).isEqualTo("1,234.5 op/s");
+        assertThat(Threshold.parse("error_rate<1%").formatValue(0.0005)).isEqualTo("0.050%");
+        assertThat(Threshold.parse("errors<1").formatValue(12345)).isEqualTo("12,345");
+    }
 }

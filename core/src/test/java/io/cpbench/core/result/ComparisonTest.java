@@ -262,9 +262,87 @@ class ComparisonTest {
             // one sample a side: no interval, the point estimate against the tolerance
             "OPS, 1.10, 1.10, 1.10, 1, 0.05, FASTER",
             "OPS, 0.90, 0.90, 0.90, 1, 0.05, SLOWER",
-            "OPS, 1.04, 1.04, 1.04, 1, 0.05, NO_CHANGE"})
+            "OPS, 1.04, 1.04, 1.04, 1, 0.05, NO_CHANGE",
+            // at the edges, which count as inside: an interval that touches 1, a median exactly at the tolerance
+            "OPS, 1.10, 1.00, 1.20, 10, 0.05, NO_CHANGE",
+            "OPS, 0.90, 0.80, 1.00, 10, 0.05, NO_CHANGE",
+            "OPS, 1.05, 1.01, 1.10, 10, 0.05, NO_CHANGE",
+            "OPS, 0.95, 0.90, 0.99, 10, 0.05, NO_CHANGE",
+            "OPS, 1.05, 1.05, 1.05, 1, 0.05, NO_CHANGE",
+            "OPS, 0.95, 0.95, 0.95, 1, 0.05, NO_CHANGE",
+            // two samples a side have an interval, and it decides
+            "OPS, 1.10, 0.95, 1.25, 2, 0.05, NO_CHANGE",
+            "OPS, 1.10, 1.02, 1.25, 2, 0.05, FASTER"})
     void theGateJudgesTheNoiseAndTheTolerance(Comparison.Metric metric, double median, double low, double high, int n,
                                               double tolerance, Comparison.Verdict expected) {
         assertThat(Comparison.verdict(metric, new Bootstrap.Interval(median, low, high, n), tolerance)).isEqualTo(expected);
+    }
+
+    @Test
+    void theToleranceMayBeZeroButNotAHundredPercent() {
+        List<RunResult> base = rounds("client-leader", 1000, 3000, 1000, 1030, 980);
+        assertThat(Comparison.of(base, base, 0.0, DEFAULT_GATE).rows()).hasSize(1);
+        assertThat(Comparison.of(base, base, 0.99, DEFAULT_GATE).rows()).hasSize(1);
+        assertThatThrownBy(() -> Comparison.of(base, base, 1.0, DEFAULT_GATE)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("the tolerance must be between 0 % and 100 %, was 1.0");
+        assertThatThrownBy(() -> Comparison.of(base, base, -0.01, DEFAULT_GATE)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> Comparison.ofSamples(List.of(), 1.0, DEFAULT_GATE)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(Comparison.ofSamples(List.of(), 0.0, DEFAULT_GATE).rows()).isEmpty();
+    }
+
+    /** Unpaired samples (a sweep cell's repeats): the ratio of medians per metric, and a side with nothing usable. */
+    @Test
+    void unpairedSamplesAreJudgedByTheSameRule() {
+        Comparison.Samples slower = new Comparison.Samples("client-leader", "4 threads",
+                java.util.Map.of(Metric.OPS, new double[]{1000, 1010, 990, 1005, 995}, Metric.P99, new double[]{3000, 3100, 2900, 3050, 2950}),
+                java.util.Map.of(Metric.OPS, new double[]{800, 810, 790, 805, 795}, Metric.P99, new double[]{3000, 3100, 2900, 3050, 2950}));
+        Comparison.Samples emptyNew = new Comparison.Samples("client-follower", "4 threads",
+                java.util.Map.of(Metric.OPS, new double[]{1000}), java.util.Map.of(Metric.OPS, new double[0]));
+        Comparison.Samples emptyBoth = new Comparison.Samples("client-lb", "4 threads", java.util.Map.of(), java.util.Map.of());
+        Comparison.Samples emptyBase = new Comparison.Samples("client-smart", "4 threads",
+                java.util.Map.of(), java.util.Map.of(Metric.OPS, new double[]{5}));
+        Comparison.Result r = Comparison.ofSamples(List.of(slower, emptyNew, emptyBoth, emptyBase), 0.05, DEFAULT_GATE);
+
+        Comparison.Row row = r.rows().get(0);
+        assertThat(row.verdict()).isEqualTo(Verdict.SLOWER);
+        assertThat(row.baseRounds()).isEqualTo(5);
+        assertThat(row.newRounds()).isEqualTo(5);
+        assertThat(row.metrics().get(Metric.OPS).ratio().median()).isCloseTo(800.0 / 1000, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(row.metrics().get(Metric.P99).verdict()).isEqualTo(Verdict.NO_CHANGE);
+        assertThat(row.metrics()).doesNotContainKey(Metric.P50);
+        assertThat(r.rows().get(1).verdict()).isEqualTo(Verdict.SLOWER);
+        assertThat(r.rows().get(1).note()).isEqualTo("no usable sample in NEW");
+        assertThat(r.rows().get(2).verdict()).isEqualTo(Verdict.NO_CHANGE);
+        assertThat(r.rows().get(2).note()).isEqualTo("no usable sample in either");
+        assertThat(r.rows().get(3).verdict()).isEqualTo(Verdict.NO_CHANGE);
+        assertThat(r.rows().get(3).note()).isEqualTo("no usable sample in BASE");
+        assertThat(r.regression()).isTrue();
+    }
+
+    /** A metric whose median is 0 on a side has no ratio: no interval, no change. */
+    @Test
+    void aZeroMedianHasNoRatio() {
+        Comparison.Result r = Comparison.ofSamples(List.of(new Comparison.Samples("s", "op",
+                java.util.Map.of(Metric.OPS, new double[]{0, 0, 0}), java.util.Map.of(Metric.OPS, new double[]{10, 11, 12})),
+                new Comparison.Samples("t", "op", java.util.Map.of(Metric.OPS, new double[]{10, 11, 12}),
+                        java.util.Map.of(Metric.OPS, new double[]{0, 0, 0}))), 0.05, DEFAULT_GATE);
+        for (Comparison.Row row : r.rows()) {
+            assertThat(row.metrics().get(Metric.OPS).ratio()).isNull();
+            assertThat(row.metrics().get(Metric.OPS).verdict()).isEqualTo(Verdict.NO_CHANGE);
+        }
+    }
+
+    /** Runs that recorded no latencies (a JMH throughput trial) are compared on op/s alone. */
+    @Test
+    void runsWithoutLatenciesAreComparedOnOpsAlone() {
+        List<RunResult> base = new ArrayList<>();
+        List<RunResult> next = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            base.add(ResultFilesTest.withLatency(rounds("client-leader", 1000, 3000, 1000 + i).get(0), new RunResult.Latency(0, 0, 0, 0, 0, 0, 0, null)));
+            next.add(rounds("client-leader", 1000, 3000, 800 + i).get(0));
+        }
+        Comparison.Row row = only(Comparison.of(base, next, 0.05, DEFAULT_GATE));
+        assertThat(row.metrics()).containsOnlyKeys(Metric.OPS);
+        assertThat(row.verdict()).isEqualTo(Verdict.SLOWER);
     }
 }
