@@ -87,4 +87,65 @@ class BootstrapTest {
     private static double gaussian(SplittableRandom random) {
         return Math.sqrt(-2 * Math.log(1 - random.nextDouble())) * Math.cos(2 * Math.PI * random.nextDouble());
     }
+
+    /** Nine values of 1,000 between two far outliers, scrambled: every resample's median is 1,000 unless it is read unsorted. */
+    private static final double[] ROBUST = {100_000, 1000, 1000, 1, 1000, 1000, 1000, 1000, 1000, 1000, 1000};
+
+    @Test
+    void mediansAreOfTheValuesSortedWhateverTheirOrder() {
+        assertThat(Bootstrap.medianOf(new double[]{5, 1, 3})).isEqualTo(3);
+        assertThat(Bootstrap.medianOf(new double[]{8, 2, 6, 4})).isEqualTo(5);
+        assertThat(Bootstrap.median95(ROBUST)).isEqualTo(new Bootstrap.Interval(1000, 1000, 1000, 11));
+        // a resample's median more than 5 of 11 draws from one outlier away happens about 3 times in 10,000
+        assertThat(Bootstrap.ratioOfMedians(ROBUST, ROBUST.clone(), 0.95)).isEqualTo(new Bootstrap.Interval(1, 1, 1, 11));
+        double[][] groups = {{1000, 1, 1000, 1000, 1000}, {1000, 100_000, 1000, 1000, 1000}, {1000, 1000, 1, 1000, 1000}};
+        assertThat(Bootstrap.clusteredMedian95(groups)).isEqualTo(new Bootstrap.Interval(1000, 1000, 1000, 15));
+    }
+
+    @Test
+    void quantilesInterpolateBetweenNeighbours() {
+        double[] sorted = {10, 20, 30, 40};
+        assertThat(Bootstrap.quantile(sorted, 0)).isEqualTo(10);
+        assertThat(Bootstrap.quantile(sorted, 1)).isEqualTo(40);
+        assertThat(Bootstrap.quantile(sorted, 0.5)).isEqualTo(25);
+        assertThat(Bootstrap.quantile(sorted, 0.25)).isEqualTo(17.5);
+        assertThat(Bootstrap.quantile(new double[]{7}, 0.9)).isEqualTo(7);
+    }
+
+    @Test
+    void theConfidenceIsStrictlyBetweenZeroAndOne() {
+        double[] v = {1, 2, 3};
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Bootstrap.median(v, 0)).isInstanceOf(IllegalArgumentException.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Bootstrap.median(v, 1)).isInstanceOf(IllegalArgumentException.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Bootstrap.median(new double[0], 0.5)).hasMessage("no values");
+        assertThat(Bootstrap.median(v, 0.5).n()).isEqualTo(3);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Bootstrap.clusteredMedian95(new double[][]{{1}, {}}))
+                .hasMessage("an empty group");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Bootstrap.clusteredMedian95(new double[0][]))
+                .hasMessage("no values");
+    }
+
+    /** Groups of very different sizes: a resample that draws the big one often must still fit (and hold the median). */
+    @Test
+    void groupsOfVeryDifferentSizesResample() {
+        double[] big = new double[200];
+        for (int i = 0; i < big.length; i++) {
+            big[i] = 500 + i % 7;
+        }
+        double[][] groups = {{400}, {600}, {450}, big};
+        Bootstrap.Interval i = Bootstrap.clusteredMedian95(groups);
+        assertThat(i.n()).isEqualTo(203);
+        assertThat(i.low()).isLessThanOrEqualTo(i.median()).isGreaterThanOrEqualTo(400);
+        assertThat(i.high()).isGreaterThanOrEqualTo(i.median()).isLessThanOrEqualTo(600);
+        assertThat(Bootstrap.clusteredMedian95(new double[][]{{3, 1, 2}})).as("one group: the plain bootstrap")
+                .isEqualTo(Bootstrap.median95(new double[]{1, 2, 3}));
+    }
+
+    @Test
+    void aRelativeHalfWidthNeedsTwoValuesAndANonZeroMedian() {
+        assertThat(new Bootstrap.Interval(100, 90, 110, 5).relativeHalfWidth()).isCloseTo(0.1, within(1e-12));
+        assertThat(new Bootstrap.Interval(-100, -110, -90, 5).relativeHalfWidth()).isCloseTo(0.1, within(1e-12));
+        assertThat(new Bootstrap.Interval(100, 100, 100, 1).relativeHalfWidth()).isInfinite();
+        assertThat(new Bootstrap.Interval(0, -1, 1, 5).relativeHalfWidth()).isInfinite();
+    }
 }

@@ -67,4 +67,30 @@ class UslTest {
         assertThatThrownBy(() -> Usl.fit(new double[]{1, 2, 4}, new double[]{10, 0, 21}))
                 .hasMessageContaining("throughput > 0");
     }
+
+    @Test
+    void thePeakAtItsEdges() {
+        Usl peaked = new Usl(1000, 0.1, 0.01, 1, 5);
+        double n = Math.sqrt(0.9 / 0.01);
+        assertThat(peaked.peakConcurrency()).isCloseTo(n, org.assertj.core.api.Assertions.within(1e-12));
+        assertThat(peaked.peakThroughput()).isCloseTo(1000 * n / (1 + 0.1 * (n - 1) + 0.01 * n * (n - 1)),
+                org.assertj.core.api.Assertions.within(1e-9));
+        assertThat(new Usl(1000, 0.1, 0, 1, 5).peakConcurrency()).as("no coherency cost: no peak").isInfinite();
+        assertThat(new Usl(1000, 0.1, 0, 1, 5).peakThroughput()).as("the asymptote λ/σ").isCloseTo(10_000, org.assertj.core.api.Assertions.within(1e-9));
+        assertThat(new Usl(1000, 1.0, 0.01, 1, 5).peakConcurrency()).as("σ at 1: flat from the start").isInfinite();
+        assertThat(new Usl(1000, 0, 0, 1, 5).peakThroughput()).as("linear: no bound").isInfinite();
+    }
+
+    /** Throughput that grows faster than linearly would want a negative σ: the fit keeps every parameter in range. */
+    @Test
+    void superlinearPointsStillGiveParametersInRange() {
+        double[] n = {1, 2, 4, 8};
+        double[] x = {100, 230, 520, 1150};
+        Usl usl = Usl.fit(n, x);
+        assertThat(usl.lambda()).isPositive();
+        assertThat(usl.sigma()).isBetween(0.0, 1.0);
+        assertThat(usl.kappa()).isGreaterThanOrEqualTo(0);
+        assertThat(usl.points()).isEqualTo(4);
+        assertThat(usl.rSquared()).isLessThanOrEqualTo(1);
+    }
 }
