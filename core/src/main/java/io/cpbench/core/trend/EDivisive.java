@@ -252,7 +252,7 @@ public final class EDivisive {
         return (double) m * n / (m + n) * e;
     }
 
-    private record Test(double meanBefore, double meanAfter, double pValue) {
+    record Test(double meanBefore, double meanAfter, double pValue) {
     }
 
     private static Test test(double[] z, int from, int tau, int to, Options options, java.util.Map<List<Integer>, Test> asked) {

@@ -182,4 +182,116 @@ class EDivisiveTest {
     private static double gaussian(SplittableRandom random) {
         return Math.sqrt(-2 * Math.log(1 - random.nextDouble())) * Math.cos(2 * Math.PI * random.nextDouble());
     }
+
+    /** q̂ as the paper writes it, over the two samples themselves: the oracle for the code's index arithmetic. */
+    private static double definition(double[] x, double[] y) {
+        double m = x.length;
+        double n = y.length;
+        double between = 0;
+        for (double a : x) {
+            for (double b : y) {
+                between += Math.abs(a - b);
+            }
+        }
+        double withinX = 0;
+        for (int i = 0; i < x.length; i++) {
+            for (int k = i + 1; k < x.length; k++) {
+                withinX += Math.abs(x[i] - x[k]);
+            }
+        }
+        double withinY = 0;
+        for (int i = 0; i < y.length; i++) {
+            for (int k = i + 1; k < y.length; k++) {
+                withinY += Math.abs(y[i] - y[k]);
+            }
+        }
+        double e = 2 * between / (m * n) - (m > 1 ? withinX / (m * (m - 1) / 2) : 0) - (n > 1 ? withinY / (n * (n - 1) / 2) : 0);
+        return m * n / (m + n) * e;
+    }
+
+    @Test
+    void theDivergenceAndTheBestSplitMatchTheDefinitionOnEverySegment() {
+        SplittableRandom random = new SplittableRandom(11);
+        double[] z = new double[24];
+        for (int i = 0; i < z.length; i++) {
+            z[i] = random.nextDouble() * 10 + (i >= 13 ? 6 : 0);
+        }
+        int checked = 0;
+        for (int minSize = 2; minSize <= 4; minSize++) {
+            for (int start = 0; start < z.length; start += 3) {
+                for (int end = start + 1; end <= z.length; end++) {
+                    var c = EDivisive.candidate(z, start, end, minSize);
+                    if (end - start < 2 * minSize) {
+                        assertThat(c).as("[%d, %d) with minimum %d", start, end, minSize).isNull();
+                        continue;
+                    }
+                    double best = Double.NEGATIVE_INFINITY;
+                    int at = -1;
+                    for (int tau = start + minSize; tau <= end - minSize; tau++) {
+                        double q = definition(java.util.Arrays.copyOfRange(z, start, tau), java.util.Arrays.copyOfRange(z, tau, end));
+                        assertThat(EDivisive.qHat(z, start, tau, end)).isCloseTo(q, within(1e-9 * Math.max(1, Math.abs(q))));
+                        if (q > best) {
+                            best = q;
+                            at = tau;
+                        }
+                    }
+                    // the best split, or one that ties with it up to rounding (two taus can: [6, 11) here)
+                    double atChosen = definition(java.util.Arrays.copyOfRange(z, start, c.tau()), java.util.Arrays.copyOfRange(z, c.tau(), end));
+                    assertThat(c.tau()).as("[%d, %d) with minimum %d", start, end, minSize).isBetween(start + minSize, end - minSize);
+                    assertThat(atChosen).as("[%d, %d): q at %d against the best, at %d", start, end, c.tau(), at)
+                            .isCloseTo(best, within(1e-9 * Math.max(1, Math.abs(best))));
+                    assertThat(c.qHat()).isCloseTo(best, within(1e-9 * Math.max(1, Math.abs(best))));
+                    checked++;
+                }
+            }
+        }
+        assertThat(checked).isGreaterThan(100);
+    }
+
+    /** Welch's test against Apache Commons Math's own (unequal variances, two-sided), and its degenerate cases. */
+    @Test
+    void welchsTestIsCommonsMathsWelchsTest() {
+        SplittableRandom random = new SplittableRandom(5);
+        org.apache.commons.math3.stat.inference.TTest oracle = new org.apache.commons.math3.stat.inference.TTest();
+        for (int trial = 0; trial < 20; trial++) {
+            int m = 3 + random.nextInt(10);
+            int n = 3 + random.nextInt(10);
+            double[] z = new double[m + n + 4];
+            for (int i = 0; i < z.length; i++) {
+                z[i] = random.nextDouble() * (1 + trial % 3) + (i >= 2 + m ? trial % 4 : 0);
+            }
+            double[] x = java.util.Arrays.copyOfRange(z, 2, 2 + m);
+            double[] y = java.util.Arrays.copyOfRange(z, 2 + m, 2 + m + n);
+            var t = EDivisive.welch(z, 2, 2 + m, 2 + m + n);
+            assertThat(t.pValue()).isCloseTo(oracle.tTest(x, y), within(1e-9));
+            assertThat(t.meanBefore()).isCloseTo(java.util.Arrays.stream(x).average().orElseThrow(), within(1e-12));
+            assertThat(t.meanAfter()).isCloseTo(java.util.Arrays.stream(y).average().orElseThrow(), within(1e-12));
+        }
+        assertThat(EDivisive.welch(new double[]{1, 5, 9}, 0, 1, 3).pValue()).as("one value before: no test").isEqualTo(1);
+        assertThat(EDivisive.welch(new double[]{1, 5, 9}, 0, 2, 3).pValue()).as("one value after").isEqualTo(1);
+        assertThat(EDivisive.welch(new double[]{4, 4, 4, 4}, 0, 2, 4).pValue()).as("no variance, same means").isEqualTo(1);
+        assertThat(EDivisive.welch(new double[]{4, 4, 7, 7}, 0, 2, 4).pValue()).as("no variance, other means").isEqualTo(0);
+    }
+
+    /** The permutation test's p-value, (b + 1) / (r + 1), where no shuffle reaches a clear step and every one a flat series. */
+    @Test
+    void permutationPValuesAreCountsOfShuffles() {
+        double[] step = {1, 1.1, 0.9, 1, 1.05, 0.95, 9, 9.1, 8.9, 9, 9.05, 8.95};
+        EDivisive.Options options = EDivisive.Options.permutation(30, 0.01, 3, 99);
+        assertThat(EDivisive.permutationP(step, 0, step.length, options)).isEqualTo(1.0 / 100);
+        double[] flat = new double[12];
+        java.util.Arrays.fill(flat, 5);
+        assertThat(EDivisive.permutationP(flat, 0, flat.length, options)).as("stopped early: every shuffle reaches it").isEqualTo(1.0);
+        assertThat(EDivisive.permutationP(step, 0, 5, options)).as("too short to split").isEqualTo(1.0);
+        // a p-value exactly at the bound is a change point: 1/100 with 99 shuffles and p <= 0.01
+        List<EDivisive.ChangePoint> found = EDivisive.detect(step, options);
+        assertThat(found).singleElement().satisfies(c -> {
+            assertThat(c.index()).isEqualTo(6);
+            assertThat(c.pValue()).isEqualTo(0.01);
+            assertThat(c.meanBefore()).isCloseTo(1, within(1e-12));
+            assertThat(c.meanAfter()).isCloseTo(9, within(1e-12));
+            assertThat(c.changePercent()).isCloseTo(800, within(1e-9));
+        });
+        assertThat(new EDivisive.ChangePoint(1, 0, 5, 0.01, 1).changePercent()).isNaN();
+    }
 }
