@@ -76,4 +76,44 @@ class AvailabilityTest {
         return AvailabilityResultBuilder.builder().fault("kill").target("m").firstOkMs(firstOk).longestGapMs(gap)
                 .okOps(1).errors(java.util.Map.of()).build();
     }
+
+    /**
+     * Events exactly on the window's edges: an op invoked at the injection counts for "first ok", a completion at the
+     * injection opens the window's count, one at its end is outside it, a failure at the injection counts and one at
+     * the end does not, and a final gap exactly as long as the longest is not an open one.
+     */
+    @Test
+    void eventsOnTheEdgesOfTheWindow() {
+        op(1, 500, 1_000, Event.Type.OK, null);      // completes at the injection
+        op(0, 1_000, 1_100, Event.Type.OK, null);    // invoked at the injection: the first ok, 100 ms in
+        op(0, 1_100, 2_000, Event.Type.OK, null);
+        op(2, 1_000, 2_900, Event.Type.OK, null);    // completes at the window's end: outside it
+        op(3, 900, 1_000, Event.Type.FAIL, "X");     // fails at the injection: counted
+        op(3, 1_000, 2_900, Event.Type.FAIL, "Y");   // fails at the end: not
+        events.sort((a, b) -> Long.compare(a.time(), b.time()));
+
+        Availability.Result r = Availability.of(events,
+                List.of(new Availability.Window("kill", "member 0", 1_000 * MS, 1_200 * MS, 2_900 * MS))).get(0);
+
+        assertThat(r.firstOkMs()).isEqualTo(100.0);
+        assertThat(r.okOps()).isEqualTo(3);
+        assertThat(r.longestGapMs()).isEqualTo(900.0); // 1,100 -> 2,000, and 2,000 -> the end at 2,900
+        assertThat(r.gapOpen()).isFalse();
+        assertThat(r.errors()).containsExactlyEntriesOf(java.util.Map.of("fail X", 1L));
+        assertThat(r.healedAfterMs()).isEqualTo(200.0);
+        assertThat(r.injectedAtS()).isEqualTo(1.0);
+    }
+
+    /** A fail with no error is an op that completed (a compare-and-set that did not apply), not a failure. */
+    @Test
+    void aFailWithoutAnErrorIsACompletion() {
+        op(0, 0, 1_500, Event.Type.FAIL, null);
+        op(1, 0, 1_800, Event.Type.OK, null);
+        Availability.Result r = Availability.of(events,
+                List.of(new Availability.Window("kill", "member 0", 1_000 * MS, 1_100 * MS, 2_000 * MS))).get(0);
+        assertThat(r.okOps()).isEqualTo(2);
+        assertThat(r.errors()).isEmpty();
+        assertThat(r.longestGapMs()).isEqualTo(500.0); // the injection -> 1,500
+        assertThat(r.firstOkMs()).as("both were invoked before the fault").isNull();
+    }
 }

@@ -202,4 +202,55 @@ class ScenarioTableTest {
     static RunResult baseline(RunResult r) {
         return r.withBaseline(true);
     }
+
+    /** A row's numbers from its rounds: the median duration and op/s, the extremes, the errors summed. */
+    @Test
+    void aRowsDurationIsTheMedianAndItsErrorsTheSum() {
+        RunResult a = result("client-leader", 1, 1000, Status.OK, 1, 2, 3, 4);       // 4 ops: 0.004 s
+        RunResult b = result("client-leader", 2, 500, Status.OK, 1, 2, 3, 4, 5, 6);  // 6 ops: 0.012 s
+        RunResult c = result("client-leader", 3, 2000, Status.OK, 1, 2);             // 2 ops: 0.001 s
+        List<RunResult> runs = List.of(withErrors(a, 3), withErrors(b, 4), c);
+        ScenarioTable.Row row = ScenarioTable.rows(runs).get(0);
+        assertThat(row.durationSeconds()).isCloseTo(0.004, within(1e-12));
+        assertThat(row.opsPerSecond()).isEqualTo(1000);
+        assertThat(row.opsMin()).isEqualTo(500);
+        assertThat(row.opsMax()).isEqualTo(2000);
+        assertThat(row.errors()).isEqualTo(7);
+        assertThat(row.rounds()).isEqualTo(3);
+    }
+
+    private static RunResult withErrors(RunResult r, long errors) {
+        RunResult.Measured m = r.measured();
+        return r.toBuilder().measured(new RunResult.Measured(m.startedAt(), m.durationSeconds(), m.warmupOps(), m.ops(), errors,
+                m.opsPerSecond(), m.counters())).build();
+    }
+
+    /** One round per scenario: no interval column; a scenario with one round among others with more: a dash. */
+    @Test
+    void theIntervalColumnIsThereOnlyWhenSomeScenarioHasRounds() {
+        String single = ScenarioTable.markdown(List.of(result("client-leader", 1, 1000, Status.OK, 1)));
+        assertThat(single).doesNotContain("95% CI");
+        String mixed = ScenarioTable.markdown(List.of(result("client-leader", 1, 1000, Status.OK, 1),
+                result("client-leader", 2, 1100, Status.OK, 1), result("client-follower", 1, 800, Status.OK, 1)));
+        assertThat(mixed).contains("Op/s 95% CI (rounds)").contains("– (n=1)").contains("1000–1100");
+    }
+
+    /** A baseline round of 0 op/s pairs with nothing; one round of a scenario has a ratio but no interval. */
+    @Test
+    void aBaselineOfNothingPairsWithNothingAndOneRoundHasNoInterval() {
+        List<RunResult> results = List.of(
+                result("client-leader", 1, 1000, Status.OK, 1),
+                result("client-follower", 1, 800, Status.OK, 1),
+                result("client-lb", 1, 900, Status.OK, 1),
+                result("client-leader", 2, 0.0001, Status.OK, 1),
+                result("client-follower", 2, 700, Status.OK, 1));
+        List<ScenarioTable.Ratio> ratios = ScenarioTable.pairedRatios(results, "client-leader");
+        assertThat(ratios).extracting(ScenarioTable.Ratio::scenario).containsExactlyInAnyOrder("client-follower", "client-lb");
+        assertThat(ratios).allSatisfy(r -> assertThat(r.baseline()).isEqualTo("client-leader"));
+        String table = ScenarioTable.ratios(List.of(result("client-leader", 1, 1000, Status.OK, 1),
+                result("client-follower", 1, 800, Status.OK, 1)), "client-leader");
+        assertThat(table).contains("| 0.800 ").contains("| – ").contains("0.800–0.800").contains("| 1 ");
+        assertThat(ScenarioTable.ratios(List.of(result("client-follower", 1, 800, Status.OK, 1)), "client-leader"))
+                .as("no baseline, no table").isEmpty();
+    }
 }
