@@ -208,6 +208,47 @@ class LinearizabilityTest {
         }
     }
 
+    /**
+     * The memo is what keeps this quick: 12 concurrent writes then an impossible read has 2^12 configurations to
+     * try with it and 12! orders without. With the budget's clock advanced 4 ms a look (a look every 4,096 steps),
+     * 2 s are 2 million steps: enough with the memo, far too few without.
+     */
+    @Test
+    void theMemoKeepsASearchOfManyConcurrentWritesWithinItsSteps() {
+        AtomicLong ticks = new AtomicLong();
+        Linearizability.Result r = Linearizability.check(new History(undecidable("k", 12, 0), false),
+                new Linearizability.Budget(Duration.ofSeconds(2), 1L << 30), () -> ticks.getAndAdd(4_000_000L));
+        assertEquals(NOT_LINEARIZABLE, r.verdict(), String.valueOf(r.firstProblem() == null ? null : r.firstProblem().detail()));
+        // each subset of the writes, with the register holding one of its values: at most 12 x 2^12
+        assertTrue(r.keys().get(0).configurations() <= 12 * (1 << 12), "configurations: " + r.keys().get(0).configurations());
+    }
+
+    /** The counterexample, whole: which ops linearized (the last four of more), what the register held, who was stuck. */
+    @Test
+    void theCounterexampleNamesTheLastOpsAndTheStuckOne() {
+        List<Event> events = new ArrayList<>();
+        long t = 0;
+        for (long v = 1; v <= 5; v++) {
+            events.add(Event.invoke(0, "write", null, v, t++));
+            events.add(ok(0, "write", v, t++));
+        }
+        events.add(Event.invoke(1, "read", null, null, t++));
+        events.add(ok(1, "read", 2L, t));
+        Linearizability.Result r = Linearizability.check(new History(events, true), BUDGET);
+        assertEquals(NOT_LINEARIZABLE, r.verdict());
+        String detail = r.firstProblem().detail();
+        assertTrue(detail.startsWith("key (the register): 5 of 6 ops linearize; no order exists before "), detail);
+        assertTrue(detail.contains("(the return of p1's read)\n  last linearized, in order:\n"), detail);
+        assertEquals(4, detail.lines().filter(l -> l.startsWith("    p0    write ")).count(), detail);
+        assertTrue(detail.contains("  register then holds 5\n  ops called by then, none of which can go next:\n  > p1    read -> 2"), detail);
+        assertEquals(6, r.keys().get(0).ops());
+
+        Linearizability.Result none = Linearizability.check(new History(List.of(Event.invoke(0, "read", null, null, 0),
+                ok(0, "read", 7L, 1)), true), BUDGET);
+        String nothing = none.firstProblem().detail();
+        assertTrue(nothing.contains("0 of 1 ops linearize") && nothing.contains("  linearized, in order:\n    (none: the register is still nil)"), nothing);
+    }
+
     private static Event ok(long process, String f, Object value, long time) {
         return new Event(process, Event.Type.OK, f, null, value, time, null);
     }
