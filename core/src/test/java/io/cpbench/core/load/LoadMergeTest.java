@@ -140,6 +140,54 @@ class LoadMergeTest {
                 .satisfies(line -> assertThat(line).startsWith("b began measuring 0.50 s after"));
     }
 
+    /**
+     * Counts add up exactly across parts (the schedule's every column), each part's invariants are kept under its
+     * name, and parts that measured a different number of stages are refused.
+     */
+    @Test
+    void schedulesAddUpAndInvariantsKeepTheirGenerator() {
+        LoadSpec spec = spec(1000);
+        LoadMerge.Part a = run("a", spec);
+        LoadMerge.Part b = run("b", spec);
+        LoadResult.ScheduleStats sa = new LoadResult.ScheduleStats(10, 9, 1, 3, 2, LoadResult.LoadLatency.EMPTY);
+        LoadResult.ScheduleStats sb = new LoadResult.ScheduleStats(100, 70, 30, 20, 5, LoadResult.LoadLatency.EMPTY);
+        LoadMerge.Part pa = withSchedule(a, sa, new LoadResult.InvariantResult("counter", true, "ok"));
+        LoadMerge.Part pb = withSchedule(b, sb, new LoadResult.InvariantResult("lock", false, "overlap"));
+        LoadResult merged = LoadMerge.merge(spec(2000), List.of(pa, pb), List.of());
+        LoadResult.ScheduleStats s = merged.schedule();
+        assertThat(List.of(s.due(), s.started(), s.unstarted(), s.late(), s.abandoned())).containsExactly(110L, 79L, 31L, 23L, 7L);
+        assertThat(merged.invariants()).extracting(LoadResult.InvariantResult::name).containsExactly("a: counter", "b: lock");
+        assertThat(merged.invariants()).extracting(LoadResult.InvariantResult::holds).containsExactly(true, false);
+        assertThat(merged.invariants().get(1).evidence()).isEqualTo("overlap");
+
+        LoadSpec oneStage = LoadSpec.builder().op(OpType.NOOP, 1).threads(2).rate(500)
+                .stages(List.of(new Stage(Duration.ofMillis(600), 500))).warmup(Duration.ZERO).build();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> LoadMerge.merge(oneStage, List.of(a, b), List.of()))
+                .hasMessage("a measured 2 stages, the spec has 1");
+    }
+
+    /** Parts whose runs never overlapped have no window: their rates are summed, and the run says so. */
+    @Test
+    void partsThatNeverRanTogetherAreSummedAndSaidToBe() {
+        LoadSpec spec = spec(1000);
+        LoadMerge.Part a = run("a", spec);
+        LoadMerge.Part b = run("b", spec);
+        long at = a.parts().startMicros();
+        long after = at + (long) (a.parts().ran() * 1e6) + 1_000_000; // b began a second after a had ended
+        LoadResult merged = LoadMerge.merge(spec(2000), List.of(startingAt(a, at), startingAt(b, after)), List.of());
+        assertThat(merged.unsteady()).contains("the generators never all ran at once: op/s are their rates summed");
+        // all ops over the longer part's time: side by side, as if they had run together
+        assertThat(merged.total().all().opsPerSecond()).isCloseTo(
+                (a.result().total().all().ops() + b.result().total().all().ops()) / merged.seconds(), within(1e-6));
+        assertThat(merged.agents()).isEmpty();
+    }
+
+    private static LoadMerge.Part withSchedule(LoadMerge.Part p, LoadResult.ScheduleStats schedule, LoadResult.InvariantResult invariant) {
+        LoadParts q = p.parts();
+        return new LoadMerge.Part(p.name(), LoadResultBuilder.builder(p.result()).invariants(List.of(invariant)).build(),
+                new LoadParts(q.stages(), schedule, q.startMicros(), q.ran(), q.timeline()));
+    }
+
     /** The same part as if its generator had begun measuring at {@code startMicros} (its clock's reading). */
     private static LoadMerge.Part startingAt(LoadMerge.Part p, long startMicros) {
         LoadParts q = p.parts();
