@@ -345,4 +345,74 @@ class ComparisonTest {
         assertThat(row.metrics()).containsOnlyKeys(Metric.OPS);
         assertThat(row.verdict()).isEqualTo(Verdict.SLOWER);
     }
+
+    /** Rounds paired across two releases: latencies only where both sides have them, a zero on a side judged as nothing. */
+    @Test
+    void pairedRoundsAtTheirEdges() {
+        List<RunResult> base = rounds("s", 1000, 3000, 1000, 1010, 990);
+        List<RunResult> next = new ArrayList<>(rounds("s", 1000, 3000, 800, 810, 790));
+        assertThatThrownBy(() -> Comparison.pairedByRound(List.of("s"), base, next, 1.0, DEFAULT_GATE))
+                .isInstanceOf(IllegalArgumentException.class);
+        Comparison.Row row = only(Comparison.pairedByRound(List.of("s"), base, next, 0.05, DEFAULT_GATE));
+        assertThat(row.metrics()).containsOnlyKeys(Metric.OPS, Metric.P50, Metric.P99);
+        assertThat(row.verdict()).isEqualTo(Verdict.SLOWER);
+        assertThat(row.metrics().get(Metric.OPS).ratio().median()).isCloseTo(0.8, org.assertj.core.data.Offset.offset(1e-9));
+
+        next.set(1, ResultFilesTest.withLatency(next.get(1), new RunResult.Latency(0, 0, 0, 0, 0, 0, 0, null)));
+        Comparison.Row noLatency = only(Comparison.pairedByRound(List.of("s"), base, next, 0.05, DEFAULT_GATE));
+        assertThat(noLatency.metrics()).as("one round without latencies: op/s alone").containsOnlyKeys(Metric.OPS);
+
+        Comparison.Result paired = Comparison.paired("s", java.util.Map.of(Metric.OPS, new double[][]{{1000, 0, 990}, {800, 810, 790}}),
+                0.05, DEFAULT_GATE);
+        assertThat(only(paired).metrics().get(Metric.OPS).ratio()).as("a pair with nothing on a side has no ratio").isNull();
+        assertThat(only(paired).metrics().get(Metric.OPS).verdict()).isEqualTo(Verdict.NO_CHANGE);
+    }
+
+    @Test
+    void fewerPairsThanTheMinimumAreUndecidedAndTheMinimumIsEnough() {
+        Comparison.Result three = Comparison.of(rounds("s", 1000, 3000, 1000, 1010, 990), rounds("s", 1000, 3000, 800, 810, 790),
+                0.05, DEFAULT_GATE);
+        assertThat(only(Comparison.undecidedBelow(three, 3)).verdict()).isEqualTo(Verdict.SLOWER);
+        Comparison.Row undecided = only(Comparison.undecidedBelow(three, 4));
+        assertThat(undecided.verdict()).isEqualTo(Verdict.UNDECIDED);
+        assertThat(undecided.metrics().get(Metric.OPS).verdict()).isEqualTo(Verdict.UNDECIDED);
+        assertThat(undecided.metrics().get(Metric.OPS).ratio()).as("the ratio is kept").isNotNull();
+    }
+
+    private static Comparison.Samples ops(String scenario, double[] base, double[] next) {
+        return new Comparison.Samples(scenario, "all", base == null ? java.util.Map.of() : java.util.Map.of(Metric.OPS, base),
+                next == null ? java.util.Map.of() : java.util.Map.of(Metric.OPS, next));
+    }
+
+    /** The table's cells and the verdict line, read as a user reads them. */
+    @Test
+    void theTableMarksChangedMetricsAndTheLineCountsTheRows() {
+        Comparison.Result r = Comparison.ofSamples(List.of(
+                ops("slow", new double[]{1000, 1010, 990}, new double[]{800, 810, 790}),
+                ops("same", new double[]{1000, 1010, 990}, new double[]{1000, 1010, 990}),
+                ops("zero", new double[]{0, 0, 0}, new double[]{5, 5, 5}),
+                ops("one", new double[]{1000}, new double[]{800}),
+                ops("none", null, null)), 0.05, DEFAULT_GATE);
+        String md = Comparison.markdown(r, "b", "n");
+        // padded as the terminal shows it; the intervals are a seeded bootstrap, the same every time
+        assertThat(md.lines().toList()).contains(
+                "| slow     | all | 3/3             | 1,000     | 800      | 0.800 [0.782-0.818] !      | -                      | -                      | **slower** |",
+                "| same     | all | 3/3             | 1,000     | 1,000    | 1.000 [0.980-1.020]        | -                      | -                      | no change  |",
+                "| zero     | all | 3/3             | 0         | 5        | n/a                        | -                      | -                      | no change  |",
+                "| one      | all | 1/1             | 1,000     | 800      | 0.800 !                    | -                      | -                      | **slower** |",
+                "| none     | all | 0/0             | -         | -        | no usable sample in either | -                      | -                      | no change  |");
+        assertThat(md).contains("verdict: REGRESSION: 2 of 5 rows slower, 0 faster, 3 no change (b -> n, tolerance 5 %)");
+        assertThat(md).contains("Rows with 1 round on a side have no interval: their verdict rests on the ratio alone.");
+        assertThat(md).contains("beyond ±5 %; a row is slower when a gated metric (op/s, p50) is.");
+
+        Comparison.Result faster = Comparison.ofSamples(List.of(ops("up", new double[]{800, 810, 790}, new double[]{1000, 1010, 990})),
+                0.05, DEFAULT_GATE);
+        assertThat(Comparison.summary(faster, "b", "n")).isEqualTo("verdict: FASTER: 0 of 1 rows slower, 1 faster, 0 no change (b -> n, tolerance 5 %)");
+        assertThat(Comparison.markdown(faster, "b", "n")).contains("**faster**").doesNotContain("Rows with 1 ");
+        Comparison.Result undecided = Comparison.undecidedBelow(faster, 5);
+        assertThat(Comparison.summary(undecided, "b", "n")).isEqualTo("verdict: UNDECIDED: 0 of 1 rows slower, 0 faster, 0 no change, 1 too few pairs (b -> n, tolerance 5 %)");
+        assertThat(Comparison.markdown(undecided, "b", "n")).contains("Rows with too few pairs have fewer rounds than a verdict needs");
+        Comparison.Result unchanged = Comparison.ofSamples(List.of(ops("same", new double[]{1, 2, 3}, new double[]{1, 2, 3})), 0.05, DEFAULT_GATE);
+        assertThat(Comparison.summary(unchanged, "b", "n")).startsWith("verdict: NO CHANGE: 0 of 1 rows slower, 0 faster, 1 no change");
+    }
 }
