@@ -31,6 +31,9 @@ class MemberFilterTest {
         MemberFilter allow = MemberFilter.allowing(List.of("127.0.0.1:5702", "127.0.0.1:5701"));
         assertThat(List.of(a, b, c)).filteredOn(allow::test).containsExactly(a, b);
         assertThat(allow).hasToString("allow [127.0.0.1:5701, 127.0.0.1:5702]"); // sorted, whatever the order given
+        List<String> many = List.of("10.0.0.9:5701", "10.0.0.1:5703", "10.0.0.5:5702", "10.0.0.3:5701", "10.0.0.7:5705",
+                "10.0.0.2:5704", "10.0.0.8:5701");
+        assertThat(MemberFilter.denying(many)).hasToString("deny " + many.stream().sorted().toList());
         MemberFilter deny = MemberFilter.denying(List.of("127.0.0.1:5701"));
         assertThat(List.of(a, b, c)).filteredOn(deny::test).containsExactly(b, c);
         MemberFilter zone = MemberFilter.withAttribute("zone", "us");
