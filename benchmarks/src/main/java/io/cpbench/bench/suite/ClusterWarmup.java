@@ -187,6 +187,17 @@ public record ClusterWarmup(Duration length, long ops) {
             }
         }
 
+        /** Which of the rule's checks the last intervals failed, in words. */
+        private String unsettled() {
+            if (last.spreadSeen() > rule.spread()) {
+                return String.format(Locale.ROOT, "spread over %.0f %%", 100 * last.spreadSeen());
+            }
+            if (last.riseSeen() > rule.rise()) {
+                return String.format(Locale.ROOT, "still rising %+.1f %%", 100 * last.riseSeen());
+            }
+            return String.format(Locale.ROOT, "%+.0f %% faster than the %d s before", 100 * last.stepSeen(), rule.window());
+        }
+
         private String stepText() {
             return Double.isNaN(last.stepSeen()) ? "" : String.format(Locale.ROOT, ", %+.0f %% on the %d s before", 100 * last.stepSeen(),
                     rule.window());
@@ -202,9 +213,7 @@ public record ClusterWarmup(Duration length, long ops) {
                     : String.format(Locale.ROOT, "cluster warm-up: did not settle within %s (--cluster-warmup): %,.0f op/s in"
                     + " its first second, %,.0f at the end%s", Durations.format(most), rates.get(0), rates.get(n - 1),
                     Double.isNaN(last.riseSeen()) ? "" : String.format(Locale.ROOT, ", its last %d s %s", rule.window(),
-                    last.spreadSeen() > rule.spread() ? String.format(Locale.ROOT, "spread over %.0f %%", 100 * last.spreadSeen())
-                            : last.riseSeen() > rule.rise() ? String.format(Locale.ROOT, "still rising %+.1f %%", 100 * last.riseSeen())
-                            : String.format(Locale.ROOT, "%+.0f %% faster than the %d s before", 100 * last.stepSeen(), rule.window())));
+                    unsettled()));
             StringBuilder each = new StringBuilder("    op/s each second:");
             rates.stream().skip(Math.max(0, n - 60)).forEach(r -> each.append(String.format(Locale.ROOT, " %,.0f", r)));
             return head + System.lineSeparator() + each;

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.function.LongSupplier;
 
 /**
  * Checks that a history of read/write/cas registers is linearizable: Wing and Gong's search with Lowe's
@@ -99,7 +100,7 @@ public final class Linearizability {
     }
 
     /** @param clock where the budget's time is read, in nanoseconds ({@code System::nanoTime}; a test's own clock) */
-    static Result check(History history, Budget budget, java.util.function.LongSupplier clock) {
+    static Result check(History history, Budget budget, LongSupplier clock) {
         long start = clock.getAsLong();
         long end = start + budget.time().toNanos();
         RegisterOp.Split split = RegisterOp.split(history.events());
@@ -141,7 +142,7 @@ public final class Linearizability {
         private final History history;
         private final long deadline;
         private final Budget budget;
-        private final java.util.function.LongSupplier clock;
+        private final LongSupplier clock;
         private final long start;
 
         // the list of call and return nodes still to linearize, in time order
@@ -161,7 +162,7 @@ public final class Linearizability {
         private int[] candidates;
 
         Search(String key, List<RegisterOp> ops, History history, long deadline, Budget budget,
-               java.util.function.LongSupplier clock) {
+               LongSupplier clock) {
             this.clock = clock;
             this.start = clock.getAsLong();
             this.key = key;
