@@ -235,9 +235,12 @@ class ScenarioTableTest {
         assertThat(mixed).contains("Op/s 95% CI (rounds)").contains("– (n=1)").contains("1000–1100");
     }
 
-    /** A baseline round of 0 op/s pairs with nothing; one round of a scenario has a ratio but no interval. */
+    /**
+     * A baseline round that all but stopped (0.0001 op/s: a disturbed round, under half its other rounds) pairs with
+     * nothing; one round of a scenario has a ratio but no interval.
+     */
     @Test
-    void aBaselineOfNothingPairsWithNothingAndOneRoundHasNoInterval() {
+    void aBaselineRoundThatAllButStoppedPairsWithNothingAndOneRoundHasNoInterval() {
         List<RunResult> results = List.of(
                 result("client-leader", 1, 1000, Status.OK, 1),
                 result("client-follower", 1, 800, Status.OK, 1),
@@ -247,6 +250,9 @@ class ScenarioTableTest {
         List<ScenarioTable.Ratio> ratios = ScenarioTable.pairedRatios(results, "client-leader");
         assertThat(ratios).extracting(ScenarioTable.Ratio::scenario).containsExactlyInAnyOrder("client-follower", "client-lb");
         assertThat(ratios).allSatisfy(r -> assertThat(r.baseline()).isEqualTo("client-leader"));
+        assertThat(ratios).filteredOn(r -> r.scenario().equals("client-follower")).singleElement()
+                .satisfies(r -> assertThat(r.interval().n()).as("round 2 left out: 700 / 0.0001 is no ratio").isEqualTo(1))
+                .satisfies(r -> assertThat(r.max()).isEqualTo(0.8));
         String table = ScenarioTable.ratios(List.of(result("client-leader", 1, 1000, Status.OK, 1),
                 result("client-follower", 1, 800, Status.OK, 1)), "client-leader");
         assertThat(table).contains("| 0.800 ").contains("| – ").contains("0.800–0.800").contains("| 1 ");
