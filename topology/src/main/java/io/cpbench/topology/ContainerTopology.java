@@ -271,11 +271,13 @@ final class ContainerTopology extends StartedTopology {
         MemberSettings member = settings().get(i);
         List<String> command = new ArrayList<>();
         if (stock == null) {
-            command.addAll(new MemberCommand("java", image.classpath(), spec.memberJvmOptions(),
+            List<String> jvmOptions = new ArrayList<>(spec.memberJvmOptions());
+            jvmOptions.addAll(ChildJvmOptions.fromEnvironment());
+            command.addAll(new MemberCommand("java", image.classpath(), jvmOptions,
                     "/tmp/member-" + i + ".gc.log", member, false).argv());
         } else {
             command.add("java");
-            command.addAll(StockXml.jvmArgs(STOCK_CONFIG, image.classpath()));
+            command.addAll(StockXml.jvmArgs(STOCK_CONFIG, image.classpath(), ChildJvmOptions.fromEnvironment()));
         }
         Path log = spec.logDir().resolve("member-" + i + ".log");
         LogFile logFile = new LogFile(log);

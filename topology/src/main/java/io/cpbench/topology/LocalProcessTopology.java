@@ -61,6 +61,7 @@ final class LocalProcessTopology extends StartedTopology {
     /** Starts member {@code i}'s process; a restart appends to its log. */
     private Process launch(int i, boolean again) {
         List<String> jvmOptions = new ArrayList<>(spec.memberJvmOptions());
+        jvmOptions.addAll(ChildJvmOptions.fromEnvironment());
         jvmOptions.addAll(sharing.launch(i));
         if (ports().lean()) {
             jvmOptions.add("-Djdk.net.hosts.file=" + hostsFile(i));

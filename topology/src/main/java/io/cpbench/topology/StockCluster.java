@@ -184,7 +184,7 @@ public final class StockCluster implements AutoCloseable {
             }
             List<String> member = new ArrayList<>(List.of(java));
             member.addAll(sharing.launch(i));
-            member.addAll(StockXml.jvmArgs(config.toString(), jar));
+            member.addAll(StockXml.jvmArgs(config.toString(), jar, ChildJvmOptions.fromEnvironment()));
             // The wrapper runs the member in the background and kills it as soon as its own standard input closes;
             // it ends when the member does (a member that cannot bind its port exits at once), so that a start
             // waiting for it sees that at once instead of at its timeout. Ctrl-C in a terminal reaches the whole

@@ -85,10 +85,16 @@ final class StockXml {
         return String.join("\n", lines.lines().map(l -> "    " + l).toList()) + "\n";
     }
 
-    /** The members' command line after {@code java}: no cp-bench class, the stock starter reads {@code config}. */
-    static List<String> jvmArgs(String config, String jar) {
+    /**
+     * The members' command line after {@code java}: no cp-bench class, the stock starter reads {@code config}.
+     *
+     * @param extra JVM options after the members' own ({@link ChildJvmOptions})
+     */
+    static List<String> jvmArgs(String config, String jar, List<String> extra) {
         List<String> args = new java.util.ArrayList<>(MemberCommand.HAZELCAST_JVM_FLAGS);
-        args.addAll(List.of("-Xms256m", "-Xmx512m", "-Dhazelcast.config=" + config, "-cp", jar, StockCluster.STARTER));
+        args.addAll(List.of("-Xms256m", "-Xmx512m"));
+        args.addAll(extra);
+        args.addAll(List.of("-Dhazelcast.config=" + config, "-cp", jar, StockCluster.STARTER));
         return args;
     }
 }

@@ -6,6 +6,7 @@ import io.cpbench.core.load.LoadResult;
 import io.cpbench.core.load.LoadSpec;
 import io.cpbench.core.status.Status;
 import io.cpbench.core.workload.Workload;
+import io.cpbench.topology.ChildJvmOptions;
 import org.HdrHistogram.Histogram;
 
 import java.io.BufferedReader;
@@ -249,6 +250,7 @@ public final class AbProtocol {
                                              Class<?> worker) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(ChildJvmOptions.fromEnvironment());
         command.addAll(jvmArgs);
         command.addAll(List.of("--add-modules", "java.se"));
         if (jar != null) {

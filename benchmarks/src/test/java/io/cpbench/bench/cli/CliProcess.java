@@ -1,5 +1,7 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.topology.ChildJvmOptions;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -43,6 +45,8 @@ final class CliProcess {
             command.addAll(List.of("env", "--default-signal=INT"));
         }
         command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "--add-modules", "java.se"));
+        // The CLI's own JVM gets what the JVMs it starts get (ChildJvmOptions): the tests' lighter JIT and GC.
+        command.addAll(ChildJvmOptions.fromEnvironment());
         command.addAll(jvmArgs);
         command.addAll(List.of("-jar", JAR.toAbsolutePath().toString()));
         command.addAll(List.of(args));

@@ -16,11 +16,15 @@ import java.util.Properties;
  * @param cpbenchCommit the git commit cp-bench was built from (abbreviated, {@code -dirty} when the tree had changes),
  *                      from {@code git.properties} that the build writes; null when built outside a git checkout, and in
  *                      results written before it was recorded
+ * @param childJvmOptions the options {@code CPBENCH_CHILD_JVM_OPTIONS} added to every JVM the run started on this
+ *                        machine (members, agents, workers; the topology module's {@code ChildJvmOptions}), or null
+ *                        when it added none: a run with them did not measure the defaults
  */
 @RecordBuilder
 public record Environment(String cpbenchVersion, String hazelcastVersion, String javaVersion, String javaVendor,
                           String jvm, String os, String arch, int cores, long maxHeapBytes, String host,
-                          @JsonInclude(JsonInclude.Include.NON_NULL) String cpbenchCommit) {
+                          @JsonInclude(JsonInclude.Include.NON_NULL) String cpbenchCommit,
+                          @JsonInclude(JsonInclude.Include.NON_NULL) String childJvmOptions) {
 
     /** Where the build leaves what git said (git-commit-id-maven-plugin, in core's POM). */
     private static final String GIT_PROPERTIES = "/io/cpbench/core/git.properties";
@@ -39,7 +43,13 @@ public record Environment(String cpbenchVersion, String hazelcastVersion, String
                 .jvm(System.getProperty("java.vm.name"))
                 .os(System.getProperty("os.name") + " " + System.getProperty("os.version"))
                 .arch(System.getProperty("os.arch")).cores(Runtime.getRuntime().availableProcessors())
-                .maxHeapBytes(Runtime.getRuntime().maxMemory()).host(host).cpbenchCommit(commit()).build();
+                .maxHeapBytes(Runtime.getRuntime().maxMemory()).host(host).cpbenchCommit(commit())
+                .childJvmOptions(childJvmOptions(System.getenv("CPBENCH_CHILD_JVM_OPTIONS"))).build();
+    }
+
+    /** {@code CPBENCH_CHILD_JVM_OPTIONS} as recorded: its options with single spaces between, null when it has none. */
+    static String childJvmOptions(String value) {
+        return value == null || value.isBlank() ? null : String.join(" ", value.strip().split("\\s+"));
     }
 
     /** This build's commit, or null when it was not built from a git checkout. */
