@@ -31,7 +31,8 @@ final class ClusterWarmupOption {
     @Option(names = "--cluster-warmup", paramLabel = "TIME",
             description = "The most the cluster warm-up may take: untimed ops through a smart client before anything is"
                     + " measured, until the cluster's op/s has stopped rising (10 one-second intervals within 60 %% of their"
-                    + " median, climbing under 5 %% across them), so nothing measured runs on cold members; 0 for none (default: 60s;"
+                    + " median, climbing under 5 %% across them, their median at most 10 %% above the 10 before them), so"
+                    + " nothing measured runs on cold members; 0 for none (default: 60s;"
                     + " the same with --quick).")
     void set(String text) {
         String t = text.strip();

@@ -54,6 +54,22 @@ abstract class SuiteCommand implements Callable<Integer> {
                     + " (repeatable), e.g. --lb-property cpbench.lb.exclude-ratio=1.5; see docs/balancers.md.")
     Map<String, String> lbProperties = new java.util.LinkedHashMap<>();
 
+    @Option(names = "--warmup-round", paramLabel = "TIME", converter = DurationConverter.class,
+            description = "Before round 1, every scenario runs once for this long through its own client, untimed and"
+                    + " not in the results (its client path compiled, its connections made), as JMH warms up before it"
+                    + " measures; its op/s are shown beside the measured rounds'; 0 for none (default: 5s with 2 rounds"
+                    + " or more, --quick and --until-ci included; none with 1 round, whose scenarios each have --warmup"
+                    + " just before they measure, and with several --hazelcast-version releases).")
+    Duration warmupRound;
+
+    /** The warm-up round before round 1 by default, when there are rounds to compare (JMH's warm-up iterations). */
+    static final Duration DEFAULT_WARMUP_ROUND = Duration.ofSeconds(5);
+
+    /** {@code --warmup-round}, or its default for {@code rounds} rounds. */
+    Duration warmupRound(int rounds) {
+        return warmupRound != null ? warmupRound : rounds > 1 ? DEFAULT_WARMUP_ROUND : Duration.ZERO;
+    }
+
     @Option(names = "--strict",
             description = "Exit 3 when any result is UNSTABLE or TIMEBOXED (default: only FAIL makes the exit non-zero).")
     boolean strict;
@@ -85,6 +101,7 @@ abstract class SuiteCommand implements Callable<Integer> {
         ClusterChoice cluster = validate(scenarios);
         MatrixRun run = new MatrixRun(new MatrixRun.Config(commandName(), scenarios, planOptions.plan(), planOptions.plans(),
                 untilCi != null ? untilCi.maxRounds() : rounds(), untilCi, clusterWarmup.get(),
+                warmupRound(untilCi != null ? untilCi.maxRounds() : rounds()),
                 cluster.suiteOptions(slowMember, delay.value(), probeSettings), cluster, releaseChoices, strict), System.out);
         return RunService.run(run, out.setup().withLive(liveOptions).withProgressEvery(progressEvery));
     }

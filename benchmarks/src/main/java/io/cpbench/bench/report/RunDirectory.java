@@ -121,8 +121,9 @@ public final class RunDirectory {
     }
 
     /**
-     * Prints the scenario table and the paired ratios, and writes them to {@code table.md} with {@code notes} below
-     * them, and every result to {@code summary.csv}.
+     * Prints the scenario table, the paired ratios and what they found in words ({@link ScenarioTable#findings}), and
+     * writes them to {@code table.md} with {@code notes} between the ratios and the findings (the last lines), and
+     * every result to {@code summary.csv}.
      */
     public static void writeSummary(PrintStream console, Path runDir, String commandName, List<RunResult> results,
                              List<String> notes) {
@@ -151,6 +152,15 @@ public final class RunDirectory {
             for (String note : notes) {
                 console.println(note);
                 markdown.append(note).append("\n");
+            }
+        }
+        List<String> findings = ScenarioTable.findings(ScenarioTable.pairedRatiosWithinNetwork(results), ScenarioTable.QUESTION);
+        if (!findings.isEmpty()) {
+            console.println();
+            markdown.append('\n');
+            for (String line : findings) {
+                console.println(line);
+                markdown.append(line).append("\n");
             }
         }
         writeText(runDir, "table.md", markdown.toString());

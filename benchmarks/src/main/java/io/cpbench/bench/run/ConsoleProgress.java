@@ -89,6 +89,7 @@ public final class ConsoleProgress implements ScenarioRunner.ProgressSink {
         }
         String where = round == 0 ? (target == 0 ? "[cluster warm-up]" : measuring ? "[cluster warm-up, 2nd half]"
                 : "[cluster warm-up, 1st half]")
+                : round == io.cpbench.bench.suite.ScenarioRunner.WARMUP_ROUND ? "[warm-up round] " + scenario.name()
                 : String.format(Locale.ROOT, "[round %d/%d] %s %s", round, rounds, scenario.name(), measuring ? "measure" : "warm-up");
         out.printf(Locale.ROOT, "    %s %s  %,.0f op/s  p50 %,d µs  errors %d  %s elapsed%s%n", where, done,
                 opsPerSecond, p50Micros, errors, Durations.human(elapsed.toSeconds()), eta);

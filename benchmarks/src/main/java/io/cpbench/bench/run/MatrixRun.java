@@ -45,13 +45,14 @@ public final class MatrixRun extends ReleaseAwareRun implements RunKind {
      * @param untilCi   rounds until the ratios are known (every scenario's network then needs its baseline among the
      *                  scenarios), or null for {@code rounds} rounds
      * @param warmup    the cluster's warm-up before the first round
+     * @param warmupRound how long each scenario runs, untimed, in the warm-up round before round 1; zero for none
      * @param options   cluster-wide settings the scenarios' sessions use
      * @param cluster   the cluster (the first release's with a version axis)
      * @param releases  with a version axis ({@code --hazelcast-version A,B}), every release's cluster; else empty
      * @param strict    UNSTABLE and TIMEBOXED results make the exit code 3
      */
     public record Config(String name, List<Scenario> scenarios, LoadSpec plan, Function<Scenario, LoadSpec> plans, int rounds,
-                         UntilCi untilCi, ClusterWarmup warmup, SuiteOptions options, ClusterChoice cluster,
+                         UntilCi untilCi, ClusterWarmup warmup, Duration warmupRound, SuiteOptions options, ClusterChoice cluster,
                          List<ClusterChoice> releases, boolean strict) {
         public Config {
             scenarios = List.copyOf(scenarios);
@@ -158,7 +159,9 @@ public final class MatrixRun extends ReleaseAwareRun implements RunKind {
             axis().writeSummaries(context.runDir(), name(), (v, byRelease) -> { });
             results = axis().results();
         } else {
-            RunDirectory.writeSummary(console, context.runDir(), name(), results(), verdicts());
+            List<String> notes = new java.util.ArrayList<>(verdicts());
+            notes.addAll(warmupNotes());
+            RunDirectory.writeSummary(console, context.runDir(), name(), results(), notes);
             results = results();
         }
         String summary = RunLines.notOk(name(), results);
@@ -178,7 +181,9 @@ public final class MatrixRun extends ReleaseAwareRun implements RunKind {
         io.cpbench.bench.report.LiveView live = context.live();
         return live == null ? lines : (scenario, round, spec) -> LoadEngine.Listener.both(lines.listener(scenario, round, spec),
                 new LoadEngine.Listener() {
-                    private final String what = round == 0 ? "cluster warm-up" : "round " + round + " " + scenario.name();
+                    private final String what = round == 0 ? "cluster warm-up"
+                            : round == ScenarioRunner.WARMUP_ROUND ? "warm-up round " + scenario.name()
+                            : "round " + round + " " + scenario.name();
                     private long errors;
 
                     @Override
@@ -203,6 +208,7 @@ public final class MatrixRun extends ReleaseAwareRun implements RunKind {
     private void run(Topology topology, Path runDir, ScenarioRunner.ProgressSink progress) {
         ScenarioRunner runner = new ScenarioRunner(topology, config.plans(), runDir, config.options(), progress);
         stops.running(runner::stop);
+        warmups.clear();
         List<Scenario> scenarios = config.scenarios();
         int rounds = config.rounds();
         Estimate estimate = new Estimate(config.plans(), scenarios, rounds);
@@ -217,6 +223,7 @@ public final class MatrixRun extends ReleaseAwareRun implements RunKind {
             }
         }
         RunDirectory.create(runDir);
+        warmUpRound(runner, scenarios);
         int total = scenarios.size() * rounds;
         long measuringStart = System.nanoTime();
         UntilCi untilCi = config.untilCi();
@@ -239,23 +246,85 @@ public final class MatrixRun extends ReleaseAwareRun implements RunKind {
         }
     }
 
+    /** The warm-up round's runs, in the order they ran; empty without one. */
+    private final List<ScenarioRunner.WarmupRun> warmups = new java.util.ArrayList<>();
+
+    /**
+     * The warm-up round, as JMH warms up before it measures: before round 1, every scenario once, in round 1's order,
+     * through its own client for {@link Config#warmupRound}, untimed, so that round 1 measures compiled client paths and
+     * made connections as the later rounds do. Its op/s go in the table's notes beside the measured rounds'.
+     */
+    private void warmUpRound(ScenarioRunner runner, List<Scenario> scenarios) {
+        Duration length = config.warmupRound();
+        if (length == null || length.isZero() || stops.stopped()) {
+            return;
+        }
+        List<Scenario> order = Matrix.orderForRound(scenarios, 1);
+        console.printf(Locale.ROOT, "warm-up round: each scenario once for %s through its own client, untimed and not in"
+                + " the results (--warmup-round)%n", Durations.format(length));
+        for (int i = 0; i < order.size() && !stops.stopped(); i++) {
+            Scenario scenario = order.get(i);
+            console.printf(Locale.ROOT, "[warm-up round, scenario %d of %d] %s%n", i + 1, order.size(), scenario.name());
+            ScenarioRunner.WarmupRun run = runner.warmUp(scenario, length);
+            warmups.add(run);
+            console.printf(Locale.ROOT, "    warm-up  %,.0f op/s in %.1f s%s%n", run.opsPerSecond(), run.seconds(),
+                    run.problem() == null ? "" : "  (" + run.problem() + ")");
+        }
+    }
+
+    /**
+     * The warm-up round beside the measured rounds, for the table's notes: each scenario's warm-up op/s, its round 1's,
+     * and the median of its measured rounds; empty without a warm-up round.
+     */
+    List<String> warmupNotes() {
+        if (warmups.isEmpty()) {
+            return List.of();
+        }
+        List<List<String>> cells = new java.util.ArrayList<>();
+        for (ScenarioRunner.WarmupRun warm : warmups) {
+            double[] measured = results().stream().filter(r -> r.label().equals(warm.scenario()))
+                    .mapToDouble(r -> r.measured().opsPerSecond()).sorted().toArray();
+            double first = results().stream().filter(r -> r.label().equals(warm.scenario()) && r.round() == 1)
+                    .mapToDouble(r -> r.measured().opsPerSecond()).findFirst().orElse(Double.NaN);
+            double median = measured.length == 0 ? Double.NaN : io.cpbench.core.stats.Bootstrap.median(measured);
+            cells.add(List.of(warm.scenario(), String.format(Locale.ROOT, "%,.0f", warm.opsPerSecond()),
+                    Double.isNaN(first) ? "–" : String.format(Locale.ROOT, "%,.0f", first),
+                    Double.isNaN(median) ? "–" : String.format(Locale.ROOT, "%,.0f", median),
+                    Double.isNaN(median) || median == 0 ? "–" : String.format(Locale.ROOT, "%.2f", warm.opsPerSecond() / median),
+                    warm.problem() == null ? "" : warm.problem()));
+        }
+        List<String> lines = new java.util.ArrayList<>();
+        lines.add(String.format(Locale.ROOT, "Warm-up round (%s a scenario, untimed, not in the results above): what it"
+                + " ran at beside the measured rounds", Durations.format(config.warmupRound())));
+        lines.add("");
+        lines.addAll(io.cpbench.core.result.MarkdownTable.render(List.of("Scenario", "warm-up op/s", "round 1 op/s",
+                "op/s (table's median)", "warm-up ÷ median", "problem"), cells).lines().toList());
+        return lines;
+    }
+
     /** The most rounds run again because a round was disturbed: a matrix does not run on and on on a busy machine. */
     static final int MAX_RERUNS = 2;
 
     /**
-     * Runs each disturbed round ({@link ScenarioTable.Disturbed}: its baseline under half its other rounds') once more
-     * at the end, as a new round, at most {@link #MAX_RERUNS}: the disturbed round stays in the results, left out of
-     * the ratios, and the new round gives them the pairs it would have.
+     * Runs each disturbed round ({@link ScenarioTable.Disturbed}: a scenario's op/s, the baseline's or another's, under
+     * half its other rounds') once more at the end, as a new round, at most {@link #MAX_RERUNS}: the disturbed round
+     * stays in the results, left out of the ratios it would skew, and the new round gives them the pairs it would
+     * have. One line for each disturbed scenario.
      */
     private void runAgain(ScenarioRunner runner, List<Scenario> scenarios, int rounds) {
-        // each disturbed round once, by its first disturbed baseline, in round order
-        List<ScenarioTable.Disturbed> disturbed = new java.util.ArrayList<>(ScenarioTable.disturbedWithinNetwork(results())
-                .stream().collect(java.util.stream.Collectors.toMap(ScenarioTable.Disturbed::round, d -> d, (a, b) -> a,
-                        java.util.TreeMap::new)).values());
+        // each disturbed round once, in round order, with every scenario disturbed in it
+        java.util.TreeMap<Integer, List<ScenarioTable.Disturbed>> byRound = new java.util.TreeMap<>();
+        ScenarioTable.disturbedWithinNetwork(results())
+                .forEach(d -> byRound.computeIfAbsent(d.round(), k -> new java.util.ArrayList<>()).add(d));
+        List<List<ScenarioTable.Disturbed>> disturbed = List.copyOf(byRound.values());
         for (int i = 0; i < Math.min(MAX_RERUNS, disturbed.size()) && !stops.stopped(); i++) {
             int round = rounds + i + 1;
-            int again = disturbed.get(i).round();
-            console.printf(Locale.ROOT, "%s; running the round again, as round %d%n", disturbed.get(i).line(), round);
+            List<ScenarioTable.Disturbed> lines = disturbed.get(i);
+            int again = lines.get(0).round();
+            for (int j = 0; j < lines.size(); j++) {
+                console.printf(Locale.ROOT, "%s%s%n", lines.get(j).line(),
+                        j == lines.size() - 1 ? "; running the round again, as round " + round : "");
+            }
             for (Scenario scenario : Matrix.orderForRound(scenarios, round)) {
                 if (stops.stopped()) {
                     break;

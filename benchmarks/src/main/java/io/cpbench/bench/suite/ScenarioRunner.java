@@ -14,6 +14,7 @@ import io.cpbench.core.run.StopSwitch;
 import io.cpbench.topology.Topology;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -39,7 +40,7 @@ public final class ScenarioRunner {
         ProgressSink NONE = (scenario, round, spec) -> null;
 
         /**
-         * @param round 1-based; 0 for the cluster warm-up
+         * @param round 1-based; 0 for the cluster warm-up, {@link #WARMUP_ROUND} for the warm-up round
          * @param spec  what the run does
          * @return the run's listener, or null for none
          */
@@ -84,6 +85,48 @@ public final class ScenarioRunner {
         LoadSpec seedOp = ClusterWarmup.seedOp(1);
         return warmup.run(console, seedOp, topology, options, progress.listener(shown, 0, warmup.spec(seedOp)),
                 engine -> stops.running(engine == null ? null : engine::stop));
+    }
+
+    /**
+     * One scenario of the warm-up round: untimed, through its own client (its session set up, its client path compiled,
+     * its connections made), for {@code length} with no warm-up of its own, in a time box of its plan's at most. Nothing
+     * is written: no result, no interval log; progress goes out as round 0.
+     *
+     * @return what it ran at, for the table's warm-up column
+     */
+    public WarmupRun warmUp(Scenario scenario, Duration length) {
+        if (length.isNegative() || length.isZero()) {
+            throw new IllegalArgumentException("a warm-up round's length must be above 0, was " + length);
+        }
+        LoadSpec plan = plans.apply(scenario);
+        Duration box = plan.bounds() == null ? length.plusSeconds(10) : plan.bounds().timebox();
+        Duration bounded = length.plusSeconds(10).compareTo(box) < 0 ? length.plusSeconds(10) : box;
+        LoadSpec untimed = plan.toBuilder().warmup(Duration.ZERO).duration(length).timebox(bounded).build();
+        try (ScenarioSession session = ScenarioSession.open(scenario, topology, options)) {
+            LoadResult run;
+            try {
+                run = drive(session, untimed, null, progress.listener(scenario, WARMUP_ROUND, untimed));
+            } catch (RuntimeException e) {
+                session.finish(true);
+                return new WarmupRun(scenario.name(), 0, 0, "client could not run: " + Driver.describe(e));
+            }
+            session.finish(stops.stopped());
+            return new WarmupRun(scenario.name(), run.opsPerSecond(), run.seconds(),
+                    run.outcome() == Status.OK ? null : run.outcome() + (run.reason() == null ? "" : ": " + run.reason()));
+        } catch (ScenarioSession.SetupException e) {
+            return new WarmupRun(scenario.name(), 0, 0, e.getMessage());
+        }
+    }
+
+    /** The round number progress is given for a scenario's run in the warm-up round. */
+    public static final int WARMUP_ROUND = -1;
+
+    /**
+     * A scenario's run in the warm-up round.
+     *
+     * @param problem why it did not run cleanly, or null
+     */
+    public record WarmupRun(String scenario, double opsPerSecond, double seconds, String problem) {
     }
 
     /** Sets the scenario up, drives it, checks it, and writes its result. */

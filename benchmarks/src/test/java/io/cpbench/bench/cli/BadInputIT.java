@@ -143,6 +143,8 @@ class BadInputIT {
                 Arguments.of(2, "--cluster-warmup: '-1' is not a duration", new String[]{"run", "--scenario",
                         "client-leader", "--cluster-warmup", "-1"}),
                 Arguments.of(2, "--timebox must be at least 1s", new String[]{"run", "--scenario", "client-leader", "--timebox", "1ms"}),
+                Arguments.of(2, "Invalid value for option '--warmup-round': '-1s' is not a duration", new String[]{"matrix",
+                        "--warmup-round", "-1s"}),
                 Arguments.of(2, "--timebox must be at least 1s (it bounds a whole scenario, warm-up included), was 0ms",
                         new String[]{"run", "--scenario", "client-leader", "--timebox", "0"}),
                 Arguments.of(2, "--duration must be at least 1s, was 0ms", new String[]{"run", "--scenario", "client-leader",

@@ -40,8 +40,9 @@ class MatrixIT {
 
     @BeforeAll
     void runQuickMatrix() throws Exception {
+        // one round, whose default is no warm-up round: a short one here, to see it run
         CliProcess cli = CliProcess.start(work, "matrix", "--ops", Integer.toString(OPS), "--warmup", "200ms",
-                "--settle", "2s", "--cluster-warmup", "1s", "--out", "runs");
+                "--settle", "2s", "--cluster-warmup", "1s", "--warmup-round", "500ms", "--out", "runs");
         if (cli.awaitStderr("measure", 300)) {
             listening = ListeningSockets.of(ListeningSockets.withDescendants(cli.process.toHandle()));
         }
@@ -70,6 +71,30 @@ class MatrixIT {
     }
 
     /** The members, the emulator's proxies and the CLI listen on loopback only, never on every interface. */
+    /** The warm-up round: every scenario once, before round 1, through its own client; nothing of it in the results. */
+    @Test
+    void theWarmUpRoundRanEveryScenarioBeforeRoundOneAndLeftNoResult() throws IOException {
+        String out = finished.stdout();
+        assertThat(out).contains("warm-up round: each scenario once for 500ms through its own client, untimed");
+        int before = out.indexOf("[round 1/1, scenario 1 of 13]");
+        for (int k = 1; k <= 13; k++) {
+            int at = out.indexOf("[warm-up round, scenario " + k + " of 13] ");
+            assertThat(at).as("warm-up round's scenario %d, before round 1", k).isBetween(0, before);
+        }
+        // every scenario's warm-up line, each with the op/s it ran at
+        assertThat(out.lines().filter(l -> l.matches("    warm-up  [\\d,]+ op/s in [\\d.]+ s"))).hasSize(13);
+        assertThat(results).hasSize(13).allSatisfy((name, r) -> assertThat(r.round()).isEqualTo(1));
+        try (Stream<Path> files = Files.list(runDir)) {
+            assertThat(files.map(p -> p.getFileName().toString())).as("no file of the warm-up round")
+                    .noneMatch(f -> f.startsWith("00-") || f.startsWith("-1"));
+        }
+        String table = Files.readString(runDir.resolve("table.md"));
+        assertThat(table).contains("Warm-up round (500ms a scenario, untimed, not in the results above)");
+        for (String scenario : results.keySet()) {
+            assertThat(table).containsPattern("\\| " + scenario + " +\\| [\\d,]+ +\\| [\\d,]+ +\\| [\\d,]+ +\\|");
+        }
+    }
+
     @Test
     void everySocketTheRunListensOnIsOnLoopback() {
         assertThat(listening).as("sockets seen while it measured").isNotNull();

@@ -130,7 +130,7 @@ public final class ScenarioTable {
     /**
      * Each scenario's op/s divided by the baseline's op/s in the same round, over the rounds: the interleaved,
      * paired comparison that a noisy machine allows. Rounds in which either run did not end OK are left out, and so
-     * is a round whose baseline was disturbed ({@link Disturbed}), each named below the table.
+     * is a disturbed round ({@link Disturbed}: the scenario's own, or its baseline's), each named below the table.
      */
     public static String ratios(List<RunResult> results, String baseline) {
         return ratios(results, network -> baseline);
@@ -164,6 +164,108 @@ public final class ScenarioTable {
      * @param max      largest per-round ratio
      */
     public record Ratio(String scenario, String baseline, Bootstrap.Interval interval, double min, double max) {
+
+        /** What the interval says: faster or slower than the baseline, or no difference shown at its precision. */
+        public Reading reading() {
+            if (interval.n() < 2) {
+                return Reading.ONE_ROUND;
+            }
+            return interval.low() > 1 ? Reading.FASTER : interval.high() < 1 ? Reading.SLOWER : Reading.NO_DIFFERENCE_SHOWN;
+        }
+
+        /**
+         * The smallest difference this run could have seen: the interval's half-width relative to its median (0.05 is
+         * ±5 %); a true difference smaller than this may show as none. Infinite with one round.
+         */
+        public double resolution() {
+            return interval.relativeHalfWidth();
+        }
+
+        /** Whether the whole interval lies within {@code band} of the baseline (0.03: 0.97-1.03): shown to be as fast. */
+        public boolean within(double band) {
+            return interval.n() >= 2 && interval.low() >= 1 - band && interval.high() <= 1 + band;
+        }
+
+        /**
+         * About how many paired rounds in all would give an interval of half-width {@code target}, the width shrinking as
+         * one over the square root of the rounds: this run's rounds when it is already that narrow, 0 when one round
+         * cannot tell (no interval).
+         */
+        public int roundsFor(double target) {
+            int n = interval.n();
+            if (n < 2 || !Double.isFinite(resolution())) {
+                return 0;
+            }
+            if (resolution() <= target) {
+                return n;
+            }
+            double rounds = n * Math.pow(resolution() / target, 2);
+            return rounds >= Integer.MAX_VALUE ? Integer.MAX_VALUE : (int) Math.ceil(rounds - 1e-9);
+        }
+
+        /** {@code faster (+10.3 %)}, {@code slower (-35.2 %)}, {@code no difference shown (could see ±7.4 %)}. */
+        public String readingText() {
+            double change = (interval.median() - 1) * 100;
+            return switch (reading()) {
+                case FASTER -> fmt("faster (%+.1f%%)", change);
+                case SLOWER -> fmt("slower (%+.1f%%)", change);
+                case NO_DIFFERENCE_SHOWN -> fmt("no difference shown (could see ±%.1f%%)", resolution() * 100);
+                case ONE_ROUND -> "one round: no interval";
+            };
+        }
+    }
+
+    /** How a paired ratio reads ({@link Ratio#reading()}). */
+    public enum Reading { FASTER, SLOWER, NO_DIFFERENCE_SHOWN, ONE_ROUND }
+
+    /**
+     * The study's question: whether a topology's op/s are within this share of its network's leader-only baseline
+     * (the seed's: 3 %). A ratio whose interval is wider than this cannot answer it, whatever its median.
+     */
+    public static final double QUESTION = 0.03;
+
+    /**
+     * What the ratios found, in words, for the summary's last lines: which scenarios were faster or slower than their
+     * baseline, which showed no difference at this run's precision and how large a difference each could have seen,
+     * which were shown to be within {@code band} (the study's question) and, when some interval is wider than that,
+     * about how many rounds would answer it for every row. Empty without a ratio of two rounds or more.
+     */
+    public static List<String> findings(List<Ratio> ratios, double band) {
+        List<Ratio> judged = ratios.stream().filter(r -> r.reading() != Reading.ONE_ROUND).toList();
+        if (judged.isEmpty()) {
+            return List.of();
+        }
+        List<String> lines = new ArrayList<>();
+        lines.add("What this run found (each scenario against its network's baseline, 95% intervals of the paired ratios):");
+        for (Reading reading : List.of(Reading.FASTER, Reading.SLOWER)) {
+            List<String> rows = judged.stream().filter(r -> r.reading() == reading).map(r -> fmt("%s %.3f (%.3f–%.3f)",
+                    r.scenario(), r.interval().median(), r.interval().low(), r.interval().high())).toList();
+            if (!rows.isEmpty()) {
+                lines.add("  " + (reading == Reading.FASTER ? "faster" : "slower") + " than the baseline: "
+                        + String.join(", ", rows));
+            }
+        }
+        List<String> none = judged.stream().filter(r -> r.reading() == Reading.NO_DIFFERENCE_SHOWN)
+                .map(r -> fmt("%s (±%.1f%%)", r.scenario(), r.resolution() * 100)).toList();
+        if (!none.isEmpty()) {
+            lines.add("  no difference shown at this precision (a difference smaller than its ± could not show): "
+                    + String.join(", ", none));
+        }
+        List<String> within = judged.stream().filter(r -> r.within(band)).map(Ratio::scenario).toList();
+        int n = judged.stream().mapToInt(r -> r.interval().n()).max().orElse(0);
+        int needed = judged.stream().mapToInt(r -> r.roundsFor(band)).max().orElse(0);
+        lines.add(fmt("  within %.0f%% of the baseline (the study's question): %s", band * 100,
+                within.isEmpty() ? "shown for none" : "shown for " + String.join(", ", within)));
+        if (needed > n) {
+            Ratio widest = judged.stream().max(java.util.Comparator.comparingDouble(Ratio::resolution)).orElseThrow();
+            lines.add(fmt("  This run cannot tell a %.0f%% difference for every row: its widest interval is ±%.1f%% (%s)"
+                    + " after %d paired rounds; about %,d rounds would narrow it to ±%.0f%% (--until-ci %.0f%% runs"
+                    + " rounds until then).", band * 100, widest.resolution() * 100, widest.scenario(), n, needed,
+                    band * 100, band * 100));
+        } else {
+            lines.add(fmt("  Every interval is within ±%.0f%%: this run answers the question for every row.", band * 100));
+        }
+        return lines;
     }
 
     /** The paired ratios, each scenario against the baseline of its own network (see {@link #ratiosWithinNetwork}). */
@@ -179,24 +281,31 @@ public final class ScenarioTable {
     }
 
     /**
-     * A round whose baseline ran far off its other rounds (a cluster still warming, a machine busy with something
-     * else): below {@link #DISTURBED_BELOW} of the median of its other rounds. Every ratio of that round would be
-     * built on it, so none is: the round is left out of the paired ratios, and the table says so.
+     * A scenario's round that ran far off its other rounds (a cluster still warming, a client path not yet compiled, a
+     * machine busy with something else): below {@link #DISTURBED_BELOW} of the median of its other OK rounds. Its
+     * ratio would measure the disturbance, not the routing, so it is left out of that scenario's ratio; a disturbed
+     * baseline leaves its whole round out of its network's ratios, as every ratio of that round is built on it. The
+     * table names each, and a matrix runs such a round again (bounded).
      *
-     * @param baseline     the baseline's label
-     * @param opsPerSecond what the baseline ran at in that round
+     * @param scenario     the scenario's label
+     * @param opsPerSecond what it ran at in that round
      * @param othersMedian the median of its other rounds
+     * @param ofBaseline   whether it is its network's baseline
      */
-    public record Disturbed(String baseline, int round, double opsPerSecond, double othersMedian) {
+    public record Disturbed(String scenario, int round, double opsPerSecond, double othersMedian, boolean ofBaseline) {
 
-        /** {@code round 1 left out: its baseline client-leader ran at 120 op/s, under half ...}. */
+        /**
+         * {@code round 1 left out of the ratios: its baseline client-leader ran at 120 op/s, under half ...}, or for
+         * another scenario {@code round 1 left out of client-lb's ratio: it ran at ...}.
+         */
         public String line() {
-            return String.format(Locale.ROOT, "round %d left out of the ratios: its baseline %s ran at %,.0f op/s, under"
-                    + " half the median of its other rounds (%,.0f op/s)", round, baseline, opsPerSecond, othersMedian);
+            return String.format(Locale.ROOT, "round %d left out of %s ran at %,.0f op/s, under half the median of its"
+                    + " other rounds (%,.0f op/s)", round, ofBaseline ? "the ratios: its baseline " + scenario
+                    : scenario + "'s ratio: it", opsPerSecond, othersMedian);
         }
     }
 
-    /** A baseline below this share of the median of its other rounds disturbs its round. */
+    /** A round below this share of the median of the scenario's other rounds is disturbed. */
     public static final double DISTURBED_BELOW = 0.5;
 
     /** The disturbed rounds among {@code results}, each baseline against its own network's (see {@link Disturbed}). */
@@ -204,16 +313,19 @@ public final class ScenarioTable {
         return disturbed(results, baselinesByNetwork(results)::get);
     }
 
+    /** Every scenario's disturbed rounds, baselines first, each in round order. */
     private static List<Disturbed> disturbed(List<RunResult> results, java.util.function.Function<String, String> baselineOf) {
-        Map<String, Map<Integer, Double>> byBaseline = new LinkedHashMap<>();
+        Map<String, Map<Integer, Double>> byScenario = new LinkedHashMap<>();
+        Map<String, Boolean> isBaseline = new java.util.HashMap<>();
         for (RunResult r : results) {
             String baseline = baselineOf.apply(r.run().network());
-            if (baseline != null && r.scenario().equals(baseline) && r.status() == Status.OK) {
-                byBaseline.computeIfAbsent(r.label(), k -> new java.util.TreeMap<>()).put(r.round(), r.measured().opsPerSecond());
+            if (baseline != null && r.status() == Status.OK) {
+                byScenario.computeIfAbsent(r.label(), k -> new java.util.TreeMap<>()).put(r.round(), r.measured().opsPerSecond());
+                isBaseline.put(r.label(), r.scenario().equals(baseline));
             }
         }
         List<Disturbed> out = new ArrayList<>();
-        byBaseline.forEach((label, rounds) -> {
+        byScenario.forEach((label, rounds) -> {
             if (rounds.size() < 2) {
                 return;
             }
@@ -221,10 +333,11 @@ public final class ScenarioTable {
                 double median = Bootstrap.median(rounds.entrySet().stream().filter(e -> !e.getKey().equals(round))
                         .mapToDouble(Map.Entry::getValue).sorted().toArray());
                 if (ops < DISTURBED_BELOW * median) {
-                    out.add(new Disturbed(label, round, ops, median));
+                    out.add(new Disturbed(label, round, ops, median, isBaseline.get(label)));
                 }
             });
         });
+        out.sort(java.util.Comparator.comparing((Disturbed d) -> !d.ofBaseline()));
         return out;
     }
 
@@ -232,7 +345,7 @@ public final class ScenarioTable {
     private static List<Ratio> pairedRatios(List<RunResult> results, java.util.function.Function<String, String> baselineOf,
                                             List<Disturbed> left) {
         java.util.Set<String> disturbed = new java.util.HashSet<>();
-        left.forEach(d -> disturbed.add(d.baseline() + "#" + d.round()));
+        left.forEach(d -> disturbed.add(d.scenario() + "#" + d.round()));
         Map<String, RunResult> baselineByRound = new java.util.HashMap<>();
         for (RunResult r : results) {
             if (baselineOf.apply(r.run().network()) == null) {
@@ -251,7 +364,8 @@ public final class ScenarioTable {
             }
             String baseline = r.labelOf(baselineOf.apply(r.run().network()));
             RunResult base = baselineByRound.get(baseline + "#" + r.round());
-            if (!r.label().equals(baseline) && base != null && r.status() == Status.OK && base.measured().opsPerSecond() > 0) {
+            if (!r.label().equals(baseline) && base != null && r.status() == Status.OK && base.measured().opsPerSecond() > 0
+                    && !disturbed.contains(r.label() + "#" + r.round())) {
                 ratios.computeIfAbsent(r.label(), k -> new ArrayList<>()).add(r.measured().opsPerSecond() / base.measured().opsPerSecond());
                 baselines.put(r.label(), baseline);
             }
@@ -273,15 +387,17 @@ public final class ScenarioTable {
         List<List<String>> cells = new ArrayList<>();
         for (Ratio ratio : ratios) {
             Bootstrap.Interval ci = ratio.interval();
+            int rounds = ratio.roundsFor(QUESTION);
             cells.add(List.of(ratio.scenario(), ratio.baseline(), fmt("%.3f", ci.median()),
                     ci.n() < 2 ? "–" : fmt("%.3f–%.3f", ci.low(), ci.high()),
                     ci.n() < 2 ? "–" : fmt("±%.1f%%", ci.relativeHalfWidth() * 100),
-                    fmt("%.3f–%.3f", ratio.min(), ratio.max()), Integer.toString(ci.n())));
+                    fmt("%.3f–%.3f", ratio.min(), ratio.max()), Integer.toString(ci.n()), ratio.readingText(),
+                    rounds == 0 ? "–" : rounds <= ci.n() ? "reached" : fmt("about %,d", rounds)));
         }
         StringBuilder notes = new StringBuilder();
         disturbed.forEach(d -> notes.append(d.line()).append('.').append(System.lineSeparator()));
         return MarkdownTable.render(List.of("Scenario", "Baseline (same round)", "Op/s ÷ baseline (median)", "95% CI", "CI half-width",
-                "min–max", "paired rounds"), cells) + notes;
+                "min–max", "paired rounds", "reading", fmt("rounds for ±%.0f%%", QUESTION * 100)), cells) + notes;
     }
 
     /** "–" where nothing was measured (rather than zeros); "≥" before a value ops abandoned in flight make a lower bound. */

@@ -259,4 +259,104 @@ class ScenarioTableTest {
         assertThat(ScenarioTable.ratios(List.of(result("client-follower", 1, 800, Status.OK, 1)), "client-leader"))
                 .as("no baseline, no table").isEmpty();
     }
+
+    /**
+     * Issue 72's round 1: the baseline ran at its usual rate but client-lb, early in a half-warm round, at under a third
+     * of its later rounds. That round is left out of client-lb's ratio only, and the table says so in a line of its own.
+     */
+    @Test
+    void aScenariosOwnDisturbedRoundIsLeftOutOfItsRatioOnlyAndNamed() {
+        List<RunResult> results = List.of(
+                baseline(result("client-leader", 1, 1000, Status.OK, 1)),
+                result("client-lb", 1, 300, Status.OK, 1),
+                result("client-follower", 1, 900, Status.OK, 1),
+                baseline(result("client-leader", 2, 1050, Status.OK, 1)),
+                result("client-lb", 2, 950, Status.OK, 1),
+                result("client-follower", 2, 950, Status.OK, 1),
+                baseline(result("client-leader", 3, 1100, Status.OK, 1)),
+                result("client-lb", 3, 1000, Status.OK, 1),
+                result("client-follower", 3, 1000, Status.OK, 1));
+
+        assertThat(ScenarioTable.disturbedWithinNetwork(results)).singleElement().satisfies(d -> {
+            assertThat(d.scenario()).isEqualTo("client-lb");
+            assertThat(d.round()).isEqualTo(1);
+            assertThat(d.othersMedian()).isEqualTo(975);
+            assertThat(d.ofBaseline()).isFalse();
+        });
+        List<ScenarioTable.Ratio> ratios = ScenarioTable.pairedRatiosWithinNetwork(results);
+        assertThat(ratios).filteredOn(r -> r.scenario().equals("client-lb")).singleElement().satisfies(r -> {
+            assertThat(r.interval().n()).isEqualTo(2);
+            assertThat(r.min()).isCloseTo(950.0 / 1050, within(1e-12));
+            assertThat(r.max()).isCloseTo(1000.0 / 1100, within(1e-12));
+        });
+        assertThat(ratios).filteredOn(r -> r.scenario().equals("client-follower")).singleElement()
+                .satisfies(r -> assertThat(r.interval().n()).as("the baseline's round 1 stays for the others").isEqualTo(3));
+        assertThat(ScenarioTable.ratiosWithinNetwork(results)).contains("round 1 left out of client-lb's ratio: it ran at"
+                + " 300 op/s, under half the median of its other rounds (975 op/s).");
+    }
+
+    /** Readings checked against intervals whose answer is known by hand (the study's own figures, issue 72). */
+    @Test
+    void aRatioReadsFasterSlowerOrNoDifferenceFromItsIntervalNotItsMedian() {
+        ScenarioTable.Ratio faster = ratio(1.105, 1.004, 1.234, 3);
+        ScenarioTable.Ratio slower = ratio(0.648, 0.438, 0.852, 3);
+        // the 37-round reference: leader-aware ÷ leader 1.033 [0.982-1.084]: a median above 1, no difference shown
+        ScenarioTable.Ratio none = ratio(1.033, 0.982, 1.084, 37);
+        ScenarioTable.Ratio same = ratio(1.005, 0.980, 1.020, 40);
+        ScenarioTable.Ratio one = ratio(0.9, 0.9, 0.9, 1);
+
+        assertThat(faster.reading()).isEqualTo(ScenarioTable.Reading.FASTER);
+        assertThat(faster.readingText()).isEqualTo("faster (+10.5%)");
+        assertThat(slower.reading()).isEqualTo(ScenarioTable.Reading.SLOWER);
+        assertThat(slower.readingText()).isEqualTo("slower (-35.2%)");
+        assertThat(none.reading()).isEqualTo(ScenarioTable.Reading.NO_DIFFERENCE_SHOWN);
+        // (1.084 - 0.982) / 2 / 1.033 = 4.937 %
+        assertThat(none.resolution()).isCloseTo(0.049370, within(1e-6));
+        assertThat(none.readingText()).isEqualTo("no difference shown (could see ±4.9%)");
+        assertThat(one.reading()).isEqualTo(ScenarioTable.Reading.ONE_ROUND);
+
+        // by hand: 37 x (0.049370 / 0.03)^2 = 100.2, so 101 rounds for ±3 %; already narrower: its own rounds
+        assertThat(none.roundsFor(0.03)).isEqualTo(101);
+        assertThat(none.roundsFor(0.05)).isEqualTo(37);
+        assertThat(faster.roundsFor(0.03)).isEqualTo((int) Math.ceil(3 * Math.pow((1.234 - 1.004) / 2 / 1.105 / 0.03, 2)));
+        assertThat(one.roundsFor(0.03)).as("one round cannot tell").isZero();
+
+        assertThat(same.within(0.03)).isTrue();
+        assertThat(none.within(0.03)).isFalse();
+        assertThat(ratio(1.01, 0.975, 1.031, 40).within(0.03)).as("1.031 is outside 1.03").isFalse();
+        assertThat(one.within(0.03)).isFalse();
+    }
+
+    @Test
+    void theFindingsSayInWordsWhatTheRunFoundAndWhatItCouldNot() {
+        List<String> lines = ScenarioTable.findings(List.of(named("client-leader-aware", ratio(1.105, 1.004, 1.234, 3)),
+                named("client-lb", ratio(0.648, 0.438, 0.852, 3)), named("client-smart", ratio(0.817, 0.592, 1.031, 3)),
+                named("client-follower", ratio(0.6, 0.6, 0.6, 1))), 0.03);
+        String text = String.join("\n", lines);
+        assertThat(text).contains("faster than the baseline: client-leader-aware 1.105 (1.004–1.234)")
+                .contains("slower than the baseline: client-lb 0.648 (0.438–0.852)")
+                .contains("no difference shown at this precision (a difference smaller than its ± could not show):"
+                        + " client-smart (±26.9%)")
+                .contains("within 3% of the baseline (the study's question): shown for none")
+                .doesNotContain("client-follower");
+        // the widest is client-lb's: (0.852 - 0.438) / 2 / 0.648 = 31.94 % (client-smart's is 26.87 %);
+        // 3 x (0.3194 / 0.03)^2 = 340.2
+        assertThat(lines.get(lines.size() - 1)).contains("its widest interval is ±31.9% (client-lb) after 3 paired"
+                + " rounds; about 341 rounds would narrow it to ±3%");
+
+        List<String> answered = ScenarioTable.findings(List.of(named("client-lb", ratio(1.005, 0.980, 1.020, 40))), 0.03);
+        assertThat(answered).anySatisfy(l -> assertThat(l).contains("shown for client-lb"))
+                .last().asString().contains("answers the question for every row");
+        assertThat(ScenarioTable.findings(List.of(named("client-lb", ratio(0.6, 0.6, 0.6, 1))), 0.03))
+                .as("one round: nothing to say").isEmpty();
+    }
+
+    private static ScenarioTable.Ratio ratio(double median, double low, double high, int n) {
+        return new ScenarioTable.Ratio("x", "client-leader", new io.cpbench.core.stats.Bootstrap.Interval(median, low, high, n),
+                low, high);
+    }
+
+    private static ScenarioTable.Ratio named(String scenario, ScenarioTable.Ratio r) {
+        return new ScenarioTable.Ratio(scenario, r.baseline(), r.interval(), r.min(), r.max());
+    }
 }
