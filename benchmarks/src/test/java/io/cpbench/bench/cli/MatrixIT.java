@@ -76,7 +76,7 @@ class MatrixIT {
     void theWarmUpRoundRanEveryScenarioBeforeRoundOneAndLeftNoResult() throws IOException {
         String out = finished.stdout();
         assertThat(out).contains("warm-up round: each scenario once for 500ms through its own client, untimed");
-        int before = out.indexOf("[round 1/1, scenario 1 of 13]");
+        int before = out.indexOf("[round 1/1, scenario 1 of 13");
         for (int k = 1; k <= 13; k++) {
             int at = out.indexOf("[warm-up round, scenario " + k + " of 13] ");
             assertThat(at).as("warm-up round's scenario %d, before round 1", k).isBetween(0, before);
