@@ -89,7 +89,7 @@ public final class ScenarioRunner {
 
     /**
      * One scenario of the warm-up round: untimed, through its own client (its session set up, its client path compiled,
-     * its connections made), for {@code length} with no warm-up of its own, in a time box of its plan's at most. Nothing
+     * its connections made), for {@code length} ({@link #warmupPlan}). Nothing
      * is written: no result, no interval log; progress goes out as round 0.
      *
      * @return what it ran at, for the table's warm-up column
@@ -98,10 +98,7 @@ public final class ScenarioRunner {
         if (length.isNegative() || length.isZero()) {
             throw new IllegalArgumentException("a warm-up round's length must be above 0, was " + length);
         }
-        LoadSpec plan = plans.apply(scenario);
-        Duration box = plan.bounds() == null ? length.plusSeconds(10) : plan.bounds().timebox();
-        Duration bounded = length.plusSeconds(10).compareTo(box) < 0 ? length.plusSeconds(10) : box;
-        LoadSpec untimed = plan.toBuilder().warmup(Duration.ZERO).duration(length).timebox(bounded).build();
+        LoadSpec untimed = warmupPlan(plans.apply(scenario), length);
         try (ScenarioSession session = ScenarioSession.open(scenario, topology, options)) {
             LoadResult run;
             try {
@@ -116,6 +113,15 @@ public final class ScenarioRunner {
         } catch (ScenarioSession.SetupException e) {
             return new WarmupRun(scenario.name(), 0, 0, e.getMessage());
         }
+    }
+
+    /**
+     * A scenario's plan for the warm-up round: the same op, clients and threads, measured for {@code length} with no
+     * warm-up of its own, in a time box of {@code length} + 10 s (a slow session set-up or a stalled op cannot hold it
+     * longer).
+     */
+    static LoadSpec warmupPlan(LoadSpec plan, Duration length) {
+        return plan.toBuilder().warmup(Duration.ZERO).duration(length).timebox(length.plusSeconds(10)).build();
     }
 
     /** The round number progress is given for a scenario's run in the warm-up round. */

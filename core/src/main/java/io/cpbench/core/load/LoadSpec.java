@@ -461,10 +461,14 @@ public record LoadSpec(Map<OpType, Integer> mix, int objects, String prefix, Lis
             return this;
         }
 
-        /** Measure for this long: the schedule's duration; in an op-count bounded run, instead of {@link #ops}. */
+        /**
+         * Measure for this long: the schedule's duration; in an op-count bounded run, instead of {@link #ops}. A copied
+         * spec's flat schedule (one stage at one level) gives way to it, as it does to an op count.
+         */
         public Builder duration(Duration value) {
             duration = value;
             ops = 0;
+            clearFlatSchedule();
             return this;
         }
 

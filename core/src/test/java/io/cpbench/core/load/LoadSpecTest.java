@@ -128,6 +128,12 @@ class LoadSpecTest {
         assertThat(timed.measuredFor()).isEqualTo(Duration.ofSeconds(30));
         assertThat(timed.toBuilder().timebox(Duration.ofMinutes(1)).build().measuredFor()).isEqualTo(Duration.ofSeconds(30));
         assertThat(timed.toBuilder().ops(7).build().bounds().ops()).isEqualTo(7);
+        // a timed copy given a new duration measures for it: its flat schedule gives way (the warm-up round's plan)
+        assertThat(timed.toBuilder().duration(Duration.ofSeconds(5)).build().measuredFor()).isEqualTo(Duration.ofSeconds(5));
+        // a staged schedule does not: a duration beside stages is still refused
+        LoadSpec staged = LoadSpec.builder().threads(4).stages("5s:2,5s:4").build();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> staged.toBuilder().duration(Duration.ofSeconds(5)).build())
+                .hasMessageContaining("give either a duration or stages, not both");
         // what a result records reads back to the same spec (with ops of the mix: a caller's own op is never read)
         for (LoadSpec bounded : List.of(seed, timed, seed.toBuilder().warmupOps(500).build())) {
             LoadSpec spec = bounded.toBuilder().op(OpType.CALL, 0).op(OpType.CAS, 1).build();
