@@ -16,7 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** emulator-cost as a user runs it: fresh clusters each way, a pair at a time, the ratio table at the end. */
 // Four fresh clusters, and the emulator-cost figure is a study: the long group (./mvnw verify -Plong).
 @org.junit.jupiter.api.Tag("long")
-@org.junit.jupiter.api.Tag("alone") // a cost or a verdict measured on this machine: run with no other test beside it
+// Not "alone": it checks how the pairs ran and what was written, and that each ratio is its own runs' op/s, not what the
+// ratio is on this machine; so it runs beside the others (with the tests' C1 members too).
 class EmulatorCostIT {
 
     @TempDir

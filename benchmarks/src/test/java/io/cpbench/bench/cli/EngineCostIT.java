@@ -14,7 +14,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** {@code cpbench engine-cost} end to end on 3 local members: every pair measured, the table and CSV written. */
 @SharedCluster.Uses
 @Tag("long") // in CI's -Plong run: it keeps ./mvnw verify under 15 minutes
-@org.junit.jupiter.api.Tag("alone") // a cost or a verdict measured on this machine: run with no other test beside it
+// Not "alone": it checks every pair, the order and the table, not what the engine costs on this machine; so it runs
+// beside the others.
 class EngineCostIT {
 
     @TempDir
