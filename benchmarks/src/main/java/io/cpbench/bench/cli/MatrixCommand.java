@@ -13,7 +13,7 @@ import java.util.List;
         description = {"Runs several scenarios on one cluster in interleaved rounds, then prints and writes the table.",
                 "Each round runs every scenario once, in an order rotated per round. Without --scenario: the 13 scenarios"
                         + " of 'cpbench list' that run by default."},
-        footer = {"", "Examples:", "  cpbench matrix --quick                     (all 13 scenarios, 3 rounds, about 8 minutes)",
+        footer = {"", "Examples:", "  cpbench matrix --quick                     (all 13 scenarios, 3 rounds, about 10 minutes)",
                 "  cpbench matrix --scenario client-leader,client-lb,client-smart --rounds 5 --ops 50000",
                 "  cpbench matrix --quick --strict || echo \"not clean: exit $?\"",
                 "  cpbench matrix --scenario client-leader,client-follower,client-leader-aware --duration 5s --until-ci 5%%"})
