@@ -146,27 +146,26 @@ public final class RunDirectory {
         if (!ratios.isEmpty()) {
             markdown.append("\nPaired by round (each scenario against the baseline run in the same round):\n\n").append(ratios);
         }
-        if (!notes.isEmpty()) {
-            console.println();
-            markdown.append('\n');
-            for (String note : notes) {
-                console.println(note);
-                markdown.append(note).append("\n");
-            }
-        }
-        List<String> findings = ScenarioTable.findings(ScenarioTable.pairedRatiosWithinNetwork(results), ScenarioTable.QUESTION);
-        if (!findings.isEmpty()) {
-            console.println();
-            markdown.append('\n');
-            for (String line : findings) {
-                console.println(line);
-                markdown.append(line).append("\n");
-            }
-        }
+        paragraph(console, markdown, notes);
+        paragraph(console, markdown, ScenarioTable.findings(ScenarioTable.pairedRatiosWithinNetwork(results),
+                ScenarioTable.QUESTION));
         writeText(runDir, "table.md", markdown.toString());
         CsvSummary.write(runDir.resolve("summary.csv"), results);
         console.println();
         console.printf("wrote %d results, table.md and summary.csv to %s%n", results.size(), runDir);
+    }
+
+    /** {@code lines} after an empty line, on the console and in the Markdown; nothing when there are none. */
+    private static void paragraph(PrintStream console, StringBuilder markdown, List<String> lines) {
+        if (lines.isEmpty()) {
+            return;
+        }
+        console.println();
+        markdown.append('\n');
+        for (String line : lines) {
+            console.println(line);
+            markdown.append(line).append("\n");
+        }
     }
 
     /** A run's directory: it holds result files, or it is a sweep's. */
