@@ -99,9 +99,9 @@ abstract class SuiteCommand implements Callable<Integer> {
         ProbeSettings probeSettings = probeSettings();
         UntilCi untilCi = untilCi();
         ClusterChoice cluster = validate(scenarios);
+        int rounds = untilCi != null ? untilCi.maxRounds() : rounds();
         MatrixRun run = new MatrixRun(new MatrixRun.Config(commandName(), scenarios, planOptions.plan(), planOptions.plans(),
-                untilCi != null ? untilCi.maxRounds() : rounds(), untilCi, clusterWarmup.get(),
-                warmupRound(untilCi != null ? untilCi.maxRounds() : rounds()),
+                rounds, untilCi, clusterWarmup.get(), warmupRound(rounds),
                 cluster.suiteOptions(slowMember, delay.value(), probeSettings), cluster, releaseChoices, strict), System.out);
         return RunService.run(run, out.setup().withLive(liveOptions).withProgressEvery(progressEvery));
     }

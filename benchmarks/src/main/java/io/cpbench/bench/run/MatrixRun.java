@@ -217,6 +217,9 @@ public final class MatrixRun extends ReleaseAwareRun implements RunKind {
             double rate = runner.warmCluster(warmup, console);
             estimate.rate(rate);
             long seconds = estimate.remainingSeconds(0, 0);
+            if (seconds > 0 && config.warmupRound() != null) { // the warm-up round's scenarios too (their set-up not)
+                seconds += scenarios.size() * config.warmupRound().toSeconds();
+            }
             if (seconds > 0) {
                 console.printf(Locale.ROOT, "at that rate, with scenarios through the slow member at their time box,"
                         + " this takes about %s%n", Durations.human(seconds));

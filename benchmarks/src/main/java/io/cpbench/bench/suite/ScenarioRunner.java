@@ -90,7 +90,7 @@ public final class ScenarioRunner {
     /**
      * One scenario of the warm-up round: untimed, through its own client (its session set up, its client path compiled,
      * its connections made), for {@code length} ({@link #warmupPlan}). Nothing
-     * is written: no result, no interval log; progress goes out as round 0.
+     * is written: no result, no interval log; progress goes out as round {@link #WARMUP_ROUND}.
      *
      * @return what it ran at, for the table's warm-up column
      */

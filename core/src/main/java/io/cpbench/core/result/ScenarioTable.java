@@ -252,16 +252,15 @@ public final class ScenarioTable {
                     + String.join(", ", none));
         }
         List<String> within = judged.stream().filter(r -> r.within(band)).map(Ratio::scenario).toList();
-        int n = judged.stream().mapToInt(r -> r.interval().n()).max().orElse(0);
-        int needed = judged.stream().mapToInt(r -> r.roundsFor(band)).max().orElse(0);
         lines.add(fmt("  within %.0f%% of the baseline (the study's question): %s", band * 100,
                 within.isEmpty() ? "shown for none" : "shown for " + String.join(", ", within)));
-        if (needed > n) {
-            Ratio widest = judged.stream().max(java.util.Comparator.comparingDouble(Ratio::resolution)).orElseThrow();
+        Ratio widest = judged.stream().max(java.util.Comparator.comparingDouble(Ratio::resolution)).orElseThrow();
+        if (widest.resolution() > band) {
+            int needed = judged.stream().mapToInt(r -> r.roundsFor(band)).max().orElse(0);
             lines.add(fmt("  This run cannot tell a %.0f%% difference for every row: its widest interval is ±%.1f%% (%s)"
                     + " after %d paired rounds; about %,d rounds would narrow it to ±%.0f%% (--until-ci %.0f%% runs"
-                    + " rounds until then).", band * 100, widest.resolution() * 100, widest.scenario(), n, needed,
-                    band * 100, band * 100));
+                    + " rounds until then).", band * 100, widest.resolution() * 100, widest.scenario(),
+                    widest.interval().n(), needed, band * 100, band * 100));
         } else {
             lines.add(fmt("  Every interval is within ±%.0f%%: this run answers the question for every row.", band * 100));
         }
