@@ -6,6 +6,7 @@ import com.hazelcast.client.config.XmlClientConfigBuilder;
 import com.hazelcast.client.config.YamlClientConfigBuilder;
 import com.hazelcast.client.impl.clientside.HazelcastClientProxy;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.IndeterminateOperationStateException;
 import com.hazelcast.cp.IAtomicReference;
 import io.cpbench.topology.ClusterClientConfig;
 import io.cpbench.topology.FailoverPreset;
@@ -391,9 +392,18 @@ class BalancersIT {
                     () -> balancer.leader().map(MemberFilter::address).orElse("").equals(settled.leader().address()));
             System.out.printf("leader-aware moved to the new leader %s %.1f s after the old one was killed (attempt %d)%n",
                     settled.leader().name(), (System.nanoTime() - killed) / 1e9, attempt);
-            served = served(client);
+            try {
+                served = served(client);
+            } catch (IndeterminateOperationStateException e) {
+                // This cluster fails an op whose member left before it answered (FailoverPreset's failOnIndeterminate):
+                // leadership moved while the ops ran (seen once in CI, stop 77). As above: settle again, rerun.
+                System.out.printf("leadership moved during the ops (%s): settling again%n", e.getMessage());
+                after = null;
+                continue;
+            }
             after = topology.leadership().read();
         }
+        assertThat(after).as("leadership held still through one run of the ops in 3 attempts").isNotNull();
         assertThat(after.leader()).as("leadership held during the ops").isEqualTo(next.leader());
         long total = served.values().stream().mapToLong(Long::longValue).sum();
         assertThat(served.get(next.leader().index())).as("new leader's share of %s", served).isGreaterThan(total * 90 / 100);
