@@ -201,12 +201,14 @@ public final class RunImport {
                 doc.topology(), rows);
     }
 
-    /** A chaos run: one row, the load under the faults, its status the worse of the load's and the history check's. */
+    /**
+     * A chaos run: one row, the load under the faults, its status the run's one verdict (the one its exit code was):
+     * the load's ending, its invariants and the history check ({@link ChaosDocument#verdict}).
+     */
     private static HistoryRun chaos(Path dir, String kind) {
         ChaosDocument doc = ReportModel.read(dir.resolve(CHAOS), ChaosDocument.class, "a chaos run's " + CHAOS);
         LoadResult load = doc.load();
-        Status status = Status.worst(java.util.stream.Stream.of(load == null ? Status.INCOMPLETE : load.outcome(),
-                doc.linearizability() == null ? Status.UNKNOWN : doc.linearizability().status()).filter(Objects::nonNull).toList());
+        Status status = doc.verdict().status();
         List<HistoryRun.Row> rows = new ArrayList<>();
         String started = load == null ? null : normal(load.startedAt());
         if (load != null && load.total() != null) {
@@ -222,7 +224,10 @@ public final class RunImport {
         return document(dir, kind == null ? "chaos" : kind, started, ended, status, null, null, rows);
     }
 
-    /** An ab run: a row per side (BASE, NEW), from its turns in slices.csv, op/s the sum of ops over the sum of time. */
+    /**
+     * An ab run: its status the run's verdict (FAIL for a regression, as its exit code was); a row per side (BASE, NEW),
+     * from its turns in slices.csv, op/s the sum of ops over the sum of time, each as its pairs were measured.
+     */
     private static HistoryRun ab(Path dir, String kind) {
         AbDocument doc = AbDocument.read(dir);
         List<HistoryRun.Row> rows = new ArrayList<>();
@@ -237,13 +242,13 @@ public final class RunImport {
                 long ops = mine.stream().mapToLong(AbSlices.Turn::ops).sum();
                 double seconds = mine.stream().mapToDouble(AbSlices.Turn::seconds).sum();
                 rows.add(new HistoryRun.Row(doc.scenario(), side.toLowerCase(java.util.Locale.ROOT), "all", "ab", 1, null,
-                        doc.status(), null, ops, mine.stream().mapToLong(AbSlices.Turn::errors).sum(),
+                        doc.measured(), null, ops, mine.stream().mapToLong(AbSlices.Turn::errors).sum(),
                         seconds > 0 ? ops / seconds : 0, medianOf(mine, AbSlices.Turn::p50Us), null,
                         medianOf(mine, AbSlices.Turn::p99Us), null, null, null, null, null, null, null));
             }
         }
         String started = modified(dir.resolve(AbDocument.FILE));
-        return document(dir, kind == null ? "ab" : kind, null, started, doc.status(), doc.environment(), null, rows);
+        return document(dir, kind == null ? "ab" : kind, null, started, doc.verdict(), doc.environment(), null, rows);
     }
 
     /** The median of the turns' values, rounded; null when no turn has one. */

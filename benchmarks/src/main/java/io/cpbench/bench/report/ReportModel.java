@@ -157,12 +157,24 @@ public final class ReportModel {
         results.stream().map(r -> r.cluster().topology()).filter(Objects::nonNull).findFirst()
                 .ifPresent(t -> run.put("topology", t));
         releases(results).ifPresent(r -> run.put("releases", r));
+        if (!results.isEmpty() && chaos == null) {
+            // the run's one verdict: the worst of its results' statuses, as its exit code was
+            Status status = Status.worst(results.stream().map(RunResult::status).toList());
+            run.put("status", status.name());
+            String notOk = RunLines.notOk(kind, results);
+            verdicts.add(verdict("the run", status.name(), status == Status.OK, notOk == null ? "" : notOk));
+        }
         if (!results.isEmpty()) {
             run.put("incomplete", results.stream().anyMatch(r -> r.status() != Status.OK));
             scenarioSections(dir, results, tables, charts, notes, verdicts);
             headline(run, results);
         }
         if (chaos != null) {
+            ChaosDocument.Verdict verdict = chaos.verdict();
+            run.put("status", verdict.status().name());
+            run.put("incomplete", verdict.status() != Status.OK);
+            verdicts.add(verdict("the run", verdict.status().name(), verdict.status() == Status.OK,
+                    verdict.reason() == null ? "" : verdict.reason()));
             faultSection(dir, chaos, tables, charts, verdicts, notes);
         }
         if (sweep != null) {
@@ -491,11 +503,14 @@ public final class ReportModel {
         String md = Series.read(dir.resolve("table.md"));
         if (AbDocument.in(dir)) {
             AbDocument ab = AbDocument.read(dir);
+            Status status = ab.verdict();
+            run.put("status", status.name());
+            verdicts.add(verdict("the run", status.name(), status == Status.OK, ab.reason() == null ? "" : ab.reason()));
             if (ab.result() != null) {
                 verdicts.add(verdict("new ÷ base", ab.regression() ? "regression" : "no regression", !ab.regression(),
                         ab.verdictLine().replaceFirst("^verdict: ", "")));
             }
-            run.put("incomplete", ab.status() != Status.OK);
+            run.put("incomplete", status != Status.OK);
         } else { // a run written before ab.json: the verdict is read from the table's line
             java.util.regex.Matcher verdict = java.util.regex.Pattern.compile("(?m)^verdict: (.*)$").matcher(md);
             if (verdict.find()) {

@@ -58,7 +58,8 @@ public final class RunLines {
         counts.forEach((status, n) -> countText.add(n + " " + status));
         List<String> rows = new ArrayList<>();
         for (RunResult r : notOk) {
-            String reason = r.status() == Status.FAIL && r.reason() != null ? " (" + shorten(r.reason(), 90) + ")" : "";
+            String reason = (r.status() == Status.FAIL || r.status() == Status.BREACHED) && r.reason() != null
+                    ? " (" + shorten(r.reason(), 90) + ")" : "";
             rows.add(r.scenario() + " round " + r.round() + " " + r.status() + reason);
         }
         return String.format(Locale.ROOT, "cpbench %s: %s of %d result%s: %s", command, String.join(", ", countText),

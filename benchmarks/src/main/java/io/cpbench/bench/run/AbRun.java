@@ -276,14 +276,14 @@ public final class AbRun extends StoppableRun implements RunKind {
         }
     }
 
+    /** 130 when stopped, else the exit code of the status {@code ab.json} holds ({@link #ending}): 1 for FAIL. */
     @Override
     public int exitCode(boolean interrupted) {
         Findings outcome = outcome();
         if (interrupted || outcome.stopped()) {
             return ExitCodes.INTERRUPTED;
         }
-        return outcome.failure() != null || outcome.result() == null || outcome.result().regression()
-                ? ExitCodes.FAILED : ExitCodes.OK;
+        return ending(outcome).status().exitCode(false);
     }
 
     private static String orNone(String seen) {
@@ -440,23 +440,27 @@ public final class AbRun extends StoppableRun implements RunKind {
 
     /** What {@code ab.json} holds of an outcome: the verdict and how the run ended. */
     private AbDocument document(Findings outcome, List<String> about) {
-        Status status;
-        String reason;
+        Ending ending = ending(outcome);
+        return new AbDocument(AbDocument.FORMAT, config.turns().scenario(), ending.status(), ending.reason(),
+                outcome.pairs().size(), outcome.started(), outcome.ownClusters(), about, Environment.current(),
+                outcome.result());
+    }
+
+    /** The run's one verdict, with why it is not OK. */
+    private record Ending(Status status, String reason) {
+    }
+
+    private static Ending ending(Findings outcome) {
         if (outcome.stopped()) {
-            status = Status.INCOMPLETE;
-            reason = "interrupted after " + outcome.pairs().size() + " pairs";
+            return new Ending(Status.INCOMPLETE, "interrupted after " + outcome.pairs().size() + " pairs");
         } else if (outcome.failure() != null) {
-            status = Status.FAIL;
-            reason = outcome.failure();
+            return new Ending(Status.FAIL, outcome.failure());
         } else if (outcome.result() == null) {
-            status = Status.FAIL;
-            reason = "fewer than 2 pairs measured (" + outcome.started() + " started)";
-        } else {
-            status = Status.OK;
-            reason = null;
+            return new Ending(Status.FAIL, "fewer than 2 pairs measured (" + outcome.started() + " started)");
+        } else if (outcome.result().regression()) {
+            return new Ending(Status.FAIL, Comparison.summary(outcome.result(), "BASE", "NEW").replaceFirst("^verdict: ", ""));
         }
-        return new AbDocument(AbDocument.FORMAT, config.turns().scenario(), status, reason, outcome.pairs().size(),
-                outcome.started(), outcome.ownClusters(), about, Environment.current(), outcome.result());
+        return new Ending(Status.OK, null);
     }
 
     /**

@@ -54,14 +54,6 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class ChaosRun extends StoppableRun implements RunKind {
 
     /**
-     * How a chaos run ended, as the checkers judged it: FAIL when a checker failed (not linearizable, or an invariant
-     * broken), UNKNOWN when none failed but linearizability is unknown (its check ran out of time or memory), else OK.
-     */
-    public static Status judge(Linearizability.Verdict linearizability, boolean invariantsHold) {
-        return invariantsHold ? linearizability.status() : Status.FAIL;
-    }
-
-    /**
      * @param plan       the fault and its target
      * @param schedule   when faults come and go
      * @param scenario   how the clients connect
@@ -142,6 +134,10 @@ public final class ChaosRun extends StoppableRun implements RunKind {
         }
     }
 
+    /**
+     * From the run's one verdict, the status {@code chaos.json} holds ({@link ChaosDocument#verdictOf}): 0 OK, 1 FAIL
+     * or INCOMPLETE (or no verdict: the run broke before its checks), 3 UNKNOWN, 99 ABORTED ({@link Status#exitCode}).
+     */
     @Override
     public int exitCode(boolean interrupted) {
         if (interrupted) {
@@ -150,7 +146,7 @@ public final class ChaosRun extends StoppableRun implements RunKind {
         return exitCode(verdict);
     }
 
-    /** 0 passed, 1 failed (or no verdict), 3 unknown ({@link Status#exitCode}). */
+    /** {@link Status#exitCode} of the verdict; 1 when there is none. */
     public static int exitCode(Status verdict) {
         return verdict == null ? ExitCodes.FAILED : verdict.exitCode(false);
     }
@@ -277,9 +273,12 @@ public final class ChaosRun extends StoppableRun implements RunKind {
         for (LoadResult.InvariantResult inv : load.invariants()) {
             console.printf(Locale.ROOT, "%s: %s (%s)%n", inv.name(), inv.holds() ? "holds" : "VIOLATED", inv.evidence());
         }
-        writeResult(runDir, load, lin, availability, nemesis.log());
+        ChaosDocument.Check check = ChaosDocument.Check.of(lin);
+        ChaosDocument.Verdict verdict = ChaosDocument.verdictOf(load, check);
+        console.println("chaos run: " + verdict.status() + (verdict.reason() == null ? "" : " (" + verdict.reason() + ")"));
+        writeResult(runDir, load, check, verdict, availability, nemesis.log());
         console.println("wrote chaos.json, history.jsonl, jepsen/" + (agents == null ? ", load.csv" : ""));
-        return judge(lin.verdict(), load.invariantsHold());
+        return verdict.status();
     }
 
     /** One row per fault: when, what, how long until an op invoked after it succeeded, the longest gap, errors. */
@@ -330,16 +329,15 @@ public final class ChaosRun extends StoppableRun implements RunKind {
         return value == null ? "none" : String.format(Locale.ROOT, "%,.0f ms", value);
     }
 
-    private void writeResult(Path runDir, LoadResult load, Linearizability.Result lin, List<Availability.Result> availability,
-                             List<String> log) {
+    private void writeResult(Path runDir, LoadResult load, ChaosDocument.Check lin, ChaosDocument.Verdict verdict,
+                             List<Availability.Result> availability, List<String> log) {
         ChaosNemesis.Schedule schedule = config.schedule();
         ChaosDocument json = ChaosDocumentBuilder.builder().kind("chaos").scenario(config.scenario().name())
                 .nemesis(config.plan().text()).faultFor(Durations.format(schedule.faultFor()))
                 .interval(Durations.format(schedule.interval())).restart(schedule.restart())
                 .failover(config.cluster().failoverPreset().describe()).spec(config.spec().describe()).faults(availability)
                 .availability(Availability.Summary.of(availability)).nemesisLog(log)
-                .linearizability(ChaosDocument.Check.of(lin))
-                .load(load).build();
+                .linearizability(lin).load(load).status(verdict.status()).reason(verdict.reason()).build();
         RunDirectory.writeJson(runDir, "chaos.json", json);
     }
 }

@@ -180,9 +180,9 @@ public final class LoadRun extends ReleaseAwareRun implements RunKind {
             if (interrupted) {
                 return ExitCodes.INTERRUPTED;
             }
-            return engineAlone != null && engineAlone.thresholdsPassed() ? ExitCodes.OK : ExitCodes.THRESHOLDS;
+            return LoadVerdict.ofEngineAlone(engineAlone).exitCode(false);
         }
-        return ExitCodes.ofLoad(allResults(), interrupted);
+        return ExitCodes.of(allResults(), interrupted, false);
     }
 
     /**

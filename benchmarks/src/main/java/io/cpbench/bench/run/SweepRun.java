@@ -134,14 +134,10 @@ public final class SweepRun extends StoppableRun implements RunKind {
 
     /**
      * 130 when interrupted, else the exit code of the worst cell run's status ({@link Status#exitCode}): 1 when a
-     * cell FAILed or could not run to its end (a load generator lost), 0 otherwise.
+     * cell FAILed or could not run to its end (a load generator lost), 99 when one crossed a threshold, 0 otherwise.
      */
     static int exitCode(List<CellRun> runs, boolean interrupted) {
-        if (interrupted) {
-            return ExitCodes.INTERRUPTED;
-        }
-        Status worst = Status.worst(runs.stream().map(CellRun::status).toList());
-        return worst == null ? ExitCodes.OK : worst.exitCode(false);
+        return ExitCodes.ofStatuses(runs.stream().map(CellRun::status).toList(), interrupted, false);
     }
 
     /**

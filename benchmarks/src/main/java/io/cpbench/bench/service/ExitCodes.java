@@ -27,7 +27,7 @@ public final class ExitCodes {
      * clean; {@link #worse} ranks them alike.
      */
     public static final int UNKNOWN = Status.UNKNOWN.exitCode(false);
-    /** Reserved for load runs whose thresholds were crossed. */
+    /** A threshold was crossed (a load or a sweep cell BREACHED or ABORTED). */
     public static final int THRESHOLDS = Status.ABORTED.exitCode(false);
     /** Interrupted (Ctrl-C); what was measured is kept, marked INCOMPLETE. SIGTERM ends with the JVM's 143. */
     public static final int INTERRUPTED = 130;
@@ -79,22 +79,15 @@ public final class ExitCodes {
      * ({@link Status#exitCode}).
      */
     public static int of(List<RunResult> results, boolean interrupted, boolean strict) {
+        return ofStatuses(results.stream().map(RunResult::status).toList(), interrupted, strict);
+    }
+
+    /** As {@link #of}, for a run's statuses (a sweep's cell runs): none is OK. */
+    public static int ofStatuses(java.util.Collection<Status> statuses, boolean interrupted, boolean strict) {
         if (interrupted) {
             return INTERRUPTED;
         }
-        Status worst = Status.worst(results.stream().map(RunResult::status).toList());
+        Status worst = Status.worst(statuses);
         return worst == null ? OK : worst.exitCode(strict);
-    }
-
-    /**
-     * The exit code of a load run: as {@link #of}, and 99 when a threshold failed in a run that was not aborted on it
-     * (an aborted one is ABORTED, 99 already).
-     */
-    public static int ofLoad(List<RunResult> results, boolean interrupted) {
-        int code = of(results, interrupted, false);
-        if (code == OK && results.stream().anyMatch(r -> r.load() != null && !r.load().thresholdsPassed())) {
-            return THRESHOLDS;
-        }
-        return code;
     }
 }

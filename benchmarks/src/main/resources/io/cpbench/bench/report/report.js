@@ -273,7 +273,7 @@
       const id = "run-" + r;
       if (data.runs.length > 1) toc.append(el("a", {href: "#" + id}, run.name));
       const section = el("section", {id, "data-kind": run.kind});
-      const kind = el("span", {class: "kind" + (run.incomplete ? " incomplete" : "")}, run.kind + (run.incomplete ? " · not all OK" : ""));
+      const kind = el("span", {class: "kind" + (run.incomplete ? " incomplete" : "")}, run.kind + (run.status && run.status !== "OK" ? " · " + run.status : run.incomplete ? " · not all OK" : ""));
       section.append(el("h2", {}, run.name, kind));
       section.append(el("div", {class: "muted"}, run.path + (run.topology ? " · " + run.topology : "")
           + (run.releases ? " · " + run.releases : "")));

@@ -2,6 +2,7 @@ package io.cpbench.bench.cli;
 
 import io.cpbench.bench.report.Browser;
 import io.cpbench.bench.report.NeedsChromium;
+import io.cpbench.core.status.Status;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -57,6 +58,15 @@ class AbIT {
         assertThat(run.kind()).isEqualTo("ab");
         assertThat(run.rows()).extracting(io.cpbench.bench.history.HistoryRun.Row::variant).containsExactly("base", "new");
         assertThat(run.rows().get(1).opsPerSecond()).isLessThan(run.rows().get(0).opsPerSecond() * 0.6);
+        // the pairs ran to their end: the rows' numbers stand; the regression makes the run FAIL
+        assertThat(run.rows()).extracting(io.cpbench.bench.history.HistoryRun.Row::status).containsOnly(Status.OK);
+    }
+
+    /** The regression is the run's one verdict: exit 1, ab.json, the history's run and the report all say FAIL. */
+    @Test
+    void theRegressionIsTheRunsOneVerdict() throws Exception {
+        OneVerdict.agree(Status.FAIL, finished, runDir, "ab.json");
+        assertThat(io.cpbench.core.result.AbDocument.read(runDir).reason()).startsWith("REGRESSION: 1 of 1 rows slower");
     }
 
     @Test
@@ -71,8 +81,8 @@ class AbIT {
         Browser.Rendered report = Browser.renderAndCheck(runDir, "ab-it");
         var section = report.data().withArray("runs").get(0);
         assertThat(section.path("kind").asText()).isEqualTo("ab");
-        assertThat(section.path("verdicts").get(0).path("ok").asBoolean(true)).isFalse();
-        assertThat(section.path("verdicts").get(0).path("detail").asText()).startsWith("REGRESSION: 1 of 1 rows slower");
+        assertThat(section.path("verdicts").get(1).path("ok").asBoolean(true)).isFalse();
+        assertThat(section.path("verdicts").get(1).path("detail").asText()).startsWith("REGRESSION: 1 of 1 rows slower");
         var pairs = report.charts("pairs");
         assertThat(pairs).hasSize(1);
         var perPair = pairs.get(0).path("series").get(0).path("y");

@@ -75,6 +75,13 @@ class ChaosIT {
         });
     }
 
+    /** Linearizable, every invariant held, the load ran to its end: OK in every place that says how it ended. */
+    @Test
+    void theRunsOneVerdictIsOkEverywhere() throws Exception {
+        OneVerdict.agree(io.cpbench.core.status.Status.OK, finished, runDir, "chaos.json");
+        assertThat(finished.stdout()).contains("chaos run: OK");
+    }
+
     @Test
     void theHistoryStandsOnItsOwnLincheckReadsItAndAgrees() throws Exception {
         CliProcess.Finished lincheck = CliProcess.run(work, 120, "lincheck", runDir.resolve("history.jsonl").toString());

@@ -37,20 +37,22 @@ class ExitCodesTest {
         return r.toBuilder().status(status, null).load(judged).build();
     }
 
+    /** A crossed threshold is its result's status, BREACHED (LoadVerdictTest), and 99 is that status's code. */
     @Test
     void loadRunsAre99OnACrossedThresholdButAFailOrAnInterruptComesFirst() {
         List<RunResult> loads = ResultFiles.readAll(List.of(Path.of("../results/reference/local-2core-load-seed000")));
         assertThat(loads).hasSize(6).allSatisfy(r -> assertThat(r.load()).isNotNull());
-        assertThat(ExitCodes.ofLoad(loads, false)).isEqualTo(ExitCodes.OK);
+        assertThat(ExitCodes.of(loads, false, false)).isEqualTo(ExitCodes.OK);
         List<RunResult> crossed = new java.util.ArrayList<>(loads);
-        crossed.set(1, loadWith(loads.get(1), Status.OK, false));
-        assertThat(ExitCodes.ofLoad(crossed, false)).isEqualTo(ExitCodes.THRESHOLDS);
+        crossed.set(1, loadWith(loads.get(1), Status.BREACHED, false));
+        assertThat(ExitCodes.of(crossed, false, false)).isEqualTo(ExitCodes.THRESHOLDS);
+        assertThat(ExitCodes.of(crossed, false, true)).isEqualTo(ExitCodes.THRESHOLDS);
         crossed.set(2, loadWith(loads.get(2), Status.FAIL, true)); // an invariant broke
-        assertThat(ExitCodes.ofLoad(crossed, false)).isEqualTo(ExitCodes.FAILED);
-        assertThat(ExitCodes.ofLoad(crossed, true)).isEqualTo(ExitCodes.INTERRUPTED);
+        assertThat(ExitCodes.of(crossed, false, false)).isEqualTo(ExitCodes.FAILED);
+        assertThat(ExitCodes.of(crossed, true, false)).isEqualTo(ExitCodes.INTERRUPTED);
         List<RunResult> passed = new java.util.ArrayList<>(loads);
         passed.set(0, loadWith(loads.get(0), Status.OK, true));
-        assertThat(ExitCodes.ofLoad(passed, false)).isEqualTo(ExitCodes.OK);
+        assertThat(ExitCodes.of(passed, false, false)).isEqualTo(ExitCodes.OK);
     }
 
     @Test

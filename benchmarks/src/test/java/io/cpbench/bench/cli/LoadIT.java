@@ -57,11 +57,21 @@ class LoadIT {
     void aCrossedThresholdExits99AndTheSummarySaysWhich() {
         assertThat(finished.exitCode()).as(finished.stderr()).isEqualTo(ExitCodes.THRESHOLDS);
         assertThat(finished.stdout()).contains("PASS  rate>=50").contains("FAIL  cas:p50<1us");
+        // the exit code is the results' status: BREACHED, with the threshold it crossed, in the files and on stderr
+        assertThat(finished.stderr()).contains("cpbench load: 2 BREACHED of 2 results: client-leader round 1 BREACHED"
+                + " (threshold crossed: cas:p50<1us (was ");
         assertThat(results).hasSize(2).allSatisfy(r -> {
-            assertThat(r.status()).as(r.scenario() + ": " + r.reason()).isEqualTo(Status.OK);
+            assertThat(r.status()).as(r.scenario() + ": " + r.reason()).isEqualTo(Status.BREACHED);
+            assertThat(r.reason()).startsWith("threshold crossed: cas:p50<1us (was ");
             assertThat(r.harness()).isEqualTo("load");
             assertThat(r.load().thresholds()).extracting(LoadResult.ThresholdResult::passed).containsExactly(true, false);
         });
+    }
+
+    /** BREACHED in every place that says how the run ended: exit 99, the results, the history's run, the report. */
+    @Test
+    void theCrossedThresholdIsTheRunsOneVerdict() throws Exception {
+        OneVerdict.agree(Status.BREACHED, finished, runDir, null);
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.cpbench.core.check;
 
 import io.cpbench.core.load.LoadResult;
+import io.cpbench.core.status.Status;
 import io.soabase.recordbuilder.core.RecordBuilder;
 
 import java.util.List;
@@ -24,12 +25,51 @@ import java.util.Map;
  * @param nemesisLog      what the nemesis did, one line per step
  * @param linearizability the checker's verdict on the recorded history
  * @param load            the load run during the faults
+ * @param status          the run's one verdict ({@link #verdictOf}): the exit code, the history's row and the report
+ *                        are this; null in files written before it was kept (then {@link #verdict()} works it out)
+ * @param reason          why {@code status} is not OK, or null
  */
 @RecordBuilder
 public record ChaosDocument(String kind, String scenario, String nemesis, String faultFor, String interval, boolean restart,
                             String failover, Map<String, Object> spec, List<Availability.Result> faults,
                             Availability.Summary availability, List<String> nemesisLog, Check linearizability,
-                            LoadResult load) {
+                            LoadResult load, Status status, String reason) {
+
+    /** A chaos run's status with why it is not OK ({@code reason} null when OK). */
+    public record Verdict(Status status, String reason) {
+    }
+
+    /**
+     * A chaos run's one verdict, from what it recorded: the worst of how its load ended (INCOMPLETE when it has none:
+     * it was stopped before the load returned), the linearizability check (UNKNOWN when not checked) and its
+     * invariants (FAIL when one is broken). The reason names the worst part; when parts tie, the first of load,
+     * invariants, linearizability.
+     */
+    public static Verdict verdictOf(LoadResult load, Check linearizability) {
+        Status status = load == null ? Status.INCOMPLETE : load.outcome();
+        String reason = load == null ? "the load returned nothing" : load.reason();
+        if (load != null) {
+            for (LoadResult.InvariantResult inv : load.invariants()) {
+                if (!inv.holds() && Status.worse(status, Status.FAIL) != status) {
+                    status = Status.FAIL;
+                    reason = inv.name() + " invariant VIOLATED: " + inv.evidence();
+                }
+            }
+        }
+        Status lin = linearizability == null ? Status.UNKNOWN : linearizability.status();
+        if (Status.worse(status, lin) != status) {
+            status = lin;
+            reason = linearizability == null ? "linearizability was not checked"
+                    : "linearizability: " + (linearizability.verdict() == null ? lin.name()
+                    : linearizability.verdict().text());
+        }
+        return new Verdict(status, status == Status.OK ? null : reason);
+    }
+
+    /** The run's verdict: as written, or, in a file written before it was kept, {@link #verdictOf} its parts. */
+    public Verdict verdict() {
+        return status != null ? new Verdict(status, reason) : verdictOf(load, linearizability);
+    }
 
     /**
      * @param verdict the checker's verdict on the whole history

@@ -17,8 +17,11 @@ import java.util.List;
  *
  * @param format      {@link #FORMAT}
  * @param scenario    the scenario both sides ran
- * @param status      OK when the pairs ran to their end; INCOMPLETE when Ctrl-C stopped them; FAIL when a client
- *                    process broke, ops failed, or fewer than 2 pairs were measured (then {@code result} is null)
+ * @param status      the run's one verdict (its exit code, its history run and its report are this): OK when the
+ *                    pairs ran to their end and found no regression; INCOMPLETE when Ctrl-C stopped them; FAIL when
+ *                    they found a regression (the reason is then the verdict, {@code REGRESSION: ...}), or a client
+ *                    process broke, ops failed, or fewer than 2 pairs were measured (then {@code result} is null).
+ *                    Files written before a regression was FAIL say OK: read {@link #verdict()}
  * @param reason      why it is not OK, or null
  * @param pairs       pairs measured
  * @param started     pairs started (one more than measured when a pair failed)
@@ -36,6 +39,25 @@ public record AbDocument(String format, String scenario, Status status, String r
     public AbDocument {
         about = about == null ? List.of() : List.copyOf(about);
     }
+
+    /**
+     * The run's verdict: {@code status}; in a file written before a regression was FAIL (OK with a regression in its
+     * result), FAIL.
+     */
+    public Status verdict() {
+        return status == Status.OK && regression() ? Status.FAIL : status;
+    }
+
+    /**
+     * How the pairs' measurements ended, whatever the verdict: a regression found makes the run FAIL, not its
+     * numbers (the history's rows for BASE and NEW stand).
+     */
+    public Status measured() {
+        return status == Status.FAIL && regression() && reason != null && reason.startsWith(REGRESSION) ? Status.OK : status;
+    }
+
+    /** How {@code reason} begins when the run is FAIL for the regression it found (the verdict's own words). */
+    public static final String REGRESSION = "REGRESSION: ";
 
     /** Whether the run found a regression: a gated metric slower beyond the tolerance. */
     public boolean regression() {

@@ -20,6 +20,11 @@ public enum Status {
     UNSTABLE,
     /** A check could not decide within its budget (a linearizability verdict that ran out of time); nothing failed. */
     UNKNOWN,
+    /**
+     * A threshold was crossed; the load ran to its end (it was not asked to abort on it) and what it measured stands.
+     * The same exit code as ABORTED, 99.
+     */
+    BREACHED,
     /** A threshold was crossed and the load was asked to abort on that; what was measured until then stands. */
     ABORTED,
     /**
@@ -48,7 +53,7 @@ public enum Status {
             case OK -> EXIT_OK;
             case TIMEBOXED, UNSTABLE -> strict ? EXIT_NOT_CLEAN : EXIT_OK;
             case UNKNOWN -> EXIT_NOT_CLEAN;
-            case ABORTED -> EXIT_THRESHOLDS;
+            case BREACHED, ABORTED -> EXIT_THRESHOLDS;
             case INCOMPLETE, FAIL -> EXIT_FAILED;
         };
     }
@@ -81,7 +86,7 @@ public enum Status {
 
     /** Counted in an analysis: measured to its end (or its time box), the numbers standing. */
     public boolean usable() {
-        return this == OK || this == UNSTABLE || this == TIMEBOXED;
+        return this == OK || this == UNSTABLE || this == TIMEBOXED || this == BREACHED;
     }
 
     /**
@@ -110,6 +115,6 @@ public enum Status {
             }
         }
         throw new IllegalArgumentException("unknown status '" + word + "' (one of OK, TIMEBOXED, UNSTABLE, UNKNOWN,"
-                + " ABORTED, INCOMPLETE, FAIL)");
+                + " BREACHED, ABORTED, INCOMPLETE, FAIL)");
     }
 }

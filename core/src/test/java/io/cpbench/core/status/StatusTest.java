@@ -27,7 +27,9 @@ class StatusTest {
     @Test
     void theDeclarationOrderIsTheSeverityOrder() {
         assertThat(Status.values()).containsExactly(Status.OK, Status.TIMEBOXED, Status.UNSTABLE, Status.UNKNOWN,
-                Status.ABORTED, Status.INCOMPLETE, Status.FAIL);
+                Status.BREACHED, Status.ABORTED, Status.INCOMPLETE, Status.FAIL);
+        assertThat(Status.worse(Status.UNSTABLE, Status.BREACHED)).isEqualTo(Status.BREACHED);
+        assertThat(Status.worse(Status.BREACHED, Status.ABORTED)).isEqualTo(Status.ABORTED);
         assertThat(Status.worse(Status.TIMEBOXED, Status.FAIL)).isEqualTo(Status.FAIL);
         assertThat(Status.worse(Status.INCOMPLETE, Status.ABORTED)).isEqualTo(Status.INCOMPLETE);
         assertThat(Status.worse(null, Status.UNSTABLE)).isEqualTo(Status.UNSTABLE);
@@ -42,6 +44,9 @@ class StatusTest {
         assertThat(Status.TIMEBOXED.exitCode(true)).isEqualTo(3);
         assertThat(Status.UNKNOWN.exitCode(false)).isEqualTo(3);
         assertThat(Status.ABORTED.exitCode(false)).isEqualTo(99);
+        assertThat(Status.BREACHED.exitCode(false)).isEqualTo(99);
+        assertThat(Status.BREACHED.usable()).as("ran to its end: its numbers stand").isTrue();
+        assertThat(Status.ABORTED.usable()).isFalse();
         assertThat(Status.INCOMPLETE.exitCode(false)).isEqualTo(1);
         assertThat(Status.FAIL.exitCode(false)).isEqualTo(1);
         // a worse status never maps to a code that ranks lower: 0 < 3 < 99 < 1
