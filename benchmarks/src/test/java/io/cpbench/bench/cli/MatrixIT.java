@@ -166,11 +166,20 @@ class MatrixIT {
         assertServedOnlyBy("client-smart", "member-0", "member-1", "member-2", "member-3", "member-4");
         assertServedOnlyBy("client-smart-10ms", "member-0", "member-1", "member-2", "member-3", "member-4");
         // The probing balancers also send their probes (and hint questions) to every member: allow 5 % there.
-        // Latency-aware (defaults: fastest tenth, 1.15×) keeps the leader, may keep followers close to it, never the slow one.
-        Map<String, Long> latencyAware = results.get("client-latency-aware-10ms").cluster().networkPath().clientBytesToMember();
+        // Latency-aware (defaults: fastest tenth, 1.15×) never keeps the slow member, and its calls went to the members
+        // it kept. Which those are is the balancer's reading of the probes: usually the leader and followers close to
+        // it, but on a busy machine a follower's probes can read faster than the leader's, which also serves this
+        // client's calls (a fresh-machine rehearsal, stop 78: every member but member-1 excluded, the leader too).
+        RunResult la = results.get("client-latency-aware-10ms");
+        Map<String, Long> latencyAware = la.cluster().networkPath().clientBytesToMember();
         long busiest = latencyAware.values().stream().mapToLong(Long::longValue).max().orElseThrow();
         assertThat(latencyAware.get("member-4")).as("latency-aware " + latencyAware).isLessThan(busiest / 20);
-        assertThat(latencyAware.get("member-0")).as("latency-aware " + latencyAware).isGreaterThan(busiest / 10);
+        String excluded = la.cluster().clientTarget().replaceFirst("^.*latency-aware excluded \\[", "").replaceFirst("\\].*$", "");
+        for (RunResult.MemberInfo m : la.cluster().members()) {
+            if (latencyAware.getOrDefault(m.name(), 0L) > busiest / 10) {
+                assertThat(excluded).as(m.name() + " served " + latencyAware + "; excluded: " + excluded).doesNotContain(m.address());
+            }
+        }
         assertServedOnlyBy("client-leader-aware", 20, "member-0");
         assertServedOnlyBy("client-leader-aware-10ms", 20, "member-0");
         assertServedOnlyBy("client-leader-aware-from-slow-10ms", 20, "member-0");
@@ -183,9 +192,11 @@ class MatrixIT {
             assertThat(r.cluster().clientTarget()).as(name).endsWith("leader-aware chose " + r.leader().before().address() + " (members' hint)");
         }
         assertThat(results.get("client-leader-aware-from-slow-10ms").cluster().clientTarget()).startsWith("started from member-4 only");
+        // latency-aware excluded the slow member and kept at least one (which, MatrixIT's routing test says)
         RunResult latencyAware = results.get("client-latency-aware-10ms");
-        assertThat(latencyAware.cluster().clientTarget()).contains("latency-aware excluded [").contains(latencyAware.cluster().members().get(4).address())
-                .doesNotContain(latencyAware.leader().before().address());
+        assertThat(latencyAware.cluster().clientTarget()).contains("latency-aware excluded [").contains(latencyAware.cluster().members().get(4).address());
+        assertThat(latencyAware.cluster().members()).as(latencyAware.cluster().clientTarget())
+                .anySatisfy(m -> assertThat(latencyAware.cluster().clientTarget()).doesNotContain(m.address()));
     }
 
     private void assertServedOnlyBy(String scenario, String... members) {
