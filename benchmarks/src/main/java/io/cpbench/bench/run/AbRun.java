@@ -5,7 +5,6 @@ import io.cpbench.bench.report.RunDirectory;
 import io.cpbench.bench.run.AbProtocol.Pair;
 import io.cpbench.bench.run.AbProtocol.Slice;
 import io.cpbench.bench.run.AbProtocol.Worker;
-import io.cpbench.bench.service.ExitCodes;
 import io.cpbench.bench.service.RunContext;
 import io.cpbench.bench.service.RunKind;
 import io.cpbench.core.load.Durations;
@@ -276,14 +275,10 @@ public final class AbRun extends StoppableRun implements RunKind {
         }
     }
 
-    /** 130 when stopped, else the exit code of the status {@code ab.json} holds ({@link #ending}): 1 for FAIL. */
+    /** The status {@code ab.json} holds ({@link #ending}). */
     @Override
-    public int exitCode(boolean interrupted) {
-        Findings outcome = outcome();
-        if (interrupted || outcome.stopped()) {
-            return ExitCodes.INTERRUPTED;
-        }
-        return ending(outcome).status().exitCode(false);
+    public Status status() {
+        return ending(outcome()).status();
     }
 
     private static String orNone(String seen) {

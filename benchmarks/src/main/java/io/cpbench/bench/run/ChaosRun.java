@@ -4,7 +4,6 @@ import io.cpbench.bench.agents.AgentPool;
 import io.cpbench.bench.cluster.ClusterChoice;
 import io.cpbench.bench.report.RunDirectory;
 import io.cpbench.bench.scenario.Scenario;
-import io.cpbench.bench.service.ExitCodes;
 import io.cpbench.bench.service.RunContext;
 import io.cpbench.bench.service.RunKind;
 import io.cpbench.bench.suite.ClusterWarmup;
@@ -135,20 +134,12 @@ public final class ChaosRun extends StoppableRun implements RunKind {
     }
 
     /**
-     * From the run's one verdict, the status {@code chaos.json} holds ({@link ChaosDocument#verdictOf}): 0 OK, 1 FAIL
-     * or INCOMPLETE (or no verdict: the run broke before its checks), 3 UNKNOWN, 99 ABORTED ({@link Status#exitCode}).
+     * The run's one verdict, the status {@code chaos.json} holds ({@link ChaosDocument#verdictOf}); null when the run
+     * broke before its checks.
      */
     @Override
-    public int exitCode(boolean interrupted) {
-        if (interrupted) {
-            return ExitCodes.INTERRUPTED;
-        }
-        return exitCode(verdict);
-    }
-
-    /** {@link Status#exitCode} of the verdict; 1 when there is none. */
-    public static int exitCode(Status verdict) {
-        return verdict == null ? ExitCodes.FAILED : verdict.exitCode(false);
+    public Status status() {
+        return verdict;
     }
 
     /** Stops the nemesis and ends the load after its ops in flight; what was recorded is still checked. Any thread. */

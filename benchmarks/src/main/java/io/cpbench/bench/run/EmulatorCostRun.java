@@ -3,7 +3,6 @@ package io.cpbench.bench.run;
 import io.cpbench.bench.report.RunDirectory;
 import io.cpbench.bench.report.RunLines;
 import io.cpbench.bench.scenario.Scenario;
-import io.cpbench.bench.service.ExitCodes;
 import io.cpbench.bench.service.RunContext;
 import io.cpbench.bench.service.RunKind;
 import io.cpbench.bench.suite.ClusterWarmup;
@@ -122,16 +121,13 @@ public final class EmulatorCostRun extends StoppableRun implements RunKind {
     }
 
     @Override
-    public int exitCode(boolean interrupted) {
-        return exitCode(pairs(), interrupted);
+    public Status status() {
+        return status(pairs());
     }
 
-    /** Interrupted: 130; a pair without a ratio (a run failed, or ended TIMEBOXED or UNSTABLE): 1; else 0. */
-    public static int exitCode(List<Pair> pairs, boolean interrupted) {
-        if (interrupted) {
-            return ExitCodes.INTERRUPTED;
-        }
-        return !pairs.isEmpty() && pairs.stream().allMatch(Pair::complete) ? ExitCodes.OK : ExitCodes.FAILED;
+    /** FAIL when a pair has no ratio (a run failed, or ended TIMEBOXED or UNSTABLE) or none ran, else OK. */
+    public static Status status(List<Pair> pairs) {
+        return !pairs.isEmpty() && pairs.stream().allMatch(Pair::complete) ? Status.OK : Status.FAIL;
     }
 
     /** The pairs so far; all of them once {@link #run} returned. */

@@ -4,7 +4,6 @@ import com.hazelcast.core.HazelcastInstance;
 import io.cpbench.bench.cluster.ClusterChoice;
 import io.cpbench.bench.report.RunDirectory;
 import io.cpbench.bench.scenario.Scenarios;
-import io.cpbench.bench.service.ExitCodes;
 import io.cpbench.bench.service.RunContext;
 import io.cpbench.bench.service.RunKind;
 import io.cpbench.bench.suite.ScenarioSession;
@@ -127,12 +126,10 @@ public final class EngineCostRun extends StoppableRun implements RunKind {
         }
     }
 
+    /** FAIL when ops failed and the run stopped early ({@link #failure}), else OK. */
     @Override
-    public int exitCode(boolean interrupted) {
-        if (interrupted) {
-            return ExitCodes.INTERRUPTED;
-        }
-        return failure() == null ? ExitCodes.OK : ExitCodes.FAILED;
+    public Status status() {
+        return failure() == null ? Status.OK : Status.FAIL;
     }
 
     /** Why the run stopped early because ops failed, or null. */

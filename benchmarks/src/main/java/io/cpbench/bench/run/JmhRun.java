@@ -8,7 +8,6 @@ import io.cpbench.bench.jmh.JmhResults;
 import io.cpbench.bench.report.RunDirectory;
 import io.cpbench.bench.report.RunLines;
 import io.cpbench.bench.scenario.Scenario;
-import io.cpbench.bench.service.ExitCodes;
 import io.cpbench.bench.service.RunContext;
 import io.cpbench.bench.service.RunKind;
 import io.cpbench.bench.suite.ClusterWarmup;
@@ -183,9 +182,10 @@ public final class JmhRun implements RunKind {
         }
     }
 
+    /** The worst of its results' statuses; OK with none. */
     @Override
-    public int exitCode(boolean interrupted) {
-        return ExitCodes.of(results(), interrupted, false);
+    public Status status() {
+        return ResultRun.worstOrOk(results());
     }
 
     /** Runs every trial, round after round, then HarnessCost if asked. */

@@ -5,10 +5,10 @@ import com.hazelcast.client.config.ClientConfig;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.cp.IAtomicReference;
 import io.cpbench.bench.report.RunDirectory;
-import io.cpbench.bench.service.ExitCodes;
 import io.cpbench.bench.service.RunContext;
 import io.cpbench.bench.service.RunKind;
 import io.cpbench.core.load.Durations;
+import io.cpbench.core.status.Status;
 import io.cpbench.lb.LeaderAwareLoadBalancer;
 import io.cpbench.lb.ProbeSettings;
 import io.cpbench.topology.StockCluster;
@@ -121,9 +121,10 @@ public final class LbStudyRun extends StoppableRun implements RunKind {
         passed = run(context.runDir());
     }
 
+    /** OK when every start ran and the hit rate reached the goal, else FAIL. */
     @Override
-    public int exitCode(boolean interrupted) {
-        return interrupted ? ExitCodes.INTERRUPTED : passed ? ExitCodes.OK : ExitCodes.FAILED;
+    public Status status() {
+        return passed ? Status.OK : Status.FAIL;
     }
 
     /**

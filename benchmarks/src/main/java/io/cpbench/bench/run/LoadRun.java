@@ -7,7 +7,6 @@ import io.cpbench.bench.report.LoadTables;
 import io.cpbench.bench.report.RunDirectory;
 import io.cpbench.bench.report.RunLines;
 import io.cpbench.bench.scenario.Scenario;
-import io.cpbench.bench.service.ExitCodes;
 import io.cpbench.bench.service.RunContext;
 import io.cpbench.bench.service.RunKind;
 import io.cpbench.bench.suite.ClusterWarmup;
@@ -174,15 +173,10 @@ public final class LoadRun extends ReleaseAwareRun implements RunKind {
         }
     }
 
+    /** The worst of its results' statuses ({@link LoadVerdict}); OK with none; the engine alone's by the same rule. */
     @Override
-    public int exitCode(boolean interrupted) {
-        if (config.engineAlone()) {
-            if (interrupted) {
-                return ExitCodes.INTERRUPTED;
-            }
-            return LoadVerdict.ofEngineAlone(engineAlone).exitCode(false);
-        }
-        return ExitCodes.of(allResults(), interrupted, false);
+    public Status status() {
+        return config.engineAlone() ? LoadVerdict.ofEngineAlone(engineAlone) : worstOrOk(allResults());
     }
 
     /**

@@ -5,7 +5,6 @@ import io.cpbench.bench.report.RunDirectory;
 import io.cpbench.bench.report.RunLines;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.scenario.Scenarios;
-import io.cpbench.bench.service.ExitCodes;
 import io.cpbench.bench.service.RunContext;
 import io.cpbench.bench.service.RunKind;
 import io.cpbench.bench.suite.ClusterWarmup;
@@ -17,6 +16,7 @@ import io.cpbench.core.result.RunResult;
 import io.cpbench.core.result.ScenarioTable;
 import io.cpbench.core.load.LoadEngine;
 import io.cpbench.core.load.LoadSpec;
+import io.cpbench.core.status.Status;
 import io.cpbench.topology.Topology;
 
 import java.io.PrintStream;
@@ -170,9 +170,15 @@ public final class MatrixRun extends ReleaseAwareRun implements RunKind {
         }
     }
 
+    /** The worst of its results' statuses; OK with none. */
     @Override
-    public int exitCode(boolean interrupted) {
-        return ExitCodes.of(allResults(), interrupted, config.strict());
+    public Status status() {
+        return worstOrOk(allResults());
+    }
+
+    @Override
+    public boolean strict() {
+        return config.strict();
     }
 
     /** Progress lines on stderr each {@code --progress}, and the live view's samples when it runs. */

@@ -32,4 +32,10 @@ abstract class ResultRun extends StoppableRun {
     int count() {
         return results.size();
     }
+
+    /** A run's one verdict from its results: the worst of their statuses, OK when there are none. */
+    static io.cpbench.core.status.Status worstOrOk(List<RunResult> results) {
+        io.cpbench.core.status.Status worst = io.cpbench.core.status.Status.worst(results.stream().map(RunResult::status).toList());
+        return worst == null ? io.cpbench.core.status.Status.OK : worst;
+    }
 }

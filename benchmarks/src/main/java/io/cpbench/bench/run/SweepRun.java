@@ -5,7 +5,6 @@ import io.cpbench.bench.cluster.ClusterChoice;
 import io.cpbench.bench.report.LiveView;
 import io.cpbench.bench.report.RunDirectory;
 import io.cpbench.bench.scenario.Scenarios;
-import io.cpbench.bench.service.ExitCodes;
 import io.cpbench.bench.service.RunContext;
 import io.cpbench.bench.service.RunKind;
 import io.cpbench.bench.suite.ClusterWarmup;
@@ -127,17 +126,19 @@ public final class SweepRun extends StoppableRun implements RunKind {
         }
     }
 
+    /** The worst cell run's status; OK with none. */
     @Override
-    public int exitCode(boolean interrupted) {
-        return exitCode(runs, interrupted);
+    public Status status() {
+        return status(runs);
     }
 
     /**
-     * 130 when interrupted, else the exit code of the worst cell run's status ({@link Status#exitCode}): 1 when a
-     * cell FAILed or could not run to its end (a load generator lost), 99 when one crossed a threshold, 0 otherwise.
+     * The worst cell run's status, OK with none: its exit code ({@link Status#exitCode}) is 1 when a cell FAILed or
+     * could not run to its end (a load generator lost), 99 when one crossed a threshold, 0 otherwise.
      */
-    static int exitCode(List<CellRun> runs, boolean interrupted) {
-        return ExitCodes.ofStatuses(runs.stream().map(CellRun::status).toList(), interrupted, false);
+    static Status status(List<CellRun> runs) {
+        Status worst = Status.worst(runs.stream().map(CellRun::status).toList());
+        return worst == null ? Status.OK : worst;
     }
 
     /**

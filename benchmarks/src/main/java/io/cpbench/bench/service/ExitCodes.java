@@ -82,6 +82,14 @@ public final class ExitCodes {
         return ofStatuses(results.stream().map(RunResult::status).toList(), interrupted, strict);
     }
 
+    /** A run kind's exit code: 130 when interrupted, else its status's ({@link Status#exitCode}); 1 for none. */
+    public static int of(Status status, boolean interrupted, boolean strict) {
+        if (interrupted) {
+            return INTERRUPTED;
+        }
+        return status == null ? FAILED : status.exitCode(strict);
+    }
+
     /** As {@link #of}, for a run's statuses (a sweep's cell runs): none is OK. */
     public static int ofStatuses(java.util.Collection<Status> statuses, boolean interrupted, boolean strict) {
         if (interrupted) {

@@ -1,5 +1,7 @@
 package io.cpbench.bench.service;
 
+import io.cpbench.core.status.Status;
+
 import io.cpbench.bench.cluster.ClusterChoice;
 
 import java.io.PrintStream;
@@ -12,7 +14,7 @@ import java.nio.file.Path;
  * the clean-up and the exit code.
  *
  * <p>The service calls, in order: {@link #announce}, (the cluster starts), {@link #run}, then always {@link #close}
- * and {@link #write}, then {@link #exitCode}. On Ctrl-C a hook calls {@link #stop} from another thread, waits for
+ * and {@link #write}, then {@link #status}. On Ctrl-C a hook calls {@link #stop} from another thread, waits for
  * {@link #write} to end, then calls {@link #close}. See docs/architecture.md, "Add a run kind".
  */
 public interface RunKind {
@@ -75,6 +77,15 @@ public interface RunKind {
     default void write(RunContext context) {
     }
 
-    /** The exit code ({@link ExitCodes}), once written; {@code interrupted} when Ctrl-C ended the run. */
-    int exitCode(boolean interrupted);
+    /**
+     * The run's one verdict, once written: what its files, its run in the results history and its report say, and
+     * (through {@link RunService}) its exit code: {@link Status#exitCode}, 130 once Ctrl-C ended the run, 1 when
+     * there is none (the run broke before it was judged).
+     */
+    Status status();
+
+    /** Whether UNSTABLE and TIMEBOXED results count as not clean, exit 3 ({@code --strict}). */
+    default boolean strict() {
+        return false;
+    }
 }

@@ -191,6 +191,6 @@ public final class RunService {
             }
         }
         boolean interrupted = !interruption.disarm() || kind.stopped();
-        return kind.exitCode(interrupted);
+        return ExitCodes.of(kind.status(), interrupted, kind.strict());
     }
 }

@@ -2,6 +2,7 @@ package io.cpbench.bench.cli;
 
 import io.cpbench.bench.run.ChaosNemesis;
 import io.cpbench.bench.run.ChaosRun;
+import io.cpbench.bench.service.ExitCodes;
 import io.cpbench.core.check.Availability;
 import io.cpbench.core.check.AvailabilityResultBuilder;
 import io.cpbench.topology.MemberRef;
@@ -20,11 +21,11 @@ class ChaosCommandTest {
 
     @Test
     void aFailedCheckerNeverExitsZero() {
-        assertThat(ChaosRun.exitCode(Status.OK)).isEqualTo(0);
-        assertThat(ChaosRun.exitCode(Status.FAIL)).isEqualTo(1);
-        assertThat(ChaosRun.exitCode(Status.INCOMPLETE)).isEqualTo(1);
-        assertThat(ChaosRun.exitCode(null)).isEqualTo(1);
-        assertThat(ChaosRun.exitCode(Status.UNKNOWN)).isEqualTo(3);
+        assertThat(ExitCodes.of(Status.OK, false, false)).isEqualTo(0);
+        assertThat(ExitCodes.of(Status.FAIL, false, false)).isEqualTo(1);
+        assertThat(ExitCodes.of(Status.INCOMPLETE, false, false)).isEqualTo(1);
+        assertThat(ExitCodes.of((Status) null, false, false)).isEqualTo(1);
+        assertThat(ExitCodes.of(Status.UNKNOWN, false, false)).isEqualTo(3);
     }
 
     @Test

@@ -57,9 +57,9 @@ class EmulatorCostTableTest {
         EmulatorCostRun.Pair good = new EmulatorCostRun.Pair(1, at(1000, Status.OK), at(800, Status.OK));
         EmulatorCostRun.Pair timeboxed = new EmulatorCostRun.Pair(2, at(1000, Status.OK), at(800, Status.TIMEBOXED));
 
-        assertThat(EmulatorCostRun.exitCode(List.of(good, good), false)).isEqualTo(ExitCodes.OK);
-        assertThat(EmulatorCostRun.exitCode(List.of(good, timeboxed), false)).isEqualTo(ExitCodes.FAILED);
-        assertThat(EmulatorCostRun.exitCode(List.of(), false)).isEqualTo(ExitCodes.FAILED);
-        assertThat(EmulatorCostRun.exitCode(List.of(good, good), true)).isEqualTo(ExitCodes.INTERRUPTED);
+        assertThat(ExitCodes.of(EmulatorCostRun.status(List.of(good, good)), false, false)).isEqualTo(ExitCodes.OK);
+        assertThat(ExitCodes.of(EmulatorCostRun.status(List.of(good, timeboxed)), false, false)).isEqualTo(ExitCodes.FAILED);
+        assertThat(ExitCodes.of(EmulatorCostRun.status(List.of()), false, false)).isEqualTo(ExitCodes.FAILED);
+        assertThat(ExitCodes.of(EmulatorCostRun.status(List.of(good, good)), true, false)).isEqualTo(ExitCodes.INTERRUPTED);
     }
 }

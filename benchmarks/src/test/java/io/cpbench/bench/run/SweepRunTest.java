@@ -22,20 +22,20 @@ class SweepRunTest {
     @Test
     void aFailedCellFailsTheSweep() {
         // the bug this guards against: a String was compared with the Status, so a FAIL cell exited 0
-        assertThat(SweepRun.exitCode(List.of(run(1, Status.OK), run(2, Status.FAIL), run(3, Status.UNSTABLE)), false))
+        assertThat(ExitCodes.of(SweepRun.status(List.of(run(1, Status.OK), run(2, Status.FAIL), run(3, Status.UNSTABLE))), false, false))
                 .isEqualTo(ExitCodes.FAILED);
     }
 
     @Test
     void unstableCellsAreNotAFailureAndALostAgentIs() {
-        assertThat(SweepRun.exitCode(List.of(run(1, Status.OK), run(2, Status.UNSTABLE)), false)).isEqualTo(ExitCodes.OK);
-        assertThat(SweepRun.exitCode(List.of(), false)).isEqualTo(ExitCodes.OK);
-        assertThat(SweepRun.exitCode(List.of(run(1, Status.OK), run(2, Status.INCOMPLETE)), false))
+        assertThat(ExitCodes.of(SweepRun.status(List.of(run(1, Status.OK), run(2, Status.UNSTABLE))), false, false)).isEqualTo(ExitCodes.OK);
+        assertThat(ExitCodes.of(SweepRun.status(List.of()), false, false)).isEqualTo(ExitCodes.OK);
+        assertThat(ExitCodes.of(SweepRun.status(List.of(run(1, Status.OK), run(2, Status.INCOMPLETE))), false, false))
                 .isEqualTo(ExitCodes.FAILED);
     }
 
     @Test
     void anInterruptionWins() {
-        assertThat(SweepRun.exitCode(List.of(run(1, Status.FAIL)), true)).isEqualTo(ExitCodes.INTERRUPTED);
+        assertThat(ExitCodes.of(SweepRun.status(List.of(run(1, Status.FAIL))), true, false)).isEqualTo(ExitCodes.INTERRUPTED);
     }
 }

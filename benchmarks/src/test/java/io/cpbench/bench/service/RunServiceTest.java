@@ -81,9 +81,9 @@ class RunServiceTest {
         }
 
         @Override
-        public int exitCode(boolean interrupted) {
-            calls.add("exitCode " + interrupted);
-            return ExitCodes.THRESHOLDS;
+        public io.cpbench.core.status.Status status() {
+            calls.add("status");
+            return io.cpbench.core.status.Status.BREACHED;
         }
     }
 
@@ -96,9 +96,9 @@ class RunServiceTest {
         Recording kind = new Recording(true, null);
         ByteArrayOutputStream console = new ByteArrayOutputStream();
         int code = RunService.run(kind, RunService.Setup.into(out), quiet(console));
-        assertThat(code).isEqualTo(ExitCodes.THRESHOLDS);
+        assertThat(code).as("the kind's status's code (BREACHED)").isEqualTo(ExitCodes.THRESHOLDS);
         assertThat(kind.calls).containsExactly("announce false", "run true agents=null live=null", "close", "write",
-                "exitCode false");
+                "status");
         assertThat(kind.runDir.getParent()).isEqualTo(out);
         assertThat(kind.runDir.getFileName().toString()).endsWith("-probe");
         assertThat(kind.runDir.resolve("result.md")).hasContent("measured");
@@ -122,9 +122,10 @@ class RunServiceTest {
                 return true;
             }
         };
-        RunService.run(stopped, RunService.Setup.into(out), quiet(new ByteArrayOutputStream()));
+        int code = RunService.run(stopped, RunService.Setup.into(out), quiet(new ByteArrayOutputStream()));
+        assertThat(code).as("the service decides: 130, whatever the kind's status").isEqualTo(ExitCodes.INTERRUPTED);
         assertThat(stopped.calls).containsExactly("announce false", "run true agents=null live=null", "close", "write",
-                "exitCode true");
+                "status");
     }
 
     @Test
