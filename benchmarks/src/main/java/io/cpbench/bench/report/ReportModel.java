@@ -379,16 +379,10 @@ public final class ReportModel {
 
     private static void faultSection(Path dir, ChaosDocument chaos, ArrayNode tables, ArrayNode charts, ArrayNode verdicts,
                                      ArrayNode notes) {
-        ChaosDocument.Check lin = chaos.linearizability();
-        String linVerdict = lin == null || lin.verdict() == null ? "not checked" : lin.verdict().text();
-        verdicts.add(verdict("linearizability (" + (lin == null ? 0 : lin.ops()) + " register ops, "
-                + (lin == null || lin.keys() == null ? 0 : lin.keys().size()) + " keys)", linVerdict,
-                lin != null && lin.status() == Status.OK, ""));
-        if (chaos.load() != null && chaos.load().invariants() != null) {
-            for (LoadResult.InvariantResult inv : chaos.load().invariants()) {
-                verdicts.add(verdict(inv.name() == null ? "invariant" : inv.name(), inv.holds() ? "holds" : "VIOLATED",
-                        inv.holds(), inv.evidence() == null ? "" : inv.evidence()));
-            }
+        // each checker's verdict, as the run composed them (or, in an older chaos.json, worked out from its parts)
+        for (io.cpbench.core.check.Checker.Verdict check : chaos.checkVerdicts()) {
+            verdicts.add(verdict(check.name(), check.status().name(), check.status() == Status.OK,
+                    check.evidence() == null ? "" : check.evidence()));
         }
         ArrayNode bands = faultTable(chaos, tables);
         Path history = dir.resolve("history.jsonl");

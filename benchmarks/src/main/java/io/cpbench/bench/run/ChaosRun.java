@@ -12,10 +12,10 @@ import io.cpbench.bench.suite.SuiteOptions;
 import io.cpbench.core.check.Availability;
 import io.cpbench.core.check.ChaosDocument;
 import io.cpbench.core.check.ChaosDocumentBuilder;
+import io.cpbench.core.check.Checker;
 import io.cpbench.core.check.Linearizability;
 import io.cpbench.core.status.Status;
 import io.cpbench.core.history.Event;
-import io.cpbench.core.history.History;
 import io.cpbench.core.history.HistoryFiles;
 import io.cpbench.core.history.HistoryRecorder;
 import io.cpbench.core.load.Durations;
@@ -45,7 +45,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * and lock invariants, availability around each fault), and the files: {@code chaos.json}, {@code history.jsonl},
  * {@code jepsen/} and the load's own. Jepsen's roles, kept apart: the workload and schedule are a {@link LoadSpec},
  * the client a scenario's routing, the nemesis {@link ChaosNemesis} on {@link Faults}, the history a
- * {@link HistoryRecorder}, the checkers {@link Linearizability} and {@link Availability}.
+ * {@link HistoryRecorder}, the checkers {@link Checker}s composed (the load's ending, its invariants and thresholds,
+ * linearizability, availability) into the run's one verdict.
  *
  * <p>A run runs once; {@link #stop()} may be called from any thread (a Ctrl-C hook): the nemesis stops, the load
  * ends after its ops in flight, and what was recorded is still checked and written.
@@ -247,8 +248,13 @@ public final class ChaosRun extends StoppableRun implements RunKind {
         }
         console.printf(Locale.ROOT, "%nhistory: %,d events -> history.jsonl (and jepsen/*.log, one per register)%n", events.size());
         console.println("checking linearizability ...");
-        Linearizability.Result lin = Linearizability.check(new History(events, false),
+        // the checkers, composed (their order breaks ties for the run's reason): the load's ending, its invariants
+        // and thresholds, linearizability of the registers, availability around each fault
+        Checker.LinearizabilityCheck linearizability = new Checker.LinearizabilityCheck(
                 new Linearizability.Budget(config.timeBudget(), Linearizability.Budget.DEFAULT.memoryBytes()));
+        List<Checker.Verdict> checks = Checker.all(List.of(Checker.loadEnding(), Checker.invariants(), Checker.thresholds(),
+                linearizability, Checker.availability())).check(new Checker.Recorded(events, closed, load));
+        Linearizability.Result lin = linearizability.result();
         List<Availability.Result> availability = Availability.of(events, closed);
 
         console.println();
@@ -264,10 +270,9 @@ public final class ChaosRun extends StoppableRun implements RunKind {
         for (LoadResult.InvariantResult inv : load.invariants()) {
             console.printf(Locale.ROOT, "%s: %s (%s)%n", inv.name(), inv.holds() ? "holds" : "VIOLATED", inv.evidence());
         }
-        ChaosDocument.Check check = ChaosDocument.Check.of(lin);
-        ChaosDocument.Verdict verdict = ChaosDocument.verdictOf(load, check);
+        ChaosDocument.Verdict verdict = ChaosDocument.verdictOf(checks);
         console.println("chaos run: " + verdict.status() + (verdict.reason() == null ? "" : " (" + verdict.reason() + ")"));
-        writeResult(runDir, load, check, verdict, availability, nemesis.log());
+        writeResult(runDir, load, ChaosDocument.Check.of(lin), verdict, checks, availability, nemesis.log());
         console.println("wrote chaos.json, history.jsonl, jepsen/" + (agents == null ? ", load.csv" : ""));
         return verdict.status();
     }
@@ -321,14 +326,14 @@ public final class ChaosRun extends StoppableRun implements RunKind {
     }
 
     private void writeResult(Path runDir, LoadResult load, ChaosDocument.Check lin, ChaosDocument.Verdict verdict,
-                             List<Availability.Result> availability, List<String> log) {
+                             List<Checker.Verdict> checks, List<Availability.Result> availability, List<String> log) {
         ChaosNemesis.Schedule schedule = config.schedule();
         ChaosDocument json = ChaosDocumentBuilder.builder().kind("chaos").scenario(config.scenario().name())
                 .nemesis(config.plan().text()).faultFor(Durations.format(schedule.faultFor()))
                 .interval(Durations.format(schedule.interval())).restart(schedule.restart())
                 .failover(config.cluster().failoverPreset().describe()).spec(config.spec().describe()).faults(availability)
                 .availability(Availability.Summary.of(availability)).nemesisLog(log)
-                .linearizability(lin).load(load).status(verdict.status()).reason(verdict.reason()).build();
+                .linearizability(lin).load(load).status(verdict.status()).reason(verdict.reason()).checks(checks).build();
         RunDirectory.writeJson(runDir, "chaos.json", json);
     }
 }

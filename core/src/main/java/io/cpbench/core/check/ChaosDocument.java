@@ -25,50 +25,58 @@ import java.util.Map;
  * @param nemesisLog      what the nemesis did, one line per step
  * @param linearizability the checker's verdict on the recorded history
  * @param load            the load run during the faults
- * @param status          the run's one verdict ({@link #verdictOf}): the exit code, the history's row and the report
- *                        are this; null in files written before it was kept (then {@link #verdict()} works it out)
+ * @param status          the run's one verdict ({@link #verdictOf} its checks): the exit code, the history's row and
+ *                        the report are this; null in files written before it was kept (then {@link #verdict()}
+ *                        works it out)
  * @param reason          why {@code status} is not OK, or null
+ * @param checks          every check's verdict, in the order they ran ({@link Checker}); null in files written before
+ *                        they were kept
  */
 @RecordBuilder
 public record ChaosDocument(String kind, String scenario, String nemesis, String faultFor, String interval, boolean restart,
                             String failover, Map<String, Object> spec, List<Availability.Result> faults,
                             Availability.Summary availability, List<String> nemesisLog, Check linearizability,
-                            LoadResult load, Status status, String reason) {
+                            LoadResult load, Status status, String reason, List<Checker.Verdict> checks) {
 
     /** A chaos run's status with why it is not OK ({@code reason} null when OK). */
     public record Verdict(Status status, String reason) {
     }
 
     /**
-     * A chaos run's one verdict, from what it recorded: the worst of how its load ended (INCOMPLETE when it has none:
-     * it was stopped before the load returned), the linearizability check (UNKNOWN when not checked) and its
-     * invariants (FAIL when one is broken). The reason names the worst part; when parts tie, the first of load,
-     * invariants, linearizability.
+     * A chaos run's one verdict from its checks ({@link Checker#overall}): the worst status, the first check of that
+     * status as the reason.
+     */
+    public static Verdict verdictOf(List<Checker.Verdict> checks) {
+        Checker.Verdict overall = Checker.overall(checks);
+        return new Verdict(overall.status(), overall.evidence());
+    }
+
+    /**
+     * The same from a run's parts, for files written before the checks were kept: the load's ending, its invariants
+     * and thresholds ({@link Checker#loadEnding}, {@link Checker#invariants}, {@link Checker#thresholds}) and the
+     * linearizability check as written (UNKNOWN when not checked).
      */
     public static Verdict verdictOf(LoadResult load, Check linearizability) {
-        Status status = load == null ? Status.INCOMPLETE : load.outcome();
-        String reason = load == null ? "the load returned nothing" : load.reason();
-        if (load != null) {
-            for (LoadResult.InvariantResult inv : load.invariants()) {
-                if (!inv.holds() && Status.worse(status, Status.FAIL) != status) {
-                    status = Status.FAIL;
-                    reason = inv.name() + " invariant VIOLATED: " + inv.evidence();
-                }
-            }
-        }
-        Status lin = linearizability == null ? Status.UNKNOWN : linearizability.status();
-        if (Status.worse(status, lin) != status) {
-            status = lin;
-            reason = linearizability == null ? "linearizability was not checked"
-                    : "linearizability: " + (linearizability.verdict() == null ? lin.name()
-                    : linearizability.verdict().text());
-        }
-        return new Verdict(status, status == Status.OK ? null : reason);
+        return verdictOf(checksOf(load, linearizability));
+    }
+
+    private static List<Checker.Verdict> checksOf(LoadResult load, Check linearizability) {
+        List<Checker.Verdict> checks = new java.util.ArrayList<>(Checker.all(List.of(Checker.loadEnding(),
+                Checker.invariants(), Checker.thresholds())).check(new Checker.Recorded(List.of(), List.of(), load)));
+        checks.add(linearizability == null ? new Checker.Verdict("linearizability", Status.UNKNOWN, "not checked")
+                : new Checker.Verdict("linearizability", linearizability.status(), linearizability.verdict() == null
+                ? linearizability.status().name() : linearizability.verdict().text()));
+        return checks;
     }
 
     /** The run's verdict: as written, or, in a file written before it was kept, {@link #verdictOf} its parts. */
     public Verdict verdict() {
         return status != null ? new Verdict(status, reason) : verdictOf(load, linearizability);
+    }
+
+    /** Each check's verdict: as written, or worked out from the run's parts in a file written before they were kept. */
+    public List<Checker.Verdict> checkVerdicts() {
+        return checks != null ? checks : checksOf(load, linearizability);
     }
 
     /**

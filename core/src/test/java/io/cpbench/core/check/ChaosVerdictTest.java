@@ -32,18 +32,18 @@ class ChaosVerdictTest {
                 .isEqualTo(new ChaosDocument.Verdict(Status.OK, null));
         // the invariant alone: the bug the history once hid (linearizable, load OK, counter broken)
         assertThat(ChaosDocument.verdictOf(load(Status.OK, null, HOLDS, BROKEN), check(LINEARIZABLE)))
-                .isEqualTo(new ChaosDocument.Verdict(Status.FAIL, "counter invariant VIOLATED: 1 acknowledged increment lost"));
+                .isEqualTo(new ChaosDocument.Verdict(Status.FAIL, "counter: VIOLATED: 1 acknowledged increment lost"));
         assertThat(ChaosDocument.verdictOf(load(Status.OK, null, HOLDS), check(NOT_LINEARIZABLE)))
                 .isEqualTo(new ChaosDocument.Verdict(Status.FAIL, "linearizability: " + NOT_LINEARIZABLE.text()));
         assertThat(ChaosDocument.verdictOf(load(Status.OK, null, HOLDS), check(UNKNOWN)).status()).isEqualTo(Status.UNKNOWN);
         assertThat(ChaosDocument.verdictOf(load(Status.INCOMPLETE, "agent-2 lost", HOLDS), check(LINEARIZABLE)))
-                .isEqualTo(new ChaosDocument.Verdict(Status.INCOMPLETE, "agent-2 lost"));
+                .isEqualTo(new ChaosDocument.Verdict(Status.INCOMPLETE, "load: agent-2 lost"));
         assertThat(ChaosDocument.verdictOf(load(Status.FAIL, "ops kept failing", HOLDS), check(UNKNOWN)))
-                .isEqualTo(new ChaosDocument.Verdict(Status.FAIL, "ops kept failing"));
+                .isEqualTo(new ChaosDocument.Verdict(Status.FAIL, "load: ops kept failing"));
         assertThat(ChaosDocument.verdictOf(null, null))
-                .isEqualTo(new ChaosDocument.Verdict(Status.INCOMPLETE, "the load returned nothing"));
+                .isEqualTo(new ChaosDocument.Verdict(Status.INCOMPLETE, "load: the load returned nothing"));
         assertThat(ChaosDocument.verdictOf(load(Status.OK, null), null))
-                .isEqualTo(new ChaosDocument.Verdict(Status.UNKNOWN, "linearizability was not checked"));
+                .isEqualTo(new ChaosDocument.Verdict(Status.UNKNOWN, "linearizability: not checked"));
     }
 
     @Test
@@ -53,7 +53,7 @@ class ChaosVerdictTest {
         assertThat(ChaosDocument.verdictOf(load(Status.INCOMPLETE, "stopped", BROKEN), check(LINEARIZABLE)).status())
                 .isEqualTo(Status.FAIL);
         assertThat(ChaosDocument.verdictOf(load(Status.FAIL, "ops kept failing", BROKEN), check(LINEARIZABLE)).reason())
-                .isEqualTo("ops kept failing");
+                .isEqualTo("load: ops kept failing");
     }
 
     @Test
