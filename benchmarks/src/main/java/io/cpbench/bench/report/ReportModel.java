@@ -7,9 +7,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cpbench.bench.scenario.Scenarios;
 import io.cpbench.core.check.Availability;
 import io.cpbench.core.check.ChaosDocument;
+import io.cpbench.core.check.Checker;
 import io.cpbench.core.history.Event;
 import io.cpbench.core.history.HistoryFiles;
-import io.cpbench.core.load.LoadResult;
 import io.cpbench.core.load.LoadSummary;
 import io.cpbench.core.result.AbDocument;
 import io.cpbench.core.result.MarkdownTable;
@@ -380,7 +380,7 @@ public final class ReportModel {
     private static void faultSection(Path dir, ChaosDocument chaos, ArrayNode tables, ArrayNode charts, ArrayNode verdicts,
                                      ArrayNode notes) {
         // each checker's verdict, as the run composed them (or, in an older chaos.json, worked out from its parts)
-        for (io.cpbench.core.check.Checker.Verdict check : chaos.checkVerdicts()) {
+        for (Checker.Verdict check : chaos.checkVerdicts()) {
             verdicts.add(verdict(check.name(), check.status().name(), check.status() == Status.OK,
                     check.evidence() == null ? "" : check.evidence()));
         }

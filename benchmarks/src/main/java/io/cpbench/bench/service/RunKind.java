@@ -1,8 +1,7 @@
 package io.cpbench.bench.service;
 
-import io.cpbench.core.status.Status;
-
 import io.cpbench.bench.cluster.ClusterChoice;
+import io.cpbench.core.status.Status;
 
 import java.io.PrintStream;
 import java.nio.file.Path;

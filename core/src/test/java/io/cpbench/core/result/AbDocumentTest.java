@@ -21,24 +21,21 @@ class AbDocumentTest {
         return new AbDocument(AbDocument.FORMAT, "client-leader", status, reason, 5, 5, false, List.of(), null, result);
     }
 
+    /** {@code doc}'s run verdict and how its pairs were measured. */
+    static void reads(AbDocument doc, Status verdict, Status measured) {
+        assertThat(doc.verdict()).as("verdict of " + doc.status() + ", " + doc.reason()).isEqualTo(verdict);
+        assertThat(doc.measured()).as("measured of " + doc.status() + ", " + doc.reason()).isEqualTo(measured);
+    }
+
     @Test
     void aRegressionIsTheRunsFailureNotItsNumbers() {
-        AbDocument regression = doc(Status.FAIL, "REGRESSION: 1 of 1 rows slower", result(Comparison.Verdict.SLOWER));
-        assertThat(regression.verdict()).isEqualTo(Status.FAIL);
-        assertThat(regression.measured()).isEqualTo(Status.OK);
+        reads(doc(Status.FAIL, "REGRESSION: 1 of 1 rows slower", result(Comparison.Verdict.SLOWER)), Status.FAIL, Status.OK);
         // written before a regression was FAIL: the verdict is still FAIL
-        AbDocument older = doc(Status.OK, null, result(Comparison.Verdict.SLOWER));
-        assertThat(older.verdict()).isEqualTo(Status.FAIL);
-        assertThat(older.measured()).isEqualTo(Status.OK);
+        reads(doc(Status.OK, null, result(Comparison.Verdict.SLOWER)), Status.FAIL, Status.OK);
         // a run that broke is FAIL in both; one that was stopped is INCOMPLETE in both
-        AbDocument broke = doc(Status.FAIL, "a client process exited", null);
-        assertThat(broke.verdict()).isEqualTo(Status.FAIL);
-        assertThat(broke.measured()).isEqualTo(Status.FAIL);
-        AbDocument stopped = doc(Status.INCOMPLETE, "interrupted after 3 pairs", result(Comparison.Verdict.SLOWER));
-        assertThat(stopped.verdict()).isEqualTo(Status.INCOMPLETE);
-        assertThat(stopped.measured()).isEqualTo(Status.INCOMPLETE);
-        AbDocument same = doc(Status.OK, null, result(Comparison.Verdict.NO_CHANGE));
-        assertThat(same.verdict()).isEqualTo(Status.OK);
-        assertThat(same.measured()).isEqualTo(Status.OK);
+        reads(doc(Status.FAIL, "a client process exited", null), Status.FAIL, Status.FAIL);
+        reads(doc(Status.INCOMPLETE, "interrupted after 3 pairs", result(Comparison.Verdict.SLOWER)), Status.INCOMPLETE,
+                Status.INCOMPLETE);
+        reads(doc(Status.OK, null, result(Comparison.Verdict.NO_CHANGE)), Status.OK, Status.OK);
     }
 }
