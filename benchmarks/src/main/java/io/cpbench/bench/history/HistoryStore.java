@@ -419,18 +419,12 @@ public final class HistoryStore implements AutoCloseable {
         List<Object> args = new ArrayList<>();
         String[][] equal = {{"r.started_at >=", selection.since()}, {"m.scenario =", selection.scenario()},
                 {"m.op =", selection.op()}, {"m.harness =", selection.harness()}, {"r.topology =", selection.topology()},
-                {"r.member_release =", selection.memberRelease()}};
+                {"r.member_release =", selection.memberRelease()}, {"m.status =", selection.okOnly() ? Status.OK.name() : null}};
         for (String[] condition : equal) {
             if (condition[1] != null) {
                 where.add(condition[0] + " ?");
                 args.add(condition[1]);
             }
-        }
-        if (selection.okOnly()) {
-            // a row that crossed a threshold ran to its end: its number stands, and a trend needs it most
-            where.add("m.status IN (?, ?)");
-            args.add(Status.OK.name());
-            args.add(Status.BREACHED.name());
         }
         return rows(where.isEmpty() ? "" : "WHERE " + String.join(" AND ", where), args);
     }

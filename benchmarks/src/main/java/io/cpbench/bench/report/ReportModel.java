@@ -159,10 +159,8 @@ public final class ReportModel {
         releases(results).ifPresent(r -> run.put("releases", r));
         if (!results.isEmpty() && chaos == null) {
             // the run's one verdict: the worst of its results' statuses, as its exit code was
-            Status status = Status.worst(results.stream().map(RunResult::status).toList());
-            run.put("status", status.name());
-            String notOk = RunLines.notOk(kind, results);
-            verdicts.add(verdict("the run", status.name(), status == Status.OK, notOk == null ? "" : notOk));
+            runVerdict(run, verdicts, Status.worst(results.stream().map(RunResult::status).toList()),
+                    RunLines.notOk(kind, results));
         }
         if (!results.isEmpty()) {
             run.put("incomplete", results.stream().anyMatch(r -> r.status() != Status.OK));
@@ -171,10 +169,8 @@ public final class ReportModel {
         }
         if (chaos != null) {
             ChaosDocument.Verdict verdict = chaos.verdict();
-            run.put("status", verdict.status().name());
+            runVerdict(run, verdicts, verdict.status(), verdict.reason());
             run.put("incomplete", verdict.status() != Status.OK);
-            verdicts.add(verdict("the run", verdict.status().name(), verdict.status() == Status.OK,
-                    verdict.reason() == null ? "" : verdict.reason()));
             faultSection(dir, chaos, tables, charts, verdicts, notes);
         }
         if (sweep != null) {
@@ -498,8 +494,7 @@ public final class ReportModel {
         if (AbDocument.in(dir)) {
             AbDocument ab = AbDocument.read(dir);
             Status status = ab.verdict();
-            run.put("status", status.name());
-            verdicts.add(verdict("the run", status.name(), status == Status.OK, ab.reason() == null ? "" : ab.reason()));
+            runVerdict(run, verdicts, status, ab.reason());
             if (ab.result() != null) {
                 verdicts.add(verdict("new ÷ base", ab.regression() ? "regression" : "no regression", !ab.regression(),
                         ab.verdictLine().replaceFirst("^verdict: ", "")));
@@ -643,6 +638,12 @@ public final class ReportModel {
         List<String> parts = new ArrayList<>();
         (errors == null ? Map.<String, Long>of() : errors).forEach((key, n) -> parts.add(n + " " + key.replace("|", "/")));
         return parts.isEmpty() ? "none" : String.join(", ", parts);
+    }
+
+    /** The run's one verdict: its status in the run's header, and first among its checks, with why (or nothing). */
+    private static void runVerdict(ObjectNode run, ArrayNode verdicts, Status status, String why) {
+        run.put("status", status.name());
+        verdicts.add(verdict("the run", status.name(), status == Status.OK, why == null ? "" : why));
     }
 
     private static ObjectNode verdict(String name, String verdict, boolean ok, String detail) {

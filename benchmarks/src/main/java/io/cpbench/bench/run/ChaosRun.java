@@ -252,10 +252,11 @@ public final class ChaosRun extends StoppableRun implements RunKind {
         // and thresholds, linearizability of the registers, availability around each fault
         Checker.LinearizabilityCheck linearizability = new Checker.LinearizabilityCheck(
                 new Linearizability.Budget(config.timeBudget(), Linearizability.Budget.DEFAULT.memoryBytes()));
-        List<Checker.Verdict> checks = Checker.all(List.of(Checker.loadEnding(), Checker.invariants(), Checker.thresholds(),
-                linearizability, Checker.availability())).check(new Checker.Recorded(events, closed, load));
+        Checker.AvailabilityCheck availabilityCheck = new Checker.AvailabilityCheck();
+        List<Checker.Verdict> checks = Checker.all(List.of(Checker.ofLoad(), linearizability, availabilityCheck))
+                .check(new Checker.Recorded(events, closed, load));
         Linearizability.Result lin = linearizability.result();
-        List<Availability.Result> availability = Availability.of(events, closed);
+        List<Availability.Result> availability = availabilityCheck.results();
 
         console.println();
         console.print(LoadSummary.render(load));

@@ -51,7 +51,6 @@ public record LoadVerdict(Status status, String reason) {
     }
 
     private static String crossed(LoadResult load) {
-        return "threshold crossed: " + String.join(", ", load.thresholds().stream().filter(t -> !t.passed())
-                .map(t -> t.threshold() + " (was " + t.actual() + ")").toList());
+        return "threshold crossed: " + String.join(", ", load.crossedThresholds());
     }
 }

@@ -79,7 +79,11 @@ public final class ExitCodes {
      * ({@link Status#exitCode}).
      */
     public static int of(List<RunResult> results, boolean interrupted, boolean strict) {
-        return ofStatuses(results.stream().map(RunResult::status).toList(), interrupted, strict);
+        if (interrupted) {
+            return INTERRUPTED;
+        }
+        Status worst = Status.worst(results.stream().map(RunResult::status).toList());
+        return worst == null ? OK : worst.exitCode(strict);
     }
 
     /** A run kind's exit code: 130 when interrupted, else its status's ({@link Status#exitCode}); 1 for none. */
@@ -88,14 +92,5 @@ public final class ExitCodes {
             return INTERRUPTED;
         }
         return status == null ? FAILED : status.exitCode(strict);
-    }
-
-    /** As {@link #of}, for a run's statuses (a sweep's cell runs): none is OK. */
-    public static int ofStatuses(java.util.Collection<Status> statuses, boolean interrupted, boolean strict) {
-        if (interrupted) {
-            return INTERRUPTED;
-        }
-        Status worst = Status.worst(statuses);
-        return worst == null ? OK : worst.exitCode(strict);
     }
 }

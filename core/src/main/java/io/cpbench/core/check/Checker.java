@@ -15,7 +15,7 @@ import java.util.Locale;
  * that cannot decide says UNKNOWN with why; one that has nothing to check says so in an OK verdict's evidence.
  *
  * <p>The checkers a chaos run composes, in this order (the order breaks ties for the reason):
- * {@link #loadEnding}, {@link #invariants}, {@link #thresholds}, {@link LinearizabilityCheck}, {@link #availability}.
+ * {@link #loadEnding}, {@link #invariants}, {@link #thresholds}, {@link LinearizabilityCheck}, {@link AvailabilityCheck}.
  */
 @FunctionalInterface
 public interface Checker {
@@ -74,6 +74,11 @@ public interface Checker {
         return new Verdict("run", worst.status(), worst.name() + ": " + worst.evidence());
     }
 
+    /** What a load's own result decides: {@link #loadEnding}, {@link #invariants}, {@link #thresholds}, in that order. */
+    static Checker ofLoad() {
+        return all(List.of(loadEnding(), invariants(), thresholds()));
+    }
+
     /** How the load ended: its own status (OK, TIMEBOXED, INCOMPLETE, ABORTED, FAIL); INCOMPLETE when it returned nothing. */
     static Checker loadEnding() {
         return run -> {
@@ -105,8 +110,7 @@ public interface Checker {
             if (load == null || load.thresholds().isEmpty()) {
                 return List.of();
             }
-            List<String> crossed = load.thresholds().stream().filter(t -> !t.passed())
-                    .map(t -> t.threshold() + " (was " + t.actual() + ")").toList();
+            List<String> crossed = load.crossedThresholds();
             return List.of(crossed.isEmpty()
                     ? new Verdict("thresholds", Status.OK, load.thresholds().size() + " held")
                     : new Verdict("thresholds", Status.BREACHED, "crossed: " + String.join(", ", crossed)));
@@ -115,21 +119,32 @@ public interface Checker {
 
     /**
      * Availability around each fault: informational, never a failure (clients are expected to see errors during a
-     * fault): OK with the first success after each fault and the longest gap, or with no fault injected.
+     * fault): OK with the first success after each fault and the longest gap, or with no fault injected. Keeps its
+     * per-fault results ({@link #results}) for the fault table and chaos.json.
      */
-    static Checker availability() {
-        return run -> {
-            List<Availability.Result> results = Availability.of(run.events(), run.windows());
-            if (results.isEmpty()) {
+    final class AvailabilityCheck implements Checker {
+
+        private volatile List<Availability.Result> results;
+
+        @Override
+        public List<Verdict> check(Recorded run) {
+            List<Availability.Result> r = Availability.of(run.events(), run.windows());
+            results = r;
+            if (r.isEmpty()) {
                 return List.of(new Verdict("availability", Status.OK, "no fault was injected"));
             }
-            Availability.Summary s = Availability.Summary.of(results);
+            Availability.Summary s = Availability.Summary.of(r);
             return List.of(new Verdict("availability", Status.OK, String.format(Locale.ROOT,
                     "%d fault%s: first ok after at most %s, longest gap %s%s", s.faults(), s.faults() == 1 ? "" : "s",
                     s.firstOkMaxMs() == null ? "none" : String.format(Locale.ROOT, "%,.0f ms", s.firstOkMaxMs()),
                     String.format(Locale.ROOT, "%,.0f ms", s.longestGapMaxMs()),
                     s.neverRecovered() == 0 ? "" : "; " + s.neverRecovered() + " with no success after it")));
-        };
+        }
+
+        /** The last check's per-fault results; null before one ran. */
+        public List<Availability.Result> results() {
+            return results;
+        }
     }
 
     /**

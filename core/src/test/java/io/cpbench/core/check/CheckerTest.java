@@ -22,7 +22,7 @@ class CheckerTest {
     }
 
     static final Checker ALL = Checker.all(List.of(Checker.loadEnding(), Checker.invariants(), Checker.thresholds(),
-            Checker.availability()));
+            new Checker.AvailabilityCheck()));
 
     @Test
     void eachCheckerGivesItsVerdictInOrderAndTheWorstIsTheRunsWithItsEvidence() {
@@ -87,7 +87,7 @@ class CheckerTest {
         events.add(new Event(0, Event.Type.OK, "read", "r", 1L, 100 * MS, null));
         events.add(Event.invoke(0, "read", "r", null, 300 * MS));
         events.add(new Event(0, Event.Type.OK, "read", "r", 1L, 900 * MS, null));
-        List<Checker.Verdict> verdicts = Checker.availability().check(new Checker.Recorded(events,
+        List<Checker.Verdict> verdicts = new Checker.AvailabilityCheck().check(new Checker.Recorded(events,
                 List.of(new Availability.Window("kill", "member 0", 200 * MS, 400 * MS, 1_000 * MS)), null));
         assertThat(verdicts).containsExactly(new Checker.Verdict("availability", Status.OK,
                 "1 fault: first ok after at most 700 ms, longest gap 800 ms"));
