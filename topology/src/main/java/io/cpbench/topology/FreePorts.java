@@ -7,12 +7,13 @@ import java.net.ServerSocket;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
-import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Finds a run of consecutive free ports, so a run does not collide with a Hazelcast already on 5701, and claims them
@@ -20,15 +21,19 @@ import java.util.Map;
  *
  * <p>A port that binds now may still be taken before the members bind it: two cp-bench processes started together
  * (two terminals, or a test suite run in parallel JVMs) would both find 5701-5703 free. So each port picked here is
- * also claimed: a lock on the file {@code <port>.lock} in {@code $TMPDIR/cpbench-ports}, held by this process until
+ * also claimed: a lock on the file {@code <port>.lock} in {@code $TMPDIR/cpbench-ports-<user>}, held by this process until
  * {@link #release} (a topology does that when it closes) or until the process ends, when the operating system drops
  * the lock whatever happened. A port that another process has claimed, or that this process holds, counts as taken.
- * Where the directory cannot be used (no rights), ports are only checked, as before claims existed.
+ * Where the directory cannot be used (no rights), or trusted ({@link PrivateDir}: another user could hold every claim),
+ * ports are only checked, as before claims existed. The claims are this user's: two users' runs only check each other's.
  */
 public final class FreePorts {
 
-    /** {@code $TMPDIR/cpbench-ports}; the lock files are empty and stay (removing one would race with its next user). */
-    static final Path CLAIMS = Path.of(System.getProperty("java.io.tmpdir"), "cpbench-ports");
+    /**
+     * {@code $TMPDIR/cpbench-ports-<user>}, when it can be trusted; the lock files are empty and stay (removing one would
+     * race with its next user).
+     */
+    private static Optional<Path> claims;
 
     /** The claims this process holds, by port. */
     private static final Map<Integer, FileChannel> HELD = new HashMap<>();
@@ -119,10 +124,16 @@ public final class FreePorts {
         if (HELD.containsKey(port)) {
             return new Claim(false, null);
         }
+        if (claims == null) {
+            claims = PrivateDir.inTmp("ports", "claiming ports across cp-bench processes");
+        }
+        if (claims.isEmpty()) {
+            return new Claim(true, null);
+        }
         FileChannel channel;
         try {
-            Files.createDirectories(CLAIMS);
-            channel = FileChannel.open(CLAIMS.resolve(port + ".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            channel = FileChannel.open(claims.get().resolve(port + ".lock"), StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
         } catch (IOException | SecurityException noClaims) {
             return new Claim(true, null);
         }

@@ -27,7 +27,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * ({@code -XX:ArchiveClassesAtExit}, on a normal exit or SIGTERM, not after kill -9) under a name of its own; the
  * archive is moved into place only after that member has ended by itself, and only if it got as far as ready (one
  * that failed at start loaded few classes), so no member maps a half-written or thin archive.
- * Archives live in {@code $TMPDIR/cpbench-cds}, named by a hash of the JDK and every classpath jar's path, size and
+ * Archives live in {@code $TMPDIR/cpbench-cds-<user>} ({@link PrivateDir}: mode 0700, this user's, else no archives
+ * are used or written, as a member maps and runs what is there), named by a hash of the JDK and every classpath jar's path, size and
  * modification time: a rebuilt jar gets a new archive, and a stale one is never offered. A classpath with a directory
  * in it (a module's {@code target/classes}) gets none: the JDK archives classes from jars only. Should the JDK refuse an
  * archive all the same, the member starts without it; its CDS warnings are turned off, as they would end in the
@@ -64,8 +65,8 @@ final class MemberCds {
                         .getBytes(StandardCharsets.UTF_8));
             }
             String name = "member-" + HexFormat.of().formatHex(digest.digest(), 0, 12) + ".jsa";
-            Path dir = Path.of(System.getProperty("java.io.tmpdir"), "cpbench-cds");
-            return Optional.of(new MemberCds(dir.resolve(name)));
+            return PrivateDir.inTmp("cds", "the members' class-data-sharing archives")
+                    .map(dir -> new MemberCds(dir.resolve(name)));
         } catch (IOException | NoSuchAlgorithmException e) {
             return Optional.empty();
         }
@@ -83,7 +84,6 @@ final class MemberCds {
             return new Launch(List.of(), null);
         }
         try {
-            Files.createDirectories(archive.getParent());
             removeAbandoned(archive.getParent());
         } catch (IOException e) {
             WRITING.remove(archive);

@@ -23,7 +23,9 @@ import java.util.concurrent.Executors;
 /**
  * The live view of a run ({@code --live}): an HTTP server on 127.0.0.1 only, serving the report page ({@code /}),
  * which fetches {@code /data.json} once a second (the run directory's report as it stands, plus the last 10
- * minutes of per-second numbers), and Prometheus' text format at {@code /metrics}. One thread serves; the report of
+ * minutes of per-second numbers), and Prometheus' text format at {@code /metrics}. It answers only requests whose
+ * {@code Host} is 127.0.0.1 or localhost with its port (421 otherwise: a site whose name a browser was made to resolve
+ * to 127.0.0.1 cannot read the run). One thread serves; the report of
  * the run directory is rebuilt at most every 2 s, so a page left open costs the run little (see the README for
  * what it measured).
  */
@@ -106,6 +108,12 @@ public final class LiveView implements AutoCloseable {
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
             String path = exchange.getRequestURI().getPath();
+            String host = exchange.getRequestHeaders().getFirst("Host");
+            if (!ownHost(host, server.getAddress().getPort())) {
+                // DNS rebinding: a page from elsewhere whose name now resolves to 127.0.0.1 must not read the run
+                send(exchange, 421, "text/plain", "this live view answers only as " + url() + " (Host: " + host + ")\n");
+                return;
+            }
             if (!"GET".equals(exchange.getRequestMethod())) {
                 send(exchange, 405, "text/plain", "GET only\n");
                 return;
@@ -251,6 +259,18 @@ public final class LiveView implements AutoCloseable {
             gauge(b, "cpbench_elapsed_seconds", "Seconds since the run started", "", s.elapsedSeconds());
         }
         return b.toString();
+    }
+
+    /**
+     * Whether a request's {@code Host} names this server as a browser on this machine would: 127.0.0.1 or localhost,
+     * with this port. Anything else (another name that resolves here, as in DNS rebinding; no Host at all) is refused.
+     */
+    static boolean ownHost(String host, int port) {
+        if (host == null) {
+            return false;
+        }
+        String h = host.strip().toLowerCase(Locale.ROOT);
+        return h.equals("127.0.0.1:" + port) || h.equals("localhost:" + port);
     }
 
     private static void gauge(StringBuilder b, String name, String help, String labels, double value) {

@@ -57,7 +57,24 @@ public final class ReportModel {
     private static final ObjectMapper DOCUMENTS = new ObjectMapper()
             .configure(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
     private static final Parser MARKDOWN = Parser.builder().extensions(List.of(TablesExtension.create())).build();
-    private static final HtmlRenderer HTML = HtmlRenderer.builder().escapeHtml(true)
+    /**
+     * Markdown's text can hold what a run was told or met (an error message, a fault's target, a scenario's name), so
+     * the page gets it as text: raw HTML escaped, a link kept only to a relative, http(s) or mailto address (no
+     * {@code javascript:} or {@code data:}), and an image drawn as its alt text, never fetched (a report makes no
+     * request to the network).
+     */
+    private static final HtmlRenderer HTML = HtmlRenderer.builder().escapeHtml(true).sanitizeUrls(true)
+            .urlSanitizer(new org.commonmark.renderer.html.UrlSanitizer() {
+                @Override
+                public String sanitizeLinkUrl(String url) {
+                    return safeUrl(url);
+                }
+
+                @Override
+                public String sanitizeImageUrl(String url) {
+                    return "#"; // never drawn: ImageAsText
+                }
+            }).nodeRendererFactory(ImageAsText::new)
             .extensions(List.of(TablesExtension.create())).build();
 
     private ReportModel() {
@@ -659,6 +676,53 @@ public final class ReportModel {
         ObjectNode t = tables.addObject();
         t.put("title", title);
         t.put("html", markdownToHtml(markdown));
+    }
+
+    /** {@code url} when it is relative or http(s)/mailto, else "#" (what a sanitised link points to). */
+    static String safeUrl(String url) {
+        String u = url.strip();
+        int colon = u.indexOf(':');
+        int cut = indexOfAny(u, "/?#");
+        if (colon < 0 || (cut >= 0 && cut < colon)) {
+            return u; // no scheme: relative to the report
+        }
+        String scheme = u.substring(0, colon).toLowerCase(java.util.Locale.ROOT);
+        return scheme.equals("http") || scheme.equals("https") || scheme.equals("mailto") ? u : "#";
+    }
+
+    private static int indexOfAny(String s, String chars) {
+        for (int i = 0; i < s.length(); i++) {
+            if (chars.indexOf(s.charAt(i)) >= 0) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Renders a Markdown image as its alt text in brackets: nothing is fetched. */
+    private static final class ImageAsText implements org.commonmark.renderer.NodeRenderer {
+        private final org.commonmark.renderer.html.HtmlNodeRendererContext context;
+
+        ImageAsText(org.commonmark.renderer.html.HtmlNodeRendererContext context) {
+            this.context = context;
+        }
+
+        @Override
+        public java.util.Set<Class<? extends org.commonmark.node.Node>> getNodeTypes() {
+            return java.util.Set.of(org.commonmark.node.Image.class);
+        }
+
+        @Override
+        public void render(org.commonmark.node.Node node) {
+            StringBuilder alt = new StringBuilder();
+            node.accept(new org.commonmark.node.AbstractVisitor() {
+                @Override
+                public void visit(org.commonmark.node.Text text) {
+                    alt.append(text.getLiteral());
+                }
+            });
+            context.getWriter().text("[image: " + alt + "]");
+        }
     }
 
     /** Markdown (the CLI's tables, and the prose around them) as HTML. */

@@ -40,8 +40,28 @@ public final class MarkdownTable {
             throw new IllegalArgumentException("a row of " + cells.size() + " cells in a table of " + header.size()
                     + " columns: " + cells);
         }
-        rows.add(List.copyOf(cells));
+        rows.add(cells.stream().map(MarkdownTable::cell).toList());
         return this;
+    }
+
+    /**
+     * A cell's text as one cell: a '|' escaped (it would end the cell) and line breaks made spaces (they would end the
+     * row). Cells carry what a run met, such as an error message or a fault's target, not only numbers.
+     */
+    static String cell(String text) {
+        String t = String.valueOf(text);
+        StringBuilder out = new StringBuilder(t.length());
+        for (int i = 0; i < t.length(); i++) {
+            char c = t.charAt(i);
+            if (c == '|') {
+                out.append("\\|");
+            } else if (c == '\n' || c == '\r') {
+                out.append(' ');
+            } else {
+                out.append(c);
+            }
+        }
+        return out.toString();
     }
 
     public MarkdownTable row(String... cells) {

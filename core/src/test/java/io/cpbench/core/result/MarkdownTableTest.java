@@ -34,4 +34,15 @@ class MarkdownTableTest {
         assertThatThrownBy(() -> MarkdownTable.of("a", "b").row("only one"))
                 .hasMessage("a row of 1 cells in a table of 2 columns: [only one]");
     }
+
+    @Test
+    void aCellWithAPipeOrALineBreakStaysOneCell() {
+        String table = MarkdownTable.of("target", "error").row("a|b", "line 1\nline 2\r\n| x").render();
+        assertThat(table).isEqualTo("""
+                | target | error               |
+                | ------ | ------------------- |
+                | a\\|b   | line 1 line 2  \\| x |
+                """);
+        assertThat(table.lines()).hasSize(3);
+    }
 }
