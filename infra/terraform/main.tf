@@ -3,9 +3,9 @@
 # Members get fixed private addresses, so each one's provisioning knows every member's address.
 
 locals {
-  az                = var.availability_zone != "" ? var.availability_zone : data.aws_availability_zones.available.names[0]
-  ami               = var.ami_id != "" ? var.ami_id : data.aws_ami.debian12[0].id
-  member_ips        = [for i in range(var.member_count) : cidrhost(var.subnet_cidr, 11 + i)]
+  az         = var.availability_zone != "" ? var.availability_zone : data.aws_availability_zones.available.names[0]
+  ami        = var.ami_id != "" ? var.ami_id : data.aws_ami.debian12[0].id
+  member_ips = [for i in range(var.member_count) : cidrhost(var.subnet_cidr, 11 + i)]
   # The first client keeps .10 (the one that runs the matrix, and the load's coordinator); others are .101 up.
   client_ips        = [for i in range(var.client_count) : cidrhost(var.subnet_cidr, i == 0 ? 10 : 100 + i)]
   member_addresses  = [for ip in local.member_ips : "${ip}:${var.hazelcast_port}"]
@@ -140,7 +140,10 @@ resource "aws_placement_group" "lab" {
   strategy = "cluster"
 }
 
-# The lab's own key: the client uses it to switch netem on the slow member. It is kept in Terraform's state.
+# The lab's own key: the client uses it to switch netem on the slow member and inject faults. It is kept in
+# Terraform's state and reaches the client over SSH ('cpbench-lab' copies it there, mode 0600), never in user data:
+# user data is readable by any process on the instance through the metadata service, and by anyone allowed to
+# describe the instance.
 resource "tls_private_key" "lab" {
   algorithm = "ED25519"
 }
@@ -164,6 +167,14 @@ resource "aws_instance" "member" {
     delay_ms       = var.slow_delay_ms
   })
   user_data_replace_on_change = true
+
+  # IMDSv2 only (a session token, got by a PUT, which a forwarded or SSRF'd GET cannot do), and no further than the
+  # instance itself (hop limit 1: a container on it cannot reach the metadata service).
+  metadata_options {
+    http_endpoint               = "enabled"
+    http_tokens                 = "required"
+    http_put_response_hop_limit = 1
+  }
 
   root_block_device {
     volume_size = 16
@@ -200,11 +211,17 @@ resource "aws_instance" "client" {
   placement_group        = aws_placement_group.lab.id
 
   user_data = templatefile("${path.module}/templates/client-init.sh.tftpl", {
-    ssh_user        = var.ssh_user
-    lab_private_key = tls_private_key.lab.private_key_openssh
-    lab_key_path    = local.lab_key_on_client
+    ssh_user = var.ssh_user
   })
   user_data_replace_on_change = true
+
+  # IMDSv2 only (a session token, got by a PUT, which a forwarded or SSRF'd GET cannot do), and no further than the
+  # instance itself (hop limit 1: a container on it cannot reach the metadata service).
+  metadata_options {
+    http_endpoint               = "enabled"
+    http_tokens                 = "required"
+    http_put_response_hop_limit = 1
+  }
 
   root_block_device {
     volume_size = 16

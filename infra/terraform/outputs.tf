@@ -66,3 +66,11 @@ output "inventory" {
     }
   }
 }
+
+# For 'cpbench-lab', which copies it to the client over SSH (not in user data: see main.tf). Terraform prints it only
+# when asked by name (terraform output -raw lab_private_key) or in 'output -json'.
+output "lab_private_key" {
+  description = "The lab's own private key (the client's key to the members)."
+  value       = tls_private_key.lab.private_key_openssh
+  sensitive   = true
+}

@@ -90,8 +90,9 @@ variable "ssh_cidr" {
   type        = string
 
   validation {
-    condition     = can(cidrhost(var.ssh_cidr, 0)) && var.ssh_cidr != "0.0.0.0/0"
-    error_message = "ssh_cidr must be a CIDR and not 0.0.0.0/0."
+    # Any prefix shorter than /8 opens SSH to a sixteenth of the internet or more, 0.0.0.0/0 and 0.0.0.0/1 alike.
+    condition     = can(cidrhost(var.ssh_cidr, 0)) && can(tonumber(split("/", var.ssh_cidr)[1])) && try(tonumber(split("/", var.ssh_cidr)[1]) >= 8, false)
+    error_message = "ssh_cidr must be a CIDR with a prefix of /8 or longer (your own address as a.b.c.d/32 is best)."
   }
 }
 

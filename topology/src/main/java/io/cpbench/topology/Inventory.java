@@ -160,10 +160,15 @@ public record Inventory(String format, String clusterName, Integer rebalancePeri
         if (members.size() < 3 || members.size() > 9) {
             throw new IllegalArgumentException("a CP group needs 3-9 members, the inventory lists " + members.size());
         }
+        checkName("clusterName", clusterName);
         for (int i = 0; i < members.size(); i++) {
             Member m = members.get(i);
             if (m == null || m.host() == null || m.host().isBlank() || m.port() < 1 || m.port() > 65535) {
                 throw new IllegalArgumentException("member " + i + " needs a host and a port 1-65535");
+            }
+            checkHost("member " + i + "'s host", m.host());
+            if (m.sshHost() != null && !m.sshHost().isBlank()) {
+                checkHost("member " + i + "'s sshHost", m.sshHost());
             }
         }
         if (members.stream().map(Member::address).distinct().count() != members.size()) {
@@ -184,6 +189,10 @@ public record Inventory(String format, String clusterName, Integer rebalancePeri
                 throw new IllegalArgumentException("client " + i + " needs a host and a name");
             }
         }
+        for (int i = 0; i < clients.size(); i++) {
+            checkHost("client " + i + "'s host", clients.get(i).host());
+            checkName("client " + i + "'s name", clients.get(i).name());
+        }
         if (clients.stream().map(Client::name).distinct().count() != clients.size()) {
             throw new IllegalArgumentException("two clients have the same name");
         }
@@ -194,6 +203,51 @@ public record Inventory(String format, String clusterName, Integer rebalancePeri
                 || ssh.netemCommand().isBlank())) {
             throw new IllegalArgumentException("ssh needs a user and a netemCommand");
         }
+        if (ssh != null) {
+            checkUser("ssh.user", ssh.user());
+            String key = ssh.identityFile();
+            if (key != null && (key.startsWith("-") || key.chars().anyMatch(c -> c < ' ' || c == 127))) {
+                throw new IllegalArgumentException("ssh.identityFile " + quoted(key) + " must be a path (not starting with"
+                        + " '-', no control characters)");
+            }
+        }
+    }
+
+    /*
+     * What goes into ssh's arguments and into the shell commands run on the hosts (the lab's scripts, the faults):
+     * host names and addresses, a user, names. None may start with '-' (ssh would read "-oProxyCommand=..." as an
+     * option and run it) or hold a shell metacharacter.
+     */
+    private static final java.util.regex.Pattern HOST = java.util.regex.Pattern.compile("[A-Za-z0-9][A-Za-z0-9.-]{0,252}");
+    private static final java.util.regex.Pattern USER = java.util.regex.Pattern.compile("[A-Za-z_][A-Za-z0-9_.-]{0,31}");
+    private static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}");
+
+    /** @throws IllegalArgumentException (one line) unless {@code host} is a host name or IPv4 address ssh cannot misread */
+    public static void checkHost(String what, String host) {
+        if (!HOST.matcher(host).matches()) {
+            throw new IllegalArgumentException(what + " " + quoted(host) + " is not a host name or IPv4 address (letters,"
+                    + " digits, '.' and '-', starting with a letter or digit)");
+        }
+    }
+
+    /** @throws IllegalArgumentException (one line) unless {@code user} is a user name ssh and a shell read as one */
+    public static void checkUser(String what, String user) {
+        if (!USER.matcher(user).matches()) {
+            throw new IllegalArgumentException(what + " " + quoted(user) + " is not a user name (a letter or '_',"
+                    + " then letters, digits, '_', '.' or '-', at most 32)");
+        }
+    }
+
+    private static void checkName(String what, String name) {
+        if (!NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException(what + " " + quoted(name) + " must be letters, digits, '_', '.' or '-'"
+                    + " (not starting with '.' or '-'), at most 64");
+        }
+    }
+
+    /** {@code text} in quotes, with control characters shown as '?' (the error is one line). */
+    private static String quoted(String text) {
+        return "'" + text.replaceAll("\\p{Cntrl}", "?") + "'";
     }
 
     public List<String> addresses() {

@@ -113,4 +113,37 @@ class InventoryTest {
         }
         assertThatThrownBy(() -> Inventory.read(dir.resolve("missing.json"))).hasMessageContaining("cannot read");
     }
+
+    /** What would become an ssh option or a shell command on a lab host, from any field that goes there. */
+    @Test
+    void whatSshOrAShellWouldReadAsAnOptionOrACommandIsRefused() throws IOException {
+        String ssh = "\"ssh\": {\"user\": \"%s\", \"netemCommand\": \"n\"%s}";
+        String[][] cases = {
+                {THREE.replaceFirst("127.0.0.1", "-oProxyCommand=touch /tmp/pwned"),
+                        "member 0's host '-oProxyCommand=touch /tmp/pwned' is not a host name or IPv4 address"},
+                {THREE.replaceFirst("\"slow\": false}", "\"slow\": false, \"sshHost\": \"h;reboot\"}"),
+                        "member 0's sshHost 'h;reboot' is not a host name"},
+                {THREE + "], \"clients\": [{\"host\": \"$(id)\", \"name\": \"client-0\"}", "client 0's host '$(id)'"},
+                {THREE + "], \"clients\": [{\"host\": \"h\", \"name\": \"a b\"}", "client 0's name 'a b' must be"},
+                {withSsh(String.format(ssh, "-oProxyCommand=x", "")), "ssh.user '-oProxyCommand=x' is not a user name"},
+                {withSsh(String.format(ssh, "admin`id`", "")), "ssh.user 'admin`id`'"},
+                {withSsh(String.format(ssh, "admin", ", \"identityFile\": \"-oProxyCommand=x\"")),
+                        "ssh.identityFile '-oProxyCommand=x' must be a path"},
+                {withSsh(String.format(ssh, "admin", ", \"identityFile\": \"k\\nx\"")), "ssh.identityFile 'k?x'"},
+        };
+        for (String[] c : cases) {
+            Path file = Files.writeString(dir.resolve("bad.json"), c[0].startsWith("{\"format") ? c[0] : inventory(c[0]));
+            assertThatThrownBy(() -> Inventory.read(file)).as(c[0]).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("inventory " + file + ": ").hasMessageContaining(c[1])
+                    .satisfies(e -> assertThat(e.getMessage().lines()).hasSize(1));
+        }
+        String cluster = inventory(THREE).replace("\"clusterName\": \"c\"", "\"clusterName\": \"c'; rm -rf ~; '\"");
+        Path file = Files.writeString(dir.resolve("bad.json"), cluster);
+        assertThatThrownBy(() -> Inventory.read(file)).hasMessageContaining("clusterName 'c'; rm -rf ~; '' must be");
+    }
+
+    /** THREE's inventory with this ssh section. */
+    private static String withSsh(String section) {
+        return inventory(THREE).replace("]}", "], " + section + "}");
+    }
 }

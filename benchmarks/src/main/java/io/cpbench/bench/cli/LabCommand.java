@@ -14,7 +14,8 @@ import java.util.concurrent.Callable;
 
 @Command(name = "lab", mixinStandardHelpOptions = true,
         description = "Helpers for the AWS lab (infra/terraform, infra/lab/cpbench-lab).",
-        subcommands = {LabCommand.MemberCommands.class, LabCommand.Hosts.class},
+        subcommands = {LabCommand.MemberCommands.class, LabCommand.Hosts.class, LabCommand.InventoryOnly.class,
+                LabCommand.Key.class},
         footer = {"", "Example:", "  cpbench lab hosts --outputs outputs.json"})
 final class LabCommand implements Runnable {
 
@@ -84,18 +85,17 @@ final class LabCommand implements Runnable {
 
         @Override
         public Integer call() {
-            com.fasterxml.jackson.databind.JsonNode root;
-            try {
-                root = new com.fasterxml.jackson.databind.ObjectMapper().readTree(outputs.toFile());
-            } catch (IOException e) {
-                throw new IllegalArgumentException("--outputs " + outputs + ": not terraform's JSON output (" + e.getMessage()
-                        .lines().findFirst().orElse("") + ")");
-            }
+            com.fasterxml.jackson.databind.JsonNode root = readOutputs(outputs);
+            // Each value goes into ssh's arguments and the lab's shell commands: checked as the inventory's are.
             String user = value(root, "ssh_user").asText();
-            String client = value(root, "client_public_ip").asText();
+            Inventory.checkUser("--outputs " + outputs + ": ssh_user", user);
+            String client = host(value(root, "client_public_ip").asText(), "client_public_ip");
             com.fasterxml.jackson.databind.JsonNode members = value(root, "member_public_ips");
             if (!members.isArray() || members.isEmpty()) {
                 throw new IllegalArgumentException("--outputs " + outputs + ": member_public_ips is not a list of addresses");
+            }
+            for (int i = 0; i < members.size(); i++) {
+                host(members.get(i).asText(), "member_public_ips[" + i + "]");
             }
             System.out.println("user " + user);
             System.out.println("client " + client);
@@ -107,19 +107,84 @@ final class LabCommand implements Runnable {
             com.fasterxml.jackson.databind.JsonNode privates = root.path("client_private_ips").path("value");
             if (publics.isArray() && privates.isArray() && publics.size() == privates.size()) {
                 for (int i = 0; i < publics.size(); i++) {
+                    host(publics.get(i).asText(), "client_public_ips[" + i + "]");
+                    host(privates.get(i).asText(), "client_private_ips[" + i + "]");
+                }
+                for (int i = 0; i < publics.size(); i++) {
                     System.out.println("agent " + i + " " + publics.get(i).asText() + " " + privates.get(i).asText());
                 }
             }
             return 0;
         }
 
+        private String host(String host, String output) {
+            Inventory.checkHost("--outputs " + outputs + ": " + output, host);
+            return host;
+        }
+
         private com.fasterxml.jackson.databind.JsonNode value(com.fasterxml.jackson.databind.JsonNode root, String output) {
-            com.fasterxml.jackson.databind.JsonNode value = root == null ? null : root.path(output).get("value");
-            if (value == null || value.isNull() || (value.isTextual() && value.asText().isBlank())) {
-                throw new IllegalArgumentException("--outputs " + outputs + ": no output '" + output
-                        + "'; run 'terraform apply' in infra/terraform and save 'terraform output -json'");
+            return outputValue(root, output, outputs);
+        }
+    }
+
+    /** {@code terraform output -json}, saved to a file. */
+    static com.fasterxml.jackson.databind.JsonNode readOutputs(Path outputs) {
+        try {
+            return new com.fasterxml.jackson.databind.ObjectMapper().readTree(outputs.toFile());
+        } catch (IOException e) {
+            throw new IllegalArgumentException("--outputs " + outputs + ": not terraform's JSON output (" + e.getMessage()
+                    .lines().findFirst().orElse("") + ")");
+        }
+    }
+
+    /** An output's value from {@code terraform output -json}; a clear error when it is missing or blank. */
+    static com.fasterxml.jackson.databind.JsonNode outputValue(com.fasterxml.jackson.databind.JsonNode root, String output,
+                                                               Path outputs) {
+        com.fasterxml.jackson.databind.JsonNode value = root == null ? null : root.path(output).get("value");
+        if (value == null || value.isNull() || (value.isTextual() && value.asText().isBlank())) {
+            throw new IllegalArgumentException("--outputs " + outputs + ": no output '" + output
+                    + "'; run 'terraform apply' in infra/terraform and save 'terraform output -json'");
+        }
+        return value;
+    }
+
+    @Command(name = "inventory", mixinStandardHelpOptions = true,
+            description = "Prints the inventory from 'terraform output -json' (checked as --topology remote checks it), and "
+                    + "nothing else of the outputs: what the lab loop copies to the client (the outputs hold the lab's key).",
+            footer = {"", "Example:", "  cpbench lab inventory --outputs outputs.json > inventory.json"})
+    static final class InventoryOnly implements Callable<Integer> {
+
+        @Option(names = "--outputs", paramLabel = "FILE", required = true, description = "terraform output -json, saved to a file.")
+        Path outputs;
+
+        @Override
+        public Integer call() throws IOException {
+            Inventory.read(outputs); // every check, with the file named in its error
+            com.fasterxml.jackson.databind.JsonNode inventory = outputValue(readOutputs(outputs), "inventory", outputs);
+            System.out.println(new com.fasterxml.jackson.databind.ObjectMapper().writerWithDefaultPrettyPrinter()
+                    .writeValueAsString(inventory));
+            return 0;
+        }
+    }
+
+    @Command(name = "key", mixinStandardHelpOptions = true,
+            description = "Prints the lab's private key (the output lab_private_key) on standard output, for piping into "
+                    + "ssh: the lab loop copies it to the client this way, not in user data and never on a command line.",
+            footer = {"", "Example:", "  cpbench lab key --outputs outputs.json | ssh admin@CLIENT 'umask 077 && cat > ~/.ssh/cpbench-lab'"})
+    static final class Key implements Callable<Integer> {
+
+        @Option(names = "--outputs", paramLabel = "FILE", required = true, description = "terraform output -json, saved to a file.")
+        Path outputs;
+
+        @Override
+        public Integer call() {
+            com.fasterxml.jackson.databind.JsonNode root = readOutputs(outputs);
+            String key = outputValue(root, "lab_private_key", outputs).asText();
+            if (!key.startsWith("-----BEGIN OPENSSH PRIVATE KEY-----")) {
+                throw new IllegalArgumentException("--outputs " + outputs + ": lab_private_key is not an OpenSSH private key");
             }
-            return value;
+            System.out.print(key.endsWith("\n") ? key : key + "\n");
+            return 0;
         }
     }
 }

@@ -186,6 +186,37 @@ class LabLoopbackIT {
                     + "--inventory inventory.json --out runs --scenario client-leader"));
             assertThat(stop).isGreaterThan(indexOf(lines, "\\+ scp -r admin@198.51.100.10:/opt/cpbench/runs/\\. .*"));
         }
+        // the client gets the inventory alone (the outputs hold the lab's key), and the key on ssh's standard input
+        int matrix = indexOf(lines, "\\+ ssh admin@198.51.100.10 .*cpbench.jar matrix .*");
+        assertThat(indexOf(lines, "\\+ scp .*/inventory\\.json admin@198\\.51\\.100\\.10:/opt/cpbench/inventory\\.json"))
+                .as(out).isNotNegative().isLessThan(matrix);
+        assertThat(out).doesNotContain("terraform-outputs.json admin@").doesNotContain("PRIVATE KEY");
+        assertThat(indexOf(lines, "\\+ ssh admin@198\\.51\\.100\\.10 umask 077 && mkdir -p ~/\\.ssh && cat > ~/\\.ssh/cpbench-lab.*"))
+                .as(out).isNotNegative().isLessThan(matrix);
+    }
+
+    /** What the lab loop copies to the client: the inventory alone, and the key only when asked for by name. */
+    @Test
+    void theInventoryGoesAloneAndTheKeyOnlyOnItsOwn() throws Exception {
+        Path outputs = Path.of("..", "topology", "src", "test", "resources", "lab", "terraform-outputs.json").toAbsolutePath();
+        CliProcess.Finished inventory = CliProcess.run(work, 60, "lab", "inventory", "--outputs", outputs.toString());
+        assertThat(inventory.exitCode()).as(inventory.stderr()).isZero();
+        assertThat(inventory.stdout()).contains("\"format\" : \"cpbench-inventory/1\"").doesNotContain("PRIVATE KEY")
+                .doesNotContain("client_public_ip");
+        CliProcess.Finished key = CliProcess.run(work, 60, "lab", "key", "--outputs", outputs.toString());
+        assertThat(key.exitCode()).as(key.stderr()).isZero();
+        assertThat(key.stdout()).startsWith("-----BEGIN OPENSSH PRIVATE KEY-----\n").endsWith("-----END OPENSSH PRIVATE KEY-----\n");
+
+        // a host that ssh would read as an option never reaches the lab loop's commands
+        Path planted = work.resolve("planted-outputs.json");
+        java.nio.file.Files.writeString(planted, java.nio.file.Files.readString(outputs)
+                .replace("\"198.51.100.12\"", "\"-oProxyCommand=touch /tmp/pwned\""));
+        CliProcess.Finished hosts = CliProcess.run(work, 60, "lab", "hosts", "--outputs", planted.toString());
+        assertThat(hosts.exitCode()).isEqualTo(2);
+        assertThat(hosts.stdout()).isEmpty();
+        assertThat(hosts.stderr().strip()).isEqualTo("cpbench: --outputs " + planted + ": member_public_ips[1]"
+                + " '-oProxyCommand=touch /tmp/pwned' is not a host name or IPv4 address (letters, digits, '.' and '-',"
+                + " starting with a letter or digit)");
     }
 
     @Test
