@@ -42,8 +42,9 @@ import java.util.Locale;
  *
  * <p>The remote repository is Maven Central, or {@code -Dcpbench.maven.repository=URL}; a mirror in settings.xml
  * that matches {@code central} replaces it. Downloads time out (10 s to connect, 3 min per request) and their
- * checksums must match (policy "fail"). A jar already in the local repository is not taken on trust: its SHA-1 is
- * checked against the {@code .sha1} beside it (which Maven keeps), or, when there is none, the repository's.
+ * checksums must match (policy "fail"); the repository must be reached over HTTPS (plain HTTP only on loopback). A jar
+ * already in the local repository is not taken on trust: its SHA-1 is checked against the {@code .sha1} beside it
+ * (which Maven keeps), or, when there is none, the repository's.
  */
 public final class MavenRepositories {
 
@@ -106,6 +107,7 @@ public final class MavenRepositories {
             return jar;
         }
         try (Resolver resolver = new Resolver(settings, local)) {
+            resolver.requireHttps(what);
             try {
                 return resolver.resolve(new DefaultArtifact(group, artifact, "jar", version));
             } catch (ArtifactResolutionException e) {
@@ -135,6 +137,7 @@ public final class MavenRepositories {
                 from = "its .sha1 beside it";
             } else {
                 try (Resolver resolver = new Resolver(settings, local)) {
+                    resolver.requireHttps(what);
                     Path fetched = resolver.resolve(new DefaultArtifact(group, artifact, "jar.sha1", version));
                     expected = Files.readString(fetched, StandardCharsets.US_ASCII).trim().split("\\s+")[0];
                     from = "the repository's .sha1";
@@ -155,17 +158,22 @@ public final class MavenRepositories {
         }
     }
 
-    static String sha1(Path file) throws IOException {
+    /** {@code algorithm}'s digest of {@code file}, in lower-case hex. */
+    static String digest(Path file, String algorithm) throws IOException {
         try (InputStream in = Files.newInputStream(file)) {
-            MessageDigest digest = MessageDigest.getInstance("SHA-1");
+            MessageDigest digest = MessageDigest.getInstance(algorithm);
             byte[] buffer = new byte[1 << 16];
             for (int n; (n = in.read(buffer)) > 0; ) {
                 digest.update(buffer, 0, n);
             }
             return HexFormat.of().formatHex(digest.digest());
         } catch (NoSuchAlgorithmException e) {
-            throw new IOException("no SHA-1 in this JVM", e);
+            throw new IllegalStateException(e);
         }
+    }
+
+    static String sha1(Path file) throws IOException {
+        return digest(file, "SHA-1");
     }
 
     /** Why a resolution failed, in a few words: the cause that says most. */
@@ -243,6 +251,35 @@ public final class MavenRepositories {
 
         Path resolve(DefaultArtifact artifact) throws ArtifactResolutionException {
             return system.resolveArtifact(session, new ArtifactRequest(artifact, repositories, null)).getArtifact().getPath();
+        }
+
+        /**
+         * Refuses a repository (or the mirror that replaces it) reached over plain HTTP: whoever can alter that traffic
+         * could swap a jar and its checksum together, and read the credentials sent with it. A repository on this
+         * machine's loopback (a test's, or a local repository manager) is allowed.
+         */
+        void requireHttps(String what) {
+            String url = repositories.get(0).getUrl();
+            java.net.URI uri;
+            try {
+                uri = java.net.URI.create(url);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(what + ": the repository's address " + url + " is not a URL");
+            }
+            String scheme = String.valueOf(uri.getScheme()).toLowerCase(Locale.ROOT);
+            if (scheme.equals("https") || (scheme.equals("http") && loopback(uri.getHost()))) {
+                return;
+            }
+            throw new IllegalArgumentException(what + ": refusing to fetch from " + url + " (a mirror in settings.xml?):"
+                    + " jars are fetched over HTTPS only (plain HTTP only from this machine's loopback)");
+        }
+
+        private static boolean loopback(String host) {
+            if (host == null) {
+                return false;
+            }
+            String h = host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
+            return h.equalsIgnoreCase("localhost") || h.equals("::1") || h.matches("127(\\.\\d{1,3}){3}");
         }
 
         /** Where the jar is fetched from: the repository as settings.xml makes it (a mirror's URL, when one applies). */

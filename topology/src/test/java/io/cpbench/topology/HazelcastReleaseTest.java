@@ -75,6 +75,16 @@ class HazelcastReleaseTest {
         files.put(path + ".sha1", sha1.getBytes(StandardCharsets.US_ASCII));
     }
 
+    /**
+     * How a release's jar is had, before the release's own pin is checked: the fetching tests below serve jars of
+     * their own making, which the pin (checked in {@link #aJarThatIsNotTheReleaseIsRefusedWhateverItsRepositorySays})
+     * would refuse.
+     */
+    private static Path fetch(HazelcastRelease release) {
+        return MavenRepositories.resolveChecked("com.hazelcast", "hazelcast", release.version(),
+                "--hazelcast-version " + release.version());
+    }
+
     private static String sha1(byte[] bytes) throws Exception {
         return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(bytes));
     }
@@ -85,9 +95,9 @@ class HazelcastReleaseTest {
         publish("5.3.2", jar, sha1(jar) + "  hazelcast-5.3.2.jar\n");
         HazelcastRelease release = new HazelcastRelease("5.3.2");
 
-        Path fetched = release.jar();
+        Path fetched = fetch(release);
         int afterFirst = requests.get();
-        Path again = release.jar();
+        Path again = fetch(release);
 
         assertThat(fetched).isEqualTo(repo.resolve("com/hazelcast/hazelcast/5.3.2/hazelcast-5.3.2.jar")).hasBinaryContent(jar);
         assertThat(again).isEqualTo(fetched);
@@ -109,7 +119,7 @@ class HazelcastReleaseTest {
         publish("5.3.3", jar, sha1("other bytes".getBytes(StandardCharsets.UTF_8)));
         HazelcastRelease release = new HazelcastRelease("5.3.3");
 
-        assertThatThrownBy(release::jar).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> fetch(release)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("--hazelcast-version 5.3.3: cannot fetch").hasMessageContaining("its SHA-1 is " + sha1(jar));
         assertThat(release.localJar()).doesNotExist();
         if (Files.isDirectory(release.localJar().getParent())) {
@@ -122,7 +132,7 @@ class HazelcastReleaseTest {
 
     @Test
     void aReleaseTheRepositoryDoesNotHaveSaysSoAndHowToFetchItOffline() {
-        assertThatThrownBy(() -> new HazelcastRelease("5.3.4").jar()).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> fetch(new HazelcastRelease("5.3.4"))).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("no such release there (HTTP 404)")
                 .hasMessageContaining("./mvnw dependency:get -Dartifact=com.hazelcast:hazelcast:5.3.4");
     }
@@ -132,16 +142,16 @@ class HazelcastReleaseTest {
         byte[] jar = "published bytes".getBytes(StandardCharsets.UTF_8);
         publish("5.3.5", jar, sha1(jar));
         HazelcastRelease release = new HazelcastRelease("5.3.5");
-        Path fetched = release.jar();
+        Path fetched = fetch(release);
         Files.write(fetched, "tampered bytes".getBytes(StandardCharsets.UTF_8));
-        assertThatThrownBy(release::jar).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> fetch(release)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("--hazelcast-version 5.3.5: the jar in the local repository, " + fetched + ", is not what was"
                         + " published (its SHA-1 is " + sha1("tampered bytes".getBytes(StandardCharsets.UTF_8))
                         + ", its .sha1 beside it says " + sha1(jar) + "); delete " + fetched.getParent() + " and run again");
         // no .sha1 beside it: the repository's is asked for
         Files.write(fetched, jar);
         Files.delete(fetched.resolveSibling("hazelcast-5.3.5.jar.sha1"));
-        assertThat(release.jar()).isEqualTo(fetched);
+        assertThat(fetch(release)).isEqualTo(fetched);
         assertThat(seen).contains("GET /m2/com/hazelcast/hazelcast/5.3.5/hazelcast-5.3.5.jar.sha1");
     }
 
@@ -177,7 +187,7 @@ class HazelcastReleaseTest {
         try {
             assertThat(new HazelcastRelease("5.3.6").source()).as("what the 'fetching' line names")
                     .isEqualTo("http://127.0.0.1:" + server.getAddress().getPort() + path);
-            Path fetched = new HazelcastRelease("5.3.6").jar();
+            Path fetched = fetch(new HazelcastRelease("5.3.6"));
             assertThat(fetched).isEqualTo(localRepo.resolve("com/hazelcast/hazelcast/5.3.6/hazelcast-5.3.6.jar")).hasBinaryContent(jar);
             assertThat(seen).contains("GET " + path).noneMatch(r -> r.contains("/closed/"));
             // the mirror serves only to builder:s3cret, so the jar came with the server entry's credentials
@@ -191,7 +201,7 @@ class HazelcastReleaseTest {
         try {
             int before = refused.get();
             files.put("/mirror/com/hazelcast/hazelcast/5.3.7/hazelcast-5.3.7.jar", jar);
-            assertThatThrownBy(() -> new HazelcastRelease("5.3.7").jar()).isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> fetch(new HazelcastRelease("5.3.7"))).isInstanceOf(IllegalArgumentException.class)
                     .hasMessageStartingWith("--hazelcast-version 5.3.7: cannot fetch http://127.0.0.1:"
                             + server.getAddress().getPort() + "/mirror/com/hazelcast/hazelcast/5.3.7/hazelcast-5.3.7.jar (");
             assertThat(refused.get()).as("the mirror refused the wrong password").isGreaterThan(before);
@@ -210,5 +220,52 @@ class HazelcastReleaseTest {
         assertThat(new HazelcastRelease(" 5.3.8 ").version()).isEqualTo("5.3.8");
         assertThat(HazelcastRelease.build().isBuild()).isTrue();
         assertThat(requests.get()).as("nothing fetched to decide").isZero();
+    }
+
+    /** A mirror that serves another jar under a release's name, with a .sha1 to match: refused by the pin. */
+    @Test
+    void aJarThatIsNotTheReleaseIsRefusedWhateverItsRepositorySays() throws Exception {
+        byte[] jar = "a jar of someone else's making".getBytes(StandardCharsets.UTF_8);
+        publish("5.3.2", jar, sha1(jar));
+        HazelcastRelease release = new HazelcastRelease("5.3.2");
+        Path local = release.localJar();
+        String actual = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(jar));
+        assertThatThrownBy(release::jar).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("--hazelcast-version 5.3.2: " + local + " is not Hazelcast's release 5.3.2 (its SHA-256 is "
+                        + actual + ", the release's is " + HazelcastRelease.PINS.get("5.3.2") + "; whatever its"
+                        + " repository's checksum said); delete " + local.getParent() + " and fetch it from Maven Central");
+    }
+
+    /** The real jar (the build's own, 5.4.0, from this test's classpath) passes its pin. */
+    @Test
+    void theReleasedJarPassesItsPin() throws Exception {
+        Path real = Path.of(com.hazelcast.core.Hazelcast.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        byte[] jar = Files.readAllBytes(real);
+        publish("5.4.0", jar, sha1(jar));
+        assertThat(new HazelcastRelease("5.4.0").jar()).hasSameBinaryContentAs(real);
+        assertThat(HazelcastRelease.PINS).hasSize(27).containsKeys("5.0.1", "5.1.7", "5.2.5", "5.3.8", "5.4.0")
+                .doesNotContainKey("5.3.3"); // never released
+        assertThat(HazelcastRelease.PINS.firstKey()).isEqualTo("5.0.1");
+        assertThat(HazelcastRelease.PINS.lastKey()).isEqualTo("5.4.0");
+    }
+
+    @Test
+    void aReleaseWithNoPinIsRefusedBeforeAnythingIsFetched() {
+        assertThatThrownBy(() -> new HazelcastRelease("5.3.3").jar()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("--hazelcast-version 5.3.3: not an open-source release cp-bench knows the SHA-256"
+                        + " of; it knows 5.0.1, 5.0.2,").hasMessageEndingWith("5.3.8, 5.4.0");
+        assertThat(requests.get()).isZero();
+    }
+
+    /** A repository or mirror on plain HTTP elsewhere than loopback is refused before any request is made. */
+    @Test
+    void plainHttpIsRefusedUnlessOnLoopback() {
+        System.setProperty("cpbench.maven.repository", "http://repo.example.invalid/m2/");
+        assertThatThrownBy(() -> fetch(new HazelcastRelease("5.3.7"))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("--hazelcast-version 5.3.7: refusing to fetch from http://repo.example.invalid/m2/ (a mirror in"
+                        + " settings.xml?): jars are fetched over HTTPS only (plain HTTP only from this machine's loopback)");
+        System.setProperty("cpbench.maven.repository", "ftp://127.0.0.1/m2/");
+        assertThatThrownBy(() -> fetch(new HazelcastRelease("5.3.7"))).hasMessageContaining("refusing to fetch from ftp://");
+        assertThat(requests.get()).isZero();
     }
 }

@@ -96,7 +96,8 @@ class HazelcastVersionIT {
         for (String[] c : new String[][]{{"9.9", "expected a release number like 5.3.8"},
                 {"banana", "expected a release number like 5.3.8"},
                 {"5.5.0", "Hazelcast 5.5.0 and later refuse the CP Subsystem without an Enterprise licence"},
-                {"4.2.8", "cp-bench runs Hazelcast 5.x releases"}}) {
+                {"4.2.8", "cp-bench runs Hazelcast 5.x releases"},
+                {"5.3.3", "--hazelcast-version 5.3.3: not an open-source release cp-bench knows the SHA-256 of"}}) {
             CliProcess.Finished f = CliProcess.run(work, 60, "load", "--hazelcast-version", c[0], "--duration", "2s");
             assertThat(f.exitCode()).as(c[0] + ": " + f.stderr()).isEqualTo(ExitCodes.BAD_INPUT);
             assertThat(f.stderr().strip().lines()).as(c[0]).hasSize(1).first().asString().contains(c[1]);
