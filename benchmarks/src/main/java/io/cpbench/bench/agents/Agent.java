@@ -10,25 +10,46 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * A load generator: a lite member of the control cluster that runs the load slices the coordinator sends
- * ({@link AgentTask}) until it is stopped. When the coordinator leaves the control cluster (it ended, died or was cut
- * off), the run in progress stops after its ops in flight, within its drain, and the agent waits for the next run.
+ * ({@link AgentTask}) until it is stopped. When the coordinator whose job it runs leaves the control cluster (it
+ * ended, died or was cut off), the run in progress stops after its ops in flight, within its drain, and the agent
+ * waits for the next run. When its own control member is shut down or the control cluster made passive by another
+ * member, it stops and exits non-zero with one line ({@link #failure}).
  */
 public final class Agent implements AutoCloseable {
 
     private final HazelcastInstance control;
     private final String name;
+    private final PrintStream console;
     private final CountDownLatch closed = new CountDownLatch(1);
+    private volatile boolean closing;
+    /** Why this agent cannot go on (its control member was shut down or made passive by another); null while it can. */
+    private volatile String failure;
 
     private Agent(HazelcastInstance control, String name, PrintStream console) {
         this.control = control;
         this.name = name;
+        this.console = console;
+        // Only the member that sent a run stops it by leaving: the job names it, under the seal. Another member that
+        // calls itself a coordinator (attributes are what a member says of itself) stops nothing.
         ControlCluster.onLeave(control, member -> {
-            if (ControlCluster.isCoordinator(member)) {
-                int n = AgentState.stop(null);
+            if (AgentState.serves(member.getUuid())) {
+                int n = AgentState.stopFrom(member.getUuid());
                 console.println(name + ": the coordinator left the control cluster"
                         + (n > 0 ? "; stopping its run" : "") + "; waiting for the next run");
+            } else if (ControlCluster.isCoordinator(member)) {
+                console.println(name + ": a member that called itself a coordinator left (it sent this agent no run"
+                        + " in progress): nothing stopped");
             }
         });
+        control.getLifecycleService().addLifecycleListener(event -> {
+            if (event.getState() == com.hazelcast.core.LifecycleEvent.LifecycleState.SHUTTING_DOWN && !closing) {
+                fail("its control member is shutting down, not by this agent (a member of the control cluster called"
+                        + " Cluster.shutdown(), or the member failed)");
+            }
+        });
+        Thread watch = new Thread(this::watchClusterState, "agent-cluster-state");
+        watch.setDaemon(true);
+        watch.start();
         control.getTopic(ControlCluster.STOPS).addMessageListener(m -> {
             String run = AgentState.open((String) m.getMessageObject());
             if (run == null) {
@@ -37,6 +58,43 @@ public final class Agent implements AutoCloseable {
                 AgentState.stop(run);
             }
         });
+    }
+
+    /**
+     * Every second while it runs: a control cluster that another member made PASSIVE or FROZEN takes no tasks and no
+     * messages, so this agent could serve no run; it says so and ends ({@link #failure}) rather than wait for good.
+     */
+    private void watchClusterState() {
+        while (!closing && failure == null) {
+            try {
+                Thread.sleep(1000);
+                com.hazelcast.cluster.ClusterState state = control.getCluster().getClusterState();
+                if (state != com.hazelcast.cluster.ClusterState.ACTIVE && !closing) {
+                    fail("the control cluster was made " + state + " by one of its members, so it takes no runs");
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                if (!closing && !control.getLifecycleService().isRunning()) {
+                    fail("its control member is no longer running (" + e.getClass().getSimpleName() + ")");
+                }
+            }
+        }
+    }
+
+    private void fail(String why) {
+        if (failure != null || closing) {
+            return;
+        }
+        failure = why;
+        console.println(name + ": " + why + "; stopping and exiting");
+        AgentState.stop(null);
+        closed.countDown();
+    }
+
+    /** Why this agent could not go on, or null: when set, the agent exits non-zero with it. */
+    public String failure() {
+        return failure;
     }
 
     /**
@@ -49,9 +107,13 @@ public final class Agent implements AutoCloseable {
      * @param name        this agent's name, unique in the control cluster
      */
     public static Agent join(ControlSecret secret, List<String> members, String bind, int port, String name,
-                             PrintStream console) {
+                             java.nio.file.Path jobsFile, PrintStream console) {
         AgentState.secret(secret);
+        if (jobsFile != null) {
+            AgentState.rememberJobsIn(jobsFile);
+        }
         HazelcastInstance control = ControlCluster.start(secret, bind, port, members, ControlCluster.AGENT, name);
+        AgentState.identity(name, control.getCluster().getLocalMember().getUuid());
         Agent agent = new Agent(control, name, console);
         console.println(name + ": joined the control cluster at "
                 + control.getCluster().getLocalMember().getAddress() + " (" + control.getCluster().getMembers().size()
@@ -81,6 +143,7 @@ public final class Agent implements AutoCloseable {
     /** Stops any run in progress and leaves the control cluster. */
     @Override
     public void close() {
+        closing = true;
         AgentState.stop(null);
         try {
             control.shutdown();

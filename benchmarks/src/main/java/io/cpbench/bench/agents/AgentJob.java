@@ -14,9 +14,11 @@ import java.util.List;
  * @param offsetMicros  the agent's clock minus the coordinator's, as measured: the start instant the coordinator
  *                      sends (on its own clock, once every agent is ready) is this much later on the agent's
  * @param history       record every op as a history and send it back (chaos)
+ * @param agentMember   the UUID of the agent's control member the job is for: an agent runs only its own jobs
+ * @param coordinator   the UUID of the coordinator's control member: only its leaving stops the run on the agent
  */
 public record AgentJob(String run, String agent, String spec, String scenario, Target target, long offsetMicros,
-                       boolean history) {
+                       boolean history, String agentMember, String coordinator) {
 
     /**
      * @param clusterName the cluster under test's name

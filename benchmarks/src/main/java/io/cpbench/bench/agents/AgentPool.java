@@ -74,6 +74,15 @@ public final class AgentPool implements AutoCloseable {
     private java.util.Set<String> pinned;
     private final PrintStream console;
     private final Map<String, Long> lost = new ConcurrentHashMap<>();
+    /**
+     * The members admitted as agents, by name: each answered a sealed challenge bound to its member UUID
+     * ({@link AdmitTask}). Only these count, get jobs, and stop anything by leaving.
+     */
+    private final Map<String, Member> admitted = new ConcurrentHashMap<>();
+    /** Members refused for good (a wrong answer, or a name already admitted), and those already said to be waited on. */
+    private final java.util.Set<UUID> refused = ConcurrentHashMap.newKeySet();
+    private final java.util.Set<UUID> said = ConcurrentHashMap.newKeySet();
+    private static final Duration ADMIT_TIMEOUT = Duration.ofSeconds(10);
     private volatile String run;
     private volatile boolean stopped;
 
@@ -85,8 +94,9 @@ public final class AgentPool implements AutoCloseable {
         this.logDir = logDir;
         this.console = console;
         ControlCluster.onLeave(control, member -> {
-            if (ControlCluster.isAgent(member)) {
-                lost.putIfAbsent(ControlCluster.name(member), System.nanoTime());
+            String name = ControlCluster.name(member);
+            if (name != null && member.equals(admitted.get(name))) {
+                lost.putIfAbsent(name, System.nanoTime());
                 String current = run;
                 if (current != null) {
                     control.getTopic(ControlCluster.STOPS).publish(secret.seal(current, ControlCluster.MESSAGE_VALID));
@@ -188,22 +198,64 @@ public final class AgentPool implements AutoCloseable {
     private void refuseIfAnotherCoordinator() {
         Member self = control.getCluster().getLocalMember();
         for (Member m : control.getCluster().getMembers()) {
-            if (!m.equals(self) && ControlCluster.isCoordinator(m)) {
+            // one that only calls itself a coordinator (no secret) is no coordinator: it does not keep this one out
+            if (!m.equals(self) && ControlCluster.isCoordinator(m) && admit(m, ControlCluster.COORDINATOR) == null) {
                 throw new IllegalStateException("these agents serve another coordinator, at " + m.getAddress().getHost()
                         + ":" + m.getAddress().getPort() + " (an agent serves one at a time); run again when its run ends");
             }
         }
     }
 
-    /** The agents in the control cluster now, by name. */
+    /**
+     * The admitted agents in the control cluster now, by name. A member that says it is an agent is first sent the
+     * admission challenge; one that answers it wrongly, or under a name already admitted, is refused for good with a
+     * line; one that does not answer in time is asked again at the next call.
+     */
     public Map<String, Member> agents() {
-        Map<String, Member> agents = new java.util.TreeMap<>();
-        for (Member m : control.getCluster().getMembers()) {
-            if (ControlCluster.isAgent(m)) {
-                agents.put(ControlCluster.name(m), m);
+        java.util.Set<Member> members = control.getCluster().getMembers();
+        admitted.values().removeIf(m -> !members.contains(m));
+        for (Member m : members) {
+            if (!ControlCluster.isAgent(m) || refused.contains(m.getUuid()) || admitted.containsValue(m)) {
+                continue;
+            }
+            String name = ControlCluster.name(m);
+            String why = admit(m, ControlCluster.AGENT);
+            if (why == null && admitted.containsKey(name)) {
+                why = "an agent of that name is admitted already, at " + where(admitted.get(name));
+            }
+            if (why == null) {
+                admitted.put(name, m);
+            } else if (why.startsWith("did not answer") && said.add(m.getUuid())) {
+                console.println("    waiting for the member at " + where(m) + " (it calls itself " + name + "): " + why);
+            } else if (!why.startsWith("did not answer")) {
+                refused.add(m.getUuid());
+                console.println("    refused the member at " + where(m) + " that calls itself " + name + ": " + why);
             }
         }
-        return agents;
+        return new java.util.TreeMap<>(admitted);
+    }
+
+    /** Null when {@code m} answered the admission challenge as a {@code role} of its name; else why not. */
+    private String admit(Member m, String role) {
+        String nonce = UUID.randomUUID().toString();
+        String answer;
+        try {
+            answer = control.<String>getExecutorService(ControlCluster.EXECUTOR)
+                    .submitToMember(AdmitTask.challenge(secret, nonce, m), m)
+                    .get(ADMIT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "did not answer the admission challenge (interrupted)";
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
+            return "did not answer the admission challenge (" + Driver.describe(e) + ")";
+        }
+        String text = secret.open(answer);
+        String expected = AdmitTask.answer(nonce, m.getUuid().toString(), ControlCluster.name(m), role);
+        return expected.equals(text) ? null : "it did not answer the admission challenge with the secret";
+    }
+
+    private static String where(Member m) {
+        return m.getAddress().getHost() + ":" + m.getAddress().getPort();
     }
 
     /**
@@ -225,10 +277,17 @@ public final class AgentPool implements AutoCloseable {
         for (Map.Entry<String, Member> agent : agents.entrySet()) {
             Clock best = null;
             for (int i = 0; i < 5; i++) {
+                String nonce = UUID.randomUUID().toString();
                 long t0 = AgentState.nowMicros();
-                long theirs = get(executor.submitToMember(new ClockTask(), agent.getValue()), Duration.ofSeconds(5),
+                String sealed = get(executor.submitToMember(new ClockTask(nonce), agent.getValue()), Duration.ofSeconds(5),
                         agent.getKey());
                 long t1 = AgentState.nowMicros();
+                Long answer = ClockTask.open(sealed, secret, nonce, agent.getValue().getUuid().toString());
+                if (answer == null) {
+                    throw new IllegalStateException(agent.getKey() + "'s clock reply is not sealed with the secret for"
+                            + " this request: it cannot be measured");
+                }
+                long theirs = answer;
                 Clock c = new Clock(agent.getKey(), (theirs - (t0 + t1) / 2.0) / 1000.0, (t1 - t0) / 2000.0);
                 if (best == null || c.uncertaintyMs() < best.uncertaintyMs()) {
                     best = c;
@@ -465,7 +524,8 @@ public final class AgentPool implements AutoCloseable {
                 Clock clock = clocks.get(i);
                 String json = AgentTask.JSON.writeValueAsString(slices.get(i).describe());
                 AgentJob job = new AgentJob(id, agent.getKey(), json, scenario, target,
-                        Math.round(clock.offsetMs() * 1000), history != null);
+                        Math.round(clock.offsetMs() * 1000), history != null, agent.getValue().getUuid().toString(),
+                        control.getCluster().getLocalMember().getUuid().toString());
                 futures.put(agent.getKey(), executor.submitToMember(AgentTask.of(job, secret), agent.getValue()));
                 i++;
             }
@@ -474,7 +534,7 @@ public final class AgentPool implements AutoCloseable {
             }
             long startsAt = startWhenReady(id, agents.keySet(), ready, futures, onStart);
             awaitReports(spec, startsAt, futures, live);
-            Merged merged = merge(spec, clocks, futures, history);
+            Merged merged = merge(spec, clocks, futures, history, id, agents);
             if (changed.isEmpty()) {
                 return merged;
             }
@@ -568,7 +628,12 @@ public final class AgentPool implements AutoCloseable {
         return startsAt;
     }
 
-    private Merged merge(LoadSpec spec, List<Clock> clocks, Map<String, Future<String>> futures, HistoryRecorder history) {
+    private Merged merge(LoadSpec spec, List<Clock> clocks, Map<String, Future<String>> futures, HistoryRecorder history,
+                         String run, Map<String, Member> agents) {
+        if (!control.getLifecycleService().isRunning()) {
+            throw new IllegalStateException("the control cluster was shut down under the run (a member of it called"
+                    + " Cluster.shutdown(), or this process is stopping): the agents' numbers cannot be had");
+        }
         List<LoadMerge.Part> parts = new ArrayList<>();
         List<Event> events = history == null ? null : new ArrayList<>();
         long originMicros = history == null ? 0 : AgentState.nowMicros() - history.now() / 1000;
@@ -583,8 +648,10 @@ public final class AgentPool implements AutoCloseable {
             String why;
             if (f.getValue().isDone()) {
                 try {
-                    report = AgentTask.JSON.readValue(f.getValue().get(), AgentReport.class);
-                    why = report.error();
+                    report = AgentTask.openReport(f.getValue().get(), secret, run, agent,
+                            agents.get(agent).getUuid().toString());
+                    why = report == null ? "returned a report not sealed with the secret for this run and agent: left out"
+                            : report.error();
                 } catch (ExecutionException e) {
                     why = lost.containsKey(agent) ? "left the control cluster mid-run" : "failed: " + Driver.describe(e.getCause());
                 } catch (Exception e) {

@@ -63,6 +63,9 @@ final class AgentTask implements Callable<String>, Serializable, HazelcastInstan
         control = instance;
     }
 
+    /** How long a report stays valid: it may wait for the other agents' before the coordinator reads it. */
+    static final Duration REPORT_VALID = Duration.ofMinutes(10);
+
     @Override
     public String call() throws Exception {
         String text = AgentState.open(sealed);
@@ -70,16 +73,58 @@ final class AgentTask implements Callable<String>, Serializable, HazelcastInstan
         if (text == null) {
             refused = "a job not sealed with this control cluster's secret, or past its deadline";
         } else {
-            job = JSON.readValue(text, AgentJob.class);
-            if (!AgentState.firstTime(job.run(), job.agent())) {
+            job = readJob(text);
+            if (job == null) {
+                refused = "a sealed message that is not a job";
+            } else if (!job.agent().equals(AgentState.name())
+                    || !String.valueOf(AgentState.self()).equals(job.agentMember())) {
+                refused = "a job for " + job.agent() + " (member " + job.agentMember() + "), not for this agent, "
+                        + AgentState.name();
+            } else if (!AgentState.firstTime(job.run(), job.agent())) {
                 refused = "a job for run " + job.run() + " that it was sent before (a replay)";
             }
         }
         if (refused != null) {
             System.out.println("refused " + refused); // one line in the agent's log
-            return JSON.writeValueAsString(new AgentReport(null, AgentState.host(), "refused " + refused));
+            return sealReport(job == null ? "-" : job.run(), new AgentReport(null, AgentState.host(), "refused " + refused));
         }
-        return JSON.writeValueAsString(run());
+        return sealReport(job.run(), run());
+    }
+
+    /** The job {@code text} holds; null when it holds another message (an interval, a report, a ready word). */
+    private static AgentJob readJob(String text) {
+        try {
+            return JSON.readValue(text, AgentJob.class);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            return null;
+        }
+    }
+
+    /**
+     * {@code report} as it travels back: sealed under the secret and bound to the run, this agent's name and its
+     * member, so that the coordinator merges only what this agent sent for this run ({@link #openReport}).
+     */
+    static String sealReport(String run, AgentReport report) throws com.fasterxml.jackson.core.JsonProcessingException {
+        return AgentState.seal(reportHeader(run, AgentState.name(), String.valueOf(AgentState.self())) + "\n"
+                + JSON.writeValueAsString(report), REPORT_VALID);
+    }
+
+    /**
+     * The report {@code sealed} holds when it was sealed under {@code secret} by {@code agent}'s member
+     * {@code member} for {@code run}; else null.
+     */
+    static AgentReport openReport(String sealed, ControlSecret secret, String run, String agent, String member)
+            throws com.fasterxml.jackson.core.JsonProcessingException {
+        String text = secret.open(sealed);
+        String header = reportHeader(run, agent, member) + "\n";
+        if (text == null || !text.startsWith(header)) {
+            return null;
+        }
+        return JSON.readValue(text.substring(header.length()), AgentReport.class);
+    }
+
+    private static String reportHeader(String run, String agent, String member) {
+        return "cpbench-report " + run + " " + agent + " " + member;
     }
 
     private AgentReport run() {
@@ -93,7 +138,7 @@ final class AgentTask implements Callable<String>, Serializable, HazelcastInstan
         AgentJob.Target target = job.target();
         Topology topology = null;
         ScenarioSession session = null;
-        AgentState.Running running = AgentState.begin(job.run());
+        AgentState.Running running = AgentState.begin(job.run(), uuid(job.coordinator()));
         try {
             ClusterChoice cluster = ClusterChoice.builder().topology("attach").clusterName(target.clusterName())
                     .connect(target.addresses()).failover(target.failover())
@@ -204,6 +249,14 @@ final class AgentTask implements Callable<String>, Serializable, HazelcastInstan
             }
         }
         return false;
+    }
+
+    private static java.util.UUID uuid(String text) {
+        try {
+            return text == null ? null : java.util.UUID.fromString(text);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 
     /** Each interval's numbers, on the control cluster's interval topic. */

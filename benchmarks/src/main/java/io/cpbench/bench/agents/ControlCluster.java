@@ -84,32 +84,71 @@ public final class ControlCluster {
         join.getTcpIpConfig().setEnabled(true).setConnectionTimeoutSeconds(1).setMembers(members.isEmpty()
                 ? List.of(bind + ":" + port) : members);
         config.getSerializationConfig().setJavaSerializationFilterConfig(allowList());
+        limitJavaDeserialization();
         config.getExecutorConfig(EXECUTOR).setPoolSize(4);
+        // the member's own secret, for the tasks that answer for it (AdmitTask, ClockTask): not a static of the process
+        config.getUserContext().put(SECRET_KEY, secret);
         return Hazelcast.newHazelcastInstance(config);
     }
 
     /**
-     * What the control cluster's members deserialize from Java serialization: cp-bench's tasks and what they hold
-     * (a sealed job is one string), and the exceptions a failed call returns. Anything else is
-     * refused before its class is even loaded, and Hazelcast's own list of known gadget classes stays on.
+     * What the control cluster's members deserialize from Java serialization: cp-bench's three tasks (each holds one
+     * string: a sealed job, a clock request's nonce, a sealed admission challenge) and the exceptions a failed call brings back, with what a Throwable holds
+     * (its stack trace, its suppressed list). Anything else is refused before its class is even loaded. Hazelcast's
+     * defaults are off: besides a list of known gadget classes they admit every class under the prefixes "java",
+     * "javax" and "com.hazelcast." (seen with its own filter: java.util.HashMap, javax.management's
+     * BadAttributeValueExpException and java.lang.reflect.Proxy all pass with them on), which would make any allow-list
+     * moot. Named classes, not packages: all of java.lang or java.util.concurrent would let in whatever Serializable
+     * class they hold. Hazelcast's own exceptions (a member that left, a timeout) come from its two exception
+     * packages. Sizes are bounded too: {@link #LIMITS}.
      */
     static JavaSerializationFilterConfig allowList() {
-        JavaSerializationFilterConfig filter = new JavaSerializationFilterConfig().setDefaultsDisabled(false);
+        JavaSerializationFilterConfig filter = new JavaSerializationFilterConfig().setDefaultsDisabled(true);
         ClassFilter allowed = new ClassFilter();
-        for (Class<?> type : List.of(AgentTask.class, ClockTask.class)) {
-            allowed.addClasses(type.getName());
-        }
-        allowed.addClasses("java.util.CollSer", "java.util.ImmutableCollections$ListN", "java.util.ImmutableCollections$List12",
-                "[Ljava.lang.Object;", "java.lang.Number", "java.lang.Long", "java.lang.Integer", "java.lang.Boolean",
-                "[Ljava.lang.StackTraceElement;", "java.lang.StackTraceElement", "java.util.Collections$EmptyList",
+        allowed.addClasses(AgentTask.class.getName(), ClockTask.class.getName(), AdmitTask.class.getName(),
+                ControlTask.class.getName());
+        allowed.addClasses("java.lang.Throwable", "java.lang.Exception", "java.lang.RuntimeException", "java.lang.Error",
+                "java.lang.IllegalArgumentException", "java.lang.IllegalStateException", "java.lang.NullPointerException",
+                "java.lang.UnsupportedOperationException", "java.lang.SecurityException", "java.lang.InterruptedException",
+                "java.lang.ArithmeticException", "java.lang.IndexOutOfBoundsException", "java.lang.ClassCastException",
+                "java.lang.OutOfMemoryError", "java.lang.StackOverflowError", "java.lang.AssertionError",
+                "java.lang.StackTraceElement", "[Ljava.lang.StackTraceElement;", "java.util.Collections$EmptyList",
                 "java.util.Collections$UnmodifiableRandomAccessList", "java.util.Collections$UnmodifiableList",
-                "java.util.Collections$UnmodifiableCollection", "java.util.ArrayList");
-        // exceptions: a failed task's, and Hazelcast's own (a member that left, a timeout); packages, not prefixes, so
-        // that java.lang.reflect and java.lang.invoke stay out
-        allowed.addPackages("java.lang", "java.util.concurrent", "com.hazelcast.core", "com.hazelcast.spi.exception");
-        allowed.addClasses("com.hazelcast.nio.serialization.HazelcastSerializationException");
+                "java.util.Collections$UnmodifiableCollection", "java.util.ArrayList",
+                "java.util.concurrent.ExecutionException", "java.util.concurrent.CancellationException",
+                "java.util.concurrent.CompletionException", "java.util.concurrent.RejectedExecutionException",
+                "java.util.concurrent.TimeoutException", "java.io.IOException", "java.io.UncheckedIOException",
+                "com.hazelcast.nio.serialization.HazelcastSerializationException");
+        allowed.addPackages("com.hazelcast.core", "com.hazelcast.spi.exception");
         filter.setWhitelist(allowed);
         return filter;
+    }
+
+    /**
+     * Limits on what one Java-deserialized object graph may hold, checked by the JDK as it reads (so before it
+     * allocates): arrays of at most 100,000 elements (a stack trace has at most 1,024 frames), 64 levels of nesting
+     * (a chain of causes), 50,000 references and 16 MB. Far above what cp-bench's tasks and exceptions need, far
+     * below what a forged stream would need to exhaust memory or time.
+     */
+    static final String LIMITS = "maxarray=100000;maxdepth=64;maxrefs=50000;maxbytes=16777216";
+    static final java.io.ObjectInputFilter LIMITS_FILTER = java.io.ObjectInputFilter.Config.createFilter(LIMITS);
+
+    /**
+     * Sets {@link #LIMITS} as this process's filter for Java deserialization (Hazelcast's streams have none of their
+     * own), unless the JVM already has one ({@code -Djdk.serialFilter}, which then applies instead). Called before
+     * a control member starts: this process then takes Java serialization from other members.
+     */
+    static synchronized void limitJavaDeserialization() {
+        if (java.io.ObjectInputFilter.Config.getSerialFilter() == null) {
+            java.io.ObjectInputFilter.Config.setSerialFilter(LIMITS_FILTER);
+        }
+    }
+
+    static final String SECRET_KEY = "cpbench.control.secret";
+
+    /** The secret {@code control} was started with; null for a member that cp-bench did not start. */
+    static ControlSecret secretOf(HazelcastInstance control) {
+        return control == null ? null : (ControlSecret) control.getUserContext().get(SECRET_KEY);
     }
 
     /** Calls {@code left} with each member that leaves {@code control} from now on. */

@@ -80,19 +80,19 @@ final class LabCommand implements Runnable {
             footer = {"", "Example:", "  (cd infra/terraform && terraform output -json) > outputs.json && cpbench lab hosts --outputs outputs.json"})
     static final class Hosts implements Callable<Integer> {
 
-        @Option(names = "--outputs", paramLabel = "FILE", required = true, description = "terraform output -json, saved to a file.")
-        Path outputs;
+        @picocli.CommandLine.Mixin
+        private OutputsFile outputsFile;
 
         @Override
         public Integer call() {
-            com.fasterxml.jackson.databind.JsonNode root = readOutputs(outputs);
+            com.fasterxml.jackson.databind.JsonNode root = readOutputs(outputsFile.path);
             // Each value goes into ssh's arguments and the lab's shell commands: checked as the inventory's are.
             String user = value(root, "ssh_user").asText();
-            Inventory.checkUser("--outputs " + outputs + ": ssh_user", user);
+            Inventory.checkUser("--outputs " + outputsFile.path + ": ssh_user", user);
             String client = host(value(root, "client_public_ip").asText(), "client_public_ip");
             com.fasterxml.jackson.databind.JsonNode members = value(root, "member_public_ips");
             if (!members.isArray() || members.isEmpty()) {
-                throw new IllegalArgumentException("--outputs " + outputs + ": member_public_ips is not a list of addresses");
+                throw new IllegalArgumentException("--outputs " + outputsFile.path + ": member_public_ips is not a list of addresses");
             }
             for (int i = 0; i < members.size(); i++) {
                 host(members.get(i).asText(), "member_public_ips[" + i + "]");
@@ -118,13 +118,19 @@ final class LabCommand implements Runnable {
         }
 
         private String host(String host, String output) {
-            Inventory.checkHost("--outputs " + outputs + ": " + output, host);
+            Inventory.checkHost("--outputs " + outputsFile.path + ": " + output, host);
             return host;
         }
 
         private com.fasterxml.jackson.databind.JsonNode value(com.fasterxml.jackson.databind.JsonNode root, String output) {
-            return outputValue(root, output, outputs);
+            return outputValue(root, output, outputsFile.path);
         }
+    }
+
+    /** The {@code --outputs FILE} option the lab's subcommands share. */
+    static final class OutputsFile {
+        @Option(names = "--outputs", paramLabel = "FILE", required = true, description = "terraform output -json, saved to a file.")
+        Path path;
     }
 
     /** {@code terraform output -json}, saved to a file. */
@@ -154,13 +160,13 @@ final class LabCommand implements Runnable {
             footer = {"", "Example:", "  cpbench lab inventory --outputs outputs.json > inventory.json"})
     static final class InventoryOnly implements Callable<Integer> {
 
-        @Option(names = "--outputs", paramLabel = "FILE", required = true, description = "terraform output -json, saved to a file.")
-        Path outputs;
+        @picocli.CommandLine.Mixin
+        private OutputsFile outputsFile;
 
         @Override
         public Integer call() throws IOException {
-            Inventory.read(outputs); // every check, with the file named in its error
-            com.fasterxml.jackson.databind.JsonNode inventory = outputValue(readOutputs(outputs), "inventory", outputs);
+            Inventory.read(outputsFile.path); // every check, with the file named in its error
+            com.fasterxml.jackson.databind.JsonNode inventory = outputValue(readOutputs(outputsFile.path), "inventory", outputsFile.path);
             System.out.println(new com.fasterxml.jackson.databind.ObjectMapper().writerWithDefaultPrettyPrinter()
                     .writeValueAsString(inventory));
             return 0;
@@ -173,15 +179,15 @@ final class LabCommand implements Runnable {
             footer = {"", "Example:", "  cpbench lab key --outputs outputs.json | ssh admin@CLIENT 'umask 077 && cat > ~/.ssh/cpbench-lab'"})
     static final class Key implements Callable<Integer> {
 
-        @Option(names = "--outputs", paramLabel = "FILE", required = true, description = "terraform output -json, saved to a file.")
-        Path outputs;
+        @picocli.CommandLine.Mixin
+        private OutputsFile outputsFile;
 
         @Override
         public Integer call() {
-            com.fasterxml.jackson.databind.JsonNode root = readOutputs(outputs);
-            String key = outputValue(root, "lab_private_key", outputs).asText();
+            com.fasterxml.jackson.databind.JsonNode root = readOutputs(outputsFile.path);
+            String key = outputValue(root, "lab_private_key", outputsFile.path).asText();
             if (!key.startsWith("-----BEGIN OPENSSH PRIVATE KEY-----")) {
-                throw new IllegalArgumentException("--outputs " + outputs + ": lab_private_key is not an OpenSSH private key");
+                throw new IllegalArgumentException("--outputs " + outputsFile.path + ": lab_private_key is not an OpenSSH private key");
             }
             System.out.print(key.endsWith("\n") ? key : key + "\n");
             return 0;

@@ -49,7 +49,7 @@ class ControlStrangersIT {
     @Test
     void strangersCannotJoinListRunOrStopAndTheRunGoesOnUntouched() throws Exception {
         CliProcess cli = CliProcess.start(work, SharedCluster.with("load", "--agents", "2", "--mix", "cas", "--clients", "2",
-                "--threads", "1", "--duration", "25s", "--warmup", "1s", "--cluster-warmup", "0s", "--scenario",
+                "--threads", "1", "--duration", "40s", "--warmup", "1s", "--cluster-warmup", "0s", "--scenario",
                 "client-smart", "--settle", "2s", "--out", "runs"));
         List<String> refusals = new ArrayList<>();
         String secretHex;
@@ -62,8 +62,7 @@ class ControlStrangersIT {
                     .containsExactlyInAnyOrder("OWNER_READ", "OWNER_WRITE");
             secretHex = Files.readString(secretFile).strip();
             clusterName = ControlSecret.read(secretFile).clusterName();
-            Matcher joined = JOINED.matcher(Files.readString(agents.resolve("agent-1.log")));
-            assertThat(joined.find()).as("agent-1's log").isTrue();
+            Matcher joined = joined(agents.resolve("agent-1.log"));
             String agentAddress = joined.group(1) + ":" + joined.group(2);
             // no command line shows the secret or the name made from it: 'ps' shows them to every user
             for (ProcessHandle p : cli.descendants()) {
@@ -131,9 +130,53 @@ class ControlStrangersIT {
                 insider.getTopic("cpbench-stops").publish(runId);
                 insider.getTopic("cpbench-stops").publish(runId + "|" + Long.MAX_VALUE + "|" + "0".repeat(64));
                 refusals.add("stops of the overheard run id, unsealed and forged: refused");
+
+                // 4. A job sealed with the secret for agent-1 (as one read off the wire would be), sent to agent-2
+                // instead: refused, as a job for another agent, and the answer is sealed for this run and agent-2
+                var agent2 = insider.getCluster().getMembers().stream()
+                        .filter(m -> "agent-2".equals(m.getAttribute("cpbench.name"))).findFirst().orElseThrow();
+                ControlSecret secret = ControlSecret.read(secretFile(agents));
+                String forAgent1 = job.replace("\"history\":false}", "\"history\":false,\"agentMember\":\""
+                        + agent1.getUuid() + "\",\"coordinator\":\"" + java.util.UUID.randomUUID() + "\"}");
+                String replayed = insider.getExecutorService("cpbench-agents")
+                        .submitToMember(io.cpbench.bench.agents.Strangers.taskCarrying(secret.seal(forAgent1,
+                                java.time.Duration.ofSeconds(60))), agent2).get(20, TimeUnit.SECONDS);
+                assertThat(secret.open(replayed)).as("agent-2's sealed answer")
+                        .startsWith("cpbench-report " + runId + "-2 agent-2 " + agent2.getUuid())
+                        .contains("refused a job for agent-1 (member " + agent1.getUuid() + "), not for this agent, agent-2");
+                refusals.add("a sealed job for agent-1, replayed to agent-2: refused");
             } finally {
                 insider.shutdown();
             }
+
+            // 5. Members with the name that say (by their attributes) they are the coordinator, or agent-1, join and
+            // leave: attributes are what a member says of itself, so neither stops the run nor takes agent-1's place
+            for (String[] claim : List.of(new String[]{"coordinator", "coordinator"}, new String[]{"agent", "agent-1"})) {
+                HazelcastInstance pretender = member(clusterName, agentAddress, claim[0], claim[1]);
+                try {
+                    assertThat(pretender.getCluster().getMembers().size()).as("the pretender joined").isEqualTo(4);
+                    Thread.sleep(2_000);
+                } finally {
+                    pretender.shutdown();
+                }
+                refusals.add("a member calling itself " + claim[1] + " joined and left: nothing stopped");
+            }
+            // 6. Cluster.shutdown() and a change to PASSIVE, which any member may ask for in open-source Hazelcast:
+            // the change carries the new state as a Java-serialized enum, off the allow-list, so the control members
+            // refuse to take part and nothing is shut down
+            HazelcastInstance shutter = member(clusterName, agentAddress);
+            try {
+                assertThatThrownBy(() -> shutter.getCluster().changeClusterState(com.hazelcast.cluster.ClusterState.PASSIVE))
+                        .as("PASSIVE").hasStackTraceContaining("Resolving class com.hazelcast.cluster.ClusterState is not allowed");
+                assertThatThrownBy(() -> shutter.getCluster().shutdown()).as("Cluster.shutdown()")
+                        .hasStackTraceContaining("Resolving class com.hazelcast.cluster.ClusterState is not allowed");
+                refusals.add("Cluster.shutdown() and PASSIVE from a member with the name: refused by the control members");
+            } finally {
+                shutter.shutdown();
+            }
+            Thread.sleep(2_000); // the leaving seen by all (heartbeats every second)
+            assertThat(cli.stdoutSoFar() + cli.stderrSoFar()).as("the run was not stopped")
+                    .doesNotContain("left the control cluster mid-run").doesNotContain("stopped before the end");
         } finally {
             refusals.forEach(r -> System.out.println("refused: " + r));
         }
@@ -164,6 +207,13 @@ class ControlStrangersIT {
         sealsRefused.forEach(l -> System.out.println("agent-1 logged: " + l));
         assertThat(sealsRefused).filteredOn(l -> l.contains("refused a job not sealed")).hasSize(2);
         assertThat(sealsRefused).filteredOn(l -> l.contains("refused a stop not sealed")).hasSize(2);
+        List<String> agent2Log = Files.readString(agents.resolve("agent-2.log")).lines().toList();
+        agent2Log.stream().filter(l -> l.contains("refused a") || l.contains("nothing stopped"))
+                .forEach(l -> System.out.println("agent-2 logged: " + l));
+        assertThat(agent2Log).filteredOn(l -> l.contains("refused a job for agent-1")).hasSize(1);
+        assertThat(Files.readString(agents.resolve("agent-1.log"))).as("the pretender coordinator's leaving, heard")
+                .contains("a member that called itself a coordinator left (it sent this agent no run in progress):"
+                        + " nothing stopped").doesNotContain("the coordinator left the control cluster; stopping its run");
         assertThat(Files.readString(agents.resolve("agent-1.log"))).doesNotContain("\tat com.hazelcast");
         for (String text : texts) {
             assertThat(text).doesNotContain(secretHex).doesNotContain(clusterName)
@@ -179,9 +229,34 @@ class ControlStrangersIT {
         }
     }
 
+    /**
+     * The "joined the control cluster at" line of an agent's log, waited for: the coordinator may admit an agent (it
+     * answers the challenge as soon as its member is up) a moment before the agent writes that line.
+     */
+    private static Matcher joined(Path log) {
+        return org.awaitility.Awaitility.await(log.getFileName() + "'s joined line").atMost(java.time.Duration.ofSeconds(30))
+                .pollInterval(java.time.Duration.ofMillis(200)).until(() -> {
+                    Matcher m = JOINED.matcher(Files.readString(log));
+                    return m.find() ? m : null;
+                }, java.util.Objects::nonNull);
+    }
+
+    private static Path secretFile(Path agents) {
+        return agents.resolve("control.secret");
+    }
+
     /** A plain member on loopback, joining {@code address} by TCP-IP, that gives up on joining after a few seconds. */
     private static HazelcastInstance member(String clusterName, String address) {
+        return member(clusterName, address, null, null);
+    }
+
+    /** As above, saying by its attributes that it has {@code role} and {@code name} (as cp-bench's members do). */
+    private static HazelcastInstance member(String clusterName, String address, String role, String name) {
         Config config = new Config().setClusterName(clusterName).setInstanceName("stranger-" + System.nanoTime());
+        if (role != null) {
+            config.getMemberAttributeConfig().setAttribute("cpbench.role", role);
+            config.getMemberAttributeConfig().setAttribute("cpbench.name", name);
+        }
         config.setProperty("hazelcast.phone.home.enabled", "false");
         config.setProperty("hazelcast.socket.bind.any", "false");
         config.setProperty("hazelcast.max.join.seconds", "5");
