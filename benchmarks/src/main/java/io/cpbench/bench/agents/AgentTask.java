@@ -76,10 +76,9 @@ final class AgentTask implements Callable<String>, Serializable, HazelcastInstan
             job = readJob(text);
             if (job == null) {
                 refused = "a sealed message that is not a job";
-            } else if (!job.agent().equals(AgentState.name())
-                    || !String.valueOf(AgentState.self()).equals(job.agentMember())) {
+            } else if (!job.agent().equals(myName()) || !myMember().equals(job.agentMember())) {
                 refused = "a job for " + job.agent() + " (member " + job.agentMember() + "), not for this agent, "
-                        + AgentState.name();
+                        + myName();
             } else if (!AgentState.firstTime(job.run(), job.agent())) {
                 refused = "a job for run " + job.run() + " that it was sent before (a replay)";
             }
@@ -89,6 +88,20 @@ final class AgentTask implements Callable<String>, Serializable, HazelcastInstan
             return sealReport(job == null ? "-" : job.run(), new AgentReport(null, AgentState.host(), "refused " + refused));
         }
         return sealReport(job.run(), run());
+    }
+
+    /**
+     * The name of the agent this runs on: its control member's, read from the member itself (the job may come in the
+     * moment the member has joined, before the agent's own start-up has returned); {@link AgentState}'s where there is
+     * no member (a test calling the task directly).
+     */
+    private String myName() {
+        return control != null ? ControlCluster.name(control.getCluster().getLocalMember()) : AgentState.name();
+    }
+
+    /** The UUID of the control member this runs on, as {@link #myName()}. */
+    private String myMember() {
+        return String.valueOf(control != null ? control.getCluster().getLocalMember().getUuid() : AgentState.self());
     }
 
     /** The job {@code text} holds; null when it holds another message (an interval, a report, a ready word). */
@@ -104,8 +117,8 @@ final class AgentTask implements Callable<String>, Serializable, HazelcastInstan
      * {@code report} as it travels back: sealed under the secret and bound to the run, this agent's name and its
      * member, so that the coordinator merges only what this agent sent for this run ({@link #openReport}).
      */
-    static String sealReport(String run, AgentReport report) throws com.fasterxml.jackson.core.JsonProcessingException {
-        return AgentState.seal(reportHeader(run, AgentState.name(), String.valueOf(AgentState.self())) + "\n"
+    String sealReport(String run, AgentReport report) throws com.fasterxml.jackson.core.JsonProcessingException {
+        return AgentState.seal(reportHeader(run, myName(), myMember()) + "\n"
                 + JSON.writeValueAsString(report), REPORT_VALID);
     }
 

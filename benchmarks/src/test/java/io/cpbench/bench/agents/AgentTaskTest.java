@@ -122,7 +122,8 @@ class AgentTaskTest {
     void aReportOpensOnlyForItsRunAgentAndMember() throws Exception {
         AgentState.secret(secret);
         String run = "run-" + System.nanoTime();
-        String sealed = AgentTask.sealReport(run, new AgentReport("agent-1", "host", "an error, as numbers would be"));
+        String sealed = new AgentTask("unused").sealReport(run, new AgentReport("agent-1", "host",
+                "an error, as numbers would be"));
         assertThat(AgentTask.openReport(sealed, secret, run, "agent-1", SELF.toString())).isNotNull()
                 .extracting(AgentReport::error).isEqualTo("an error, as numbers would be");
         assertThat(AgentTask.openReport(sealed, secret, run + "-other", "agent-1", SELF.toString())).as("another run").isNull();
