@@ -12,8 +12,9 @@ import java.util.concurrent.CountDownLatch;
  * A load generator: a lite member of the control cluster that runs the load slices the coordinator sends
  * ({@link AgentTask}) until it is stopped. When the coordinator whose job it runs leaves the control cluster (it
  * ended, died or was cut off), the run in progress stops after its ops in flight, within its drain, and the agent
- * waits for the next run. When its own control member is shut down or the control cluster made passive by another
- * member, it stops and exits non-zero with one line ({@link #failure}).
+ * waits for the next run. When its own control member shuts down other than by {@link #close()} (it failed, or a
+ * member of the control cluster shut the cluster down, which the allow-list refuses today), it stops and says so on one
+ * line ({@link #failure}), and {@code cpbench agent} exits non-zero.
  */
 public final class Agent implements AutoCloseable {
 
@@ -22,7 +23,7 @@ public final class Agent implements AutoCloseable {
     private final PrintStream console;
     private final CountDownLatch closed = new CountDownLatch(1);
     private volatile boolean closing;
-    /** Why this agent cannot go on (its control member was shut down or made passive by another); null while it can. */
+    /** Why this agent cannot go on (its control member shut down under it); null while it can. */
     private volatile String failure;
 
     private Agent(HazelcastInstance control, String name, PrintStream console) {
@@ -32,10 +33,9 @@ public final class Agent implements AutoCloseable {
         // Only the member that sent a run stops it by leaving: the job names it, under the seal. Another member that
         // calls itself a coordinator (attributes are what a member says of itself) stops nothing.
         ControlCluster.onLeave(control, member -> {
-            if (AgentState.serves(member.getUuid())) {
-                int n = AgentState.stopFrom(member.getUuid());
-                console.println(name + ": the coordinator left the control cluster"
-                        + (n > 0 ? "; stopping its run" : "") + "; waiting for the next run");
+            if (AgentState.stopFrom(member.getUuid()) > 0) {
+                console.println(name + ": the coordinator left the control cluster; stopping its run; waiting for the"
+                        + " next run");
             } else if (ControlCluster.isCoordinator(member)) {
                 console.println(name + ": a member that called itself a coordinator left (it sent this agent no run"
                         + " in progress): nothing stopped");
@@ -47,9 +47,6 @@ public final class Agent implements AutoCloseable {
                         + " Cluster.shutdown(), or the member failed)");
             }
         });
-        Thread watch = new Thread(this::watchClusterState, "agent-cluster-state");
-        watch.setDaemon(true);
-        watch.start();
         control.getTopic(ControlCluster.STOPS).addMessageListener(m -> {
             String run = AgentState.open((String) m.getMessageObject());
             if (run == null) {
@@ -58,28 +55,6 @@ public final class Agent implements AutoCloseable {
                 AgentState.stop(run);
             }
         });
-    }
-
-    /**
-     * Every second while it runs: a control cluster that another member made PASSIVE or FROZEN takes no tasks and no
-     * messages, so this agent could serve no run; it says so and ends ({@link #failure}) rather than wait for good.
-     */
-    private void watchClusterState() {
-        while (!closing && failure == null) {
-            try {
-                Thread.sleep(1000);
-                com.hazelcast.cluster.ClusterState state = control.getCluster().getClusterState();
-                if (state != com.hazelcast.cluster.ClusterState.ACTIVE && !closing) {
-                    fail("the control cluster was made " + state + " by one of its members, so it takes no runs");
-                }
-            } catch (InterruptedException e) {
-                return;
-            } catch (RuntimeException e) {
-                if (!closing && !control.getLifecycleService().isRunning()) {
-                    fail("its control member is no longer running (" + e.getClass().getSimpleName() + ")");
-                }
-            }
-        }
     }
 
     private void fail(String why) {

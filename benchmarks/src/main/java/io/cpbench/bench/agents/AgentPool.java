@@ -199,7 +199,7 @@ public final class AgentPool implements AutoCloseable {
         Member self = control.getCluster().getLocalMember();
         for (Member m : control.getCluster().getMembers()) {
             // one that only calls itself a coordinator (no secret) is no coordinator: it does not keep this one out
-            if (!m.equals(self) && ControlCluster.isCoordinator(m) && admit(m, ControlCluster.COORDINATOR) == null) {
+            if (!m.equals(self) && ControlCluster.isCoordinator(m) && admit(m, ControlCluster.COORDINATOR).admitted()) {
                 throw new IllegalStateException("these agents serve another coordinator, at " + m.getAddress().getHost()
                         + ":" + m.getAddress().getPort() + " (an agent serves one at a time); run again when its run ends");
             }
@@ -219,15 +219,21 @@ public final class AgentPool implements AutoCloseable {
                 continue;
             }
             String name = ControlCluster.name(m);
-            String why = admit(m, ControlCluster.AGENT);
+            Admission admission = admit(m, ControlCluster.AGENT);
+            if (!admission.answered()) {
+                if (said.add(m.getUuid())) {
+                    console.println("    waiting for the member at " + where(m) + " (it calls itself " + name + "): "
+                            + admission.why());
+                }
+                continue;
+            }
+            String why = admission.why();
             if (why == null && admitted.containsKey(name)) {
                 why = "an agent of that name is admitted already, at " + where(admitted.get(name));
             }
             if (why == null) {
                 admitted.put(name, m);
-            } else if (why.startsWith("did not answer") && said.add(m.getUuid())) {
-                console.println("    waiting for the member at " + where(m) + " (it calls itself " + name + "): " + why);
-            } else if (!why.startsWith("did not answer")) {
+            } else {
                 refused.add(m.getUuid());
                 console.println("    refused the member at " + where(m) + " that calls itself " + name + ": " + why);
             }
@@ -235,8 +241,20 @@ public final class AgentPool implements AutoCloseable {
         return new java.util.TreeMap<>(admitted);
     }
 
-    /** Null when {@code m} answered the admission challenge as a {@code role} of its name; else why not. */
-    private String admit(Member m, String role) {
+    /**
+     * What a member did with the admission challenge.
+     *
+     * @param answered false when no answer came (asked again later)
+     * @param why      null when it answered rightly; else why it is not admitted
+     */
+    private record Admission(boolean answered, String why) {
+        boolean admitted() {
+            return answered && why == null;
+        }
+    }
+
+    /** Sends {@code m} the admission challenge and checks that it answered as a {@code role} of its name. */
+    private Admission admit(Member m, String role) {
         String nonce = UUID.randomUUID().toString();
         String answer;
         try {
@@ -245,13 +263,13 @@ public final class AgentPool implements AutoCloseable {
                     .get(ADMIT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return "did not answer the admission challenge (interrupted)";
+            return new Admission(false, "did not answer the admission challenge (interrupted)");
         } catch (ExecutionException | TimeoutException | RuntimeException e) {
-            return "did not answer the admission challenge (" + Driver.describe(e) + ")";
+            return new Admission(false, "did not answer the admission challenge (" + Driver.describe(e) + ")");
         }
         String text = secret.open(answer);
         String expected = AdmitTask.answer(nonce, m.getUuid().toString(), ControlCluster.name(m), role);
-        return expected.equals(text) ? null : "it did not answer the admission challenge with the secret";
+        return new Admission(true, expected.equals(text) ? null : "it did not answer the admission challenge with the secret");
     }
 
     private static String where(Member m) {
@@ -630,10 +648,6 @@ public final class AgentPool implements AutoCloseable {
 
     private Merged merge(LoadSpec spec, List<Clock> clocks, Map<String, Future<String>> futures, HistoryRecorder history,
                          String run, Map<String, Member> agents) {
-        if (!control.getLifecycleService().isRunning()) {
-            throw new IllegalStateException("the control cluster was shut down under the run (a member of it called"
-                    + " Cluster.shutdown(), or this process is stopping): the agents' numbers cannot be had");
-        }
         List<LoadMerge.Part> parts = new ArrayList<>();
         List<Event> events = history == null ? null : new ArrayList<>();
         long originMicros = history == null ? 0 : AgentState.nowMicros() - history.now() / 1000;

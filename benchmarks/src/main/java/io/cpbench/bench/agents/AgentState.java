@@ -157,21 +157,9 @@ final class AgentState {
         return r;
     }
 
-    /** Whether {@code member} sent a run this agent has in progress (its leaving stops that run). */
-    static boolean serves(java.util.UUID member) {
-        return RUNNING.stream().anyMatch(r -> r.coordinator != null && r.coordinator.equals(member));
-    }
-
-    /** Stops the runs {@code member} sent; returns how many. */
+    /** Stops the runs {@code member} sent (its leaving stops them); returns how many. */
     static int stopFrom(java.util.UUID member) {
-        int n = 0;
-        for (Running r : RUNNING) {
-            if (member.equals(r.coordinator)) {
-                r.stop();
-                n++;
-            }
-        }
-        return n;
+        return stop(r -> member.equals(r.coordinator));
     }
 
     static void end(Running r) {
@@ -180,9 +168,13 @@ final class AgentState {
 
     /** Stops the run {@code run}, or every run when it is null; returns how many it stopped. */
     static int stop(String run) {
+        return stop(r -> run == null || r.run.equals(run));
+    }
+
+    private static int stop(java.util.function.Predicate<Running> which) {
         int n = 0;
         for (Running r : RUNNING) {
-            if (run == null || r.run.equals(run)) {
+            if (which.test(r)) {
                 r.stop();
                 n++;
             }

@@ -135,6 +135,40 @@ class AdmissionIT {
         }
     }
 
+    /**
+     * The agent's control member shuts down under it (not by its own close: the member failed, or the cluster was
+     * shut down): the agent says so on one line, stops, and its failure is set, with which {@code cpbench agent}
+     * exits non-zero.
+     */
+    @Test
+    void anAgentWhoseControlMemberShutsDownUnderItSaysSoAndEnds() throws Exception {
+        ControlSecret secret = ControlSecret.generate();
+        int port = FreePorts.consecutive(List.of("127.0.0.1"), 1, 5881);
+        ByteArrayOutputStream agentOut = new ByteArrayOutputStream();
+        Agent agent = Agent.join(secret, List.of(), "127.0.0.1", port, "agent-1", null,
+                new PrintStream(agentOut, true, StandardCharsets.UTF_8));
+        try {
+            java.lang.reflect.Field f = Agent.class.getDeclaredField("control");
+            f.setAccessible(true);
+            ((HazelcastInstance) f.get(agent)).shutdown();
+            Agent watched = agent;
+            java.util.concurrent.CompletableFuture.runAsync(() -> {
+                try {
+                    watched.await(null);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }).get(20, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(agent.failure()).startsWith("its control member is shutting down, not by this agent");
+            assertThat(agentOut.toString(StandardCharsets.UTF_8).lines().filter(l -> l.contains("shutting down")))
+                    .singleElement().asString().startsWith("agent-1: its control member is shutting down, not by this"
+                            + " agent").endsWith("; stopping and exiting");
+        } finally {
+            agent.close();
+            FreePorts.release(port, 1);
+        }
+    }
+
     private static Member member(Agent agent) throws Exception {
         java.lang.reflect.Field f = Agent.class.getDeclaredField("control");
         f.setAccessible(true);

@@ -136,4 +136,16 @@ class AgentTaskTest {
                 + "|" + "0".repeat(64);
         assertThat(AgentTask.openReport(forged, secret, run, "agent-1", SELF.toString())).as("a forged seal").isNull();
     }
+
+    /** A clock reading is believed only as the answer of that member to that nonce, under the secret. */
+    @Test
+    void aClockReadingOpensOnlyForItsNonceAndMember() {
+        String member = SELF.toString();
+        String sealed = secret.seal(ClockTask.reply("n-1", member, 1_234_567L), ControlCluster.MESSAGE_VALID);
+        assertThat(ClockTask.open(sealed, secret, "n-1", member)).isEqualTo(1_234_567L);
+        assertThat(ClockTask.open(sealed, secret, "n-2", member)).as("another request's answer").isNull();
+        assertThat(ClockTask.open(sealed, secret, "n-1", java.util.UUID.randomUUID().toString())).as("another member").isNull();
+        assertThat(ClockTask.open(sealed, ControlSecret.generate(), "n-1", member)).as("another secret").isNull();
+        assertThat(ClockTask.open(ClockTask.reply("n-1", member, 7), secret, "n-1", member)).as("unsealed").isNull();
+    }
 }
