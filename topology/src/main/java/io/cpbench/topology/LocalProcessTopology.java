@@ -120,14 +120,16 @@ final class LocalProcessTopology extends StartedTopology {
                 }
                 Leadership.sleep(100);
             }
-            // Each readmission step waits 30 s at most; on a loaded machine one step once took longer (CI, ChaosIT).
-            // The steps can run again (a member already readmitted says so), so retry within the restart's deadline.
+            // Each readmission step waits 30 s at most; on a loaded machine one step once took longer (CI, ChaosIT),
+            // and once the admin client's call itself timed out (OperationTimeoutException: a new-machine rehearsal,
+            // ChaosIT). The steps can run again (a member already readmitted says so), so retry within the deadline.
             for (int attempt = 1; ; attempt++) {
                 try {
                     leadership().runOn(member.address(), new CpReadmission(), remaining(deadline));
                     return;
                 } catch (TopologyException e) {
-                    boolean stepTimedOut = e.getCause() instanceof java.util.concurrent.TimeoutException;
+                    boolean stepTimedOut = e.getCause() instanceof java.util.concurrent.TimeoutException
+                            || e.getCause() instanceof com.hazelcast.core.OperationTimeoutException;
                     if (!stepTimedOut || attempt >= 3 || remaining(deadline).toSeconds() < 5) {
                         throw e;
                     }
