@@ -200,6 +200,9 @@ class BalancersIT {
         await("the slow member's readmission", Duration.ofSeconds(30), () -> balancer.excludedMembers().isEmpty());
         System.out.printf("latency-aware readmitted %s %.1f s after the delay was removed%n", slow.name(),
                 (System.nanoTime() - cleared) / 1e9);
+        // What the balancer reports about itself agrees: the readmission was a change, and the member kept again.
+        assertThat(balancer.exclusionChanges()).isGreaterThanOrEqualTo(1);
+        assertThat(balancer.keptMembersSoFar()).contains(slow.address());
         Map<Integer, Long> served = served(client);
         // It gets calls again, not just probes. (Not an equal share: under this load on an embedded cluster the
         // followers' medians can exceed 3x the leader's, and the balancer then rightly leaves them out for a while.)

@@ -25,6 +25,8 @@ public class LatencyAwareLoadBalancer extends ProbingLoadBalancer {
 
     private volatile Set<UUID> excluded = Set.of();
     private volatile boolean judged;
+    private final Set<String> keptSinceSettled = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final java.util.concurrent.atomic.AtomicInteger exclusionChanges = new java.util.concurrent.atomic.AtomicInteger();
 
     /** For configuration by class name: settings and filter from the client's properties. */
     public LatencyAwareLoadBalancer() {
@@ -64,8 +66,18 @@ public class LatencyAwareLoadBalancer extends ProbingLoadBalancer {
         if (!now.equals(excluded)) {
             LOG.info("latency-aware balancer now excludes " + describe(now, candidates) + "; probe medians " + probeMedians());
             excluded = now;
+            if (!keptSinceSettled.isEmpty()) {
+                exclusionChanges.incrementAndGet();
+            }
         }
         judged = true;
+        if (!keptSinceSettled.isEmpty() || everyConnectedMemberMeasured()) {
+            for (Member m : candidates) {
+                if (!now.contains(m.getUuid())) {
+                    keptSinceSettled.add(MemberFilter.address(m));
+                }
+            }
+        }
     }
 
     @Override
@@ -76,6 +88,20 @@ public class LatencyAwareLoadBalancer extends ProbingLoadBalancer {
     /** The addresses of the members excluded now. */
     public Set<String> excludedMembers() {
         return Set.copyOf(describe(excluded, getMembers()));
+    }
+
+    /**
+     * The addresses of every member that some judgement kept (did not exclude) since every connected member was first
+     * measured (when {@link #awaitSettled} returns): the members this balancer may have sent calls to since. The exclusions change as the probes do, so one reading of
+     * {@link #excludedMembers()} at the end of a run does not say where the run's calls went.
+     */
+    public Set<String> keptMembersSoFar() {
+        return new java.util.TreeSet<>(keptSinceSettled);
+    }
+
+    /** How often the set of excluded members changed since every connected member was first measured. */
+    public int exclusionChanges() {
+        return exclusionChanges.get();
     }
 
     private static java.util.List<String> describe(Set<UUID> ids, Member[] members) {

@@ -130,7 +130,8 @@ final class ScenarioClient implements AutoCloseable {
                     .orElse("no member") + " (" + leaderAware.leaderSource() + ")";
         }
         if (balancer instanceof LatencyAwareLoadBalancer latencyAware) {
-            return "latency-aware excluded " + latencyAware.excludedMembers();
+            return "latency-aware excluded " + new java.util.TreeSet<>(latencyAware.excludedMembers()) + " at the end; kept "
+                    + latencyAware.keptMembersSoFar() + " at some time (" + latencyAware.exclusionChanges() + " changes)";
         }
         return null;
     }

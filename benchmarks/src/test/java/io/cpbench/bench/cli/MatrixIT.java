@@ -167,22 +167,31 @@ class MatrixIT {
         assertServedOnlyBy("client-smart-10ms", "member-0", "member-1", "member-2", "member-3", "member-4");
         // The probing balancers also send their probes (and hint questions) to every member: allow 5 % there.
         // Latency-aware (defaults: fastest tenth, 1.15×) never keeps the slow member, and its calls went to the members
-        // it kept. Which those are is the balancer's reading of the probes: usually the leader and followers close to
-        // it, but on a busy machine a follower's probes can read faster than the leader's, which also serves this
-        // client's calls (a fresh-machine rehearsal, stop 78: every member but member-1 excluded, the leader too).
+        // it kept. Which those are is the balancer's reading of the probes, and it changes during a run: usually the
+        // leader and followers close to it, but on a busy machine a follower's probes can read faster than the
+        // leader's (a fresh-machine rehearsal, stop 78: every member but member-1 excluded, the leader too), and a
+        // CI run (stop 79) ended with only member-0 kept after member-3 had served more calls than member-0. So the
+        // check is against every member a judgement kept, not only the last judgement.
         RunResult la = results.get("client-latency-aware-10ms");
         Map<String, Long> latencyAware = la.cluster().networkPath().clientBytesToMember();
         long busiest = latencyAware.values().stream().mapToLong(Long::longValue).max().orElseThrow();
         assertThat(latencyAware.get("member-4")).as("latency-aware " + latencyAware).isLessThan(busiest / 20);
-        String excluded = la.cluster().clientTarget().replaceFirst("^.*latency-aware excluded \\[", "").replaceFirst("\\].*$", "");
+        String kept = keptByLatencyAware(la);
         for (RunResult.MemberInfo m : la.cluster().members()) {
             if (latencyAware.getOrDefault(m.name(), 0L) > busiest / 10) {
-                assertThat(excluded).as(m.name() + " served " + latencyAware + "; excluded: " + excluded).doesNotContain(m.address());
+                assertThat(kept).as(m.name() + " served " + latencyAware + "; " + la.cluster().clientTarget()).contains(m.address());
             }
         }
         assertServedOnlyBy("client-leader-aware", 20, "member-0");
         assertServedOnlyBy("client-leader-aware-10ms", 20, "member-0");
         assertServedOnlyBy("client-leader-aware-from-slow-10ms", 20, "member-0");
+    }
+
+    /** The members the latency-aware balancer kept at some time during the run, as its scenario recorded them. */
+    private static String keptByLatencyAware(RunResult r) {
+        String target = r.cluster().clientTarget();
+        assertThat(target).matches(".*latency-aware excluded \\[[^]]*\\] at the end; kept \\[[^]]*\\] at some time \\(\\d+ changes\\).*");
+        return target.replaceFirst("^.*; kept \\[", "").replaceFirst("\\] at some time.*$", "");
     }
 
     @Test
@@ -194,9 +203,11 @@ class MatrixIT {
         assertThat(results.get("client-leader-aware-from-slow-10ms").cluster().clientTarget()).startsWith("started from member-4 only");
         // latency-aware excluded the slow member and kept at least one (which, MatrixIT's routing test says)
         RunResult latencyAware = results.get("client-latency-aware-10ms");
-        assertThat(latencyAware.cluster().clientTarget()).contains("latency-aware excluded [").contains(latencyAware.cluster().members().get(4).address());
-        assertThat(latencyAware.cluster().members()).as(latencyAware.cluster().clientTarget())
-                .anySatisfy(m -> assertThat(latencyAware.cluster().clientTarget()).doesNotContain(m.address()));
+        String target = latencyAware.cluster().clientTarget();
+        String excludedAtEnd = target.replaceFirst("^.*latency-aware excluded \\[", "").replaceFirst("\\] at the end.*$", "");
+        assertThat(excludedAtEnd).as(target).contains(latencyAware.cluster().members().get(4).address());
+        assertThat(keptByLatencyAware(latencyAware)).as(target).doesNotContain(latencyAware.cluster().members().get(4).address());
+        assertThat(latencyAware.cluster().members()).as(target).anySatisfy(m -> assertThat(excludedAtEnd).doesNotContain(m.address()));
     }
 
     private void assertServedOnlyBy(String scenario, String... members) {
