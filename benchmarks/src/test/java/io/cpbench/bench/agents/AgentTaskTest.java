@@ -103,7 +103,8 @@ class AgentTaskTest {
         String sealed = sealed(job(run, "agent-1"));
         assertThat(call(sealed).error()).startsWith("the spec it was sent");
         assertThat(file).content().startsWith(run + " agent-1 ");
-        assertThat(java.nio.file.Files.getPosixFilePermissions(file)).hasToString("[OWNER_READ, OWNER_WRITE]");
+        assertThat(java.nio.file.Files.getPosixFilePermissions(file)).containsExactlyInAnyOrder(
+                java.nio.file.attribute.PosixFilePermission.OWNER_READ, java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
         AgentState.forgetJobsForTest();
         AgentState.rememberJobsIn(file); // as a restarted agent reads it
         assertThat(call(sealed).error()).isEqualTo("refused a job for run " + run + " that it was sent before (a replay)");

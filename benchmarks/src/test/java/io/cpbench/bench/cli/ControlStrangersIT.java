@@ -231,14 +231,29 @@ class ControlStrangersIT {
 
     /**
      * The "joined the control cluster at" line of an agent's log, waited for: the coordinator may admit an agent (it
-     * answers the challenge as soon as its member is up) a moment before the agent writes that line.
+     * answers the challenge as soon as its member has joined) before Hazelcast's start returns and the agent writes
+     * that line. On a new machine with a run queue of 10-50 on 2 cores (rehearsal R16, stop 79) the line was not there
+     * 30 s after the admission; the wait is 90 s now, and a timeout shows the log.
      */
     private static Matcher joined(Path log) {
-        return org.awaitility.Awaitility.await(log.getFileName() + "'s joined line").atMost(java.time.Duration.ofSeconds(30))
-                .pollInterval(java.time.Duration.ofMillis(200)).until(() -> {
-                    Matcher m = JOINED.matcher(Files.readString(log));
-                    return m.find() ? m : null;
-                }, java.util.Objects::nonNull);
+        try {
+            return org.awaitility.Awaitility.await(log.getFileName() + "'s joined line").atMost(java.time.Duration.ofSeconds(90))
+                    .pollInterval(java.time.Duration.ofMillis(200)).until(() -> {
+                        Matcher m = JOINED.matcher(Files.readString(log));
+                        return m.find() ? m : null;
+                    }, java.util.Objects::nonNull);
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            throw new AssertionError(e.getMessage() + "; the log's last lines: " + tail(log), e);
+        }
+    }
+
+    private static String tail(Path log) {
+        try {
+            List<String> lines = Files.readAllLines(log);
+            return String.join(" | ", lines.subList(Math.max(0, lines.size() - 5), lines.size()));
+        } catch (java.io.IOException e) {
+            return "unreadable: " + e.getMessage();
+        }
     }
 
     private static Path secretFile(Path agents) {
