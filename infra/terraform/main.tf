@@ -1,13 +1,15 @@
 # The cp-bench AWS lab: 5 CP members and 1 client in one cluster placement group, as in the seed study; with
 # client_count > 1, more client hosts, each running a load agent ('cpbench-lab load').
-# Members get fixed private addresses, so each one's provisioning knows every member's address.
+# Members get fixed private addresses, so each one's provisioning knows every member's address. Only the clients
+# have public addresses: members are in a private subnet, reach Debian's mirrors through a NAT gateway, and are
+# reached over SSH through the first client.
 
 locals {
   az         = var.availability_zone != "" ? var.availability_zone : data.aws_availability_zones.available.names[0]
   ami        = var.ami_id != "" ? var.ami_id : data.aws_ami.debian12[0].id
   member_ips = [for i in range(var.member_count) : cidrhost(var.subnet_cidr, 11 + i)]
   # The first client keeps .10 (the one that runs the matrix, and the load's coordinator); others are .101 up.
-  client_ips        = [for i in range(var.client_count) : cidrhost(var.subnet_cidr, i == 0 ? 10 : 100 + i)]
+  client_ips        = [for i in range(var.client_count) : cidrhost(var.client_subnet_cidr, i == 0 ? 10 : 100 + i)]
   member_addresses  = [for ip in local.member_ips : "${ip}:${var.hazelcast_port}"]
   lab_key_on_client = "/home/${var.ssh_user}/.ssh/cpbench-lab"
 }
@@ -46,21 +48,61 @@ resource "aws_internet_gateway" "lab" {
   tags   = { Name = var.lab_name }
 }
 
+# The clients' subnet: public addresses, routed to the internet gateway. The NAT gateway is here too.
+resource "aws_subnet" "clients" {
+  vpc_id                  = aws_vpc.lab.id
+  cidr_block              = var.client_subnet_cidr
+  availability_zone       = local.az
+  map_public_ip_on_launch = true
+
+  tags = { Name = "${var.lab_name}-clients" }
+}
+
+resource "aws_route_table" "clients" {
+  vpc_id = aws_vpc.lab.id
+
+  route {
+    cidr_block = "0.0.0.0/0"
+    gateway_id = aws_internet_gateway.lab.id
+  }
+
+  tags = { Name = "${var.lab_name}-clients" }
+}
+
+resource "aws_route_table_association" "clients" {
+  subnet_id      = aws_subnet.clients.id
+  route_table_id = aws_route_table.clients.id
+}
+
+# The members' subnet: no public addresses; out to Debian's mirrors through the NAT gateway, nothing in.
 resource "aws_subnet" "lab" {
   vpc_id                  = aws_vpc.lab.id
   cidr_block              = var.subnet_cidr
   availability_zone       = local.az
-  map_public_ip_on_launch = true
+  map_public_ip_on_launch = false
 
   tags = { Name = var.lab_name }
+}
+
+resource "aws_eip" "nat" {
+  domain = "vpc"
+  tags   = { Name = "${var.lab_name}-nat" }
+}
+
+resource "aws_nat_gateway" "lab" {
+  allocation_id = aws_eip.nat.id
+  subnet_id     = aws_subnet.clients.id
+  tags          = { Name = var.lab_name }
+
+  depends_on = [aws_internet_gateway.lab]
 }
 
 resource "aws_route_table" "lab" {
   vpc_id = aws_vpc.lab.id
 
   route {
-    cidr_block = "0.0.0.0/0"
-    gateway_id = aws_internet_gateway.lab.id
+    cidr_block     = "0.0.0.0/0"
+    nat_gateway_id = aws_nat_gateway.lab.id
   }
 
   tags = { Name = var.lab_name }
@@ -71,8 +113,9 @@ resource "aws_route_table_association" "lab" {
   route_table_id = aws_route_table.lab.id
 }
 
-# Hazelcast's port is open only between lab hosts; SSH from your CIDR and between lab hosts (the client switches
-# netem on the slow member over SSH). Outbound is open, for Debian's package mirrors.
+# Hazelcast's port is open only between lab hosts; SSH between lab hosts (the client switches netem on the slow
+# member over SSH, and the lab loop reaches members through it), and from your CIDR to the clients only. Outbound is
+# open, for Debian's package mirrors.
 resource "aws_security_group" "lab" {
   name        = var.lab_name
   description = "cp-bench lab: Hazelcast between lab hosts, SSH from the operator"
@@ -119,12 +162,12 @@ resource "aws_vpc_security_group_ingress_rule" "ssh_between_lab_hosts" {
 }
 
 resource "aws_vpc_security_group_ingress_rule" "ssh_from_operator" {
-  security_group_id = aws_security_group.lab.id
+  security_group_id = aws_security_group.clients.id
   cidr_ipv4         = var.ssh_cidr
   ip_protocol       = "tcp"
   from_port         = 22
   to_port           = 22
-  description       = "SSH from the operator"
+  description       = "SSH from the operator, to the clients only"
 }
 
 resource "aws_vpc_security_group_egress_rule" "all_out" {
@@ -149,14 +192,15 @@ resource "tls_private_key" "lab" {
 }
 
 resource "aws_instance" "member" {
-  count                  = var.member_count
-  ami                    = local.ami
-  instance_type          = var.instance_type
-  key_name               = var.key_name
-  subnet_id              = aws_subnet.lab.id
-  private_ip             = local.member_ips[count.index]
-  vpc_security_group_ids = [aws_security_group.lab.id]
-  placement_group        = aws_placement_group.lab.id
+  count                       = var.member_count
+  ami                         = local.ami
+  instance_type               = var.instance_type
+  key_name                    = var.key_name
+  subnet_id                   = aws_subnet.lab.id
+  associate_public_ip_address = false
+  private_ip                  = local.member_ips[count.index]
+  vpc_security_group_ids      = [aws_security_group.lab.id]
+  placement_group             = aws_placement_group.lab.id
 
   user_data = templatefile("${path.module}/templates/member-init.sh.tftpl", {
     ssh_user       = var.ssh_user
@@ -201,14 +245,15 @@ resource "aws_instance" "member" {
 }
 
 resource "aws_instance" "client" {
-  count                  = var.client_count
-  ami                    = local.ami
-  instance_type          = var.client_instance_type
-  key_name               = var.key_name
-  subnet_id              = aws_subnet.lab.id
-  private_ip             = local.client_ips[count.index]
-  vpc_security_group_ids = [aws_security_group.lab.id, aws_security_group.clients.id]
-  placement_group        = aws_placement_group.lab.id
+  count                       = var.client_count
+  ami                         = local.ami
+  instance_type               = var.client_instance_type
+  key_name                    = var.key_name
+  subnet_id                   = aws_subnet.clients.id
+  associate_public_ip_address = true
+  private_ip                  = local.client_ips[count.index]
+  vpc_security_group_ids      = [aws_security_group.lab.id, aws_security_group.clients.id]
+  placement_group             = aws_placement_group.lab.id
 
   user_data = templatefile("${path.module}/templates/client-init.sh.tftpl", {
     ssh_user = var.ssh_user

@@ -3,9 +3,19 @@ output "member_private_ips" {
   value       = aws_instance.member[*].private_ip
 }
 
-output "member_public_ips" {
-  description = "Members' public addresses, for SSH from your laptop."
-  value       = aws_instance.member[*].public_ip
+output "member_instance_ids" {
+  description = "Members' instance IDs, member-0 first: the lab loop pins each host's SSH keys from its console output."
+  value       = aws_instance.member[*].id
+}
+
+output "client_instance_ids" {
+  description = "Clients' instance IDs, client-0 first (as member_instance_ids)."
+  value       = aws_instance.client[*].id
+}
+
+output "region" {
+  description = "The lab's region, for 'aws ec2 get-console-output'."
+  value       = var.region
 }
 
 output "priority_member" {
@@ -59,10 +69,11 @@ output "inventory" {
       name = "client-${i}"
     }]
     ssh = {
-      user         = var.ssh_user
-      identityFile = local.lab_key_on_client
-      netemCommand = "sudo /usr/local/bin/cpbench-netem"
-      faultCommand = "sudo /usr/local/bin/cpbench-fault"
+      user           = var.ssh_user
+      identityFile   = local.lab_key_on_client
+      netemCommand   = "sudo /usr/local/bin/cpbench-netem"
+      faultCommand   = "sudo /usr/local/bin/cpbench-fault"
+      knownHostsFile = "/home/${var.ssh_user}/.ssh/cpbench-lab.known_hosts"
     }
   }
 }

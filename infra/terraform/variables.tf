@@ -103,9 +103,15 @@ variable "vpc_cidr" {
 }
 
 variable "subnet_cidr" {
-  description = "The lab subnet; members get fixed addresses in it (.11, .12, ...), the client .10."
+  description = "The members' subnet (private: no public addresses); members get fixed addresses in it (.11, .12, ...)."
   type        = string
   default     = "10.42.1.0/24"
+}
+
+variable "client_subnet_cidr" {
+  description = "The clients' subnet (public addresses, and the members' NAT gateway); the first client gets .10, others .101 up."
+  type        = string
+  default     = "10.42.0.0/24"
 }
 
 variable "hazelcast_port" {

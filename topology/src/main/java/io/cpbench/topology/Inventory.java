@@ -26,9 +26,12 @@ import java.util.List;
  *   "members": [ {"host": "10.42.1.11", "port": 5701, "priority": true, "slow": false, "sshHost": "10.42.1.11"}, ... ],
  *   "ssh": {"user": "admin", "identityFile": "/home/admin/.ssh/cpbench-lab",
  *           "netemCommand": "sudo /usr/local/bin/cpbench-netem",
- *           "faultCommand": "sudo /usr/local/bin/cpbench-fault"}   (optional: without ssh, no network (b) and no faults;
- *                                                                    faultCommand defaults to the lab's)
- *   "clients": [ {"host": "10.42.1.10", "name": "client-0"}, ... ]   (optional: the client hosts, client-0 first,
+ *           "faultCommand": "sudo /usr/local/bin/cpbench-fault",
+ *           "knownHostsFile": "/home/admin/.ssh/cpbench-lab.known_hosts"}
+ *                                           (optional: without ssh, no network (b) and no faults; faultCommand
+ *                                            defaults to the lab's; without knownHostsFile, host keys are accepted
+ *                                            on first sight)
+ *   "clients": [ {"host": "10.42.0.10", "name": "client-0"}, ... ]   (optional: the client hosts, client-0 first,
  *                                                                    where the lab runs load agents)
  * }</pre>
  * Members are listed in index order (member-0 first). Exactly one has {@code priority}; at most one is {@code slow},
@@ -64,13 +67,22 @@ public record Inventory(String format, String clusterName, Integer rebalancePeri
      * @param identityFile the private key, or null for the SSH agent and default keys
      * @param netemCommand run on the slow member as {@code <netemCommand> on <delay>ms | off | show}
      * @param faultCommand run on any member for chaos runs (see {@code FaultsOverSsh}); null: the lab's
+     * @param knownHostsFile the member hosts' pinned keys (an OpenSSH known_hosts file): every host must present the
+     *                       key listed there, or ssh refuses it; null accepts a host's key on first sight (a hand-made
+     *                       inventory; the lab's pins them)
      */
-    public record Ssh(String user, String identityFile, String netemCommand, String faultCommand) {
+    public record Ssh(String user, String identityFile, String netemCommand, String faultCommand, String knownHostsFile) {
 
         public static final String LAB_FAULT_COMMAND = "sudo /usr/local/bin/cpbench-fault";
 
         public Ssh {
             faultCommand = faultCommand == null || faultCommand.isBlank() ? LAB_FAULT_COMMAND : faultCommand;
+            knownHostsFile = knownHostsFile == null || knownHostsFile.isBlank() ? null : knownHostsFile;
+        }
+
+        /** Without pinned host keys: the hosts' keys are accepted on first sight and checked after. */
+        public Ssh(String user, String identityFile, String netemCommand, String faultCommand) {
+            this(user, identityFile, netemCommand, faultCommand, null);
         }
     }
 
@@ -205,11 +217,8 @@ public record Inventory(String format, String clusterName, Integer rebalancePeri
         }
         if (ssh != null) {
             checkUser("ssh.user", ssh.user());
-            String key = ssh.identityFile();
-            if (key != null && (key.startsWith("-") || key.chars().anyMatch(c -> c < ' ' || c == 127))) {
-                throw new IllegalArgumentException("ssh.identityFile " + quoted(key) + " must be a path (not starting with"
-                        + " '-', no control characters)");
-            }
+            checkPath("ssh.identityFile", ssh.identityFile());
+            checkPath("ssh.knownHostsFile", ssh.knownHostsFile());
         }
     }
 
@@ -242,6 +251,13 @@ public record Inventory(String format, String clusterName, Integer rebalancePeri
         if (!NAME.matcher(name).matches()) {
             throw new IllegalArgumentException(what + " " + quoted(name) + " must be letters, digits, '_', '.' or '-'"
                     + " (not starting with '.' or '-'), at most 64");
+        }
+    }
+
+    private static void checkPath(String what, String path) {
+        if (path != null && (path.startsWith("-") || path.chars().anyMatch(c -> c < ' ' || c == 127))) {
+            throw new IllegalArgumentException(what + " " + quoted(path) + " must be a path (not starting with"
+                    + " '-', no control characters)");
         }
     }
 

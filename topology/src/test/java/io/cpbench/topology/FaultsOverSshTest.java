@@ -27,7 +27,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class FaultsOverSshTest {
 
     static final Inventory LAB = Inventory.read(Path.of("src", "test", "resources", "lab", "terraform-outputs.json"));
-    static final String SSH = "ssh -o BatchMode=yes -o ConnectTimeout=10 -o StrictHostKeyChecking=accept-new "
+    static final String SSH = "ssh -o BatchMode=yes -o ConnectTimeout=10 -o StrictHostKeyChecking=yes "
+            + "-o UserKnownHostsFile=/home/admin/.ssh/cpbench-lab.known_hosts "
             + "-i /home/admin/.ssh/cpbench-lab ";
 
     @TempDir

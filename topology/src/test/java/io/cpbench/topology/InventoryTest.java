@@ -37,8 +37,8 @@ class InventoryTest {
         assertThat(lab.priorityIndex()).isZero();
         assertThat(lab.slowIndex()).isEqualTo(4);
         assertThat(lab.ssh().netemCommand()).isEqualTo("sudo /usr/local/bin/cpbench-netem");
-        assertThat(lab.clients()).containsExactly(new Inventory.Client("10.42.1.10", "client-0"),
-                new Inventory.Client("10.42.1.101", "client-1"));
+        assertThat(lab.clients()).containsExactly(new Inventory.Client("10.42.0.10", "client-0"),
+                new Inventory.Client("10.42.0.101", "client-1"));
     }
 
     @Test
@@ -130,6 +130,8 @@ class InventoryTest {
                 {withSsh(String.format(ssh, "admin", ", \"identityFile\": \"-oProxyCommand=x\"")),
                         "ssh.identityFile '-oProxyCommand=x' must be a path"},
                 {withSsh(String.format(ssh, "admin", ", \"identityFile\": \"k\\nx\"")), "ssh.identityFile 'k?x'"},
+                {withSsh(String.format(ssh, "admin", ", \"knownHostsFile\": \"-oProxyCommand=x\"")),
+                        "ssh.knownHostsFile '-oProxyCommand=x' must be a path"},
         };
         for (String[] c : cases) {
             Path file = Files.writeString(dir.resolve("bad.json"), c[0].startsWith("{\"format") ? c[0] : inventory(c[0]));
@@ -140,6 +142,18 @@ class InventoryTest {
         String cluster = inventory(THREE).replace("\"clusterName\": \"c\"", "\"clusterName\": \"c'; rm -rf ~; '\"");
         Path file = Files.writeString(dir.resolve("bad.json"), cluster);
         assertThatThrownBy(() -> Inventory.read(file)).hasMessageContaining("clusterName 'c'; rm -rf ~; '' must be");
+    }
+
+    /** The lab's inventory pins the member hosts' keys; a hand-made one without knownHostsFile accepts them on first sight. */
+    @Test
+    void sshPinsHostKeysWhenTheInventoryListsThem() throws IOException {
+        Inventory lab = Inventory.read(Path.of("src", "test", "resources", "lab", "terraform-outputs.json"));
+        assertThat(new io.cpbench.topology.net.Ssh(lab, io.cpbench.topology.net.Ssh.Shell.PROCESS).command(1, "true"))
+                .containsSubsequence("-o", "StrictHostKeyChecking=yes", "-o", "UserKnownHostsFile=/home/admin/.ssh/cpbench-lab.known_hosts")
+                .doesNotContain("StrictHostKeyChecking=accept-new");
+        Path handMade = Files.writeString(dir.resolve("ssh.json"), withSsh("\"ssh\": {\"user\": \"admin\", \"netemCommand\": \"n\"}"));
+        assertThat(new io.cpbench.topology.net.Ssh(Inventory.read(handMade), io.cpbench.topology.net.Ssh.Shell.PROCESS).command(1, "true"))
+                .contains("StrictHostKeyChecking=accept-new").noneMatch(a -> a.startsWith("UserKnownHostsFile"));
     }
 
     /** THREE's inventory with this ssh section. */

@@ -74,8 +74,8 @@ class LabTerraformTest {
         assertThat(String.valueOf(member.get("instance_type"))).isEqualTo("var.instance_type");
         assertThat(String.valueOf(client.get("count"))).isEqualTo("var.client_count");
         // each client its own fixed address: the first .10, the others .101 up
-        assertThat(Files.readString(TF.resolve("main.tf"))).contains("private_ip             = local.client_ips[count.index]",
-                "client_ips        = [for i in range(var.client_count) : cidrhost(var.subnet_cidr, i == 0 ? 10 : 100 + i)]");
+        assertThat(Files.readString(TF.resolve("main.tf"))).contains("private_ip                  = local.client_ips[count.index]",
+                "client_ips        = [for i in range(var.client_count) : cidrhost(var.client_subnet_cidr, i == 0 ? 10 : 100 + i)]");
         assertThat(String.valueOf(client.get("instance_type"))).isEqualTo("var.client_instance_type");
         for (Map<String, Object> instance : List.of(member, client)) {
             assertThat(String.valueOf(instance.get("placement_group"))).isEqualTo("aws_placement_group.lab.id");
@@ -85,6 +85,36 @@ class LabTerraformTest {
         assertThat(String.valueOf(client.get("vpc_security_group_ids")))
                 .isEqualTo("[aws_security_group.lab.id, aws_security_group.clients.id]");
         assertThat(at(main, "resource")).containsKeys("aws_vpc", "aws_subnet", "aws_internet_gateway", "aws_security_group");
+    }
+
+    /**
+     * Public addresses only where needed: members in a private subnet (no public address, out through a NAT gateway
+     * for Debian's mirrors), clients in a public one; SSH from the operator's CIDR reaches the clients' group only.
+     */
+    @Test
+    void membersHaveNoPublicAddressAndAreReachedThroughTheClients() {
+        Map<String, Object> member = at(main, "resource", "aws_instance", "member");
+        Map<String, Object> client = at(main, "resource", "aws_instance", "client");
+        assertThat(member.get("associate_public_ip_address")).isEqualTo(false);
+        assertThat(String.valueOf(member.get("subnet_id"))).isEqualTo("aws_subnet.lab.id");
+        assertThat(client.get("associate_public_ip_address")).isEqualTo(true);
+        assertThat(String.valueOf(client.get("subnet_id"))).isEqualTo("aws_subnet.clients.id");
+        assertThat(at(main, "resource", "aws_subnet", "lab").get("map_public_ip_on_launch")).isEqualTo(false);
+        assertThat(at(main, "resource", "aws_subnet", "clients").get("map_public_ip_on_launch")).isEqualTo(true);
+        // the members' default route is the NAT gateway, which sits in the clients' subnet
+        Map<String, Object> memberRoute = at(main, "resource", "aws_route_table", "lab", "route");
+        assertThat(String.valueOf(memberRoute.get("nat_gateway_id"))).isEqualTo("aws_nat_gateway.lab.id");
+        assertThat(memberRoute).doesNotContainKey("gateway_id");
+        assertThat(String.valueOf(at(main, "resource", "aws_nat_gateway", "lab").get("subnet_id"))).isEqualTo("aws_subnet.clients.id");
+        assertThat(String.valueOf(at(main, "resource", "aws_route_table_association", "lab").get("route_table_id")))
+                .isEqualTo("aws_route_table.lab.id");
+        Map<String, Object> operator = at(main, "resource", "aws_vpc_security_group_ingress_rule", "ssh_from_operator");
+        assertThat(String.valueOf(operator.get("security_group_id"))).isEqualTo("aws_security_group.clients.id");
+        // what the lab loop reads to pin host keys and reach the members
+        assertThat(at(outputs, "output")).containsKeys("member_instance_ids", "client_instance_ids", "region")
+                .doesNotContainKey("member_public_ips");
+        assertThat(String.valueOf(at(outputs, "output", "inventory", "value", "ssh").get("knownHostsFile")))
+                .startsWith("/home/").endsWith("/.ssh/cpbench-lab.known_hosts");
     }
 
     @Test
@@ -169,7 +199,7 @@ class LabTerraformTest {
     @Test
     void outputsAreWhatTheRemoteTopologyAndTheLabLoopRead() {
         Map<String, Object> output = at(outputs, "output");
-        assertThat(output).containsKeys("member_private_ips", "member_public_ips", "priority_member", "slow_member",
+        assertThat(output).containsKeys("member_private_ips", "member_instance_ids", "priority_member", "slow_member",
                 "client_public_ip", "client_public_ips", "client_private_ips", "ssh_user", "inventory");
         Map<String, Object> inventory = at(outputs, "output", "inventory", "value");
         assertThat(inventory.get("format")).isEqualTo(Inventory.FORMAT);

@@ -15,7 +15,7 @@ import java.util.concurrent.Callable;
 @Command(name = "lab", mixinStandardHelpOptions = true,
         description = "Helpers for the AWS lab (infra/terraform, infra/lab/cpbench-lab).",
         subcommands = {LabCommand.MemberCommands.class, LabCommand.Hosts.class, LabCommand.InventoryOnly.class,
-                LabCommand.Key.class},
+                LabCommand.Key.class, LabCommand.KnownHosts.class},
         footer = {"", "Example:", "  cpbench lab hosts --outputs outputs.json"})
 final class LabCommand implements Runnable {
 
@@ -75,8 +75,10 @@ final class LabCommand implements Runnable {
     }
 
     @Command(name = "hosts", mixinStandardHelpOptions = true,
-            description = "Prints the lab's hosts from 'terraform output -json', for the lab loop: 'user U', 'client IP', "
-                    + "'member N IP' (public addresses), and 'agent N PUBLIC PRIVATE' for each client host (load agents).",
+            description = "Prints the lab's hosts from 'terraform output -json', for the lab loop: 'user U', 'region R', "
+                    + "'client IP' (public), 'member N IP' (private: the loop reaches members through the client), "
+                    + "'agent N PUBLIC PRIVATE' for each client host (load agents), and 'instance ID' for each instance "
+                    + "(whose console output pins its host keys).",
             footer = {"", "Example:", "  (cd infra/terraform && terraform output -json) > outputs.json && cpbench lab hosts --outputs outputs.json"})
     static final class Hosts implements Callable<Integer> {
 
@@ -85,45 +87,109 @@ final class LabCommand implements Runnable {
 
         @Override
         public Integer call() {
-            com.fasterxml.jackson.databind.JsonNode root = readOutputs(outputsFile.path);
-            // Each value goes into ssh's arguments and the lab's shell commands: checked as the inventory's are.
-            String user = value(root, "ssh_user").asText();
-            Inventory.checkUser("--outputs " + outputsFile.path + ": ssh_user", user);
-            String client = host(value(root, "client_public_ip").asText(), "client_public_ip");
-            com.fasterxml.jackson.databind.JsonNode members = value(root, "member_public_ips");
-            if (!members.isArray() || members.isEmpty()) {
-                throw new IllegalArgumentException("--outputs " + outputsFile.path + ": member_public_ips is not a list of addresses");
+            LabHosts lab = LabHosts.of(outputsFile.path);
+            System.out.println("user " + lab.user());
+            System.out.println("region " + lab.region());
+            System.out.println("client " + lab.clientPublic().get(0));
+            for (int i = 0; i < lab.memberPrivate().size(); i++) {
+                System.out.println("member " + i + " " + lab.memberPrivate().get(i));
             }
-            for (int i = 0; i < members.size(); i++) {
-                host(members.get(i).asText(), "member_public_ips[" + i + "]");
+            for (int i = 0; i < lab.clientPublic().size(); i++) {
+                System.out.println("agent " + i + " " + lab.clientPublic().get(i) + " " + lab.clientPrivate().get(i));
             }
-            System.out.println("user " + user);
-            System.out.println("client " + client);
-            for (int i = 0; i < members.size(); i++) {
-                System.out.println("member " + i + " " + members.get(i).asText());
+            lab.memberInstances().forEach(id -> System.out.println("instance " + id));
+            lab.clientInstances().forEach(id -> System.out.println("instance " + id));
+            return 0;
+        }
+    }
+
+    /**
+     * The lab's hosts as 'terraform output -json' gives them, each value checked before it reaches ssh's arguments or
+     * the lab's shell commands (as the inventory's are).
+     */
+    record LabHosts(String user, String region, List<String> memberPrivate, List<String> memberInstances,
+                    List<String> clientPublic, List<String> clientPrivate, List<String> clientInstances) {
+
+        static LabHosts of(Path outputs) {
+            com.fasterxml.jackson.databind.JsonNode root = readOutputs(outputs);
+            String user = outputValue(root, "ssh_user", outputs).asText();
+            Inventory.checkUser("--outputs " + outputs + ": ssh_user", user);
+            String region = outputValue(root, "region", outputs).asText();
+            if (!region.matches("[a-z]{2}(-[a-z]+)+-[0-9]")) {
+                throw new IllegalArgumentException("--outputs " + outputs + ": region '" + region.replaceAll("\\p{Cntrl}", "?")
+                        + "' is not an AWS region");
             }
-            // Labs applied before client_count have neither list, so no agent lines ('cpbench-lab load' says to apply again).
-            com.fasterxml.jackson.databind.JsonNode publics = root.path("client_public_ips").path("value");
-            com.fasterxml.jackson.databind.JsonNode privates = root.path("client_private_ips").path("value");
-            if (publics.isArray() && privates.isArray() && publics.size() == privates.size()) {
-                for (int i = 0; i < publics.size(); i++) {
-                    host(publics.get(i).asText(), "client_public_ips[" + i + "]");
-                    host(privates.get(i).asText(), "client_private_ips[" + i + "]");
-                }
-                for (int i = 0; i < publics.size(); i++) {
-                    System.out.println("agent " + i + " " + publics.get(i).asText() + " " + privates.get(i).asText());
-                }
+            List<String> memberPrivate = list(root, "member_private_ips", outputs, Inventory::checkHost);
+            List<String> memberInstances = list(root, "member_instance_ids", outputs, io.cpbench.topology.HostKeys::checkInstanceId);
+            List<String> clientPublic = list(root, "client_public_ips", outputs, Inventory::checkHost);
+            List<String> clientPrivate = list(root, "client_private_ips", outputs, Inventory::checkHost);
+            List<String> clientInstances = list(root, "client_instance_ids", outputs, io.cpbench.topology.HostKeys::checkInstanceId);
+            if (memberInstances.size() != memberPrivate.size() || clientPrivate.size() != clientPublic.size()
+                    || clientInstances.size() != clientPublic.size()) {
+                throw new IllegalArgumentException("--outputs " + outputs + ": the lists of members' or clients' addresses and"
+                        + " instance IDs differ in length; save 'terraform output -json' again after 'terraform apply'");
             }
+            return new LabHosts(user, region, memberPrivate, memberInstances, clientPublic, clientPrivate, clientInstances);
+        }
+
+        private static List<String> list(com.fasterxml.jackson.databind.JsonNode root, String output, Path outputs,
+                                         java.util.function.BiConsumer<String, String> check) {
+            com.fasterxml.jackson.databind.JsonNode value = outputValue(root, output, outputs);
+            if (!value.isArray() || value.isEmpty()) {
+                throw new IllegalArgumentException("--outputs " + outputs + ": " + output + " is not a list; run 'terraform"
+                        + " apply' in infra/terraform again and save 'terraform output -json'");
+            }
+            List<String> values = new java.util.ArrayList<>();
+            for (int i = 0; i < value.size(); i++) {
+                check.accept("--outputs " + outputs + ": " + output + "[" + i + "]", value.get(i).asText());
+                values.add(value.get(i).asText());
+            }
+            return List.copyOf(values);
+        }
+    }
+
+    @Command(name = "known-hosts", mixinStandardHelpOptions = true,
+            description = {"Prints known_hosts lines that pin every lab host's SSH keys, read from each instance's console "
+                    + "output (cloud-init prints the host keys there at the end of the first boot; the lab loop saves "
+                    + "'aws ec2 get-console-output --latest' of each instance as DIR/<instance-id>.txt).",
+                    "A client is listed under its public and private address, a member under its private one. An "
+                    + "instance whose console has no keys yet is an error naming it (exit 2): wait and try again."},
+            footer = {"", "Example:", "  cpbench lab known-hosts --outputs outputs.json --console-dir consoles > known_hosts"})
+    static final class KnownHosts implements Callable<Integer> {
+
+        @picocli.CommandLine.Mixin
+        private OutputsFile outputsFile;
+
+        @Option(names = "--console-dir", paramLabel = "DIR", required = true,
+                description = "Where each instance's console output is, as <instance-id>.txt.")
+        Path consoles;
+
+        @Override
+        public Integer call() {
+            LabHosts lab = LabHosts.of(outputsFile.path);
+            List<String> lines = new java.util.ArrayList<>();
+            for (int i = 0; i < lab.clientInstances().size(); i++) {
+                lines.addAll(pinned("client-" + i, lab.clientInstances().get(i),
+                        List.of(lab.clientPublic().get(i), lab.clientPrivate().get(i))));
+            }
+            for (int i = 0; i < lab.memberInstances().size(); i++) {
+                lines.addAll(pinned("member-" + i, lab.memberInstances().get(i), List.of(lab.memberPrivate().get(i))));
+            }
+            lines.forEach(System.out::println);
             return 0;
         }
 
-        private String host(String host, String output) {
-            Inventory.checkHost("--outputs " + outputsFile.path + ": " + output, host);
-            return host;
-        }
-
-        private com.fasterxml.jackson.databind.JsonNode value(com.fasterxml.jackson.databind.JsonNode root, String output) {
-            return outputValue(root, output, outputsFile.path);
+        private List<String> pinned(String name, String instance, List<String> addresses) {
+            String host = name + " (" + instance + ", " + String.join(", ", addresses) + ")";
+            Path file = consoles.resolve(instance + ".txt");
+            String console;
+            try {
+                console = Files.readString(file, StandardCharsets.ISO_8859_1); // bytes as they are: the keys are ASCII
+            } catch (IOException e) {
+                throw new IllegalArgumentException(host + ": no console output at " + file + " ("
+                        + io.cpbench.topology.IoCause.of(e) + ")");
+            }
+            return io.cpbench.topology.HostKeys.knownHostsLines(addresses, io.cpbench.topology.HostKeys.fromConsole(host, console));
         }
     }
 

@@ -177,7 +177,7 @@ class LabLoopbackIT {
         String out = dryRun("run", "--scenario", "client-leader");
         List<String> lines = out.lines().toList();
         for (int i = 1; i <= 5; i++) {
-            String host = "admin@198.51.100.1" + i;
+            String host = "admin@10.42.1.1" + i; // a member's private address: ssh reaches it through the client
             int upload = indexOf(lines, "\\+ scp .*member-" + (i - 1) + "\\.argv " + host + ":/opt/cpbench/member.argv");
             int start = indexOf(lines, "\\+ ssh " + host + " sudo systemctl restart cpbench-member.*");
             int stop = indexOf(lines, "\\+ ssh " + host + " sudo systemctl stop cpbench-member.*");
@@ -192,6 +192,15 @@ class LabLoopbackIT {
                 .as(out).isNotNegative().isLessThan(matrix);
         assertThat(out).doesNotContain("terraform-outputs.json admin@").doesNotContain("PRIVATE KEY");
         assertThat(indexOf(lines, "\\+ ssh admin@198\\.51\\.100\\.10 umask 077 && mkdir -p ~/\\.ssh && cat > ~/\\.ssh/cpbench-lab.*"))
+                .as(out).isNotNegative().isLessThan(matrix);
+        // host keys pinned from each instance's console, never learned; members reached through the client
+        for (String id : List.of("i-0a00000000000000a", "i-0a00000000000000e", "i-0c00000000000000b")) {
+            assertThat(indexOf(lines, "\\+ aws ec2 get-console-output --region us-east-1 --instance-id " + id + " --latest .*"))
+                    .as(out).isNotNegative().isLessThan(indexOf(lines, "\\+ ssh admin@10\\.42\\.1\\.11 .*"));
+        }
+        assertThat(out).contains("  |   StrictHostKeyChecking yes\n", "  | Host 10.42.1.11 10.42.1.12 10.42.1.13 10.42.1.14 10.42.1.15\n"
+                + "  |   ProxyJump admin@198.51.100.10\n", "  |   GlobalKnownHostsFile /dev/null\n").doesNotContain("accept-new");
+        assertThat(indexOf(lines, "\\+ ssh admin@198\\.51\\.100\\.10 umask 077 && mkdir -p ~/\\.ssh && cat > ~/\\.ssh/cpbench-lab\\.known_hosts.*"))
                 .as(out).isNotNegative().isLessThan(matrix);
     }
 
@@ -210,11 +219,11 @@ class LabLoopbackIT {
         // a host that ssh would read as an option never reaches the lab loop's commands
         Path planted = work.resolve("planted-outputs.json");
         java.nio.file.Files.writeString(planted, java.nio.file.Files.readString(outputs)
-                .replace("\"198.51.100.12\"", "\"-oProxyCommand=touch /tmp/pwned\""));
+                .replace("\"10.42.1.12\"", "\"-oProxyCommand=touch /tmp/pwned\""));
         CliProcess.Finished hosts = CliProcess.run(work, 60, "lab", "hosts", "--outputs", planted.toString());
         assertThat(hosts.exitCode()).isEqualTo(2);
         assertThat(hosts.stdout()).isEmpty();
-        assertThat(hosts.stderr().strip()).isEqualTo("cpbench: --outputs " + planted + ": member_public_ips[1]"
+        assertThat(hosts.stderr().strip()).isEqualTo("cpbench: --outputs " + planted + ": member_private_ips[1]"
                 + " '-oProxyCommand=touch /tmp/pwned' is not a host name or IPv4 address (letters, digits, '.' and '-',"
                 + " starting with a letter or digit)");
     }
@@ -224,14 +233,14 @@ class LabLoopbackIT {
         String out = dryRun("load", "--clients", "2", "--duration", "10s");
         List<String> lines = out.lines().toList();
         int coordinator = indexOf(lines, "\\+ ssh admin@198.51.100.10 .*cpbench.jar load --topology remote --inventory"
-                + " inventory.json --agent-hosts 10.42.1.10:5801,10.42.1.101:5801 --control-bind 10.42.1.10 --out runs"
+                + " inventory.json --agent-hosts 10.42.0.10:5801,10.42.0.101:5801 --control-bind 10.42.0.10 --out runs"
                 + " --clients 2 --duration 10s");
         int fetch = indexOf(lines, "\\+ scp -r admin@198.51.100.10:/opt/cpbench/runs/\\. .*");
         assertThat(coordinator).as(out).isNotNegative();
-        String[][] agents = {{"198.51.100.10", "10.42.1.10", "client-0"}, {"198.51.100.101", "10.42.1.101", "client-1"}};
+        String[][] agents = {{"198.51.100.10", "10.42.0.10", "client-0"}, {"198.51.100.101", "10.42.0.101", "client-1"}};
         for (String[] agent : agents) {
             int start = indexOf(lines, "\\+ ssh admin@" + agent[0].replace(".", "\\.") + " .*cpbench.jar agent --control"
-                    + " 10.42.1.10:5801,10.42.1.101:5801 --bind " + agent[1] + " --name " + agent[2] + " .*");
+                    + " 10.42.0.10:5801,10.42.0.101:5801 --bind " + agent[1] + " --name " + agent[2] + " .*");
             int stop = indexOf(lines, "\\+ ssh admin@" + agent[0].replace(".", "\\.") + " pkill -f '\\[c\\]pbench.jar agent' \\|\\| true");
             assertThat(start).as(out).isNotNegative().isLessThan(coordinator);
             assertThat(stop).as(out).isGreaterThan(fetch);

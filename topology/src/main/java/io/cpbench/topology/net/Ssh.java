@@ -47,8 +47,13 @@ public final class Ssh {
     /** The ssh command line that runs {@code remote} on member {@code index}'s host. */
     public List<String> command(int index, String remote) {
         Inventory.Ssh ssh = inventory.ssh();
-        List<String> argv = new ArrayList<>(List.of("ssh", "-o", "BatchMode=yes", "-o", "ConnectTimeout=10",
-                "-o", "StrictHostKeyChecking=accept-new"));
+        List<String> argv = new ArrayList<>(List.of("ssh", "-o", "BatchMode=yes", "-o", "ConnectTimeout=10"));
+        if (ssh.knownHostsFile() != null) {
+            // Pinned: a host whose key is not the one in the file is refused, never learned.
+            argv.addAll(List.of("-o", "StrictHostKeyChecking=yes", "-o", "UserKnownHostsFile=" + ssh.knownHostsFile()));
+        } else {
+            argv.addAll(List.of("-o", "StrictHostKeyChecking=accept-new"));
+        }
         if (ssh.identityFile() != null && !ssh.identityFile().isBlank()) {
             argv.addAll(List.of("-i", ssh.identityFile()));
         }

@@ -37,7 +37,8 @@ class NetemOverSshTest {
 
         netem.slowDown(4, Duration.ofMillis(10));
 
-        String ssh = "ssh -o BatchMode=yes -o ConnectTimeout=10 -o StrictHostKeyChecking=accept-new "
+        String ssh = "ssh -o BatchMode=yes -o ConnectTimeout=10 -o StrictHostKeyChecking=yes "
+            + "-o UserKnownHostsFile=/home/admin/.ssh/cpbench-lab.known_hosts "
                 + "-i /home/admin/.ssh/cpbench-lab admin@10.42.1.15 sudo /usr/local/bin/cpbench-netem ";
         assertThat(sent).containsExactly(ssh + "on 10ms", ssh + "show");
         assertThat(netem.slowMember()).hasValue(4);
