@@ -169,6 +169,44 @@ class AdmissionIT {
         }
     }
 
+    /**
+     * The same through {@code cpbench agent} itself (its command, in this JVM): when the member under it shuts down
+     * not by the agent's own close, the command says so on stderr in one line and exits 1 (FAILED), not 0.
+     */
+    @Test
+    void cpbenchAgentExitsOneWhenItsControlMemberShutsDownUnderIt(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        ControlSecret secret = ControlSecret.generate();
+        java.nio.file.Path secretFile = dir.resolve("control.secret");
+        secret.writeTo(secretFile);
+        int port = FreePorts.consecutive(List.of("127.0.0.1"), 1, 5891);
+        PrintStream savedErr = System.err;
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        try {
+            java.util.concurrent.CompletableFuture<Integer> exit = java.util.concurrent.CompletableFuture.supplyAsync(() ->
+                    io.cpbench.bench.cli.CpBench.execute("agent", "--control", "127.0.0.1:" + port, "--bind", "127.0.0.1",
+                            "--port", String.valueOf(port), "--name", "agent-exit", "--secret-file", secretFile.toString()));
+            HazelcastInstance member = org.awaitility.Awaitility.await("the agent's control member")
+                    .atMost(java.time.Duration.ofSeconds(60)).pollInterval(java.time.Duration.ofMillis(100))
+                    .until(() -> Hazelcast.getAllHazelcastInstances().stream()
+                            .filter(i -> i.getConfig().getClusterName().equals(secret.clusterName())).findFirst().orElse(null),
+                            java.util.Objects::nonNull);
+            assertThat(exit).as("still serving").isNotDone();
+
+            member.shutdown(); // as Hazelcast itself would after a split it cannot merge, or an operator in its JVM
+
+            assertThat(exit.get(30, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(1);
+            assertThat(err.toString(StandardCharsets.UTF_8)).doesNotContain("\tat ");
+            assertThat(err.toString(StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("cpbench")))
+                    .singleElement().asString().startsWith("cpbench agent: agent-exit: its control member is shutting down,"
+                            + " not by this agent");
+        } finally {
+            System.setErr(savedErr);
+            FreePorts.release(port, 1);
+        }
+    }
+
     private static Member member(Agent agent) throws Exception {
         java.lang.reflect.Field f = Agent.class.getDeclaredField("control");
         f.setAccessible(true);
