@@ -134,9 +134,15 @@ class AbIT {
             assertThat(Integer.parseInt(f[1])).as(csv.get(i)).isEqualTo((pair - 1) / 10 + 1);
             assertThat(f[2]).as(csv.get(i)).isEqualTo(pair % 2 == 1 ? "BASE" : "NEW");
             assertThat(f[3]).isEqualTo(i % 2 == 1 ? "BASE" : "NEW");
-            assertThat(Long.parseLong(f[4])).as(csv.get(i)).isGreaterThan(0);
+            // a turn may measure no op when one op takes longer than the turn (NEW slowed down 200 % on a busy new
+            // machine, stop 79: 0 ops in 0.45 s); every side measured some over the run
+            assertThat(Long.parseLong(f[4])).as(csv.get(i)).isGreaterThanOrEqualTo(0);
             assertThat(Long.parseLong(f[5])).isZero();
             assertThat(Double.parseDouble(f[6])).as(csv.get(i)).isBetween(0.2, 5.0);
+        }
+        for (String side : List.of("BASE", "NEW")) {
+            assertThat(csv.stream().skip(1).map(l -> l.split(",")).filter(f -> f[3].equals(side)).mapToLong(f -> Long.parseLong(f[4])).sum())
+                    .as(side + "'s ops over the run").isGreaterThan(0);
         }
         // the workers' command line names the cluster; the members' names the run directory
         assertThat(runDir.resolve("new-worker-" + ((pairs - 1) / 10 + 1) + ".log")).exists();

@@ -219,17 +219,35 @@ public final class Comparison {
                 throw new IllegalArgumentException(metric.label() + ": " + b.length + " base and " + x.length
                         + " new values for " + n + " pairs");
             }
-            double[] ratios = new double[n];
-            boolean usable = true;
+            // A turn that measured no op is the slowest a turn can be: its pair's op/s ratio is 0 (NEW) or infinite
+            // (BASE), not a reason to judge nothing (a 6x slower NEW once read "no change" for one such turn, CI on a
+            // new machine, stop 79). It has no latency, so its pair is left out of p50 and p99; a pair in which
+            // neither side measured an op says nothing and is left out of every metric.
+            List<Double> kept = new ArrayList<>();
+            List<Integer> keptGroups = new ArrayList<>();
             for (int i = 0; i < n; i++) {
-                usable &= b[i] > 0 && x[i] > 0;
-                ratios[i] = b[i] > 0 ? x[i] / b[i] : 0;
+                double ratio;
+                if (metric == Metric.OPS) {
+                    if (!(b[i] > 0) && !(x[i] > 0)) {
+                        continue;
+                    }
+                    ratio = b[i] > 0 ? Math.max(0, x[i]) / b[i] : Double.POSITIVE_INFINITY;
+                } else {
+                    if (!(b[i] > 0) || !(x[i] > 0)) {
+                        continue;
+                    }
+                    ratio = x[i] / b[i];
+                }
+                kept.add(ratio);
+                keptGroups.add(groupOf == null ? 0 : groupOf[i]);
             }
-            if (!usable) {
-                metrics.put(metric, new MetricChange(metric, Bootstrap.medianOf(b), Bootstrap.medianOf(x), null, Verdict.NO_CHANGE));
+            if (kept.isEmpty()) {
+                metrics.put(metric, new MetricChange(metric, Bootstrap.medianOf(b), Bootstrap.medianOf(x), null, Verdict.UNDECIDED));
                 continue;
             }
-            Bootstrap.Interval ratio = Bootstrap.clusteredMedian95(groups(ratios, groupOf));
+            double[] ratios = kept.stream().mapToDouble(Double::doubleValue).toArray();
+            int[] groupsOfKept = groupOf == null ? null : keptGroups.stream().mapToInt(Integer::intValue).toArray();
+            Bootstrap.Interval ratio = Bootstrap.clusteredMedian95(groups(ratios, groupsOfKept));
             metrics.put(metric, new MetricChange(metric, Bootstrap.medianOf(b), Bootstrap.medianOf(x), ratio, verdict(metric, ratio, tolerance)));
         }
         Set<Metric> gated = gated(gate);

@@ -362,10 +362,53 @@ class ComparisonTest {
         Comparison.Row noLatency = only(Comparison.pairedByRound(List.of("s"), base, next, 0.05, DEFAULT_GATE));
         assertThat(noLatency.metrics()).as("one round without latencies: op/s alone").containsOnlyKeys(Metric.OPS);
 
+        // a BASE turn with no op: that pair's op/s ratio is infinite (NEW did better than nothing), the others stand
         Comparison.Result paired = Comparison.paired("s", java.util.Map.of(Metric.OPS, new double[][]{{1000, 0, 990}, {800, 810, 790}}),
                 0.05, DEFAULT_GATE);
-        assertThat(only(paired).metrics().get(Metric.OPS).ratio()).as("a pair with nothing on a side has no ratio").isNull();
-        assertThat(only(paired).metrics().get(Metric.OPS).verdict()).isEqualTo(Verdict.NO_CHANGE);
+        assertThat(only(paired).metrics().get(Metric.OPS).ratio().median()).isCloseTo(0.8, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(only(paired).metrics().get(Metric.OPS).ratio().n()).isEqualTo(3);
+        // neither side measured anything in any pair: nothing to judge, and it says so
+        Comparison.Row nothing = only(Comparison.paired("s", java.util.Map.of(Metric.OPS, new double[][]{{0, 0}, {0, 0}}),
+                0.05, DEFAULT_GATE));
+        assertThat(nothing.metrics().get(Metric.OPS).ratio()).isNull();
+        assertThat(nothing.metrics().get(Metric.OPS).verdict()).isEqualTo(Verdict.UNDECIDED);
+    }
+
+    /**
+     * A NEW six times slower whose slowest turn measured no op at all (CI on a new machine, stop 79: the verdict was
+     * "no change", every ratio n/a). The empty turn is the slowest pair, 0 for op/s; it has no latency, so p50 is
+     * judged on the other pairs. Oracle: the median of the pairs' ratios computed here by hand.
+     */
+    @Test
+    void aTurnWithNoOpIsTheSlowestPairNotAReasonToJudgeNothing() {
+        int n = 20;
+        double[] baseOps = new double[n];
+        double[] newOps = new double[n];
+        double[] baseP50 = new double[n];
+        double[] newP50 = new double[n];
+        int[] group = new int[n];
+        for (int i = 0; i < n; i++) {
+            baseOps[i] = 110 + i;
+            newOps[i] = i == 5 ? 0 : (110 + i) / 6.0;
+            baseP50[i] = 8_000;
+            newP50[i] = i == 5 ? 0 : 48_000;
+            group[i] = i / 10;
+        }
+        Comparison.Row row = only(Comparison.paired("ab", java.util.Map.of(Metric.OPS, new double[][]{baseOps, newOps},
+                Metric.P50, new double[][]{baseP50, newP50}), group, 0.05, DEFAULT_GATE));
+
+        double[] ratios = new double[n];
+        for (int i = 0; i < n; i++) {
+            ratios[i] = newOps[i] / baseOps[i];
+        }
+        java.util.Arrays.sort(ratios);
+        assertThat(row.metrics().get(Metric.OPS).ratio().median()).isCloseTo((ratios[9] + ratios[10]) / 2, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(row.metrics().get(Metric.OPS).ratio().n()).isEqualTo(20);
+        assertThat(row.metrics().get(Metric.OPS).verdict()).isEqualTo(Verdict.SLOWER);
+        assertThat(row.metrics().get(Metric.P50).ratio().n()).as("the empty turn has no latency").isEqualTo(19);
+        assertThat(row.metrics().get(Metric.P50).ratio().median()).isCloseTo(6.0, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(row.metrics().get(Metric.P50).verdict()).isEqualTo(Verdict.SLOWER);
+        assertThat(row.verdict()).isEqualTo(Verdict.SLOWER);
     }
 
     @Test
