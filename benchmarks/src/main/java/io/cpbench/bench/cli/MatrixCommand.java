@@ -56,6 +56,11 @@ final class MatrixCommand extends SuiteCommand {
     }
 
     @Override
+    boolean scenariosGiven() {
+        return scenarioOption.given();
+    }
+
+    @Override
     int rounds() {
         return rounds != null ? rounds : planOptions.quick ? 3 : 1;
     }

@@ -92,13 +92,20 @@ abstract class SuiteCommand implements Callable<Integer> {
         return null;
     }
 
+    /** Whether the user named the scenarios (else the command's default set runs). */
+    boolean scenariosGiven() {
+        return true;
+    }
+
     @Override
     public Integer call() {
         // Everything the options decide is checked before anything starts or any directory is made.
         List<Scenario> scenarios = scenarios();
         ProbeSettings probeSettings = probeSettings();
         UntilCi untilCi = untilCi();
-        ClusterChoice cluster = validate(scenarios);
+        ClusterChoice cluster = choose();
+        scenarios = fitting(scenarios, cluster);
+        validate(scenarios, cluster);
         int rounds = untilCi != null ? untilCi.maxRounds() : rounds();
         MatrixRun run = new MatrixRun(new MatrixRun.Config(commandName(), scenarios, planOptions.plan(), planOptions.plans(),
                 rounds, untilCi, clusterWarmup.get(), warmupRound(rounds),
@@ -106,21 +113,44 @@ abstract class SuiteCommand implements Callable<Integer> {
         return RunService.run(run, out.setup().withLive(liveOptions).withProgressEvery(progressEvery));
     }
 
-    /** Checks what the options can tell before anything starts: a mistake here costs a second, not a minute. */
-    private ClusterChoice validate(List<Scenario> scenarios) {
+    /** The cluster the options describe (the first release's, with several). */
+    private ClusterChoice choose() {
         if (slowMember < -1) {
             throw new IllegalArgumentException("--slow-member must be a member's index (or leave it out for the last"
                     + " member), was " + slowMember);
         }
         ClusterChoice cluster = clusterOptions.chooseAxisAware(slowMember);
         releaseChoices = clusterOptions.releaseChoices(cluster);
-        if (!releaseChoices.isEmpty()) {
-            cluster = releaseChoices.get(0);
+        return releaseChoices.isEmpty() ? cluster : releaseChoices.get(0);
+    }
+
+    /**
+     * The default scenarios that {@code cluster} can run: where no member can be slowed down (an attached cluster,
+     * stock members, a direct network, remote without ssh), the network (b) ones are left out, with one line saying
+     * which and why. Scenarios the user named are kept as named (and refused, by {@link #validate}, if they cannot run).
+     */
+    private List<Scenario> fitting(List<Scenario> scenarios, ClusterChoice cluster) {
+        if (scenariosGiven() || (!cluster.stock() && cluster.canSlowAMemberDown())) {
+            return scenarios;
         }
+        List<String> slow = scenarios.stream().filter(Scenario::slowNetwork).map(Scenario::name).toList();
+        if (slow.isEmpty()) {
+            return scenarios;
+        }
+        String why = cluster.attachTopology() ? "an attached cluster's network is its own: cp-bench cannot slow one of its members down"
+                : cluster.stock() ? "stock members' links are direct"
+                : cluster.remote() ? "the inventory has no ssh section"
+                : "--network direct has no emulator to slow a member down";
+        System.out.println("left out " + slow.size() + " network (b) scenario" + (slow.size() == 1 ? "" : "s") + " (" + why
+                + "): " + String.join(", ", slow) + "; running the " + (scenarios.size() - slow.size()) + " of network (a)");
+        return scenarios.stream().filter(sc -> !sc.slowNetwork()).toList();
+    }
+
+    /** Checks what the options can tell before anything starts: a mistake here costs a second, not a minute. */
+    private void validate(List<Scenario> scenarios, ClusterChoice cluster) {
         clusterOptions.checkSlowNetwork(scenarios, cluster);
         delay.value(); // checked before anything starts
         RunDirectory.checkWritable(out.dir);
-        return cluster;
     }
 
     /** The balancers' settings from {@code --lb-property}; a bad key or value is bad input. */

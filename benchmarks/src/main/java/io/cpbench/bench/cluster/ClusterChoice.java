@@ -485,7 +485,7 @@ public final class ClusterChoice {
         return "attach".equalsIgnoreCase(topology.trim());
     }
 
-    private boolean remote() {
+    public boolean remote() {
         return "remote".equalsIgnoreCase(topology.trim());
     }
 

@@ -149,6 +149,54 @@ class StockClusterIT {
         assertEquals(0L, r.measured().counters().get("casRetries"));
     }
 
+    /**
+     * The getting-started journey "your own cluster": {@code matrix} with no {@code --scenario} on an attached cluster
+     * runs the network (a) scenarios and says, on one line, which network (b) ones it left out and why (cp-bench
+     * cannot slow a member of a cluster it did not start). Named network (b) scenarios are still refused.
+     */
+    @Test
+    @Order(2)
+    void theDefaultMatrixOnAnAttachedClusterRunsNetworkAAndSaysWhatItLeftOut() throws Exception {
+        Path out = work.resolve("matrix-runs");
+        java.io.PrintStream saved = System.out;
+        java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+        int code;
+        System.setOut(new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            code = CpBench.execute("matrix", "--topology", "attach", "--cluster-name", CLUSTER, "--connect",
+                    cluster.address(2), "--ops", "200", "--warmup", "0", "--cluster-warmup", "0s", "--warmup-round", "0",
+                    "--settle", "1s", "--progress", "0", "--out", out.toString());
+        } finally {
+            System.setOut(saved);
+        }
+        String text = printed.toString(java.nio.charset.StandardCharsets.UTF_8);
+        System.out.println(text);
+        assertEquals(0, code, text);
+        List<String> left = List.of("client-leader-1follower10ms", "client-follower-1follower10ms",
+                "client-follower10ms-1follower10ms", "client-lb-10ms", "client-smart-10ms", "client-latency-aware-10ms",
+                "client-leader-aware-10ms", "client-leader-aware-from-slow-10ms");
+        assertTrue(text.contains("left out 8 network (b) scenarios (an attached cluster's network is its own: cp-bench"
+                + " cannot slow one of its members down): "), text);
+        assertTrue(left.stream().allMatch(text::contains), text);
+        List<RunResult> results = ResultFiles.readAll(List.of(runDir(out)));
+        assertEquals(List.of("client-follower", "client-lb", "client-leader", "client-leader-aware", "client-smart"),
+                results.stream().map(RunResult::scenario).sorted().toList());
+        assertTrue(results.stream().allMatch(r -> r.run().network().equals("a")), "every result in network (a)");
+
+        // named, a network (b) scenario is refused before anything starts
+        java.io.PrintStream savedErr = System.err;
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            code = CpBench.execute("matrix", "--topology", "attach", "--cluster-name", CLUSTER, "--connect",
+                    cluster.address(2), "--scenario", "client-leader,client-lb-10ms", "--out", out.toString());
+        } finally {
+            System.setErr(savedErr);
+        }
+        assertEquals(2, code, err.toString());
+        assertTrue(err.toString().startsWith("cpbench: network (b) scenarios ([client-lb-10ms]) need"), err.toString());
+    }
+
     @Test
     @Order(3)
     void leaderAwareFindsTheLeaderInFreshStartsWithoutTheHint() throws Exception {
