@@ -22,7 +22,7 @@ import java.util.concurrent.Callable;
                 "The scenario is client-leader unless --scenario names others; several run one after another, each"
                 + " into its own run directory; the exit code is the worst."},
         footer = {"", "Examples:", "  cpbench emulator-cost                        (5 pairs of client-leader, 8s measured each)",
-                "  cpbench emulator-cost --pairs 6 --ops 10000 --warmup 2000",
+                "  cpbench emulator-cost --pairs 6 --ops 10000 --warmup 2s",
                 "  cpbench emulator-cost --pairs 8 --duration 20s --scenario client-follower"})
 final class EmulatorCostCommand implements Callable<Integer> {
 

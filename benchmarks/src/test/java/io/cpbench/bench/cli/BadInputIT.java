@@ -389,6 +389,17 @@ class BadInputIT {
                 "connecting: 5s elapsed\ncpbench: cannot reach\n")).as("a line that is not a progress line").isInstanceOf(AssertionError.class);
     }
 
+    /** A history store's first open makes its schema without a word: Flyway's INFO lines are not the user's business. */
+    @Test
+    void aNewHistoryStoreOpensQuietly() throws Exception {
+        CliProcess.Finished finished = CliProcess.run(work, 90, "history", "list", "--history",
+                work.resolve("fresh-history.db").toAbsolutePath().toString());
+
+        assertThat(finished.exitCode()).as(finished.stderr()).isZero();
+        assertThat(finished.stderr()).as("stderr").doesNotContain("flyway").isBlank();
+        assertThat(work.resolve("fresh-history.db")).exists();
+    }
+
     private static List<Path> entries(Path dir) throws IOException {
         if (!Files.isDirectory(dir)) {
             return List.of();

@@ -206,6 +206,40 @@ class DocsTest {
         assertThat(checked).as("options next to a command found").isGreaterThan(20);
     }
 
+    /**
+     * A command a reader copies must be today's spelling: no hidden option (the old ones, as {@code --scenarios}, are
+     * kept hidden so they still work) and no bare number for a warm-up, which was an op count and is a time now.
+     * Reference folders record how a result was made: there, the old command is told in words, not as a command.
+     */
+    @Test
+    void noCommandLineShowsADeprecatedSpelling() throws IOException {
+        List<String> old = new ArrayList<>();
+        for (Path file : markdown()) {
+            for (List<String> args : commandLines(file)) {
+                if (args.isEmpty() || args.stream().anyMatch(a -> a.contains("⇥"))) {
+                    continue;
+                }
+                CommandLine.ParseResult parsed;
+                try {
+                    parsed = CpBench.commandLine().parseArgs(args.toArray(String[]::new));
+                } catch (CommandLine.ParameterException e) {
+                    continue; // everyCommandLineInTheDocsParses says so
+                }
+                for (CommandLine.ParseResult p = parsed; p != null; p = p.subcommand()) {
+                    for (CommandLine.Model.OptionSpec option : p.matchedOptions()) {
+                        boolean warmup = option.longestName().equals("--warmup") || option.longestName().equals("--cluster-warmup");
+                        boolean bareNumber = warmup && option.stringValues().stream().anyMatch(v -> v.matches("[1-9][0-9]*"));
+                        if (option.hidden() || bareNumber) {
+                            old.add(ROOT.relativize(file) + ": cpbench " + String.join(" ", args) + "\n    "
+                                    + option.longestName() + (bareNumber ? " with a bare number (an op count)" : " (hidden: an old spelling)"));
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(old).as("command lines with an old spelling").isEmpty();
+    }
+
     /** "README, Load runs" (a section), "docs/load.md": what help texts point at must be there. */
     @Test
     void noHelpTextPointsAtASectionOrDocThatIsNotThere() throws IOException {
