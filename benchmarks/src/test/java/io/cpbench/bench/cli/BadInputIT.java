@@ -85,7 +85,8 @@ class BadInputIT {
                 Arguments.of(2, "--agents with several --hazelcast-version releases", new String[]{"load",
                         "--hazelcast-version", "5.3.8,5.4.0", "--agents", "2", "--clients", "2"}),
                 Arguments.of(2, "--hazelcast-version 5.3.8,5.4.0 runs stock members, whose links are direct: network (b)"
-                        + " scenarios", new String[]{"matrix", "--hazelcast-version", "5.3.8,5.4.0"}),
+                        + " scenarios", new String[]{"matrix", "--hazelcast-version", "5.3.8,5.4.0", "--scenario",
+                        "client-leader,client-lb-10ms"}), // named: the default matrix leaves (b) out there, with a line
                 Arguments.of(2, "--until-ci with several --hazelcast-version releases: give --rounds", new String[]{"matrix",
                         "--hazelcast-version", "5.3.8,5.4.0", "--scenario", "client-leader,client-follower", "--until-ci", "5%"}),
                 Arguments.of(2, "--agents 3 but --agent-hosts lists 2", new String[]{"load", "--agents", "3",

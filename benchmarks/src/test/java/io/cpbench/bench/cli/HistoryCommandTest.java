@@ -3,14 +3,10 @@ package io.cpbench.bench.cli;
 import io.cpbench.bench.history.HistoryRun;
 import io.cpbench.bench.history.HistoryStore;
 import io.cpbench.core.status.Status;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -24,30 +20,17 @@ class HistoryCommandTest {
     @TempDir
     Path dir;
 
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-    private PrintStream savedOut;
-    private PrintStream savedErr;
+    @org.junit.jupiter.api.extension.RegisterExtension
+    final ConsoleCapture console = new ConsoleCapture();
     private String store;
 
     @BeforeEach
-    void capture() {
-        savedOut = System.out;
-        savedErr = System.err;
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+    void store() {
         store = dir.resolve("h.db").toString();
     }
 
-    @AfterEach
-    void restore() {
-        System.setOut(savedOut);
-        System.setErr(savedErr);
-    }
-
     private int run(String... args) {
-        out.reset();
-        err.reset();
+        console.reset();
         List<String> all = new java.util.ArrayList<>(List.of("history"));
         all.addAll(List.of(args));
         if (!List.of(args).contains("--help")) {
@@ -57,11 +40,11 @@ class HistoryCommandTest {
     }
 
     private String out() {
-        return out.toString(StandardCharsets.UTF_8);
+        return console.out();
     }
 
     private String err() {
-        return err.toString(StandardCharsets.UTF_8);
+        return console.err();
     }
 
     /** 12 runs at 2,000 op/s, then 8 at 1,600: one regression, in op/s. */
@@ -126,10 +109,10 @@ class HistoryCommandTest {
             assertThat(run(c)).as(String.join(" ", c)).isEqualTo(2);
             assertThat(err()).as(String.join(" ", c)).startsWith("cpbench: ").hasLineCount(1);
         }
-        err.reset();
+        console.reset();
         assertThat(CpBench.execute("history", "list", "--history=" + notADatabase)).isEqualTo(2);
         assertThat(err()).startsWith("cpbench: history store " + notADatabase).hasLineCount(1);
-        err.reset();
+        console.reset();
         assertThat(CpBench.execute("history", "list", "--history=jdbc:postgresql://127.0.0.1:1/x?user=u&password=p")).isEqualTo(2);
         assertThat(err()).contains("a password in the URL would show on the command line").doesNotContain("password=p");
     }

@@ -1,12 +1,8 @@
 package io.cpbench.bench.cli;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,28 +26,11 @@ class LabHostsTest {
     @TempDir
     Path dir;
 
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-    private PrintStream savedOut;
-    private PrintStream savedErr;
-
-    @BeforeEach
-    void capture() {
-        savedOut = System.out;
-        savedErr = System.err;
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-    }
-
-    @AfterEach
-    void restore() {
-        System.setOut(savedOut);
-        System.setErr(savedErr);
-    }
+    @org.junit.jupiter.api.extension.RegisterExtension
+    final ConsoleCapture console = new ConsoleCapture();
 
     private int run(String... args) {
-        out.reset();
-        err.reset();
+        console.reset();
         return CpBench.execute(args);
     }
 
@@ -78,9 +57,9 @@ class LabHostsTest {
 
     @Test
     void hostsListsPrivateMemberAddressesAndEveryInstance() {
-        assertThat(run("lab", "hosts", "--outputs", OUTPUTS.toString())).as(err.toString()).isZero();
+        assertThat(run("lab", "hosts", "--outputs", OUTPUTS.toString())).as(console.err()).isZero();
 
-        assertThat(out.toString(StandardCharsets.UTF_8).lines()).containsExactly("user admin", "region us-east-1",
+        assertThat(console.out().lines()).containsExactly("user admin", "region us-east-1",
                 "client 198.51.100.10", "member 0 10.42.1.11", "member 1 10.42.1.12", "member 2 10.42.1.13",
                 "member 3 10.42.1.14", "member 4 10.42.1.15", "agent 0 198.51.100.10 10.42.0.10",
                 "agent 1 198.51.100.101 10.42.0.101", "instance i-0a00000000000000a", "instance i-0a00000000000000b",
@@ -93,9 +72,9 @@ class LabHostsTest {
         Path consoles = consoles(java.util.stream.Stream.concat(MEMBERS.stream(), CLIENTS.stream()).toList());
 
         assertThat(run("lab", "known-hosts", "--outputs", OUTPUTS.toString(), "--console-dir", consoles.toString()))
-                .as(err.toString()).isZero();
+                .as(console.err()).isZero();
 
-        List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
+        List<String> lines = console.out().lines().toList();
         String ecdsa = Files.readString(CONSOLE).lines().filter(l -> l.startsWith("ecdsa-sha2-nistp256 ")).findFirst()
                 .orElseThrow().split(" ")[1];
         assertThat(lines).hasSize(14) // two keys for each of 7 hosts
@@ -113,13 +92,13 @@ class LabHostsTest {
 
         assertThat(run("lab", "known-hosts", "--outputs", OUTPUTS.toString(), "--console-dir", consoles.toString())).isEqualTo(2);
 
-        assertThat(out.toString(StandardCharsets.UTF_8)).isEmpty();
-        assertThat(err.toString(StandardCharsets.UTF_8).strip()).isEqualTo("cpbench: member-2 (i-0a00000000000000c,"
+        assertThat(console.out()).isEmpty();
+        assertThat(console.err().strip()).isEqualTo("cpbench: member-2 (i-0a00000000000000c,"
                 + " 10.42.1.13): its console output has no SSH host keys yet (cloud-init prints them at the end of the"
                 + " instance's first boot)");
         Files.delete(consoles.resolve("i-0a00000000000000c.txt"));
         assertThat(run("lab", "known-hosts", "--outputs", OUTPUTS.toString(), "--console-dir", consoles.toString())).isEqualTo(2);
-        assertThat(err.toString(StandardCharsets.UTF_8).strip()).startsWith("cpbench: member-2 (i-0a00000000000000c,"
+        assertThat(console.err().strip()).startsWith("cpbench: member-2 (i-0a00000000000000c,"
                 + " 10.42.1.13): no console output at ").doesNotContain("\tat ");
     }
 
@@ -128,14 +107,14 @@ class LabHostsTest {
         Path planted = Files.writeString(dir.resolve("planted.json"), Files.readString(OUTPUTS)
                 .replace("\"i-0a00000000000000b\"", "\"i-0a0; touch /tmp/pwned\""));
         assertThat(run("lab", "hosts", "--outputs", planted.toString())).isEqualTo(2);
-        assertThat(out.toString(StandardCharsets.UTF_8)).isEmpty();
-        assertThat(err.toString(StandardCharsets.UTF_8).strip()).isEqualTo("cpbench: --outputs " + planted
+        assertThat(console.out()).isEmpty();
+        assertThat(console.err().strip()).isEqualTo("cpbench: --outputs " + planted
                 + ": member_instance_ids[1] 'i-0a0; touch /tmp/pwned' is not an EC2 instance ID (i- and 8 or 17 hex digits)");
 
         Path region = Files.writeString(dir.resolve("region.json"), Files.readString(OUTPUTS)
                 .replace("\"us-east-1\"", "\"--endpoint-url=http://evil\""));
         assertThat(run("lab", "hosts", "--outputs", region.toString())).isEqualTo(2);
-        assertThat(err.toString(StandardCharsets.UTF_8).strip()).isEqualTo("cpbench: --outputs " + region
+        assertThat(console.err().strip()).isEqualTo("cpbench: --outputs " + region
                 + ": region '--endpoint-url=http://evil' is not an AWS region");
     }
 }
