@@ -25,6 +25,8 @@ public class LatencyAwareLoadBalancer extends ProbingLoadBalancer {
 
     private volatile Set<UUID> excluded = Set.of();
     private volatile boolean judged;
+    /** Set once every connected member has been measured (what {@link #awaitSettled} waits for). */
+    private volatile boolean settled;
     private final Set<String> keptSinceSettled = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final java.util.concurrent.atomic.AtomicInteger exclusionChanges = new java.util.concurrent.atomic.AtomicInteger();
 
@@ -66,12 +68,13 @@ public class LatencyAwareLoadBalancer extends ProbingLoadBalancer {
         if (!now.equals(excluded)) {
             LOG.info("latency-aware balancer now excludes " + describe(now, candidates) + "; probe medians " + probeMedians());
             excluded = now;
-            if (!keptSinceSettled.isEmpty()) {
+            if (settled) {
                 exclusionChanges.incrementAndGet();
             }
         }
         judged = true;
-        if (!keptSinceSettled.isEmpty() || everyConnectedMemberMeasured()) {
+        settled = settled || everyConnectedMemberMeasured();
+        if (settled) {
             for (Member m : candidates) {
                 if (!now.contains(m.getUuid())) {
                     keptSinceSettled.add(MemberFilter.address(m));
@@ -92,8 +95,9 @@ public class LatencyAwareLoadBalancer extends ProbingLoadBalancer {
 
     /**
      * The addresses of every member that some judgement kept (did not exclude) since every connected member was first
-     * measured (when {@link #awaitSettled} returns): the members this balancer may have sent calls to since. The exclusions change as the probes do, so one reading of
-     * {@link #excludedMembers()} at the end of a run does not say where the run's calls went.
+     * measured (when {@link #awaitSettled} returns): the members this balancer may have sent calls to since. The
+     * exclusions change as the probes do, so one reading of {@link #excludedMembers()} at the end of a run does not
+     * say where the run's calls went.
      */
     public Set<String> keptMembersSoFar() {
         return new java.util.TreeSet<>(keptSinceSettled);

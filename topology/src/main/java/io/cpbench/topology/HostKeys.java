@@ -57,15 +57,15 @@ public final class HostKeys {
         for (String raw : console.substring(begin + BEGIN.length(), end).split("\\R")) {
             // The console may prefix lines with a timestamp or "ec2: ": the key is from its type on.
             String line = raw.strip();
+            if (line.isEmpty()) {
+                continue;
+            }
             int at = -1;
             for (String type : TYPES) {
                 int i = line.indexOf(type + " ");
                 if (i >= 0 && (at < 0 || i < at)) {
                     at = i;
                 }
-            }
-            if (line.isEmpty()) {
-                continue;
             }
             if (at < 0) {
                 throw new IllegalArgumentException(host + ": a line in its console's host key block is not a host key: '"
