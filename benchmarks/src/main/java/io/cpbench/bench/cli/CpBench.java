@@ -16,7 +16,7 @@ import java.util.logging.Logger;
 @Command(name = "cpbench", mixinStandardHelpOptions = true, versionProvider = CpBench.Version.class,
         description = "Measures how the way a client connects to a Hazelcast CP group changes throughput and latency.",
         subcommands = {ListCommand.class, RunCommand.class, MatrixCommand.class, LoadCommand.class, HistoryCommand.class, AgentCommand.class, SweepCommand.class, JmhCommand.class, ReportCommand.class, CompareCommand.class, AbCommand.class, AbWorkerCommand.class,
-                LabCommand.class, StockClusterCommand.class, LbStudyCommand.class, EmulatorCostCommand.class, EngineCostCommand.class, LincheckCommand.class, ChaosCommand.class,
+                LabCommand.class, StockClusterCommand.class, LbStudyCommand.class, EmulatorCostCommand.class, EngineCostCommand.class, LincheckCommand.class, ChaosCommand.class, CleanupCommand.class,
                 CommandLine.HelpCommand.class,
                 AutoComplete.GenerateCompletion.class},
         footer = {"", "Quick start (a local 5-member cluster, all scenarios, 3 rounds):", "  cpbench matrix --quick",

@@ -109,6 +109,12 @@ class BadInputIT {
                         "--topology", "attach", "--connect", "127.0.0.1:99999"}),
                 Arguments.of(1, "cannot reach cluster 'dev' at [127.0.0.1:1]", new String[]{"run", "--scenario", "client-leader",
                         "--topology", "attach", "--connect", "127.0.0.1:1", "--connect-timeout", "3s"}),
+                Arguments.of(2, "bad member address 'localhost'", new String[]{"cleanup", "--connect", "localhost"}),
+                Arguments.of(2, "Missing required option: '--connect=HOST:PORT'", new String[]{"cleanup"}),
+                Arguments.of(2, "--prefix: an empty prefix would match every CP object in the cluster", new String[]{
+                        "cleanup", "--connect", "127.0.0.1:1", "--prefix", " "}),
+                Arguments.of(1, "cannot reach cluster 'dev' at [127.0.0.1:1] within 3 s", new String[]{"cleanup",
+                        "--connect", "127.0.0.1:1", "--connect-timeout", "3s", "--destroy"}),
                 Arguments.of(2, "need a local, embedded or containers topology with --network emulated", new String[]{"run",
                         "--scenario", "client-leader-1follower10ms", "--network", "direct"}),
                 Arguments.of(2, "unknown network path 'lan'", new String[]{"run", "--scenario", "client-leader", "--network", "lan"}),

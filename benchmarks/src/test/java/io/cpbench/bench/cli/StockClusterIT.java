@@ -284,6 +284,78 @@ class StockClusterIT {
         assertEquals(truthAddress(), r.leader().after().address(), "the members' logs name the same new leader");
     }
 
+    /**
+     * {@code cleanup} on the attached cluster lists the CP objects the runs above left (the seed's reference from every
+     * scenario, the leader checks' probe counter) and not the user's own, changes
+     * nothing without {@code --destroy}, and with it destroys them: Hazelcast itself then lists their names as
+     * tombstones and refuses them, while the user's object is untouched. Last: it destroys names the other tests use.
+     */
+    @Test
+    @Order(5)
+    void cleanupListsWhatCpBenchLeftAndDestroysItOnlyWhenAsked() throws Exception {
+        ClientConfig config = new ClientConfig().setClusterName(CLUSTER);
+        cluster.addresses().forEach(config.getNetworkConfig()::addAddress); // one member was killed above
+        config.getConnectionStrategyConfig().getConnectionRetryConfig().setClusterConnectTimeoutMillis(20_000);
+        HazelcastInstance user = HazelcastClient.newHazelcastClient(config);
+        try {
+            var cp = user.getCPSubsystem();
+            cp.getAtomicLong("user-counter").set(7); // the user's own object, in the same group
+            String connect = String.join(",", cluster.addresses());
+
+            Printed listed = cli("cleanup", "--connect", connect, "--cluster-name", CLUSTER);
+            assertEquals(0, listed.code(), listed.text());
+            assertTrue(listed.text().matches("(?s).*\\n  default +IAtomicReference +cpbench-cas\\n.*"), listed.text());
+            assertTrue(listed.text().matches("(?s).*\\n  default +IAtomicLong +cpbench-probe\\n.*"), listed.text());
+            assertFalse(listed.text().contains("user-counter") || listed.text().contains("stock-it-load"), listed.text());
+            assertTrue(listed.text().contains("nothing changed; --destroy destroys them."), listed.text());
+            assertEquals(7, cp.getAtomicLong("user-counter").get());
+            cp.getAtomicReference("cpbench-cas").get(); // still there: listing destroys nothing
+
+            Printed destroyed = cli("cleanup", "--connect", connect, "--cluster-name", CLUSTER, "--destroy");
+            assertEquals(0, destroyed.code(), destroyed.text());
+            assertTrue(destroyed.text().matches("(?s).*\\ndestroyed \\d+ CP objects in 1 group; .*"), destroyed.text());
+            // Hazelcast's own account, not cleanup's: the names are tombstones, refused from now on
+            com.hazelcast.cp.CPGroupId group = cp.getCPGroupIds().stream().filter(g -> g.getName().equals("default"))
+                    .findFirst().orElseThrow();
+            List<String> tombstones = new ArrayList<>();
+            cp.getTombstoneInfos(group, com.hazelcast.cp.CPSubsystem.ATOMIC_REFERENCE).forEach(i -> tombstones.add(i.name()));
+            cp.getTombstoneInfos(group, com.hazelcast.cp.CPSubsystem.ATOMIC_LONG).forEach(i -> tombstones.add(i.name()));
+            assertTrue(tombstones.containsAll(List.of("cpbench-cas", "cpbench-probe")), tombstones.toString());
+            assertFalse(tombstones.contains("user-counter"), tombstones.toString());
+            org.junit.jupiter.api.Assertions.assertThrows(com.hazelcast.spi.exception.DistributedObjectDestroyedException.class,
+                    () -> cp.getAtomicReference("cpbench-cas").get());
+            assertEquals(7, cp.getAtomicLong("user-counter").get());
+
+            Printed again = cli("cleanup", "--connect", connect, "--cluster-name", CLUSTER);
+            assertTrue(again.text().startsWith("cluster '" + CLUSTER + "': 0 CP objects of cp-bench's"), again.text());
+        } finally {
+            user.shutdown();
+        }
+    }
+
+    private record Printed(int code, String text) {
+    }
+
+    /** Runs the CLI in this JVM; its exit code and what it printed on stdout and stderr. */
+    private static Printed cli(String... args) {
+        java.io.PrintStream savedOut = System.out;
+        java.io.PrintStream savedErr = System.err;
+        java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream capture = new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8);
+        int code;
+        System.setOut(capture);
+        System.setErr(capture);
+        try {
+            code = CpBench.execute(args);
+        } finally {
+            System.setOut(savedOut);
+            System.setErr(savedErr);
+        }
+        String text = printed.toString(java.nio.charset.StandardCharsets.UTF_8);
+        System.out.println(String.join(" ", args) + " -> " + code + "\n" + text);
+        return new Printed(code, text);
+    }
+
     /** The one run directory the CLI created under {@code --out}. */
     private static Path runDir(Path out) throws java.io.IOException {
         try (var children = Files.list(out)) {
