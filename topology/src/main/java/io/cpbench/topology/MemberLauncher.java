@@ -62,7 +62,9 @@ public final class MemberLauncher implements Callable<Integer> {
     String failover;
 
     @Option(names = "--tune", paramLabel = "KNOB=VALUE",
-            description = "A member setting, repeatable: operation-threads, generic-threads, io-threads, raft-uncommitted-entries, raft-append-batch.")
+            description = "A member setting, repeatable: operation-threads, generic-threads, io-threads, raft-uncommitted-entries,"
+                    + " raft-append-batch, fail-on-indeterminate-operation-state, session-ttl-seconds,"
+                    + " session-heartbeat-seconds, missing-member-removal-seconds.")
     List<String> tune;
 
     @Option(names = "--client-port", description = "Accept clients on this port, apart from members (Hazelcast's advanced networking).")

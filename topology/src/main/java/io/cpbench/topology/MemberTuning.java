@@ -1,6 +1,7 @@
 package io.cpbench.topology;
 
 import com.hazelcast.config.Config;
+import com.hazelcast.config.cp.CPSubsystemConfig;
 import com.hazelcast.config.cp.RaftAlgorithmConfig;
 
 import java.util.ArrayList;
@@ -10,7 +11,8 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * The member settings a sweep may vary, each a whole number, by cp-bench's name for it. Unset knobs keep Hazelcast's
+ * The member settings a run may set and a sweep may vary, each a whole number (or true/false for a switch), by
+ * cp-bench's name for it. Unset knobs keep Hazelcast's
  * defaults. Every topology that starts members applies them in {@link MemberSettings#toConfig()}; the member launcher
  * gets them as {@code --tune KNOB=VALUE}.
  *
@@ -31,7 +33,26 @@ public record MemberTuning(Map<String, Integer> values) {
                 "RaftAlgorithmConfig.uncommittedEntryCountToRejectNewAppends: the leader refuses new ops past this many"
                         + " uncommitted entries (default: 100)"),
         APPEND_BATCH("raft-append-batch", null, 1, 100_000,
-                "RaftAlgorithmConfig.appendRequestMaxEntryCount: most log entries in one append request (default: 100)");
+                "RaftAlgorithmConfig.appendRequestMaxEntryCount: most log entries in one append request (default: 100)"),
+        /**
+         * CPSubsystemConfig.failOnIndeterminateOperationState. False (Hazelcast's default): a member retries a Raft
+         * call whose outcome it does not know (its leader died after the call was sent) on the next leader, so an op
+         * can be applied twice and acknowledged once: at-least-once. True: it fails the call with
+         * IndeterminateOperationStateException instead, and the op is applied at most once.
+         */
+        FAIL_ON_INDETERMINATE("fail-on-indeterminate-operation-state", null, 0, 1,
+                "CPSubsystemConfig.failOnIndeterminateOperationState, true or false: true fails an op whose outcome is"
+                        + " unknown after a leader change (at most once) instead of retrying it (at least once)"
+                        + " (default: false)"),
+        SESSION_TTL("session-ttl-seconds", null, 5, 86_400,
+                "CPSubsystemConfig.sessionTimeToLiveSeconds: a CP session (locks, semaphores) without heartbeats ends"
+                        + " after this (default: 300)"),
+        SESSION_HEARTBEAT("session-heartbeat-seconds", null, 1, 3_600,
+                "CPSubsystemConfig.sessionHeartbeatIntervalSeconds: how often a CP session's owner sends heartbeats"
+                        + " (default: 5)"),
+        MISSING_MEMBER_REMOVAL("missing-member-removal-seconds", null, 0, 86_400,
+                "CPSubsystemConfig.missingCPMemberAutoRemovalSeconds: a CP member missing this long is removed from the"
+                        + " CP Subsystem, 0 never (default: 14400)");
 
         public final String key;
         final String property;
@@ -45,6 +66,11 @@ public record MemberTuning(Map<String, Integer> values) {
             this.min = min;
             this.max = max;
             this.description = description;
+        }
+
+        /** Whether the knob is a switch: given as true or false, kept as 1 or 0. */
+        boolean isSwitch() {
+            return this == FAIL_ON_INDETERMINATE;
         }
 
         static Knob of(String key) {
@@ -84,8 +110,16 @@ public record MemberTuning(Map<String, Integer> values) {
             }
             String key = item.substring(0, eq).trim();
             Knob.of(key);
+            String value = item.substring(eq + 1).trim();
+            if (Knob.of(key).isSwitch()) {
+                if (!value.equals("true") && !value.equals("false")) {
+                    throw new IllegalArgumentException("member setting '" + item + "': the value must be true or false");
+                }
+                values.put(key, value.equals("true") ? 1 : 0);
+                continue;
+            }
             try {
-                values.put(key, Integer.parseInt(item.substring(eq + 1).trim()));
+                values.put(key, Integer.parseInt(value));
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException("member setting '" + item + "': the value must be a whole number");
             }
@@ -105,12 +139,17 @@ public record MemberTuning(Map<String, Integer> values) {
     }
 
     void apply(Config config) {
-        RaftAlgorithmConfig raft = config.getCPSubsystemConfig().getRaftAlgorithmConfig();
+        CPSubsystemConfig cp = config.getCPSubsystemConfig();
+        RaftAlgorithmConfig raft = cp.getRaftAlgorithmConfig();
         values.forEach((key, value) -> {
             Knob knob = Knob.of(key);
             switch (knob) {
                 case UNCOMMITTED_ENTRIES -> raft.setUncommittedEntryCountToRejectNewAppends(value);
                 case APPEND_BATCH -> raft.setAppendRequestMaxEntryCount(value);
+                case FAIL_ON_INDETERMINATE -> cp.setFailOnIndeterminateOperationState(value == 1);
+                case SESSION_TTL -> cp.setSessionTimeToLiveSeconds(value);
+                case SESSION_HEARTBEAT -> cp.setSessionHeartbeatIntervalSeconds(value);
+                case MISSING_MEMBER_REMOVAL -> cp.setMissingCPMemberAutoRemovalSeconds(value);
                 default -> config.setProperty(knob.property, Integer.toString(value));
             }
         });
@@ -118,7 +157,7 @@ public record MemberTuning(Map<String, Integer> values) {
 
     List<String> toArgs() {
         List<String> args = new ArrayList<>();
-        values.forEach((key, value) -> args.addAll(List.of("--tune", key + "=" + value)));
+        values.forEach((key, value) -> args.addAll(List.of("--tune", key + "=" + shown(key, value))));
         return args;
     }
 
@@ -127,6 +166,16 @@ public record MemberTuning(Map<String, Integer> values) {
         if (values.isEmpty()) {
             return "Hazelcast's defaults";
         }
-        return values.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(", "));
+        return values.entrySet().stream().map(e -> e.getKey() + "=" + shown(e.getKey(), e.getValue()))
+                .collect(Collectors.joining(", "));
+    }
+
+    /** Whether ops are applied at most once: {@code fail-on-indeterminate-operation-state=true} was set. */
+    public boolean atMostOnce() {
+        return values.getOrDefault(Knob.FAIL_ON_INDETERMINATE.key, 0) == 1;
+    }
+
+    private static String shown(String key, int value) {
+        return Knob.of(key).isSwitch() ? Boolean.toString(value == 1) : Integer.toString(value);
     }
 }

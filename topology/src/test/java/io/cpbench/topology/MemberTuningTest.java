@@ -28,6 +28,33 @@ class MemberTuningTest {
         assertThat(launcher.settings()).isEqualTo(settings);
     }
 
+    /** The CP Subsystem's settings a run may set; the at-most-once switch is read back as the counter check needs it. */
+    @Test
+    void theCpSubsystemSettingsReachTheConfigAndTheSwitchIsTrueOrFalse() {
+        MemberTuning tuning = MemberTuning.parse(List.of("fail-on-indeterminate-operation-state=true",
+                "session-ttl-seconds=60", "session-heartbeat-seconds=2", "missing-member-removal-seconds=0"));
+        MemberSettings settings = MemberSettings.builder("c", "127.0.0.1", 5701, List.of("127.0.0.1:5701", "127.0.0.1:5702", "127.0.0.1:5703")).priority(1)
+                .tuning(tuning).build();
+        com.hazelcast.config.cp.CPSubsystemConfig cp = settings.toConfig().getCPSubsystemConfig();
+        assertThat(cp.isFailOnIndeterminateOperationState()).isTrue();
+        assertThat(cp.getSessionTimeToLiveSeconds()).isEqualTo(60);
+        assertThat(cp.getSessionHeartbeatIntervalSeconds()).isEqualTo(2);
+        assertThat(cp.getMissingCPMemberAutoRemovalSeconds()).isZero();
+        assertThat(tuning.atMostOnce()).isTrue();
+        assertThat(tuning.describe()).startsWith("fail-on-indeterminate-operation-state=true, session-ttl-seconds=60");
+        MemberLauncher launcher = new MemberLauncher();
+        new picocli.CommandLine(launcher).parseArgs(settings.toArgs().toArray(String[]::new));
+        assertThat(launcher.settings()).isEqualTo(settings);
+
+        MemberTuning off = MemberTuning.parse(List.of("fail-on-indeterminate-operation-state=false"));
+        assertThat(off.atMostOnce()).isFalse();
+        assertThat(MemberSettings.builder("c", "127.0.0.1", 5701, List.of("127.0.0.1:5701", "127.0.0.1:5702", "127.0.0.1:5703")).tuning(off).build().toConfig()
+                .getCPSubsystemConfig().isFailOnIndeterminateOperationState()).isFalse();
+        assertThat(MemberTuning.NONE.atMostOnce()).as("Hazelcast's default: at least once").isFalse();
+        assertThatThrownBy(() -> MemberTuning.parse(List.of("fail-on-indeterminate-operation-state=1")))
+                .hasMessageContaining("must be true or false");
+    }
+
     @Test
     void noTuningLeavesHazelcastsDefaultsAndAddsNoArguments() {
         MemberSettings plain = MemberSettings.builder("c", "127.0.0.1", 5701, List.of("127.0.0.1:5701", "127.0.0.1:5702", "127.0.0.1:5703")).priority(1).build();

@@ -25,8 +25,10 @@ public record AgentJob(String run, String agent, String spec, String scenario, T
      * @param addresses   its members' addresses
      * @param connectMs   how long a client may take to connect
      * @param failover    the failover preset its clients use
+     * @param atMostOnce  its members fail an op whose outcome is unknown rather than retry it
+     *                    (fail-on-indeterminate-operation-state): the counter invariant then allows no duplicate
      */
-    public record Target(String clusterName, List<String> addresses, long connectMs, String failover) {
+    public record Target(String clusterName, List<String> addresses, long connectMs, String failover, boolean atMostOnce) {
         public Target {
             addresses = List.copyOf(addresses);
         }

@@ -461,7 +461,7 @@ public final class AgentPool implements AutoCloseable {
     /** Where the agents' clients connect: the members of {@code topology}, with {@code cluster}'s client settings. */
     public static AgentJob.Target target(Topology topology, ClusterChoice cluster) {
         return new AgentJob.Target(topology.clusterName(), topology.members().stream().map(MemberRef::address).toList(),
-                cluster.connectTimeout().toMillis(), cluster.failoverPreset().name());
+                cluster.connectTimeout().toMillis(), cluster.failoverPreset().name(), cluster.memberTuning().atMostOnce());
     }
 
     /** Asks the agents to stop the run in progress after their ops in flight. Safe from any thread. */

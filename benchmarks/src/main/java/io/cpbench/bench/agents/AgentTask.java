@@ -161,7 +161,7 @@ final class AgentTask implements Callable<String>, Serializable, HazelcastInstan
             session = ScenarioSession.open(Scenarios.byName(job.scenario()), topology, options, null, spec.clients(),
                     spec.objectGroups());
             LoadEngine engine = new LoadEngine(spec, session.clients(), null, new Intervals(control, job))
-                    .routeByGroup(session.clientsByGroup());
+                    .routeByGroup(session.clientsByGroup()).atMostOnce(target.atMostOnce());
             if (job.history()) {
                 engine.recordHistory();
             }

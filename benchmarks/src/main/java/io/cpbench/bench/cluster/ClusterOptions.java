@@ -55,7 +55,10 @@ public final class ClusterOptions {
 
     @Option(names = "--member-setting", paramLabel = "KNOB=VALUE",
             description = "A setting of the members cp-bench starts, repeatable: operation-threads, generic-threads,"
-                    + " io-threads, raft-uncommitted-entries, raft-append-batch (default: Hazelcast's).")
+                    + " io-threads, raft-uncommitted-entries, raft-append-batch, and the CP Subsystem's"
+                    + " fail-on-indeterminate-operation-state (true: an op whose outcome a leader change left unknown"
+                    + " fails, applied at most once; false: it is retried, at least once), session-ttl-seconds,"
+                    + " session-heartbeat-seconds, missing-member-removal-seconds (default: Hazelcast's; docs/faults.md).")
     List<String> memberSettings;
 
     @Option(names = "--network", paramLabel = "PATH", defaultValue = "emulated", completionCandidates = Networks.class,

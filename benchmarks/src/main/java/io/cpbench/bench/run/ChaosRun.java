@@ -170,7 +170,7 @@ public final class ChaosRun extends StoppableRun implements RunKind {
             if (agents == null) {
                 session = ScenarioSession.open(config.scenario(), topology, options, null, spec.clients(), spec.objectGroups());
                 LoadEngine e = new LoadEngine(spec, session.clients(), runDir, listener).recordHistory()
-                        .routeByGroup(session.clientsByGroup());
+                        .routeByGroup(session.clientsByGroup()).atMostOnce(config.cluster().memberTuning().atMostOnce());
                 recorder = e.historyRecorder();
                 stops.running(e::stop);
                 loadRun = e::run;

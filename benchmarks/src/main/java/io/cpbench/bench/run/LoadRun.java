@@ -274,7 +274,7 @@ public final class LoadRun extends ReleaseAwareRun implements RunKind {
         ScenarioSession.Report report;
         try {
             LoadEngine engine = new LoadEngine(spec, session.clients(), runDir.resolve(stem), listener)
-                    .routeByGroup(session.clientsByGroup());
+                    .routeByGroup(session.clientsByGroup()).atMostOnce(config.cluster().memberTuning().atMostOnce());
             stops.running(engine::stop);
             load = engine.run();
             stops.running(null);

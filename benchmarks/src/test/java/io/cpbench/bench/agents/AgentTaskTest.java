@@ -37,7 +37,7 @@ class AgentTaskTest {
 
     private static AgentJob job(String run, String agent, String member) {
         return new AgentJob(run, agent, "{\"not\": \"a spec\"", "client-leader",
-                new AgentJob.Target("dev", List.of("127.0.0.1:1"), 100, "fast"), 0, false, member,
+                new AgentJob.Target("dev", List.of("127.0.0.1:1"), 100, "fast", false), 0, false, member,
                 java.util.UUID.randomUUID().toString());
     }
 

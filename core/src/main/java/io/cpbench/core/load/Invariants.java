@@ -18,23 +18,71 @@ final class Invariants {
     private Invariants() {
     }
 
+    /** What a counter's check found: lost increments are a violation; duplicates may be allowed (see {@link #counter}). */
+    record CounterCheck(String lost, long duplicates, String excess) {
+
+        static final CounterCheck HOLDS = new CounterCheck(null, 0, null);
+    }
+
     /**
-     * A counter that only this run increments must have risen by at least the acknowledged increments, and by at
-     * most those plus the ones with unknown outcome.
-     *
-     * @return null when it holds, else the evidence
+     * A counter that only this run increments must have risen by at least the acknowledged increments (else some were
+     * lost: always a violation), and by at most those plus the ones with unknown outcome. A rise beyond that is
+     * increments applied more often than they were made: duplicates. Hazelcast's default is at-least-once (a member
+     * retries a Raft call whose outcome a leader change left unknown, so it can be applied twice and acknowledged
+     * once), which allows them; with at most once (the members' fail-on-indeterminate-operation-state true) they are
+     * a violation ({@link #counters}).
      */
-    static String counter(String name, long start, long end, long acked, long unknown) {
+    static CounterCheck counter(String name, long start, long end, long acked, long unknown) {
         long delta = end - start;
         if (delta < acked) {
-            return String.format(Locale.ROOT, "%s lost acknowledged increments: it went from %,d to %,d (+%,d), but %,d"
-                    + " increments were acknowledged (%,d more with unknown outcome)", name, start, end, delta, acked, unknown);
+            return new CounterCheck(String.format(Locale.ROOT, "%s lost acknowledged increments: it went from %,d to %,d"
+                    + " (+%,d), but %,d increments were acknowledged (%,d more with unknown outcome)", name, start, end,
+                    delta, acked, unknown), 0, null);
         }
         if (delta > acked + unknown) {
-            return String.format(Locale.ROOT, "%s rose by %,d (from %,d to %,d), more than the %,d acknowledged plus %,d"
-                    + " unknown increments could make", name, delta, start, end, acked, unknown);
+            long duplicates = delta - acked - unknown;
+            return new CounterCheck(null, duplicates, String.format(Locale.ROOT, "%s rose by %,d (from %,d to %,d), %,d"
+                    + " more than the %,d acknowledged plus %,d unknown increments could make", name, delta, start, end,
+                    duplicates, acked, unknown));
         }
-        return null;
+        return CounterCheck.HOLDS;
+    }
+
+    /**
+     * The counter invariant over every counter of a run: violated by a lost increment, and by a duplicate when the
+     * members apply ops {@code atMostOnce}; otherwise it holds, and names the duplicates Hazelcast's at-least-once
+     * default allowed.
+     */
+    static LoadResult.InvariantResult counters(List<CounterCheck> checks, long acked, long unknown, boolean atMostOnce) {
+        List<String> violations = new ArrayList<>();
+        List<String> excess = new ArrayList<>();
+        long duplicates = 0;
+        for (CounterCheck check : checks) {
+            if (check.lost() != null) {
+                violations.add(check.lost());
+            }
+            if (check.excess() != null) {
+                duplicates += check.duplicates();
+                excess.add(check.excess());
+            }
+        }
+        if (atMostOnce) {
+            excess.forEach(e -> violations.add(e + ": applied more than once, though the members fail an op whose outcome"
+                    + " is unknown (fail-on-indeterminate-operation-state true: at most once)"));
+        }
+        if (!violations.isEmpty()) {
+            return new LoadResult.InvariantResult("counter", false, String.join("; ", violations));
+        }
+        String counted = String.format(Locale.ROOT, "%d counter%s: every acknowledged increment counted (%,d acknowledged,"
+                + " %,d with unknown outcome)", checks.size(), checks.size() == 1 ? "" : "s", acked, unknown);
+        if (duplicates == 0) {
+            return new LoadResult.InvariantResult("counter", true, counted);
+        }
+        return new LoadResult.InvariantResult("counter", true, String.format(Locale.ROOT, "%s; %,d duplicate"
+                        + " increment%s, which Hazelcast's at-least-once retry allows (the members'"
+                        + " fail-on-indeterminate-operation-state is false, its default: a call whose outcome a leader"
+                        + " change left unknown is retried on the next leader and can apply twice; true fails it instead):"
+                        + " %s", counted, duplicates, duplicates == 1 ? "" : "s", String.join("; ", excess)));
     }
 
     /**

@@ -207,6 +207,16 @@ public final class LoadEngine {
     }
 
     /**
+     * Tells the counter invariant that the members apply an op at most once (their
+     * fail-on-indeterminate-operation-state is true), so an increment applied twice is a violation; by default it is a
+     * duplicate that Hazelcast's at-least-once retry allows. Call before {@link #run()}.
+     */
+    public LoadEngine atMostOnce(boolean value) {
+        ops.atMostOnce(value);
+        return this;
+    }
+
+    /**
      * Records every op of the run (warm-up and setup too: they act on the same objects) as a history, for
      * {@link #historyRecorder()}. Call before {@link #run()}.
      */

@@ -9,11 +9,41 @@ import static org.assertj.core.api.Assertions.assertThat;
 class InvariantsTest {
 
     @Test
-    void counterAllowsUnknownOutcomesButNotLostOrInventedIncrements() {
-        assertThat(Invariants.counter("c", 0, 100, 100, 0)).isNull();
-        assertThat(Invariants.counter("c", 0, 103, 100, 5)).isNull(); // 3 of the 5 unknown ones were applied
-        assertThat(Invariants.counter("c", 10, 105, 100, 5)).contains("c lost acknowledged increments").contains("+95");
-        assertThat(Invariants.counter("c", 0, 106, 100, 5)).contains("more than the 100 acknowledged plus 5");
+    void counterAllowsUnknownOutcomesButNotLostIncrementsAndCountsDuplicates() {
+        assertThat(Invariants.counter("c", 0, 100, 100, 0)).isEqualTo(Invariants.CounterCheck.HOLDS);
+        assertThat(Invariants.counter("c", 0, 103, 100, 5)).isEqualTo(Invariants.CounterCheck.HOLDS); // 3 of 5 unknown applied
+        Invariants.CounterCheck lost = Invariants.counter("c", 10, 105, 100, 5);
+        assertThat(lost.lost()).contains("c lost acknowledged increments").contains("+95");
+        assertThat(lost.duplicates()).isZero();
+        Invariants.CounterCheck twice = Invariants.counter("c", 0, 106, 100, 5);
+        assertThat(twice.lost()).isNull();
+        assertThat(twice.duplicates()).isEqualTo(1);
+        assertThat(twice.excess()).contains("1 more than the 100 acknowledged plus 5");
+    }
+
+    /**
+     * Hazelcast's default is at-least-once: a duplicate is named and allowed; with the members' at-most-once setting it
+     * is a violation. A lost increment is a violation either way, and is not hidden by a duplicate on another counter.
+     */
+    @Test
+    void duplicatesAreAllowedAtLeastOnceAndAViolationAtMostOnceWhileALostIncrementAlwaysIs() {
+        List<Invariants.CounterCheck> dup = List.of(Invariants.counter("a", 0, 50, 50, 0), Invariants.counter("b", 0, 52, 49, 1));
+        LoadResult.InvariantResult atLeast = Invariants.counters(dup, 99, 1, false);
+        assertThat(atLeast.holds()).as(atLeast.evidence()).isTrue();
+        assertThat(atLeast.evidence()).startsWith("2 counters: every acknowledged increment counted (99 acknowledged, 1 with")
+                .contains("; 2 duplicate increments, which Hazelcast's at-least-once retry allows (the members'"
+                        + " fail-on-indeterminate-operation-state is false")
+                .contains("b rose by 52 (from 0 to 52), 2 more than the 49 acknowledged plus 1 unknown");
+        LoadResult.InvariantResult atMost = Invariants.counters(dup, 99, 1, true);
+        assertThat(atMost.holds()).isFalse();
+        assertThat(atMost.evidence()).contains("b rose by 52").contains("applied more than once, though the members fail");
+
+        List<Invariants.CounterCheck> lostAndDup = List.of(Invariants.counter("a", 0, 48, 50, 0), Invariants.counter("b", 0, 52, 50, 0));
+        LoadResult.InvariantResult either = Invariants.counters(lostAndDup, 100, 0, false);
+        assertThat(either.holds()).isFalse();
+        assertThat(either.evidence()).startsWith("a lost acknowledged increments").doesNotContain("b rose");
+        assertThat(Invariants.counters(List.of(Invariants.counter("a", 0, 5, 5, 0)), 5, 0, true).evidence())
+                .isEqualTo("1 counter: every acknowledged increment counted (5 acknowledged, 0 with unknown outcome)");
     }
 
     @Test
