@@ -302,6 +302,84 @@ class DocsTest {
         assertThat(checked).as("defaults compared").isGreaterThan(8);
     }
 
+    /**
+     * A default stated in prose next to an option ({@code `--tolerance` (default 5 %)}, {@code `--cluster-warmup`, 60 s
+     * by default}) is the default of that option in some command that has it (the docs name the command around it, in
+     * words). Values in words ("the seed's cas") are not compared.
+     */
+    private static final Pattern PROSE_DEFAULT = Pattern.compile(
+            "`(--[a-z][a-z0-9-]*)[^`]*`(?:,| \\()? ?(?:default:? ([0-9][0-9.,]*(?: ?[a-z%]+)?)|([0-9][0-9.,]*(?: ?[a-z%]+)?) by default)");
+
+    @Test
+    void everyDefaultStatedInProseIsTheOptionsDefault() throws IOException {
+        List<CommandLine.Model.CommandSpec> commands = new ArrayList<>();
+        java.util.Deque<CommandLine> todo = new java.util.ArrayDeque<>(List.of(CpBench.commandLine()));
+        while (!todo.isEmpty()) {
+            CommandLine command = todo.pop();
+            todo.addAll(command.getSubcommands().values());
+            commands.add(command.getCommandSpec());
+        }
+        List<String> broken = new ArrayList<>();
+        int checked = 0;
+        for (Path file : markdown()) {
+            if (file.getFileName().toString().equals("cli-reference.md")) {
+                continue; // generated from the models
+            }
+            Matcher m = PROSE_DEFAULT.matcher(Files.readString(file).replaceAll("\\s+", " "));
+            while (m.find()) {
+                String option = m.group(1);
+                String quoted = (m.group(2) != null ? m.group(2) : m.group(3)).replaceAll("[.,]$", "");
+                List<String> models = commands.stream().map(c -> c.findOption(option)).filter(java.util.Objects::nonNull)
+                        .map(DocsTest::modelDefault).filter(java.util.Objects::nonNull).distinct().toList();
+                checked++;
+                if (models.stream().noneMatch(d -> sameValue(quoted, d))) {
+                    broken.add(ROOT.relativize(file) + ": " + m.group() + " -- the defaults of " + option + " are " + models);
+                }
+            }
+        }
+        assertThat(broken).as("defaults stated in prose that no command has").isEmpty();
+        assertThat(checked).as("defaults in prose found").isGreaterThanOrEqualTo(4);
+    }
+
+    /** Whether two ways of writing a value are the same: "60 s" and "1m", "5 %" and "5%", "1,4,16" and "1, 4, 16". */
+    static boolean sameValue(String a, String b) {
+        Double x = seconds(a);
+        Double y = seconds(b);
+        if (x != null && y != null) {
+            return Math.abs(x - y) < 1e-9;
+        }
+        return a.replace(" ", "").equalsIgnoreCase(b.replace(" ", ""));
+    }
+
+    /** A duration in seconds ("60 s", "1m", "500ms", "10 min"); null if it is not one. */
+    private static Double seconds(String value) {
+        Matcher d = Pattern.compile("([0-9]+(?:\\.[0-9]+)?) ?(ms|s|m|min|h)").matcher(value.strip());
+        if (!d.matches()) {
+            return null;
+        }
+        double n = Double.parseDouble(d.group(1));
+        return switch (d.group(2)) {
+            case "ms" -> n / 1000;
+            case "s" -> n;
+            case "m", "min" -> n * 60;
+            default -> n * 3600;
+        };
+    }
+
+    @Test
+    void valuesAreComparedAsAReaderReadsThem() {
+        assertThat(sameValue("60 s", "1m")).isTrue();
+        assertThat(sameValue("10 min", "60s")).isFalse();
+        assertThat(sameValue("5 %", "5%")).isTrue();
+        assertThat(sameValue("1,4,16", "1, 4, 16")).isTrue();
+        assertThat(sameValue("2", "3")).isFalse();
+        Matcher m = PROSE_DEFAULT.matcher("the box (`--cluster-warmup`, 10 min by default) and `--tolerance` (default 5 %): x");
+        assertThat(m.find()).isTrue();
+        assertThat(m.group(1) + "=" + m.group(3)).isEqualTo("--cluster-warmup=10 min");
+        assertThat(m.find()).isTrue();
+        assertThat(m.group(1) + "=" + m.group(2)).isEqualTo("--tolerance=5 %");
+    }
+
     /** The option's declared default, else the "default: X" / "default X" its description states; null if neither. */
     private static String modelDefault(CommandLine.Model.OptionSpec option) {
         if (option.defaultValue() != null) {
