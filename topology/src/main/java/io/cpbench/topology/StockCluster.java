@@ -89,26 +89,45 @@ public final class StockCluster implements AutoCloseable {
     }
 
     private final Spec spec;
+    /** The members' classpath: the stock jar, then any jars a user puts beside it (client-lb's, for the leader hint). */
+    private final String classpath;
     private final int firstPort;
     private final List<Process> wrappers = new ArrayList<>();
     /** The members' class-data-sharing archive ({@link MemberCds}: the stock jar's classes, mapped). */
     private final MemberCds.Members sharing;
     private final Thread hook = new Thread(() -> stopAll(false), "cpbench-stock-cluster-stop");
 
-    private StockCluster(Spec spec, int firstPort) {
+    private StockCluster(Spec spec, int firstPort, List<Path> besideHazelcast) {
         this.spec = spec;
         this.firstPort = firstPort;
-        this.sharing = new MemberCds.Members(spec.memberJar().toString());
+        List<String> entries = new ArrayList<>(List.of(spec.memberJar().toString()));
+        besideHazelcast.forEach(jar -> entries.add(jar.toAbsolutePath().toString()));
+        this.classpath = String.join(java.io.File.pathSeparator, entries);
+        this.sharing = new MemberCds.Members(classpath);
     }
 
     /** Starts every member and waits until each has joined a cluster of all of them. */
     public static StockCluster start(Spec spec, java.time.Duration timeout) {
+        return start(spec, timeout, List.of());
+    }
+
+    /**
+     * As {@link #start(Spec, java.time.Duration)}, with {@code besideHazelcast} on each member's classpath after the
+     * stock jar, as a user adds a jar of theirs to members they run (the client-lb jar, whose {@code LeaderHint} the
+     * leader-aware balancer asks); each must be a jar file.
+     */
+    public static StockCluster start(Spec spec, java.time.Duration timeout, List<Path> besideHazelcast) {
+        for (Path jar : besideHazelcast) {
+            if (!Files.isRegularFile(jar) || !jar.getFileName().toString().endsWith(".jar")) {
+                throw new IllegalArgumentException("not a jar file, for the members' classpath: " + jar);
+            }
+        }
         int first = spec.basePort() == 0 ? FreePorts.consecutive(java.util.List.of("127.0.0.1"), spec.members(), 5801) : spec.basePort();
         if (spec.basePort() != 0 && !FreePorts.claimNamed(java.util.List.of("127.0.0.1"), first, spec.members())) {
             throw new TopologyException("ports " + first + "-" + (first + spec.members() - 1) + " on 127.0.0.1 are not all"
                     + " free; choose another base port or 0 to pick free ones");
         }
-        StockCluster cluster = new StockCluster(spec, first);
+        StockCluster cluster = new StockCluster(spec, first, besideHazelcast);
         Runtime.getRuntime().addShutdownHook(cluster.hook);
         try {
             cluster.launch();
@@ -174,7 +193,7 @@ public final class StockCluster implements AutoCloseable {
             throw new TopologyException("cannot create " + spec.dir() + ": " + e.getMessage(), e);
         }
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String jar = spec.memberJar().toString();
+        String jar = classpath;
         for (int i = 0; i < spec.members(); i++) {
             Path config = spec.dir().resolve("member-" + i + ".xml");
             try {
