@@ -50,12 +50,22 @@ final class CliProcess {
         command.addAll(jvmArgs);
         command.addAll(List.of("-jar", JAR.toAbsolutePath().toString()));
         command.addAll(List.of(args));
+        return launch(workDir, command, java.util.Map.of());
+    }
+
+    /**
+     * A command other than the packaged jar that runs the CLI (the distribution's {@code bin/cpbench}, say), with
+     * {@code env} added to this JVM's environment.
+     */
+    static CliProcess launch(Path workDir, List<String> command, java.util.Map<String, String> env) throws IOException {
         Files.createDirectories(workDir);
         Path out = Files.createTempFile(workDir, "stdout", ".txt");
         Path err = Files.createTempFile(workDir, "stderr", ".txt");
         long started = System.currentTimeMillis() - 50; // file times come from a coarser clock than this one
-        Process process = new ProcessBuilder(command).directory(workDir.toFile())
-                .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        ProcessBuilder builder = new ProcessBuilder(command).directory(workDir.toFile())
+                .redirectOutput(out.toFile()).redirectError(err.toFile());
+        builder.environment().putAll(env);
+        Process process = builder.start();
         return new CliProcess(process, out, err, workDir, started);
     }
 

@@ -65,6 +65,8 @@ final class ResultSchemas {
         kinds.put("sweep", SweepDocument.class);
         kinds.put("starts", io.cpbench.bench.run.LbStudyRun.Study.class);
         kinds.put("ab", io.cpbench.core.result.AbDocument.class);
+        // not a result: the members of a cluster cp-bench did not start (the AWS lab's Terraform writes it)
+        kinds.put("inventory", io.cpbench.topology.Inventory.class);
         return kinds;
     }
 

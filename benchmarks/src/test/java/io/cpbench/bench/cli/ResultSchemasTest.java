@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The published schemas are what the result types generate, every file under results/reference validates against its
@@ -63,6 +64,36 @@ class ResultSchemasTest {
         assertThat(checked).as("reference result files checked").isGreaterThan(200);
         // what is skipped is JMH's own output, kept beside the results folded from it
         assertThat(notOurs).allSatisfy(p -> assertThat(p.toString()).containsAnyOf("/jmh/"));
+    }
+
+    /**
+     * The inventory's schema (docs/schemas/inventory.schema.json) accepts what the lab's Terraform writes and what
+     * Inventory's Javadoc shows, and refuses a stray field, as Inventory.read does.
+     */
+    @Test
+    void theLabsInventoryValidatesAndAStrayFieldDoesNot(@TempDir Path dir) throws Exception {
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        com.fasterxml.jackson.databind.JsonNode outputs = json.readTree(DocsTest.ROOT.resolve("topology/src/test/resources/lab/terraform-outputs.json").toFile());
+        Path lab = dir.resolve("lab-inventory.json");
+        json.writeValue(lab.toFile(), outputs.path("inventory").path("value"));
+        assertThat(ResultSchemas.validate(lab, "inventory")).isEmpty();
+        io.cpbench.topology.Inventory.read(lab); // and the reader takes it
+
+        Path hand = dir.resolve("hand.json");
+        Files.writeString(hand, """
+                {"format": "cpbench-inventory/1", "clusterName": "staging",
+                 "members": [{"host": "10.0.0.11", "port": 5701, "priority": true, "slow": false},
+                             {"host": "10.0.0.12", "port": 5701, "priority": false, "slow": false},
+                             {"host": "10.0.0.13", "port": 5701, "priority": false, "slow": false}]}
+                """);
+        assertThat(ResultSchemas.validate(hand, "inventory")).isEmpty();
+        io.cpbench.topology.Inventory.read(hand);
+
+        Path stray = dir.resolve("stray.json");
+        Files.writeString(stray, Files.readString(hand).replace("\"priority\": true, \"slow\": false",
+                "\"priority\": true, \"slow\": false, \"zone\": \"a\""));
+        assertThat(ResultSchemas.validate(stray, "inventory")).as("a field the type does not know").isNotEmpty();
+        assertThatThrownBy(() -> io.cpbench.topology.Inventory.read(stray)).hasMessageContaining("zone");
     }
 
     @Test
