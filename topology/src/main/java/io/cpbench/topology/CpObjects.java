@@ -16,8 +16,8 @@ import java.util.Map;
  * The CP objects cp-bench leaves in a cluster it attached to, found and destroyed through a client.
  *
  * <p>Finding them needs members of Hazelcast 5.4 or later: {@link CPSubsystem#getObjectInfos} (new in 5.4) lists the
- * live objects of a CP group for one CP service; on older members the call fails and {@link #find} says so in one
- * line. cp-bench's objects are those whose names start with one of the given prefixes ({@code cpbench-} and
+ * live objects of a CP group for one CP service; {@link #find} checks the members' versions first and says so in
+ * one line (5.3.8 members answer the 5.4 client's request with "Could not retrieve CP group ids"). cp-bench's objects are those whose names start with one of the given prefixes ({@code cpbench-} and
  * {@code __cpbench_} cover every name cp-bench uses by default: {@code cpbench-cas}, {@code cpbench-probe},
  * {@code __cpbench_lb_probe}, {@code cpbench-load-<run>-<n>}); the METADATA group holds no user objects and is skipped.
  *
@@ -59,6 +59,16 @@ public final class CpObjects {
      */
     public static List<Found> find(HazelcastInstance client, List<String> prefixes) {
         CPSubsystem cp = client.getCPSubsystem();
+        // (the client cannot ask for the cluster version; each member says its own)
+        com.hazelcast.version.MemberVersion cluster = client.getCluster().getMembers().stream()
+                .map(com.hazelcast.cluster.Member::getVersion).filter(v -> v != null && !v.isUnknown())
+                .min(com.hazelcast.version.MemberVersion.MAJOR_MINOR_VERSION_COMPARATOR).orElse(null);
+        if (cluster != null && cluster.asVersion().isLessThan(com.hazelcast.version.Version.of(5, 4))) {
+            // seen on 5.3.8 members: "HazelcastException: Could not retrieve CP group ids"
+            throw new TopologyException("this cluster runs Hazelcast " + cluster + ": listing CP objects needs members of"
+                    + " 5.4 or later; destroy cp-bench's by name with a client instead (cpbench-cas, cpbench-probe,"
+                    + " __cpbench_lb_probe, and load's cpbench-load-<run>-<n>)");
+        }
         List<Found> found = new ArrayList<>();
         try {
             for (CPGroupId group : cp.getCPGroupIds()) {
@@ -73,16 +83,9 @@ public final class CpObjects {
                     }
                 }
             }
-        } catch (UnsupportedOperationException e) {
-            throw new TopologyException("this cluster's members cannot list their CP objects (" + e.getMessage()
-                    + "): listing needs members of Hazelcast 5.4 or later");
         } catch (RuntimeException e) {
-            String why = String.valueOf(e.getMessage());
-            if (why.contains("Unrecognized client message")) { // a member before 5.4 does not know the request
-                throw new TopologyException("this cluster's members cannot list their CP objects (" + why.lines()
-                        .findFirst().orElse("") + "): listing needs members of Hazelcast 5.4 or later");
-            }
-            throw e;
+            throw new TopologyException("could not list the cluster's CP objects: " + e.getClass().getSimpleName()
+                    + ": " + String.valueOf(e.getMessage()).lines().findFirst().orElse(""), e);
         }
         found.sort(Comparator.comparing(Found::group).thenComparing(Found::type).thenComparing(Found::name));
         return found;

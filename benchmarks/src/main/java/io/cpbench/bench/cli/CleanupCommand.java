@@ -87,8 +87,16 @@ final class CleanupCommand implements Callable<Integer> {
                         + " names would fail on them.");
                 return ExitCodes.OK;
             }
+            int done = 0;
             for (CpObjects.Found f : found) {
-                CpObjects.destroy(client, f);
+                try {
+                    CpObjects.destroy(client, f);
+                } catch (RuntimeException e) {
+                    throw new TopologyException("destroying " + f.type() + " " + f.name() + " in group " + f.group()
+                            + " failed (" + done + " of " + found.size() + " destroyed before it): "
+                            + String.valueOf(e.getMessage()).lines().findFirst().orElse(""), e);
+                }
+                done++;
             }
             long groups = found.stream().map(CpObjects.Found::group).distinct().count();
             out.printf("destroyed %d CP object%s in %d group%s; their names are tombstones now: a cp-bench run here"
