@@ -32,4 +32,21 @@ public final class ClusterClientConfig {
                 .setMaxBackoffMillis(2000);
         return config;
     }
+
+    /**
+     * A client for cp-bench's own calls (leadership checks, cleanup), not for the workload: every call bounded by
+     * 30 s; a {@link TopologyException} with one line if no member answers within {@code connectTimeout}.
+     */
+    public static com.hazelcast.core.HazelcastInstance admin(String clusterName, List<String> addresses,
+                                                             Duration connectTimeout, String instanceName) {
+        ClientConfig config = forCluster(clusterName, addresses, connectTimeout);
+        config.setInstanceName(instanceName);
+        config.setProperty("hazelcast.client.invocation.timeout.seconds", "30");
+        try {
+            return com.hazelcast.client.HazelcastClient.newHazelcastClient(config);
+        } catch (IllegalStateException e) {
+            throw new TopologyException("cannot reach cluster '" + clusterName + "' at " + addresses + " within "
+                    + connectTimeout.toSeconds() + " s", e);
+        }
+    }
 }

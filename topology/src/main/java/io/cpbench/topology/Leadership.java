@@ -1,7 +1,5 @@
 package io.cpbench.topology;
 
-import com.hazelcast.client.HazelcastClient;
-import com.hazelcast.client.config.ClientConfig;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.IExecutorService;
@@ -39,16 +37,8 @@ public final class Leadership implements AutoCloseable {
 
     /** Connects a private smart client to the cluster; fails with a clear message if no member answers in time. */
     public static Leadership connect(String clusterName, List<MemberRef> members, Duration connectTimeout) {
-        ClientConfig config = ClusterClientConfig.forCluster(clusterName,
-                members.stream().map(MemberRef::address).toList(), connectTimeout);
-        config.setInstanceName("cpbench-admin-" + clusterName);
-        config.setProperty("hazelcast.client.invocation.timeout.seconds", "30");
-        try {
-            return new Leadership(HazelcastClient.newHazelcastClient(config), members);
-        } catch (IllegalStateException e) {
-            throw new TopologyException("cannot reach cluster '" + clusterName + "' at "
-                    + members.stream().map(MemberRef::address).toList() + " within " + connectTimeout.toSeconds() + " s", e);
-        }
+        return new Leadership(ClusterClientConfig.admin(clusterName, members.stream().map(MemberRef::address).toList(),
+                connectTimeout, "cpbench-admin-" + clusterName), members);
     }
 
     /**

@@ -1,7 +1,5 @@
 package io.cpbench.bench.cli;
 
-import com.hazelcast.client.HazelcastClient;
-import com.hazelcast.client.config.ClientConfig;
 import com.hazelcast.core.HazelcastInstance;
 import io.cpbench.bench.cluster.DurationConverter;
 import io.cpbench.bench.service.ExitCodes;
@@ -58,16 +56,8 @@ final class CleanupCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--prefix: an empty prefix would match every CP object in the cluster");
         }
         PrintStream out = System.out;
-        ClientConfig config = ClusterClientConfig.forCluster(clusterName, connect, connectTimeout);
-        config.setInstanceName("cpbench-cleanup-" + ProcessHandle.current().pid());
-        config.setProperty("hazelcast.client.invocation.timeout.seconds", "30");
-        HazelcastInstance client;
-        try {
-            client = HazelcastClient.newHazelcastClient(config);
-        } catch (IllegalStateException e) {
-            throw new TopologyException("cannot reach cluster '" + clusterName + "' at " + connect + " within "
-                    + connectTimeout.toSeconds() + " s");
-        }
+        HazelcastInstance client = ClusterClientConfig.admin(clusterName, connect, connectTimeout,
+                "cpbench-cleanup-" + ProcessHandle.current().pid());
         try {
             List<CpObjects.Found> found = CpObjects.find(client, prefixes);
             out.printf("cluster '%s': %d CP object%s of cp-bench's (names starting %s)%n", clusterName, found.size(),
