@@ -53,12 +53,16 @@ class LeaderHintOnStockMembersIT {
             HazelcastInstance client = HazelcastClient.newHazelcastClient(config);
             try {
                 assertThat(balancer.awaitSettled(Duration.ofSeconds(60))).as("settled within 60 s").isTrue();
-                // the priority member takes leadership soon after the group forms; the hint follows within a second
-                org.awaitility.Awaitility.await("the hint's leader is the one the members' logs name")
-                        .atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
-                        .until(() -> balancer.usesMemberHint() && chosen(balancer).equals(truth(cluster)));
+                // The first leader is whichever member won the election; the members' rebalancing task (every 5 s
+                // here) then moves leadership to the priority member (17-24 s after the start on an idle machine,
+                // later on a busy one: a CI run saw the hint agree with the logs on member 2 before the move). So the
+                // wait is for the end state: the logs name the priority member and the hint names it too.
+                org.awaitility.Awaitility.await("the members' logs name the priority member and the hint follows")
+                        .atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
+                        .until(() -> truth(cluster).equals(cluster.address(0))
+                                && balancer.usesMemberHint() && chosen(balancer).equals(cluster.address(0)));
                 assertThat(balancer.leaderSource()).isEqualTo("members' hint");
-                assertThat(chosen(balancer)).as("the priority member").isEqualTo(cluster.address(0));
+                assertThat(chosen(balancer)).as("the leader the hint names").isEqualTo(truth(cluster));
             } finally {
                 client.shutdown();
             }
