@@ -12,9 +12,12 @@ final class PlanOptions {
 
     /**
      * The quick preset's warm-up. It used to be 1,000 ops: about 1 s on the leader, but 20-30 s through the slow member
-     * (cut at a fifth of the time box); a time is the same everywhere.
+     * (cut at a fifth of the time box); a time is the same everywhere. It was 2 s until the matrix's warm-up round ran
+     * every scenario's client path before round 1; since then a cell's warm-up only has its new client's first calls to
+     * absorb, and 1 s takes 39 s off the quick matrix (results/reference/local-2core-quick-1s-warmup: round 1 against
+     * the later rounds, before and after).
      */
-    static final Duration QUICK_WARMUP = Duration.ofSeconds(2);
+    static final Duration QUICK_WARMUP = Duration.ofSeconds(1);
     /**
      * The quick preset measures each scenario for a fixed time rather than a number of ops, so the quick matrix takes
      * the same wall time on a slow machine as on a fast one (with 10,000 ops it took 14 min at 900 op/s and was on
@@ -47,7 +50,7 @@ final class PlanOptions {
     Long warmupOps;
 
     @Option(names = "--warmup", paramLabel = "TIME", description = "How long each scenario runs its op untimed before"
-            + " measuring, at most a fifth of its time box; 0 for none (default: 10s; quick: 2s).")
+            + " measuring, at most a fifth of its time box; 0 for none (default: 10s; quick: 1s).")
     void warmup(String text) {
         String t = text.strip();
         try {
@@ -72,7 +75,7 @@ final class PlanOptions {
     int threads;
 
     static {
-        System.setProperty("cpbench.quick.text", "measure 8s after a 2s warm-up, 45s time box (15s for scenarios whose"
+        System.setProperty("cpbench.quick.text", "measure 8s after a 1s warm-up, 45s time box (15s for scenarios whose"
                 + " calls go through the slow member), 3 rounds for a matrix");
     }
 

@@ -145,7 +145,7 @@ class OptionSpellingsTest {
         MatrixCommand plain = parse("matrix");
         assertThat(plain.planOptions.plan().warmup()).isEqualTo(Duration.ofSeconds(10));
         MatrixCommand quick = parse("matrix", "--quick");
-        assertThat(quick.planOptions.plan().warmup()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(quick.planOptions.plan().warmup()).isEqualTo(Duration.ofSeconds(1));
         RunCommand timed = parse("run", "--scenario", "client-leader", "--warmup", "1500ms");
         assertThat(timed.planOptions.plan().warmup()).isEqualTo(Duration.ofMillis(1500));
         assertThat(timed.planOptions.plan().bounds().warmupOps()).isZero();
