@@ -57,13 +57,18 @@ abstract class SuiteCommand implements Callable<Integer> {
     @Option(names = "--warmup-round", paramLabel = "TIME", converter = DurationConverter.class,
             description = "Before round 1, every scenario runs once for this long through its own client, untimed and"
                     + " not in the results (its client path compiled, its connections made), as JMH warms up before it"
-                    + " measures; its op/s are shown beside the measured rounds'; 0 for none (default: 5s with 2 rounds"
+                    + " measures; its op/s are shown beside the measured rounds'; 0 for none (default: 3s with 2 rounds"
                     + " or more, --quick and --until-ci included; none with 1 round, whose scenarios each have --warmup"
                     + " just before they measure, and with several --hazelcast-version releases).")
     Duration warmupRound;
 
-    /** The warm-up round before round 1 by default, when there are rounds to compare (JMH's warm-up iterations). */
-    static final Duration DEFAULT_WARMUP_ROUND = Duration.ofSeconds(5);
+    /**
+     * The warm-up round before round 1 by default, when there are rounds to compare (JMH's warm-up iterations). It was
+     * 5 s; most of the client path the 13 scenarios share is compiled in the first ones, and 13 x 2 s less brings the
+     * quick matrix under 10 minutes with its build (results/reference/local-2core-quick-1s-warmup: round 1 against the
+     * later rounds, before and after).
+     */
+    static final Duration DEFAULT_WARMUP_ROUND = Duration.ofSeconds(3);
 
     /** {@code --warmup-round}, or its default for {@code rounds} rounds. */
     Duration warmupRound(int rounds) {
