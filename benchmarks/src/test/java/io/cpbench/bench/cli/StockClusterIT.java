@@ -257,13 +257,21 @@ class StockClusterIT {
             waitForMeasuring(out);
             cluster.kill(oldIndex);
             long killedAt = System.nanoTime();
-            // the balancer follows the new leader (a state, waited for within the run's own 15 s, which must measure
-            // across the kill); how soon is printed, not judged: lb-study and the reference results hold that figure
-            org.awaitility.Awaitility.await("leader-aware follows the new leader").atMost(Duration.ofSeconds(15))
-                    .pollInterval(Duration.ofMillis(50)).until(() -> {
-                        String t = truthAddress();
-                        return !t.equals(oldLeader) && t.equals(balancer.leader().map(StockClusterIT::address).orElse(null));
-                    });
+            // The balancer follows the new leader: a state, waited for; how soon is printed, not judged (lb-study
+            // and the reference results hold that figure). The wait is not tied to the run's 15 s: the run measures
+            // across the kill whenever the new leader comes, and a CI rehearsal on a busy machine saw the election
+            // and the follow take longer than 15 s. If it never comes, the failure says what each side saw.
+            try {
+                org.awaitility.Awaitility.await("leader-aware follows the new leader").atMost(Duration.ofSeconds(90))
+                        .pollInterval(Duration.ofMillis(50)).until(() -> {
+                            String t = truthAddress();
+                            return !t.equals(oldLeader) && t.equals(balancer.leader().map(StockClusterIT::address).orElse(null));
+                        });
+            } catch (org.awaitility.core.ConditionTimeoutException e) {
+                throw new AssertionError("90 s after killing " + oldLeader + ": the members' logs name " + truth()
+                        + ", leader-aware chose " + balancer.leader().map(StockClusterIT::address).orElse("no member")
+                        + " (" + balancer.leaderSource() + ")", e);
+            }
             System.out.printf(java.util.Locale.ROOT, "leader-aware followed the new leader %s %.1f s after the kill%n",
                     truth(), (System.nanoTime() - killedAt) / 1e9);
             run.join(180_000);
