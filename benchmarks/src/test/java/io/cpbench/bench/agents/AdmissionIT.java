@@ -75,7 +75,7 @@ class AdmissionIT {
             // the impostor and the fake coordinator leave: nothing that serves a run takes them for what they said
             impostor.shutdown();
             fakeCoordinator.shutdown();
-            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20))
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60))
                     .until(() -> agentOut.toString(StandardCharsets.UTF_8).contains("a member that called itself a"
                             + " coordinator left (it sent this agent no run in progress): nothing stopped"));
             assertThat(pool.agents()).containsOnlyKeys("agent-1");

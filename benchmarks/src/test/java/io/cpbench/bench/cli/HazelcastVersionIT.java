@@ -117,7 +117,7 @@ class HazelcastVersionIT {
 
     /** No process whose command line names this test's folder is left, waited for (bounded: they end with the CLI). */
     private void assertNoneLeft(String what) {
-        org.awaitility.Awaitility.await(what).atMost(java.time.Duration.ofSeconds(15))
+        org.awaitility.Awaitility.await(what).atMost(java.time.Duration.ofSeconds(60))
                 .pollInterval(java.time.Duration.ofMillis(200))
                 .untilAsserted(() -> assertThat(ProcessHandle.allProcesses()
                         .filter(p -> p.info().commandLine().orElse("").contains(work.toString())).toList()).as(what).isEmpty());
