@@ -159,7 +159,7 @@ class NetworkEmulatorTest {
 
         socket.close();
 
-        org.awaitility.Awaitility.await("the proxy drops the closed connection").atMost(Duration.ofSeconds(5))
+        org.awaitility.Awaitility.await("the proxy drops the closed connection").atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(20)).until(() -> emulator.openConnections() == 0);
     }
 
