@@ -2,8 +2,8 @@ package io.cpbench.bench.cli;
 
 import io.cpbench.bench.history.HistoryRun;
 import io.cpbench.bench.history.HistoryStore;
+import io.cpbench.bench.history.LocalPostgres;
 import io.cpbench.topology.ChildJvmOptions;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -37,7 +37,7 @@ class NightlyGateIT {
     private static final Path SCRIPT = Path.of("..", "infra", "nightly", "nightly-gate.sh");
     private static final String LABEL = "env=nightly-it";
 
-    private static EmbeddedPostgres server;
+    private static LocalPostgres server;
     private static String url;
 
     @TempDir
@@ -45,8 +45,8 @@ class NightlyGateIT {
 
     @BeforeAll
     static void start() throws Exception {
-        server = EmbeddedPostgres.builder().setServerConfig("listen_addresses", "127.0.0.1").start();
-        url = "jdbc:postgresql://127.0.0.1:" + server.getPort() + "/postgres?user=postgres";
+        server = LocalPostgres.start();
+        url = server.url();
     }
 
     @AfterAll

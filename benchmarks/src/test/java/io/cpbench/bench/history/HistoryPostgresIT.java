@@ -1,7 +1,6 @@
 package io.cpbench.bench.history;
 
 import io.cpbench.core.trend.EDivisive;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -26,14 +25,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class HistoryPostgresIT {
 
-    private static EmbeddedPostgres server;
+    private static LocalPostgres server;
     private static String url;
 
     @BeforeAll
     static void start() throws Exception {
-        server = EmbeddedPostgres.builder().setServerConfig("listen_addresses", "127.0.0.1").start();
-        url = "jdbc:postgresql://127.0.0.1:" + server.getPort() + "/postgres?user=postgres";
-        System.out.println("PostgreSQL " + server.getPort() + ": " + url);
+        server = LocalPostgres.start();
+        url = server.url();
+        System.out.println("PostgreSQL: " + url);
     }
 
     @AfterAll
