@@ -1,8 +1,5 @@
 package io.cpbench.topology;
 
-import io.cpbench.topology.net.NetemOverSsh;
-import io.cpbench.topology.net.Ssh;
-
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;

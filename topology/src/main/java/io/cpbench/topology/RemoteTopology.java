@@ -1,8 +1,6 @@
 package io.cpbench.topology;
 
-import io.cpbench.topology.net.NetemOverSsh;
 import io.cpbench.topology.net.NetworkControl;
-import io.cpbench.topology.net.Ssh;
 
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,6 +1,5 @@
 package io.cpbench.topology;
 
-import io.cpbench.topology.net.Ssh;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

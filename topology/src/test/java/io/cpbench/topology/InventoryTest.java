@@ -148,11 +148,11 @@ class InventoryTest {
     @Test
     void sshPinsHostKeysWhenTheInventoryListsThem() throws IOException {
         Inventory lab = Inventory.read(Path.of("src", "test", "resources", "lab", "terraform-outputs.json"));
-        assertThat(new io.cpbench.topology.net.Ssh(lab, io.cpbench.topology.net.Ssh.Shell.PROCESS).command(1, "true"))
+        assertThat(new io.cpbench.topology.Ssh(lab, io.cpbench.topology.Ssh.Shell.PROCESS).command(1, "true"))
                 .containsSubsequence("-o", "StrictHostKeyChecking=yes", "-o", "UserKnownHostsFile=/home/admin/.ssh/cpbench-lab.known_hosts")
                 .doesNotContain("StrictHostKeyChecking=accept-new");
         Path handMade = Files.writeString(dir.resolve("ssh.json"), withSsh("\"ssh\": {\"user\": \"admin\", \"netemCommand\": \"n\"}"));
-        assertThat(new io.cpbench.topology.net.Ssh(Inventory.read(handMade), io.cpbench.topology.net.Ssh.Shell.PROCESS).command(1, "true"))
+        assertThat(new io.cpbench.topology.Ssh(Inventory.read(handMade), io.cpbench.topology.Ssh.Shell.PROCESS).command(1, "true"))
                 .contains("StrictHostKeyChecking=accept-new").noneMatch(a -> a.startsWith("UserKnownHostsFile"));
     }
 

@@ -1,7 +1,4 @@
-package io.cpbench.topology.net;
-
-import io.cpbench.topology.Inventory;
-import io.cpbench.topology.TopologyException;
+package io.cpbench.topology;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,7 +1,6 @@
-package io.cpbench.topology.net;
+package io.cpbench.topology;
 
-import io.cpbench.topology.Inventory;
-import io.cpbench.topology.TopologyException;
+import io.cpbench.topology.net.NetworkControl;
 
 import java.time.Duration;
 import java.util.List;

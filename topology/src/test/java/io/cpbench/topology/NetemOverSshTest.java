@@ -1,7 +1,5 @@
-package io.cpbench.topology.net;
+package io.cpbench.topology;
 
-import io.cpbench.topology.Inventory;
-import io.cpbench.topology.TopologyException;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
