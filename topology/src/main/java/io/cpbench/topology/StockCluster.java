@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  * members die with the JVM that started them, even after {@code kill -9} of that JVM. {@link #kill} and
  * {@link #pause} act on the member JVM itself.
  */
-public final class StockCluster implements AutoCloseable {
+public final class StockCluster implements StartedMembers {
 
     /** The main class of the stock jar that starts a member from {@code -Dhazelcast.config}. */
     public static final String STARTER = "com.hazelcast.core.server.HazelcastMemberStarter";
@@ -326,7 +326,7 @@ public final class StockCluster implements AutoCloseable {
         }
     }
 
-    /** The caller stops the members on its own shutdown path (see {@link Topology#takeOverShutdown()}). */
+    @Override
     public void takeOverShutdown() {
         try {
             Runtime.getRuntime().removeShutdownHook(hook);

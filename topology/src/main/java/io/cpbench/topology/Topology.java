@@ -9,7 +9,7 @@ import java.util.Optional;
  * A running CP cluster the suite can measure. Implementations differ only in how members come to be;
  * leadership is read the same way for all of them. Closing a topology stops every member it started.
  */
-public interface Topology extends AutoCloseable {
+public interface Topology extends StartedMembers {
 
     /** Short name of the implementation, as written into results ("local", "embedded"). */
     String kind();
@@ -52,6 +52,7 @@ public interface Topology extends AutoCloseable {
      * A caller that must finish work first on shutdown (write a result, then stop the members) takes that over
      * with this call, and must then close the topology on its own shutdown path.
      */
+    @Override
     default void takeOverShutdown() {
     }
 

@@ -96,6 +96,16 @@ public final class Agent implements AutoCloseable {
         return agent;
     }
 
+    /**
+     * Serves runs until {@link #close()}, or, when {@code input} is not null, until it ends (the parent went away).
+     * The agent leaves the control cluster when the JVM ends (Ctrl-C, SIGTERM) too: it is a process of its own, not a
+     * run, so this hook is its lifecycle.
+     */
+    public void serve(InputStream input) throws InterruptedException {
+        Runtime.getRuntime().addShutdownHook(new Thread(this::close, "agent-shutdown"));
+        await(input);
+    }
+
     /** Blocks until {@link #close()}, or, when {@code input} is not null, until it ends (the parent went away). */
     public void await(InputStream input) throws InterruptedException {
         if (input != null) {

@@ -106,9 +106,7 @@ final class AgentCommand implements Callable<Integer> {
         // the jobs this agent ran, kept beside its secret (owner-only): a job replayed after a restart is refused too
         Path jobs = file.toAbsolutePath().resolveSibling("jobs-seen-" + self.replaceAll("[^A-Za-z0-9._-]", "_"));
         Agent agent = Agent.join(secret, control, bind, port, self, jobs, System.out);
-        Thread hook = new Thread(agent::close, "agent-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
-        agent.await(exitWithParent ? System.in : null);
+        agent.serve(exitWithParent ? System.in : null);
         if (agent.failure() != null) {
             agent.close();
             System.err.println("cpbench agent: " + self + ": " + agent.failure());

@@ -4,14 +4,11 @@ import io.cpbench.bench.cluster.ClusterChoice;
 import io.cpbench.bench.cluster.ClusterOptions;
 import io.cpbench.bench.cluster.DurationConverter;
 import io.cpbench.bench.jmh.JmhResults;
-import io.cpbench.bench.report.RunDirectory;
+import io.cpbench.bench.run.JmhFoldRun;
 import io.cpbench.bench.run.JmhRun;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.scenario.Scenarios;
-import io.cpbench.bench.service.ExitCodes;
 import io.cpbench.bench.service.RunService;
-import io.cpbench.core.result.ResultFiles;
-import io.cpbench.core.result.RunResult;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -19,7 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 
@@ -115,14 +111,7 @@ final class JmhCommand implements java.util.concurrent.Callable<Integer> {
         if (folded.results().isEmpty() && folded.harnessCosts().isEmpty()) {
             throw new IllegalArgumentException("--fold: " + fold + " holds no CpOpBenchmark or HarnessCost result");
         }
-        Path runDir = RunDirectory.create(out.dir, "jmh-fold");
-        List<RunResult> results = new ArrayList<>(folded.results());
-        results.sort(Comparator.comparingInt(RunResult::round));
-        results.forEach(r -> ResultFiles.write(runDir, r));
-        List<String> notes = new ArrayList<>();
-        folded.harnessCosts().forEach(cost -> notes.add(JmhRun.harnessCostLine(cost, results)));
-        RunDirectory.writeSummary(System.out, runDir, "jmh-fold", results, notes);
-        return ExitCodes.OK;
+        return RunService.run(new JmhFoldRun(fold, folded, System.out), out.setup());
     }
 
     private List<String> harnesses() {

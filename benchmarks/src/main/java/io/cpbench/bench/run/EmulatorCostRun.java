@@ -112,7 +112,7 @@ public final class EmulatorCostRun extends StoppableRun implements RunKind {
 
     @Override
     public void run(RunContext context) {
-        run(context.runDir());
+        run(context.runDir(), context);
     }
 
     @Override
@@ -136,14 +136,14 @@ public final class EmulatorCostRun extends StoppableRun implements RunKind {
     }
 
     /** Runs every pair, each side on a fresh cluster whose members log under {@code runDir}/direct or /emulated. */
-    private List<Pair> run(Path runDir) {
+    private List<Pair> run(Path runDir, RunContext context) {
         int pairs = config.pairs();
         for (int pair = 1; pair <= pairs && !stops.stopped(); pair++) {
             RunResult[] byPath = new RunResult[2];
             for (int k = 0; k < 2 && !stops.stopped(); k++) {
                 int path = (pair % 2 == 1) ? k : 1 - k; // odd pairs direct first, even pairs emulated first
                 console.printf(Locale.ROOT, "[pair %d/%d] %s: starting a fresh cluster ...%n", pair, pairs, PATHS[path]);
-                byPath[path] = runOnce(runDir.resolve(PATHS[path]), PATHS[path].equals("emulated"), pair);
+                byPath[path] = runOnce(runDir.resolve(PATHS[path]), PATHS[path].equals("emulated"), pair, context);
                 if (stops.stopped() && byPath[path] != null && byPath[path].status() != Status.OK) {
                     byPath[path] = null; // cut short by Ctrl-C: not a measurement of either path
                 }
@@ -169,12 +169,13 @@ public final class EmulatorCostRun extends StoppableRun implements RunKind {
         RunDirectory.writeText(runDir, "emulator-cost.md", table);
     }
 
-    private RunResult runOnce(Path dir, boolean emulated, int pair) {
+    private RunResult runOnce(Path dir, boolean emulated, int pair, RunContext context) {
         RunDirectory.create(dir);
         int members = config.members();
         TopologySpec spec = TopologySpec.builder(dir.resolve("members-" + pair)).members(members).emulateNetwork(emulated)
                 .settle(config.settle()).links(config.emulatedAll() ? EmulatedLinks.ALL : EmulatedLinks.slowMember(members - 1)).build();
-        try (Topology topology = TopologyKind.LOCAL.start(spec)) {
+        // owned by the run's context: on Ctrl-C the members stop after the pairs so far are written, not before
+        try (Topology topology = context.own(TopologyKind.LOCAL.start(spec))) {
             ScenarioRunner runner = new ScenarioRunner(topology, config.plan(), dir, SuiteOptions.defaults(), ScenarioRunner.ProgressSink.NONE);
             stops.running(runner::stop);
             if (stops.stopped()) {

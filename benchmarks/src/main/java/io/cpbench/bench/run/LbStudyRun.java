@@ -118,7 +118,7 @@ public final class LbStudyRun extends StoppableRun implements RunKind {
 
     @Override
     public void run(RunContext context) throws IOException, InterruptedException {
-        passed = run(context.runDir());
+        passed = run(context.runDir(), context);
     }
 
     /** OK when every start ran and the hit rate reached the goal, else FAIL. */
@@ -133,9 +133,10 @@ public final class LbStudyRun extends StoppableRun implements RunKind {
      *
      * @return whether every start ran and the hit rate reached the goal
      */
-    private boolean run(Path dir) throws IOException, InterruptedException {
+    private boolean run(Path dir, RunContext context) throws IOException, InterruptedException {
         boolean complete = false;
-        try (StockCluster c = StockCluster.start(spec.in(dir.resolve("members")), Duration.ofSeconds(180))) {
+        // owned by the run's context: on Ctrl-C the members stop after starts.json is written, not before
+        try (StockCluster c = context.own(StockCluster.start(spec.in(dir.resolve("members")), Duration.ofSeconds(180)))) {
             cluster = c;
             out.println("cluster up: " + String.join(",", c.addresses()) + "; priority member " + c.address(config.priorityMember())
                     + "; metrics every " + config.metricsSeconds() + " s");

@@ -4,6 +4,7 @@ import io.cpbench.bench.agents.AgentPool;
 import io.cpbench.bench.cluster.ClusterChoice;
 import io.cpbench.bench.report.LiveView;
 import io.cpbench.topology.MemberTuning;
+import io.cpbench.topology.StartedMembers;
 import io.cpbench.topology.Topology;
 
 import java.io.PrintStream;
@@ -22,7 +23,7 @@ public final class RunContext {
     private final PrintStream console;
     private final Path runDir;
     private final Duration progressEvery;
-    private final List<Topology> owned = new CopyOnWriteArrayList<>();
+    private final List<StartedMembers> owned = new CopyOnWriteArrayList<>();
     private volatile Topology topology;
     private volatile AgentPool agents;
     private volatile LiveView live;
@@ -79,7 +80,7 @@ public final class RunContext {
      * measured is written (rather than at once, by the cluster's own shutdown hook), and at the end of the run in any
      * case. Returns it.
      */
-    public <T extends Topology> T own(T cluster) {
+    public <T extends StartedMembers> T own(T cluster) {
         cluster.takeOverShutdown();
         owned.add(cluster);
         return cluster;
@@ -99,7 +100,7 @@ public final class RunContext {
 
     /** Stops every cluster the service owns (a second close of one the run stopped itself is a no-op). */
     void closeClusters() {
-        for (Topology t : owned) {
+        for (StartedMembers t : owned) {
             try {
                 t.close();
             } catch (RuntimeException e) {
