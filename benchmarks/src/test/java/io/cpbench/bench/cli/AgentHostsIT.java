@@ -45,11 +45,14 @@ class AgentHostsIT {
                 "--name", "hand-" + n, "--secret-file", secret().toString());
     }
 
-    /** A load on both agents; the live line (on stderr) unless {@code quiet}. */
+    /**
+     * A load on both agents, an open loop of 100 op/s (what is judged is who serves it, not how fast); the live line
+     * (on stderr) unless {@code quiet}.
+     */
     private String[] load(String duration, String out, boolean quiet) throws Exception {
         List<String> args = new java.util.ArrayList<>(List.of("load", "--agent-hosts", HOSTS, "--secret-file",
                 secret().toString(), "--mix", "cas", "--clients",
-                "2", "--threads", "1", "--duration", duration, "--warmup", "1s", "--cluster-warmup", "0s", "--scenario",
+                "2", "--threads", "1", "--rate", "100", "--duration", duration, "--warmup", "1s", "--cluster-warmup", "0s", "--scenario",
                 "client-smart", "--settle", "2s", "--out", out));
         if (quiet) {
             args.add("--quiet");

@@ -119,12 +119,14 @@ class AgentsIT {
     }
 
     /**
-     * Three agents load for 60 s; {@code fault} strikes agent {@code lost} once all three report. The coordinator must
+     * Three agents load for 60 s (an open loop of 300 op/s in all: what is judged is who ended the run and whose
+     * numbers it kept, so the load need not take the cores from the tests beside it); {@code fault} strikes agent
+     * {@code lost} once all three report. The coordinator must
      * end the run early and exit 1, the run INCOMPLETE with the two others' numbers and none of the lost one's.
      */
     private void agentLostMidRun(int lost, String what, Fault fault) throws Exception {
         CliProcess cli = CliProcess.start(work, SharedCluster.with("load", "--agents", "3", "--mix", "cas",
-                "--clients", "3", "--threads", "2", "--duration", "60s", "--warmup", "1s", "--cluster-warmup", "0s",
+                "--clients", "3", "--threads", "2", "--rate", "300", "--duration", "60s", "--warmup", "1s", "--cluster-warmup", "0s",
                 "--scenario", "client-smart", "--settle", "2s", "--out", "runs"));
         String name = "agent-" + lost;
         ProcessHandle agent = null;
@@ -192,7 +194,7 @@ class AgentsIT {
     @Test
     void ctrlCOnTheCoordinatorStopsEveryAgentAndKeepsTheirNumbers() throws Exception {
         CliProcess cli = CliProcess.start(work, SharedCluster.with("load", "--agents", "2", "--mix", "cas",
-                "--clients", "2", "--threads", "2", "--duration", "60s", "--warmup", "1s", "--cluster-warmup", "0s",
+                "--clients", "2", "--threads", "2", "--rate", "200", "--duration", "60s", "--warmup", "1s", "--cluster-warmup", "0s",
                 "--scenario", "client-smart", "--settle", "2s", "--out", "runs"));
         try {
             assertThat(cli.awaitStderr("[2/2 agents]", 180)).as(cli.stdoutSoFar()).isTrue();

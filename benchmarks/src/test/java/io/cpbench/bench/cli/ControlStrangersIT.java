@@ -49,7 +49,7 @@ class ControlStrangersIT {
     @Test
     void strangersCannotJoinListRunOrStopAndTheRunGoesOnUntouched() throws Exception {
         CliProcess cli = CliProcess.start(work, SharedCluster.with("load", "--agents", "2", "--mix", "cas", "--clients", "2",
-                "--threads", "1", "--duration", "40s", "--warmup", "1s", "--cluster-warmup", "0s", "--scenario",
+                "--threads", "1", "--rate", "100", "--duration", "40s", "--warmup", "1s", "--cluster-warmup", "0s", "--scenario",
                 "client-smart", "--settle", "2s", "--out", "runs"));
         List<String> refusals = new ArrayList<>();
         String secretHex;
