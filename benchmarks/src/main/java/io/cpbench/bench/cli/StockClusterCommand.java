@@ -1,7 +1,8 @@
 package io.cpbench.bench.cli;
 
 import io.cpbench.bench.cluster.DurationConverter;
-import io.cpbench.bench.service.ExitCodes;
+import io.cpbench.bench.run.StockClusterRun;
+import io.cpbench.bench.service.RunService;
 import io.cpbench.topology.HazelcastRelease;
 import io.cpbench.topology.StockCluster;
 import picocli.CommandLine.Command;
@@ -44,8 +45,9 @@ final class StockClusterCommand implements Callable<Integer> {
                     + " leadership checks wait up to that long) (default: ${DEFAULT-VALUE}).")
     int metricsSeconds;
 
-    @Option(names = "--dir", defaultValue = "results/runs/stock-cluster",
-            description = "Where the XML configurations and member logs go (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--dir", defaultValue = "results/runs",
+            description = "Where the run directory goes (<dir>/<time>-stock-cluster), with the members' XML configurations"
+                    + " and logs in its members/ (default: ${DEFAULT-VALUE}).")
     Path dir;
 
     @Option(names = "--hazelcast-version", paramLabel = "V",
@@ -59,7 +61,7 @@ final class StockClusterCommand implements Callable<Integer> {
     Duration limit;
 
     @Override
-    public Integer call() throws InterruptedException {
+    public Integer call() {
         // Checked before any member starts: the spec refuses members, ports, priority and periods that cannot work.
         StockCluster.Spec spec = new StockCluster.Spec(clusterName, members, basePort, priorityMember, rebalanceSeconds,
                 metricsSeconds, dir);
@@ -74,19 +76,6 @@ final class StockClusterCommand implements Callable<Integer> {
             spec = new StockCluster.Spec(clusterName, members, basePort, priorityMember, rebalanceSeconds, metricsSeconds,
                     dir, release.jar());
         }
-        System.out.println("starting " + members + " stock members (" + spec.memberJar().getFileName()
-                + ", configs and logs in " + dir + ") ...");
-        try (StockCluster cluster = StockCluster.start(spec, Duration.ofSeconds(180))) {
-            System.out.println("cluster '" + clusterName + "' up: " + String.join(",", cluster.addresses())
-                    + (priorityMember >= 0 ? "; priority member " + cluster.address(priorityMember) : ""));
-            System.out.println("attach with: --topology attach --cluster-name " + clusterName + " --connect "
-                    + cluster.address(0));
-            System.out.println(limit == null ? "Ctrl-C stops every member." : "stopping in " + limit.toSeconds() + " s.");
-            long end = limit == null ? Long.MAX_VALUE : System.nanoTime() + limit.toNanos();
-            while (System.nanoTime() < end) {
-                Thread.sleep(500);
-            }
-        }
-        return ExitCodes.OK;
+        return RunService.run(new StockClusterRun(spec, limit, System.out), RunService.Setup.into(dir));
     }
 }
