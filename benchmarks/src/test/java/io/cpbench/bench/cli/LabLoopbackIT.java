@@ -141,10 +141,23 @@ class LabLoopbackIT {
         String out = dryRun("jmh", "--scenario", "client-leader");
         List<String> lines = out.lines().toList();
         int jmh = indexOf(lines, "\\+ ssh admin@198.51.100.10 .*cpbench.jar jmh --topology remote --inventory inventory.json"
-                + " --out runs --scenario client-leader");
+                + " --out runs --quick --scenario client-leader");
         assertThat(jmh).as(out).isNotNegative();
         assertThat(indexOf(lines, "\\+ ssh admin@198.51.100.14 sudo systemctl restart cpbench-member.*")).isLessThan(jmh);
         assertThat(indexOf(lines, "\\+ scp -r admin@198.51.100.10:/opt/cpbench/runs/\\. .*")).isGreaterThan(jmh);
+    }
+
+    /** Options add to --quick ('run --rounds 5' is not the full 500,000-op matrix); --full drops it. */
+    @Test
+    void theLabLoopsOptionsAddToQuickUnlessFullIsGiven() throws Exception {
+        String matrix = "\\+ ssh admin@198.51.100.10 .*cpbench.jar matrix --topology remote --inventory inventory.json --out runs";
+        String out = dryRun("run", "--rounds", "5");
+        assertThat(indexOf(out.lines().toList(), matrix + " --quick --rounds 5")).as(out).isNotNegative();
+        out = dryRun("run", "--full", "--rounds", "5");
+        assertThat(indexOf(out.lines().toList(), matrix + " --rounds 5")).as(out).isNotNegative();
+        assertThat(out).doesNotContain("--quick").doesNotContain("--full");
+        out = dryRun("run", "--quick", "--rounds", "2");
+        assertThat(indexOf(out.lines().toList(), matrix + " --quick --rounds 2")).as(out).isNotNegative();
     }
 
     @Test
@@ -183,7 +196,7 @@ class LabLoopbackIT {
             int stop = indexOf(lines, "\\+ ssh " + host + " sudo systemctl stop cpbench-member.*");
             assertThat(upload).as(out).isNotNegative().isLessThan(start);
             assertThat(start).isLessThan(indexOf(lines, "\\+ ssh admin@198.51.100.10 .*cpbench.jar matrix --topology remote "
-                    + "--inventory inventory.json --out runs --scenario client-leader"));
+                    + "--inventory inventory.json --out runs --quick --scenario client-leader"));
             assertThat(stop).isGreaterThan(indexOf(lines, "\\+ scp -r admin@198.51.100.10:/opt/cpbench/runs/\\. .*"));
         }
         // the client gets the inventory alone (the outputs hold the lab's key), and the key on ssh's standard input
