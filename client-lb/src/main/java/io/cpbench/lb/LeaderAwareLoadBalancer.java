@@ -73,7 +73,7 @@ public class LeaderAwareLoadBalancer extends ProbingLoadBalancer {
 
     @Override
     protected void judge(LatencyStats<UUID> latencies, Member[] candidates) {
-        watchLeaders();
+        silence.watch();
         if (settings().leaderHint() && hint != Hint.UNAVAILABLE) {
             askForHint(candidates);
             Member hinted = hintedLeader(candidates);
@@ -89,7 +89,7 @@ public class LeaderAwareLoadBalancer extends ProbingLoadBalancer {
                     if (previous != null && !settings().leaderSilence().isZero()) {
                         refreshOn(hinted);
                     }
-                    deposed(previous);
+                    silence.deposed(previous);
                 }
                 return;
             }
@@ -127,7 +127,7 @@ public class LeaderAwareLoadBalancer extends ProbingLoadBalancer {
         Member target = null;
         for (int i = 0; i < candidates.length && target == null; i++) {
             Member member = candidates[Math.floorMod(hintRotation++, candidates.length)];
-            if (isConnected(member) && !isSilent(member)) {
+            if (isConnected(member) && !silence.isSilent(member)) {
                 target = member;
             }
         }
@@ -169,138 +169,47 @@ public class LeaderAwareLoadBalancer extends ProbingLoadBalancer {
                 });
     }
 
-    /**
-     * A watched member (the leader, or a deposed leader) and the ping the balancer sent down its connection once it
-     * had been quiet: {@code pingOut} is cleared on a response thread when the member answers or the connection drops.
-     */
-    private static final class Watch {
-        final Member member;
-        long pingedAt;
-        volatile boolean pingOut;
-        boolean suspected;
+    /** The leader's connection watched for silence, and a deposed leader's for a window (prober thread). */
+    private final LeaderSilenceWatch silence = new LeaderSilenceWatch(new LeaderSilenceWatch.Balancer() {
+        @Override
+        public ProbeSettings settings() {
+            return LeaderAwareLoadBalancer.this.settings();
+        }
 
-        Watch(Member member) {
-            this.member = member;
+        @Override
+        public Member leader() {
+            return leader;
         }
-    }
 
-    /** The leader's watch, and the last deposed leader's (prober thread only). */
-    private Watch leaderWatch;
-    private Watch deposedWatch;
-    private long deposedAt;
-    private final AtomicLong connectionsClosed = new AtomicLong();
+        @Override
+        public ClientConnection connectionTo(Member member) {
+            return LeaderAwareLoadBalancer.this.connectionTo(member);
+        }
 
-    /**
-     * Watches the leader's connection, and for a window the connection of the leader before it, through {@link
-     * ProbeSettings#leaderSilence()}: a connection that has been quiet for half of it gets a ping; one whose ping has
-     * gone unanswered for all of it is silent. A silent leader starts a burst, so the other members are asked who
-     * leads every burst period; a silent deposed leader's connection is closed (see {@link #deposed}). Its dropping
-     * does the same as silence.
-     */
-    private void watchLeaders() {
-        long silence = settings().leaderSilence().toNanos();
-        if (silence == 0) {
-            return;
+        @Override
+        public boolean isConnected(Member member) {
+            return LeaderAwareLoadBalancer.this.isConnected(member);
         }
-        Member current = leader;
-        if (current == null) {
-            leaderWatch = null;
-        } else {
-            if (leaderWatch == null || !leaderWatch.member.equals(current)) {
-                leaderWatch = new Watch(current);
-            }
-            watch(leaderWatch, silence);
-            if (isSilent(current) && !leaderWatch.suspected) {
-                leaderWatch.suspected = true;
-                burst();
-                ClientConnection connection = connectionTo(current);
-                LOG.info("leader-aware balancer: leader " + MemberFilter.address(current) + (connection == null
-                        ? "'s connection dropped" : " has not answered a ping for " + settings().leaderSilence().toMillis()
-                        + " ms") + "; asking the other members who leads every " + settings().burstPeriod().toMillis() + " ms");
-            }
-        }
-        Watch old = deposedWatch;
-        if (old != null) {
-            if (System.nanoTime() - deposedAt > settings().window().toNanos() || !isConnected(old.member)) {
-                deposedWatch = null;
-            } else {
-                watch(old, silence);
-                closeIfSilent(old.member);
-            }
-        }
-    }
 
-    private void watch(Watch w, long silenceNanos) {
-        ClientConnection connection = connectionTo(w.member);
-        if (connection == null) {
-            return;
+        @Override
+        public java.util.concurrent.CompletableFuture<?> ping(ClientConnection connection) {
+            return LeaderAwareLoadBalancer.this.ping(connection);
         }
-        long now = System.nanoTime();
-        long quietNanos = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(
-                Math.max(0, System.currentTimeMillis() - connection.lastReadTimeMillis()));
-        if (!w.pingOut && quietNanos >= silenceNanos / 2) {
-            w.pingOut = true;
-            w.pingedAt = now;
-            ping(connection).whenComplete((response, error) -> w.pingOut = false);
-        }
-        if (!w.pingOut && w.suspected && quietNanos < silenceNanos / 2) {
-            w.suspected = false;
-        }
-    }
 
-    /** Whether {@code member}'s connection dropped, or a ping to it has gone unanswered for the silence setting. */
-    private boolean isSilent(Member member) {
-        long silence = settings().leaderSilence().toNanos();
-        if (silence == 0) {
-            return false;
+        @Override
+        public void burst() {
+            LeaderAwareLoadBalancer.this.burst();
         }
-        if (!isConnected(member)) {
-            return true;
-        }
-        return unanswered(leaderWatch, member, silence) || unanswered(deposedWatch, member, silence);
-    }
 
-    private static boolean unanswered(Watch w, Member member, long silenceNanos) {
-        return w != null && w.member.equals(member) && w.pingOut && System.nanoTime() - w.pingedAt >= silenceNanos;
-    }
-
-    /**
-     * {@code previous} was the leader until now. If it is silent, its connection is closed at once: the calls waiting
-     * on it (a stopped process answers none) end with {@code TargetDisconnectedException}, which Hazelcast retries
-     * where that is safe and otherwise reports, so the application's next calls go to the new leader instead of
-     * waiting for the client's heartbeat timeout (60 s by default). If it still answers (leadership was handed over),
-     * it is watched for a window, and closed if it falls silent in that time.
-     */
-    private void deposed(Member previous) {
-        if (previous == null || settings().leaderSilence().isZero()) {
-            return;
+        @Override
+        public boolean refreshPending() {
+            return System.nanoTime() < refreshPendingUntil;
         }
-        Watch w = leaderWatch != null && leaderWatch.member.equals(previous) ? leaderWatch : new Watch(previous);
-        w.suspected = false;
-        deposedWatch = w;
-        deposedAt = System.nanoTime();
-        closeIfSilent(previous);
-    }
-
-    private void closeIfSilent(Member member) {
-        ClientConnection connection = connectionTo(member);
-        if (connection == null || !isSilent(member) || System.nanoTime() < refreshPendingUntil) {
-            return;
-        }
-        connectionsClosed.incrementAndGet();
-        Member now = leader;
-        String reason = "cp-bench leader-aware balancer: " + MemberFilter.address(member) + " has not answered a ping for "
-                + settings().leaderSilence().toMillis() + " ms and the members name "
-                + (now == null ? "another member" : MemberFilter.address(now)) + " as leader";
-        LOG.info("leader-aware balancer: closing the connection to " + MemberFilter.address(member)
-                + ", so the calls waiting on it end now (" + reason + ")");
-        deposedWatch = null;
-        connection.close(reason, null);
-    }
+    });
 
     /** How many connections the balancer closed because a deposed leader had fallen silent. */
     public long connectionsClosed() {
-        return connectionsClosed.get();
+        return silence.connectionsClosed();
     }
 
     /**
@@ -455,7 +364,7 @@ public class LeaderAwareLoadBalancer extends ProbingLoadBalancer {
         challenger = null;
         leader = best;
         changes.incrementAndGet();
-        deposed(current);
+        silence.deposed(current);
         Member named = metricsLeader(candidates);
         source = "forwarding probes" + (named == null ? "" : named.equals(best) ? ", metrics agree" : ", metrics named "
                 + MemberFilter.address(named) + " (they can be a publication period old)");
