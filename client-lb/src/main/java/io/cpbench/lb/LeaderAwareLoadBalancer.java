@@ -74,9 +74,9 @@ public class LeaderAwareLoadBalancer extends ProbingLoadBalancer {
     @Override
     protected void judge(LatencyStats<UUID> latencies, Member[] candidates) {
         silence.watch();
-        if (settings().leaderHint() && hint != Hint.UNAVAILABLE) {
-            askForHint(candidates);
-            Member hinted = hintedLeader(candidates);
+        if (settings().leaderHint() && !hint.unavailable()) {
+            hint.ask(candidates);
+            Member hinted = hint.leader(candidates);
             if (hinted != null) {
                 challenger = null;
                 if (!hinted.equals(leader)) {
@@ -87,7 +87,7 @@ public class LeaderAwareLoadBalancer extends ProbingLoadBalancer {
                     LOG.info("leader-aware balancer: leader is now " + MemberFilter.address(hinted) + " (was "
                             + (previous == null ? "none" : MemberFilter.address(previous)) + "), as the members say");
                     if (previous != null && !settings().leaderSilence().isZero()) {
-                        refreshOn(hinted);
+                        hint.refreshOn(hinted);
                     }
                     silence.deposed(previous);
                 }
@@ -97,77 +97,36 @@ public class LeaderAwareLoadBalancer extends ProbingLoadBalancer {
         judgeByLatency(candidates);
     }
 
-    private enum Hint { UNKNOWN, AVAILABLE, UNAVAILABLE }
-
     /** The executor the hints run on, on the members. */
     public static final String HINT_EXECUTOR = "__cpbench_lb_hint";
 
-    private volatile Hint hint = Hint.UNKNOWN;
-    private volatile String hintedAddress;
-    private volatile long hintedAt;
-    private volatile long hintAskedAt;
-    private final java.util.concurrent.atomic.AtomicInteger hintsInFlight = new java.util.concurrent.atomic.AtomicInteger();
-    /** Questions are numbered; an answer older than the newest one taken is dropped (guarded by {@code this}). */
-    private long hintsAsked;
-    private long hintAnswerTaken;
-    private int hintRotation;
+    /** The members' word on who leads, where they have {@link LeaderHint} (prober thread; answers on response threads). */
+    private final MembersHint hint = new MembersHint(new MembersHint.Balancer() {
+        @Override
+        public ProbeSettings settings() {
+            return LeaderAwareLoadBalancer.this.settings();
+        }
 
-    /**
-     * Asks one connected member, in turn, who leads, once a probe period (a burst period while the leader is
-     * suspect). A member that does not answer pings is skipped, and a question still unanswered does not hold up the
-     * next one, which goes to another member: a stopped member would otherwise keep the balancer from learning that
-     * another member was elected.
-     */
-    private void askForHint(Member[] candidates) {
-        long now = System.nanoTime();
-        long every = (inBurst() ? settings().burstPeriod() : settings().period()).toNanos();
-        if (now - hintAskedAt < every || hintsInFlight.get() >= candidates.length) {
-            return;
+        @Override
+        public com.hazelcast.core.HazelcastInstance client() {
+            return LeaderAwareLoadBalancer.this.client();
         }
-        Member target = null;
-        for (int i = 0; i < candidates.length && target == null; i++) {
-            Member member = candidates[Math.floorMod(hintRotation++, candidates.length)];
-            if (isConnected(member) && !silence.isSilent(member)) {
-                target = member;
-            }
-        }
-        if (target == null) {
-            return;
-        }
-        long question;
-        synchronized (this) {
-            question = ++hintsAsked;
-        }
-        hintsInFlight.incrementAndGet();
-        hintAskedAt = now;
-        client().getExecutorService(HINT_EXECUTOR).submitToMember(new LeaderHint(settings().cpGroup()), target,
-                new com.hazelcast.core.ExecutionCallback<String>() {
-                    @Override
-                    public void onResponse(String address) {
-                        hintsInFlight.decrementAndGet();
-                        synchronized (LeaderAwareLoadBalancer.this) {
-                            if (question < hintAnswerTaken) {
-                                return; // A newer question was answered first.
-                            }
-                            hintAnswerTaken = question;
-                            hint = Hint.AVAILABLE;
-                            hintedAddress = address;
-                            hintedAt = System.nanoTime();
-                        }
-                    }
 
-                    @Override
-                    public void onFailure(Throwable t) {
-                        hintsInFlight.decrementAndGet();
-                        if (hint == Hint.UNKNOWN && missingClass(t)) {
-                            hint = Hint.UNAVAILABLE;
-                            LOG.info("leader-aware balancer: the members do not have " + LeaderHint.class.getName()
-                                    + " (put the cpbench-client-lb jar on their classpath for it); finding the leader"
-                                    + " by probe latency alone");
-                        }
-                    }
-                });
-    }
+        @Override
+        public boolean isConnected(Member member) {
+            return LeaderAwareLoadBalancer.this.isConnected(member);
+        }
+
+        @Override
+        public boolean inBurst() {
+            return LeaderAwareLoadBalancer.this.inBurst();
+        }
+
+        @Override
+        public boolean isSilent(Member member) {
+            return silence.isSilent(member);
+        }
+    });
 
     /** The leader's connection watched for silence, and a deposed leader's for a window (prober thread). */
     private final LeaderSilenceWatch silence = new LeaderSilenceWatch(new LeaderSilenceWatch.Balancer() {
@@ -203,7 +162,7 @@ public class LeaderAwareLoadBalancer extends ProbingLoadBalancer {
 
         @Override
         public boolean refreshPending() {
-            return System.nanoTime() < refreshPendingUntil;
+            return hint.refreshPending();
         }
     });
 
@@ -212,65 +171,10 @@ public class LeaderAwareLoadBalancer extends ProbingLoadBalancer {
         return silence.connectionsClosed();
     }
 
-    /**
-     * Asks {@code member} (the new leader) who leads, with {@code refresh}: its forwarding of calls then points at
-     * itself before the calls that follow arrive, instead of at the leader before it (see {@link LeaderHint}).
-     */
-    private void refreshOn(Member member) {
-        refreshPendingUntil = System.nanoTime() + REFRESH_WAIT.toNanos();
-        try {
-            client().getExecutorService(HINT_EXECUTOR).submitToMember(new LeaderHint(settings().cpGroup(), true), member,
-                    new com.hazelcast.core.ExecutionCallback<String>() {
-                        @Override
-                        public void onResponse(String address) {
-                            refreshPendingUntil = 0;
-                        }
-
-                        @Override
-                        public void onFailure(Throwable t) {
-                            refreshPendingUntil = 0;
-                        }
-                    });
-        } catch (RuntimeException e) {
-            refreshPendingUntil = 0; // The refresh is a help, not a condition: calls go to the new leader anyway.
-        }
-    }
-
-    /** How long a silent deposed leader's connection stays open for the new leader's refresh to be answered. */
-    private static final java.time.Duration REFRESH_WAIT = java.time.Duration.ofSeconds(1);
-    /**
-     * Until when a refresh of the new leader is on its way: the calls that closing the old connection sets free should
-     * find the new leader forwarding to itself, so the close waits for it (prober thread reads, response thread clears).
-     */
-    private volatile long refreshPendingUntil;
-
-    private static boolean missingClass(Throwable t) {
-        for (Throwable c = t; c != null; c = c.getCause()) {
-            if (c instanceof ClassNotFoundException || c instanceof com.hazelcast.nio.serialization.HazelcastSerializationException
-                    || String.valueOf(c.getMessage()).contains("ClassNotFoundException")) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** The member the latest fresh hint names, if it passes the filter and is connected. */
-    private Member hintedLeader(Member[] candidates) {
-        String address = hintedAddress;
-        if (address == null || !hintIsFresh()) {
-            return null;
-        }
-        for (Member member : candidates) {
-            if (MemberFilter.address(member).equals(address) && isConnected(member)) {
-                return member;
-            }
-        }
-        return null;
-    }
 
     /** Whether the leader was last chosen from the members' own word (true) or by latency (false). */
     public boolean usesMemberHint() {
-        return hint == Hint.AVAILABLE;
+        return hint.available();
     }
 
     /**
@@ -503,17 +407,13 @@ public class LeaderAwareLoadBalancer extends ProbingLoadBalancer {
 
     @Override
     protected boolean isSettled() {
-        return leader != null && (hintIsFresh() || everyConnectedMemberMeasured());
+        return leader != null && (hint.fresh() || everyConnectedMemberMeasured());
     }
 
     /** While the members answer who leads, latency probes would only add load: send none. */
     @Override
     protected boolean wantsProbes() {
-        return !hintIsFresh();
-    }
-
-    private boolean hintIsFresh() {
-        return hint == Hint.AVAILABLE && System.nanoTime() - hintedAt <= 3 * settings().period().toNanos();
+        return !hint.fresh();
     }
 
     /** The member taken for the leader now. */
