@@ -11,8 +11,6 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,6 +19,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.function.Consumer;
+
+import static io.cpbench.bench.history.Sql.bind;
+import static io.cpbench.bench.history.Sql.firstLine;
+import static io.cpbench.bench.history.Sql.integer;
+import static io.cpbench.bench.history.Sql.isDuplicate;
+import static io.cpbench.bench.history.Sql.longValue;
+import static io.cpbench.bench.history.Sql.string;
 
 /**
  * The results history: a SQL database of every run ({@link HistoryRun}), SQLite in a file by default, PostgreSQL for
@@ -53,12 +58,12 @@ public final class HistoryStore implements AutoCloseable {
     }
 
     private final String shown;
-    private final Connection connection;
+    private final Sql sql;
     private final boolean sqlite;
 
     private HistoryStore(String shown, Connection connection, boolean sqlite) {
         this.shown = shown;
-        this.connection = connection;
+        this.sql = new Sql(connection, shown, STATEMENT_TIMEOUT_S);
         this.sqlite = sqlite;
     }
 
@@ -217,12 +222,12 @@ public final class HistoryStore implements AutoCloseable {
      */
     public boolean add(HistoryRun run) {
         try {
-            return transaction(() -> insert(run));
+            return sql.transaction(() -> insert(run));
         } catch (SQLException e) {
             if (isDuplicate(e)) {
                 return false; // another process added the same run meanwhile
             }
-            throw failed("cannot add run " + run.id(), e);
+            throw sql.failed("cannot add run " + run.id(), e);
         }
     }
 
@@ -230,7 +235,7 @@ public final class HistoryStore implements AutoCloseable {
         if (exists(run.id())) {
             return false;
         }
-        try (PreparedStatement s = prepare("INSERT INTO runs (id, kind, started_at, ended_at, status, cpbench_version,"
+        try (PreparedStatement s = sql.prepare("INSERT INTO runs (id, kind, started_at, ended_at, status, cpbench_version,"
                 + " cpbench_commit, member_release, client_release, topology, host, cores, max_heap_mb, os, jvm, options,"
                 + " directory, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
             bind(s, run.id(), run.kind(), run.startedAt(), run.endedAt(), run.status().name(), run.cpbenchVersion(),
@@ -239,7 +244,7 @@ public final class HistoryStore implements AutoCloseable {
                     Instant.now().toString());
             s.executeUpdate();
         }
-        try (PreparedStatement s = prepare("INSERT INTO run_labels (run_id, name, value) VALUES (?, ?, ?)")) {
+        try (PreparedStatement s = sql.prepare("INSERT INTO run_labels (run_id, name, value) VALUES (?, ?, ?)")) {
             for (Map.Entry<String, String> label : run.labels().entrySet()) {
                 bind(s, run.id(), label.getKey(), label.getValue());
                 s.addBatch();
@@ -247,7 +252,7 @@ public final class HistoryStore implements AutoCloseable {
             s.executeBatch();
         }
         // a row whose key a run already has (two result files of one scenario and round) is kept once
-        try (PreparedStatement s = prepare("INSERT INTO measurements (run_id, scenario, variant, op, harness, round,"
+        try (PreparedStatement s = sql.prepare("INSERT INTO measurements (run_id, scenario, variant, op, harness, round,"
                 + " network, status, started_at, ops, errors, ops_per_second, p50_us, p90_us, p99_us, p999_us, max_us,"
                 + " censored_from_us, leader_before, leader_after, term_before, term_after)"
                 + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")) {
@@ -262,47 +267,23 @@ public final class HistoryStore implements AutoCloseable {
         return true;
     }
 
-    @FunctionalInterface
-    private interface Work<T> {
-        T run() throws SQLException;
-    }
-
-    /**
-     * Runs {@code work} as one transaction: begun on leaving auto-commit (SQLite: BEGIN IMMEDIATE, which waits up to the
-     * busy timeout for another writer), committed on returning to it, rolled back if anything fails.
-     */
-    private <T> T transaction(Work<T> work) throws SQLException {
-        boolean committed = false;
-        try {
-            connection.setAutoCommit(false);
-            T result = work.run();
-            connection.setAutoCommit(true); // commits; commit() would begin the next transaction at once (see above)
-            committed = true;
-            return result;
-        } finally {
-            if (!committed) {
-                rollback();
-            }
-        }
-    }
-
     /** Records an acknowledgement of the change point before run {@code runId} in {@code series}. */
     public void ack(String series, String runId, String reason) {
-        try (PreparedStatement s = prepare("INSERT INTO acks (series, run_id, reason, acked_at) VALUES (?, ?, ?, ?)")) {
+        try (PreparedStatement s = sql.prepare("INSERT INTO acks (series, run_id, reason, acked_at) VALUES (?, ?, ?, ?)")) {
             bind(s, series, runId, reason, Instant.now().toString());
             s.executeUpdate(); // one statement: its own transaction
         } catch (SQLException e) {
             if (isDuplicate(e)) {
                 return;
             }
-            throw failed("cannot record the acknowledgement", e);
+            throw sql.failed("cannot record the acknowledgement", e);
         }
     }
 
     /** The acknowledged change points: series → run ids (the first run after each change). */
     public Map<String, List<String>> acks() {
         Map<String, List<String>> acks = new LinkedHashMap<>();
-        query("SELECT series, run_id FROM acks ORDER BY acked_at", List.of(),
+        sql.query("SELECT series, run_id FROM acks ORDER BY acked_at", List.of(),
                 rs -> acks.computeIfAbsent(string(rs, 1), k -> new ArrayList<>()).add(string(rs, 2)));
         return acks;
     }
@@ -311,13 +292,13 @@ public final class HistoryStore implements AutoCloseable {
     public List<HistoryRun> runs(int limit) {
         String newest = "SELECT id FROM runs ORDER BY started_at DESC, id LIMIT ?";
         List<HistoryRun> runs = new ArrayList<>();
-        query(RUN_COLUMNS + " WHERE id IN (" + newest + ") ORDER BY started_at DESC, id", List.of(limit),
+        sql.query(RUN_COLUMNS + " WHERE id IN (" + newest + ") ORDER BY started_at DESC, id", List.of(limit),
                 rs -> runs.add(run(rs, Map.of(), List.of())));
         if (runs.isEmpty()) {
             return runs;
         }
         Map<String, Map<String, String>> labels = new HashMap<>();
-        query("SELECT run_id, name, value FROM run_labels WHERE run_id IN (" + newest + ") ORDER BY run_id, name",
+        sql.query("SELECT run_id, name, value FROM run_labels WHERE run_id IN (" + newest + ") ORDER BY run_id, name",
                 List.of(limit), rs -> labels.computeIfAbsent(string(rs, 1), k -> new LinkedHashMap<>()).put(string(rs, 2),
                         string(rs, 3)));
         runs.replaceAll(r -> r.with(labels.getOrDefault(r.id(), Map.of()), r.options(), r.status()));
@@ -327,14 +308,14 @@ public final class HistoryStore implements AutoCloseable {
     /** Each run's directory, by run id: where a report's points link to. */
     public Map<String, String> directories() {
         Map<String, String> directories = new HashMap<>();
-        query("SELECT id, directory FROM runs", List.of(), rs -> directories.put(string(rs, 1), string(rs, 2)));
+        sql.query("SELECT id, directory FROM runs", List.of(), rs -> directories.put(string(rs, 1), string(rs, 2)));
         return directories;
     }
 
     /** How many runs the store holds. */
     public long count() {
         long[] n = new long[1];
-        query("SELECT COUNT(*) FROM runs", List.of(), rs -> n[0] = rs.getLong(1));
+        sql.query("SELECT COUNT(*) FROM runs", List.of(), rs -> n[0] = rs.getLong(1));
         return n[0];
     }
 
@@ -344,7 +325,7 @@ public final class HistoryStore implements AutoCloseable {
             throw new IllegalArgumentException("give at least 6 characters of a run id, as history list shows them");
         }
         List<String> ids = new ArrayList<>();
-        query("SELECT id FROM runs WHERE id LIKE ? ORDER BY id", List.of(id.replace("%", "") + "%"), rs -> ids.add(string(rs, 1)));
+        sql.query("SELECT id FROM runs WHERE id LIKE ? ORDER BY id", List.of(id.replace("%", "") + "%"), rs -> ids.add(string(rs, 1)));
         if (ids.size() > 1) {
             throw new IllegalArgumentException(id + " names " + ids.size() + " runs; give more of its id");
         }
@@ -354,10 +335,10 @@ public final class HistoryStore implements AutoCloseable {
     private HistoryRun run(String id, boolean withRows) {
         HistoryRun[] found = new HistoryRun[1];
         Map<String, String> labels = new LinkedHashMap<>();
-        query("SELECT name, value FROM run_labels WHERE run_id = ? ORDER BY name", List.of(id),
+        sql.query("SELECT name, value FROM run_labels WHERE run_id = ? ORDER BY name", List.of(id),
                 rs -> labels.put(string(rs, 1), string(rs, 2)));
         List<HistoryRun.Row> rows = withRows ? points(List.of(id)).stream().map(SeriesPoint::row).toList() : List.of();
-        query(RUN_COLUMNS + " WHERE id = ?", List.of(id), rs -> found[0] = run(rs, labels, rows));
+        sql.query(RUN_COLUMNS + " WHERE id = ?", List.of(id), rs -> found[0] = run(rs, labels, rows));
         return found[0];
     }
 
@@ -435,7 +416,7 @@ public final class HistoryStore implements AutoCloseable {
      */
     private List<SeriesPoint> rows(String where, List<Object> args) {
         List<SeriesPoint> points = new ArrayList<>();
-        query("SELECT m.run_id, r.started_at, r.cpbench_commit, r.member_release, r.topology, r.kind, m.scenario,"
+        sql.query("SELECT m.run_id, r.started_at, r.cpbench_commit, r.member_release, r.topology, r.kind, m.scenario,"
                 + " m.variant, m.op, m.harness, m.round, m.network, m.status, m.started_at, m.ops, m.errors,"
                 + " m.ops_per_second, m.p50_us, m.p90_us, m.p99_us, m.p999_us, m.max_us, m.censored_from_us,"
                 + " m.leader_before, m.leader_after, m.term_before, m.term_after FROM measurements m JOIN runs r"
@@ -456,7 +437,7 @@ public final class HistoryStore implements AutoCloseable {
         String which = runIds.size() > NAMED_RUNS ? ""
                 : " WHERE run_id IN (" + String.join(", ", java.util.Collections.nCopies(runIds.size(), "?")) + ")";
         Map<String, String> labels = new HashMap<>();
-        query("SELECT run_id, name, value FROM run_labels" + which + " ORDER BY run_id, name",
+        sql.query("SELECT run_id, name, value FROM run_labels" + which + " ORDER BY run_id, name",
                 runIds.size() > NAMED_RUNS ? List.of() : runIds,
                 rs -> labels.merge(string(rs, 1), string(rs, 2) + "=" + string(rs, 3), (a, b) -> a + "," + b));
         List<SeriesPoint> labelled = new ArrayList<>(points.size());
@@ -468,96 +449,12 @@ public final class HistoryStore implements AutoCloseable {
     }
 
     private boolean exists(String id) throws SQLException {
-        try (PreparedStatement s = prepare("SELECT 1 FROM runs WHERE id = ?")) {
+        try (PreparedStatement s = sql.prepare("SELECT 1 FROM runs WHERE id = ?")) {
             bind(s, id);
             try (ResultSet rs = s.executeQuery()) {
                 return rs.next();
             }
         }
-    }
-
-    @FunctionalInterface
-    private interface RowReader {
-        void read(ResultSet rs) throws SQLException;
-    }
-
-    private void query(String sql, List<Object> args, RowReader reader) {
-        try (PreparedStatement s = prepare(sql)) {
-            bind(s, args.toArray());
-            try (ResultSet rs = s.executeQuery()) {
-                while (rs.next()) {
-                    reader.read(rs);
-                }
-            }
-        } catch (SQLException e) {
-            throw failed("cannot read", e);
-        }
-    }
-
-    private PreparedStatement prepare(String sql) throws SQLException {
-        PreparedStatement s = connection.prepareStatement(sql);
-        s.setQueryTimeout(STATEMENT_TIMEOUT_S);
-        return s;
-    }
-
-    private static void bind(PreparedStatement s, Object... values) throws SQLException {
-        for (int i = 0; i < values.length; i++) {
-            Object v = values[i];
-            if (v == null) {
-                s.setNull(i + 1, Types.NULL); // the server infers the column's type (PostgreSQL refuses a VARCHAR null in a BIGINT)
-            } else if (v instanceof Integer n) {
-                s.setInt(i + 1, n);
-            } else if (v instanceof Long n) {
-                s.setLong(i + 1, n);
-            } else if (v instanceof Double d) {
-                s.setDouble(i + 1, d);
-            } else {
-                s.setString(i + 1, v.toString());
-            }
-        }
-    }
-
-    private static String string(ResultSet rs, int column) throws SQLException {
-        return rs.getString(column);
-    }
-
-    private static Long longValue(ResultSet rs, int column) throws SQLException {
-        long v = rs.getLong(column);
-        return rs.wasNull() ? null : v;
-    }
-
-    private static Integer integer(ResultSet rs, int column) throws SQLException {
-        int v = rs.getInt(column);
-        return rs.wasNull() ? null : v;
-    }
-
-    /** SQLite's and PostgreSQL's words for a primary key taken. */
-    private static boolean isDuplicate(SQLException e) {
-        String state = e.getSQLState();
-        String message = String.valueOf(e.getMessage());
-        return "23505".equals(state) || message.contains("UNIQUE constraint failed") || message.contains("PRIMARY KEY");
-    }
-
-    /** Ends a transaction that failed and returns to auto-commit, by statement: rollback() would begin another. */
-    private void rollback() {
-        try (Statement s = connection.createStatement()) {
-            s.execute("ROLLBACK");
-        } catch (SQLException ignored) {
-            // no transaction was open (a failed COMMIT ends it), or the connection is gone: the next call says so
-        }
-        try {
-            connection.setAutoCommit(true);
-        } catch (SQLException ignored) {
-            // sqlite-jdbc commits as it returns to auto-commit, and there is nothing left to commit
-        }
-    }
-
-    private IllegalStateException failed(String what, SQLException e) {
-        return new IllegalStateException("history store " + shown + ": " + what + ": " + firstLine(e.getMessage()), e);
-    }
-
-    private static String firstLine(String text) {
-        return text == null ? "" : text.lines().findFirst().orElse("").strip();
     }
 
     /** Whether this store is a SQLite file (else a server's database). */
@@ -567,15 +464,11 @@ public final class HistoryStore implements AutoCloseable {
 
     @Override
     public void close() {
-        try {
-            connection.close();
-        } catch (SQLException ignored) {
-            // closing a connection that failed: nothing more to do
-        }
+        sql.close();
     }
 
     /** For tests: runs {@code body} on the connection. */
     void withConnection(Consumer<Connection> body) {
-        body.accept(connection);
+        body.accept(sql.connection());
     }
 }
