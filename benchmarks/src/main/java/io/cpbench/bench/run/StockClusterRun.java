@@ -25,8 +25,8 @@ public final class StockClusterRun implements RunKind {
     private final StockCluster.Spec spec;
     private final Duration limit;
     private final PrintStream console;
+    /** Counted down by {@link #stop()} alone: a run that reached its {@code --for} was not stopped. */
     private final CountDownLatch stop = new CountDownLatch(1);
-    private volatile boolean stopped;
     private volatile Status status;
 
     /**
@@ -69,13 +69,12 @@ public final class StockClusterRun implements RunKind {
 
     @Override
     public void stop() {
-        stopped = true;
         stop.countDown();
     }
 
     @Override
     public boolean stopped() {
-        return stopped;
+        return stop.getCount() == 0;
     }
 
     /** OK once the members were up for as long as asked (Ctrl-C ends the run with 130 whatever this says). */
