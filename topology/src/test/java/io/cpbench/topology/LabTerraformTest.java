@@ -17,7 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The AWS lab's Terraform parses (hcl4j) and has the shape the lab promises: the seed's instance types and counts, a
  * cluster placement group, Hazelcast's port open only between lab hosts, and netem only on the slow member. What
- * Terraform and AWS would do with it is not checked here (no provider can be downloaded on this machine).
+ * AWS would do with it is not checked here (no provider can be downloaded on this machine); what Terraform itself reads
+ * (formatting, the rendered user data) is checked by {@link LabTerraformRenderTest}.
  */
 class LabTerraformTest {
 
@@ -219,10 +220,6 @@ class LabTerraformTest {
                 "clients = [for i, ip in local.client_ips", "name = \"client-${i}\"");
     }
 
-    /**
-     * The member template as Terraform renders it for one member: {@code ${var}} substituted, {@code $${} and
-     * {@code %{ if slow ~}...%{ endif ~}} handled. Just the subset the template uses.
-     */
     @Test
     void everyMemberGetsTheFaultScriptAndMaySudoOnlyIt() throws Exception {
         String template = Files.readString(TF.resolve("templates/member-init.sh.tftpl"));
@@ -233,6 +230,11 @@ class LabTerraformTest {
         }
     }
 
+    /**
+     * The member template as Terraform renders it for one member: {@code ${var}} substituted, {@code $${} and
+     * {@code %{ if slow ~}...%{ endif ~}} handled. Just the subset the template uses, for machines without Terraform;
+     * {@link LabTerraformRenderTest} checks it equal to Terraform's own rendering.
+     */
     static String render(String template, boolean slow) {
         Map<String, String> vars = new LinkedHashMap<>();
         vars.put("ssh_user", "admin");
