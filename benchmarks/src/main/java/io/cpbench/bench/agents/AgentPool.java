@@ -460,8 +460,13 @@ public final class AgentPool implements AutoCloseable {
 
     /** Where the agents' clients connect: the members of {@code topology}, with {@code cluster}'s client settings. */
     public static AgentJob.Target target(Topology topology, ClusterChoice cluster) {
+        return target(topology, cluster, cluster.memberTuning().atMostOnce());
+    }
+
+    /** {@link #target(Topology, ClusterChoice)} on members whose at-most-once setting is {@code atMostOnce}. */
+    public static AgentJob.Target target(Topology topology, ClusterChoice cluster, boolean atMostOnce) {
         return new AgentJob.Target(topology.clusterName(), topology.members().stream().map(MemberRef::address).toList(),
-                cluster.connectTimeout().toMillis(), cluster.failoverPreset().name(), cluster.memberTuning().atMostOnce());
+                cluster.connectTimeout().toMillis(), cluster.failoverPreset().name(), atMostOnce);
     }
 
     /** Asks the agents to stop the run in progress after their ops in flight. Safe from any thread. */

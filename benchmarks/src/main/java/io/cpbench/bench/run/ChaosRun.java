@@ -1,6 +1,6 @@
 package io.cpbench.bench.run;
 
-import io.cpbench.bench.agents.AgentPool;
+import io.cpbench.bench.agents.LoadSite;
 import io.cpbench.bench.cluster.ClusterChoice;
 import io.cpbench.bench.report.RunDirectory;
 import io.cpbench.bench.scenario.Scenario;
@@ -72,7 +72,8 @@ public final class ChaosRun extends StoppableRun implements RunKind {
 
     private final Config config;
     private final CountDownLatch stopNemesis = new CountDownLatch(1);
-    private AgentPool agents;
+    /** Where the load runs: here unless the service started agents for the run. */
+    private LoadSite site = LoadSite.here();
     private volatile Faults faults;
     private volatile Status verdict;
 
@@ -114,7 +115,7 @@ public final class ChaosRun extends StoppableRun implements RunKind {
         Topology topology = context.topology();
         faults = topology.faults().orElseThrow(
                 () -> new IllegalStateException("the " + topology.kind() + " topology cannot inject faults"));
-        agents = context.agents();
+        site = context.loadSite();
         SuiteOptions options = config.cluster().suiteOptions(-1, SuiteOptions.SEED_DELAY, ProbeSettings.defaults());
         ClusterWarmup.of(config.clusterWarmup()).run(console, config.spec(), topology, options, null,
                 stops.tracking(LoadEngine::stop));
@@ -161,36 +162,20 @@ public final class ChaosRun extends StoppableRun implements RunKind {
         LoadSpec spec = config.spec();
         ChaosNemesis nemesis;
         LoadResult load;
-        HistoryRecorder recorder;
-        AtomicReference<List<Event>> agentEvents = new AtomicReference<>();
-        ScenarioSession session = null;
-        try {
-            java.util.concurrent.Callable<LoadResult> loadRun;
+        LoadSite.Load running;
+        try (ScenarioSession session = ScenarioSession.open(config.scenario(), topology, options, null,
+                site.sessionClients(spec.clients()), spec.objectGroups())) {
+            running = site.prepare(new LoadSite.Job(spec, config.scenario().name(), topology, config.cluster(),
+                    config.cluster().memberTuning().atMostOnce(), session, runDir, listener, config.quiet(), true));
+            // the nemesis stamps its events on the history's clock (the agents' histories are moved onto it)
+            HistoryRecorder recorder = running.clock();
+            stops.running(running::stop);
             java.util.concurrent.CompletableFuture<Long> loadStart = new java.util.concurrent.CompletableFuture<>();
-            if (agents == null) {
-                session = ScenarioSession.open(config.scenario(), topology, options, null, spec.clients(), spec.objectGroups());
-                LoadEngine e = new LoadEngine(spec, session.clients(), runDir, listener).recordHistory()
-                        .routeByGroup(session.clientsByGroup()).atMostOnce(config.cluster().memberTuning().atMostOnce());
-                recorder = e.historyRecorder();
-                stops.running(e::stop);
-                loadRun = e::run;
-            } else {
-                // The agents record their ops; this recorder is the clock their histories are moved onto, and the nemesis's.
-                HistoryRecorder clock = new HistoryRecorder(0);
-                recorder = clock;
-                stops.running(agents::stop);
-                loadRun = () -> {
-                    AgentPool.Merged merged = agents.run(spec, config.scenario().name(),
-                            AgentPool.target(topology, config.cluster()), config.quiet(), clock, loadStart::complete);
-                    agentEvents.set(merged.history());
-                    return merged.load();
-                };
-            }
             AtomicReference<LoadResult> result = new AtomicReference<>();
             AtomicReference<Throwable> failure = new AtomicReference<>();
             Thread runner = new Thread(() -> {
                 try {
-                    result.set(loadRun.call());
+                    result.set(running.run(loadStart::complete));
                 } catch (Throwable t) {
                     failure.set(t);
                 } finally {
@@ -199,31 +184,24 @@ public final class ChaosRun extends StoppableRun implements RunKind {
             }, "cpbench-chaos-load");
             runner.start();
             nemesis = new ChaosNemesis(config.plan(), config.schedule(), topology, faults, recorder, console, stopNemesis);
-            long startsAt = System.nanoTime();
-            if (agents != null) {
-                // the faults' schedule begins with the load: when the agents' clients are all connected, which on a
-                // busy host takes seconds, not when their jobs went out
-                Long shared = awaitLoadStart(loadStart, runner);
-                startsAt = shared == null ? startsAt : shared;
-                long lead = startsAt - System.nanoTime();
-                if (lead > 0) {
-                    java.util.concurrent.TimeUnit.NANOSECONDS.sleep(lead);
-                }
+            // the faults' schedule begins with the load: at once here; on agents when their clients are all
+            // connected, which on a busy host takes seconds, not when their jobs went out
+            Long shared = awaitLoadStart(loadStart, runner);
+            long startsAt = shared == null ? System.nanoTime() : shared;
+            long lead = startsAt - System.nanoTime();
+            if (lead > 0) {
+                java.util.concurrent.TimeUnit.NANOSECONDS.sleep(lead);
             }
             nemesis.run(startsAt + spec.warmup().toNanos() + spec.profile().totalNanos(), spec.seed());
             runner.join();
             stops.running(null);
             if (failure.get() != null) {
-                throw new IllegalStateException("the load could not run" + (agents == null ? ": " : " on the agents: ")
+                throw new IllegalStateException("the load could not run" + site.where() + ": "
                         + io.cpbench.core.run.Driver.describe(failure.get()));
             }
             load = result.get();
-        } finally {
-            if (session != null) {
-                session.close();
-            }
         }
-        List<Event> events = agents == null ? recorder.events() : agentEvents.get();
+        List<Event> events = running.history();
         return checkAndReport(runDir, load, events, nemesis);
     }
 
@@ -274,14 +252,15 @@ public final class ChaosRun extends StoppableRun implements RunKind {
         ChaosDocument.Verdict verdict = ChaosDocument.verdictOf(checks);
         console.println("chaos run: " + verdict.status() + (verdict.reason() == null ? "" : " (" + verdict.reason() + ")"));
         writeResult(runDir, load, ChaosDocument.Check.of(lin), verdict, checks, availability, nemesis.log());
-        console.println("wrote chaos.json, history.jsonl, jepsen/" + (agents == null ? ", load.csv" : ""));
+        console.println("wrote chaos.json, history.jsonl, jepsen/"
+                + (site.loadFiles().contains("load.csv") ? ", load.csv" : ""));
         return verdict.status();
     }
 
-    /** One row per fault: when, what, how long until an op invoked after it succeeded, the longest gap, errors. */
     /**
-     * The agents' shared start instant ({@link System#nanoTime()}), once the pool has set it; null when the load
-     * ended (or failed) before it did. Bounded by the pool's own: it sets the instant within its ready bound.
+     * The load's start instant ({@link System#nanoTime()}), once its site has set it (here at once; on agents the
+     * shared instant, when all are ready); null when the load ended (or failed) before it did. Bounded by the site's
+     * own: the agent pool sets the instant within its ready bound.
      */
     private static Long awaitLoadStart(java.util.concurrent.CompletableFuture<Long> loadStart, Thread runner)
             throws InterruptedException {
@@ -289,7 +268,7 @@ public final class ChaosRun extends StoppableRun implements RunKind {
             try {
                 return loadStart.get(100, java.util.concurrent.TimeUnit.MILLISECONDS);
             } catch (java.util.concurrent.TimeoutException notYet) {
-                // the agents are still connecting
+                // the agents' clients are still connecting
             } catch (java.util.concurrent.ExecutionException cannot) {
                 return null;
             }
@@ -297,6 +276,7 @@ public final class ChaosRun extends StoppableRun implements RunKind {
         return loadStart.getNow(null);
     }
 
+    /** One row per fault: when, what, how long until an op invoked after it succeeded, the longest gap, errors. */
     public static String faultTable(List<Availability.Result> results) {
         StringBuilder b = new StringBuilder();
         b.append(String.format(Locale.ROOT, "%-3s %-8s %-9s %-26s %8s %10s %12s  %s%n", "#", "at", "fault", "target",

@@ -1,6 +1,6 @@
 package io.cpbench.bench.run;
 
-import io.cpbench.bench.agents.AgentPool;
+import io.cpbench.bench.agents.LoadSite;
 import io.cpbench.bench.cluster.ClusterChoice;
 import io.cpbench.bench.report.LiveView;
 import io.cpbench.bench.report.LoadTables;
@@ -76,7 +76,8 @@ public final class LoadRun extends ReleaseAwareRun implements RunKind {
 
     private final Config config;
     private volatile LoadEngine.Listener listener;
-    private AgentPool agents;
+    /** Where the loads run: here unless the service started agents for the run. */
+    private LoadSite site = LoadSite.here();
     private volatile LoadResult engineAlone;
 
     public LoadRun(Config config, PrintStream console) {
@@ -138,7 +139,7 @@ public final class LoadRun extends ReleaseAwareRun implements RunKind {
             runAcross(across, acrossReleases(), context);
             return;
         }
-        agents = context.agents();
+        site = context.loadSite();
         run(context.topology(), context.runDir());
     }
 
@@ -254,6 +255,10 @@ public final class LoadRun extends ReleaseAwareRun implements RunKind {
         return load;
     }
 
+    /**
+     * One scenario's load, wherever it runs ({@link LoadSite}): the session opened here (all its clients, or the one
+     * that reads leadership and routing before and after when agents run the load), the load, the verdict.
+     */
     private RunResult runOne(Scenario scenario, int round, Topology topology, Path runDir) {
         LoadSpec spec = config.spec();
         ResultBuilder builder = ResultBuilder.of(scenario, round).harness("load")
@@ -262,70 +267,42 @@ public final class LoadRun extends ReleaseAwareRun implements RunKind {
         String stem = String.format(Locale.ROOT, "%02d-%s.load", round, scenario.name());
         ScenarioSession session;
         try {
-            session = ScenarioSession.open(scenario, topology, config.options(), null, agents != null ? 1 : spec.clients(),
+            session = ScenarioSession.open(scenario, topology, config.options(), null, site.sessionClients(spec.clients()),
                     spec.objectGroups());
         } catch (ScenarioSession.SetupException e) {
             return failed(runDir, builder.where(e.where()).status(Status.FAIL, e.getMessage()).build());
         }
-        if (agents != null) {
-            return runOnAgents(scenario, session, builder, topology, runDir, stem);
-        }
         LoadResult load;
         ScenarioSession.Report report;
         try {
-            LoadEngine engine = new LoadEngine(spec, session.clients(), runDir.resolve(stem), listener)
-                    .routeByGroup(session.clientsByGroup()).atMostOnce(config.cluster().memberTuning().atMostOnce());
-            stops.running(engine::stop);
-            load = engine.run();
+            LoadSite.Load running = site.prepare(new LoadSite.Job(spec, scenario.name(), topology, config.cluster(),
+                    config.cluster().memberTuning().atMostOnce(), session, runDir.resolve(stem), listener, config.quiet(), false));
+            stops.running(running::stop);
+            load = running.run(started -> { });
             stops.running(null);
             report = session.finish(stops.stopped());
         } catch (RuntimeException e) { // setting the objects up, or reading them back, failed: this run FAILs, the rest go on
             stops.running(null);
             ScenarioSession.Report where = session.finish(stops.stopped());
-            return failed(runDir, builder.where(where).status(Status.FAIL, "load could not run: " + Driver.describe(e)).build());
-        } finally {
-            session.close();
-        }
-        LoadVerdict verdict = LoadVerdict.of(load, report);
-        RunResult result = builder.where(report).measuredLoad(load).status(verdict.status(), verdict.reason())
-                .hlog(stem + "/load-" + spec.mix().keySet().iterator().next().key() + ".hlog").build();
-        ResultFiles.write(runDir, result);
-        console.println();
-        console.print(indent(LoadSummary.render(load)));
-        console.printf(Locale.ROOT, "    %s  via %s%s%n    wrote %s.json, %s/load.csv and one .hlog per op%n%n", verdict.status(),
-                report.cluster().clientTarget(), verdict.reason() == null ? "" : "  (" + verdict.reason() + ")", stem, stem);
-        return result;
-    }
-
-    /**
-     * The scenario's load split between the agents; this process's own session (one client) only reads leadership
-     * and routing before and after, for the result's checks.
-     */
-    private RunResult runOnAgents(Scenario scenario, ScenarioSession session, ResultBuilder builder, Topology topology,
-                                  Path runDir, String stem) {
-        LoadSpec spec = config.spec();
-        LoadResult load;
-        ScenarioSession.Report report;
-        try {
-            stops.running(agents::stop);
-            load = agents.run(spec, scenario.name(), AgentPool.target(topology, config.cluster()), config.quiet());
-            stops.running(null);
-            report = session.finish(stops.stopped());
-        } catch (RuntimeException e) {
-            stops.running(null);
-            ScenarioSession.Report where = session.finish(stops.stopped());
-            return failed(runDir, builder.where(where).status(Status.FAIL, "load could not run on the agents: "
+            return failed(runDir, builder.where(where).status(Status.FAIL, "load could not run" + site.where() + ": "
                     + Driver.describe(e)).build());
         } finally {
             session.close();
         }
         LoadVerdict verdict = LoadVerdict.of(load, report);
-        RunResult result = builder.where(report).measuredLoad(load).status(verdict.status(), verdict.reason()).build();
+        List<String> files = site.loadFiles();
+        builder.where(report).measuredLoad(load).status(verdict.status(), verdict.reason());
+        if (!files.isEmpty()) {
+            builder.hlog(stem + "/load-" + spec.mix().keySet().iterator().next().key() + ".hlog");
+        }
+        RunResult result = builder.build();
         ResultFiles.write(runDir, result);
         console.println();
         console.print(indent(LoadSummary.render(load)));
-        console.printf(Locale.ROOT, "    %s  on %d agents%s%n    wrote %s.json%n%n", verdict.status(), load.agents().size(),
-                verdict.reason() == null ? "" : "  (" + verdict.reason() + ")", stem);
+        console.printf(Locale.ROOT, "    %s  %s%s%n    wrote %s.json%s%n%n", verdict.status(),
+                site.ranOn(load, report.cluster().clientTarget()),
+                verdict.reason() == null ? "" : "  (" + verdict.reason() + ")", stem,
+                files.isEmpty() ? "" : ", " + stem + "/" + String.join(" and ", files));
         return result;
     }
 

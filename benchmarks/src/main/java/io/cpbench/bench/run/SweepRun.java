@@ -1,6 +1,6 @@
 package io.cpbench.bench.run;
 
-import io.cpbench.bench.agents.AgentPool;
+import io.cpbench.bench.agents.LoadSite;
 import io.cpbench.bench.cluster.ClusterChoice;
 import io.cpbench.bench.report.LiveView;
 import io.cpbench.bench.report.RunDirectory;
@@ -73,7 +73,8 @@ public final class SweepRun extends StoppableRun implements RunKind {
     private volatile Function<String, LoadEngine.Listener> cellListener = name -> null;
     private volatile List<CellRun> runs = List.of();
     private RunContext context;
-    private AgentPool agents;
+    /** Where the cells' loads run: here unless the service started agents for the run. */
+    private LoadSite site = LoadSite.here();
 
     public SweepRun(Config config, PrintStream console) {
         super(console);
@@ -110,7 +111,7 @@ public final class SweepRun extends StoppableRun implements RunKind {
     @Override
     public void run(RunContext with) {
         context = with;
-        agents = with.agents();
+        site = with.loadSite();
         LiveView view = with.live();
         cellListener = name -> config.cellLines() || view != null
                 ? LoadRun.consoleListener(console, !config.cellLines(), view, name) : null;
@@ -165,7 +166,8 @@ public final class SweepRun extends StoppableRun implements RunKind {
                 Topology topology = startCluster(grid.memberSettings().get(0), runDir.resolve("members"));
                 warmCluster(grid, topology);
                 Matrix.rounds(cells, grid.repeats(), stops::stopped, done -> true,
-                        (repeat, cell) -> progress.run(() -> runCell(grid, cell, repeat, topology, runDir)));
+                        (repeat, cell) -> progress.run(() -> runCell(grid, cell, repeat, topology,
+                                grid.memberSettings().get(0), runDir)));
             } else {
                 // A cluster per member setting and repeat, settings in an order rotated per repeat, as the cells are.
                 outer:
@@ -187,7 +189,7 @@ public final class SweepRun extends StoppableRun implements RunKind {
                                 if (stops.stopped()) {
                                     break;
                                 }
-                                progress.run(() -> runCell(grid, cell, r, topology, runDir));
+                                progress.run(() -> runCell(grid, cell, r, topology, tuning, runDir));
                             }
                         } finally {
                             live.set(null);
@@ -299,37 +301,33 @@ public final class SweepRun extends StoppableRun implements RunKind {
                 stops.tracking(LoadEngine::stop));
     }
 
-    private CellRun runCell(SweepGrid grid, SweepCell cell, int repeat, Topology topology, Path runDir) {
+    /** One cell on {@code topology}, whose members run with {@code tuning} on top of the cluster's own. */
+    private CellRun runCell(SweepGrid grid, SweepCell cell, int repeat, Topology topology, MemberTuning tuning,
+                            Path runDir) {
         LoadSpec spec = cellSpec(grid, cell, config.seed());
         Path dir = runDir.resolve("cells").resolve(String.format(Locale.ROOT, "r%d-%s-%s%s", repeat, cell.routing(),
                 cell.level().replace('@', '-').replace('/', '_'),
                 cell.members().isEmpty() ? "" : "-" + cell.members().replace(", ", "-").replace("=", "")));
         ScenarioSession session;
         try {
-            // On agents, this process's one client only reads leadership and routing before and after.
             session = ScenarioSession.open(Scenarios.byName(cell.routing()), topology, config.options(), null,
-                    agents != null ? 1 : cell.clients());
+                    site.sessionClients(cell.clients()));
         } catch (ScenarioSession.SetupException e) {
             return failed(repeat, cell, e.getMessage());
         }
         LoadResult load;
         ScenarioSession.Report report;
         try {
-            if (agents != null) {
-                stops.running(agents::stop);
-                load = agents.run(spec, cell.routing(), AgentPool.target(topology, config.cluster()), true);
-            } else {
-                LoadEngine engine = new LoadEngine(spec, session.clients(), dir, cellListener.apply("cell " + dir.getFileName()));
-                stops.running(engine::stop);
-                load = engine.run();
-            }
+            LoadSite.Load running = site.prepare(new LoadSite.Job(spec, cell.routing(), topology, config.cluster(),
+                    config.cluster().memberTuning().with(tuning).atMostOnce(), session, dir, cellListener.apply("cell " + dir.getFileName()), true, false));
+            stops.running(running::stop);
+            load = running.run(started -> { });
             stops.running(null);
             report = session.finish(stops.stopped());
         } catch (RuntimeException e) {
             stops.running(null);
             session.finish(stops.stopped());
-            return failed(repeat, cell, "load could not run" + (agents != null ? " on the agents: " : ": ")
-                    + io.cpbench.core.run.Driver.describe(e));
+            return failed(repeat, cell, "load could not run" + site.where() + ": " + io.cpbench.core.run.Driver.describe(e));
         } finally {
             session.close();
         }

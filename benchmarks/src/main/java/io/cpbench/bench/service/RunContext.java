@@ -1,6 +1,7 @@
 package io.cpbench.bench.service;
 
 import io.cpbench.bench.agents.AgentPool;
+import io.cpbench.bench.agents.LoadSite;
 import io.cpbench.bench.cluster.ClusterChoice;
 import io.cpbench.bench.report.LiveView;
 import io.cpbench.topology.MemberTuning;
@@ -53,9 +54,10 @@ public final class RunContext {
         return topology;
     }
 
-    /** The load agents the run splits its load between, or null for none (the load runs in this process). */
-    public AgentPool agents() {
-        return agents;
+    /** Where the run's loads run: split between the load agents the service started for it, or in this process. */
+    public LoadSite loadSite() {
+        AgentPool pool = agents;
+        return pool == null ? LoadSite.here() : LoadSite.on(pool);
     }
 
     /** The live view ({@code --live}), or null. */

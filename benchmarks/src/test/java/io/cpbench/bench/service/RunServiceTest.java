@@ -51,7 +51,7 @@ class RunServiceTest {
         @Override
         public void run(RunContext context) throws Exception {
             runDir = context.runDir();
-            calls.add("run " + Files.isDirectory(context.runDir()) + " agents=" + context.agents() + " live=" + context.live());
+            calls.add("run " + Files.isDirectory(context.runDir()) + " site=" + context.loadSite().getClass().getSimpleName() + " live=" + context.live());
             if (fails != null) {
                 throw fails;
             }
@@ -97,7 +97,7 @@ class RunServiceTest {
         ByteArrayOutputStream console = new ByteArrayOutputStream();
         int code = RunService.run(kind, RunService.Setup.into(out), quiet(console));
         assertThat(code).as("the kind's status's code (BREACHED)").isEqualTo(ExitCodes.THRESHOLDS);
-        assertThat(kind.calls).containsExactly("announce false", "run true agents=null live=null", "close", "write",
+        assertThat(kind.calls).containsExactly("announce false", "run true site=Here live=null", "close", "write",
                 "status");
         assertThat(kind.runDir.getParent()).isEqualTo(out);
         assertThat(kind.runDir.getFileName().toString()).endsWith("-probe");
@@ -110,7 +110,7 @@ class RunServiceTest {
         Recording kind = new Recording(true, new IllegalArgumentException("agents did not come"));
         assertThatThrownBy(() -> RunService.run(kind, RunService.Setup.into(out), quiet(new ByteArrayOutputStream())))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("agents did not come");
-        assertThat(kind.calls).containsExactly("announce false", "run true agents=null live=null", "close", "write");
+        assertThat(kind.calls).containsExactly("announce false", "run true site=Here live=null", "close", "write");
         assertThat(kind.runDir.resolve("result.md")).as("what was measured is kept").exists();
     }
 
@@ -124,7 +124,7 @@ class RunServiceTest {
         };
         int code = RunService.run(stopped, RunService.Setup.into(out), quiet(new ByteArrayOutputStream()));
         assertThat(code).as("the service decides: 130, whatever the kind's status").isEqualTo(ExitCodes.INTERRUPTED);
-        assertThat(stopped.calls).containsExactly("announce false", "run true agents=null live=null", "close", "write",
+        assertThat(stopped.calls).containsExactly("announce false", "run true site=Here live=null", "close", "write",
                 "status");
     }
 
