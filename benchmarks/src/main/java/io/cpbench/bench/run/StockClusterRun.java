@@ -72,6 +72,12 @@ public final class StockClusterRun implements RunKind {
         stop.countDown();
     }
 
+    /** Ctrl-C is how this run is meant to end: it measured nothing, so nothing is kept. */
+    @Override
+    public String interruptedLine() {
+        return "stopping the members ...";
+    }
+
     @Override
     public boolean stopped() {
         return stop.getCount() == 0;

@@ -13,12 +13,13 @@ final class Interruption {
     private final Thread hook;
 
     /**
+     * @param line       what it prints first ("interrupted; keeping what was measured ...")
      * @param stop       runs first: stop the run in flight (its result is kept as INCOMPLETE)
      * @param afterwards runs once the main thread has written the results (or after 60 s)
      */
-    Interruption(Runnable stop, Runnable afterwards) {
+    Interruption(String line, Runnable stop, Runnable afterwards) {
         hook = new Thread(() -> {
-            System.err.println("\ncp-bench: interrupted; keeping what was measured ...");
+            System.err.println("\ncp-bench: " + line);
             stop.run();
             try {
                 written.await(60, TimeUnit.SECONDS);

@@ -61,6 +61,11 @@ public interface RunKind {
     /** Whether {@link #stop()} was called. */
     boolean stopped();
 
+    /** What Ctrl-C prints first, on stderr: that what was measured is kept, for a run that measures. */
+    default String interruptedLine() {
+        return "interrupted; keeping what was measured ...";
+    }
+
     /**
      * Stops what the run itself holds open (worker processes; faults in force are healed). Called on the main thread
      * after {@link #run}, and again from the Ctrl-C hook, so more than once; never throws. The clusters the service

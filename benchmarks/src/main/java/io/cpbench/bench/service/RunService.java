@@ -158,7 +158,7 @@ public final class RunService {
                 throw e;
             }
         }
-        Interruption interruption = new Interruption(kind::stop, () -> {
+        Interruption interruption = new Interruption(kind.interruptedLine(), kind::stop, () -> {
             kind.close();
             context.closeClusters();
         });
