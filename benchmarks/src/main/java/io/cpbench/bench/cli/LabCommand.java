@@ -46,8 +46,9 @@ final class LabCommand implements Runnable {
                 description = "The java executable on the member hosts (default: ${DEFAULT-VALUE}).")
         String java;
 
-        @Option(names = "--jar", paramLabel = "PATH", defaultValue = "/opt/cpbench/cpbench.jar",
-                description = "cp-bench's jar on the member hosts (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--jar", paramLabel = "PATH", defaultValue = "/opt/cpbench/lib/cpbench.jar",
+                description = "cp-bench's jar on the member hosts, where cpbench-lab unpacks the distribution "
+                        + "(default: ${DEFAULT-VALUE}).")
         String jar;
 
         @Option(names = "--log-dir", paramLabel = "DIR", defaultValue = "/opt/cpbench/logs",

@@ -140,17 +140,21 @@ class LabLoopbackIT {
     void theLabLoopRunsJmhOnTheClient() throws Exception {
         String out = dryRun("jmh", "--scenario", "client-leader");
         List<String> lines = out.lines().toList();
-        int jmh = indexOf(lines, "\\+ ssh admin@198.51.100.10 .*cpbench.jar jmh --topology remote --inventory inventory.json"
+        int jmh = indexOf(lines, "\\+ ssh admin@198.51.100.10 .*bin/cpbench jmh --topology remote --inventory inventory.json"
                 + " --out runs --quick --scenario client-leader");
         assertThat(jmh).as(out).isNotNegative();
-        assertThat(indexOf(lines, "\\+ ssh admin@198.51.100.14 sudo systemctl restart cpbench-member.*")).isLessThan(jmh);
+        // every member (re)started before the trials (a member's private address, reached through the client)
+        for (int i = 1; i <= 5; i++) {
+            assertThat(indexOf(lines, "\\+ ssh admin@10\\.42\\.1\\.1" + i + " " + UNPACK
+                    + " && sudo systemctl restart cpbench-member.*")).as(out).isNotNegative().isLessThan(jmh);
+        }
         assertThat(indexOf(lines, "\\+ scp -r admin@198.51.100.10:/opt/cpbench/runs/\\. .*")).isGreaterThan(jmh);
     }
 
     /** Options add to --quick ('run --rounds 5' is not the full 500,000-op matrix); --full drops it. */
     @Test
     void theLabLoopsOptionsAddToQuickUnlessFullIsGiven() throws Exception {
-        String matrix = "\\+ ssh admin@198.51.100.10 .*cpbench.jar matrix --topology remote --inventory inventory.json --out runs";
+        String matrix = "\\+ ssh admin@198.51.100.10 .*bin/cpbench matrix --topology remote --inventory inventory.json --out runs";
         String out = dryRun("run", "--rounds", "5");
         assertThat(indexOf(out.lines().toList(), matrix + " --quick --rounds 5")).as(out).isNotNegative();
         out = dryRun("run", "--full", "--rounds", "5");
@@ -185,6 +189,9 @@ class LabLoopbackIT {
                 + " leadership priority, but the members report 127.0.0.1:" + ports.get(PRIORITY)).doesNotContain("\tat ");
     }
 
+    /** How the lab unpacks the distribution on a host (a regex). */
+    static final String UNPACK = "tar -xzf /opt/cpbench/cpbench\\.tar\\.gz --strip-components=1 -C /opt/cpbench";
+
     @Test
     void theLabLoopUploadsStartsRunsAndFetchesInThatOrder() throws Exception {
         String out = dryRun("run", "--scenario", "client-leader");
@@ -192,15 +199,19 @@ class LabLoopbackIT {
         for (int i = 1; i <= 5; i++) {
             String host = "admin@10.42.1.1" + i; // a member's private address: ssh reaches it through the client
             int upload = indexOf(lines, "\\+ scp .*member-" + (i - 1) + "\\.argv " + host + ":/opt/cpbench/member.argv");
-            int start = indexOf(lines, "\\+ ssh " + host + " sudo systemctl restart cpbench-member.*");
+            // the distribution the build made, unpacked where the member's command line runs lib/cpbench.jar from
+            int dist = indexOf(lines, "\\+ scp .*/benchmarks/target/cpbench-[^/ ]+\\.tar\\.gz " + host
+                    + ":/opt/cpbench/cpbench\\.tar\\.gz");
+            assertThat(dist).as(out).isNotNegative().isLessThan(upload);
+            int start = indexOf(lines, "\\+ ssh " + host + " " + UNPACK + " && sudo systemctl restart cpbench-member.*");
             int stop = indexOf(lines, "\\+ ssh " + host + " sudo systemctl stop cpbench-member.*");
             assertThat(upload).as(out).isNotNegative().isLessThan(start);
-            assertThat(start).isLessThan(indexOf(lines, "\\+ ssh admin@198.51.100.10 .*cpbench.jar matrix --topology remote "
+            assertThat(start).isLessThan(indexOf(lines, "\\+ ssh admin@198.51.100.10 .*bin/cpbench matrix --topology remote "
                     + "--inventory inventory.json --out runs --quick --scenario client-leader"));
             assertThat(stop).isGreaterThan(indexOf(lines, "\\+ scp -r admin@198.51.100.10:/opt/cpbench/runs/\\. .*"));
         }
         // the client gets the inventory alone (the outputs hold the lab's key), and the key on ssh's standard input
-        int matrix = indexOf(lines, "\\+ ssh admin@198.51.100.10 .*cpbench.jar matrix .*");
+        int matrix = indexOf(lines, "\\+ ssh admin@198.51.100.10 .*bin/cpbench matrix .*");
         assertThat(indexOf(lines, "\\+ scp .*/inventory\\.json admin@198\\.51\\.100\\.10:/opt/cpbench/inventory\\.json"))
                 .as(out).isNotNegative().isLessThan(matrix);
         assertThat(out).doesNotContain("terraform-outputs.json admin@").doesNotContain("PRIVATE KEY");
@@ -245,14 +256,14 @@ class LabLoopbackIT {
     void theLabLoopStartsAnAgentOnEveryClientThenTheCoordinatorOnTheFirstAndStopsThemAfterFetching() throws Exception {
         String out = dryRun("load", "--clients", "2", "--duration", "10s");
         List<String> lines = out.lines().toList();
-        int coordinator = indexOf(lines, "\\+ ssh admin@198.51.100.10 .*cpbench.jar load --topology remote --inventory"
+        int coordinator = indexOf(lines, "\\+ ssh admin@198.51.100.10 .*bin/cpbench load --topology remote --inventory"
                 + " inventory.json --agent-hosts 10.42.0.10:5801,10.42.0.101:5801 --control-bind 10.42.0.10 --out runs"
                 + " --clients 2 --duration 10s");
         int fetch = indexOf(lines, "\\+ scp -r admin@198.51.100.10:/opt/cpbench/runs/\\. .*");
         assertThat(coordinator).as(out).isNotNegative();
         String[][] agents = {{"198.51.100.10", "10.42.0.10", "client-0"}, {"198.51.100.101", "10.42.0.101", "client-1"}};
         for (String[] agent : agents) {
-            int start = indexOf(lines, "\\+ ssh admin@" + agent[0].replace(".", "\\.") + " .*cpbench.jar agent --control"
+            int start = indexOf(lines, "\\+ ssh admin@" + agent[0].replace(".", "\\.") + " .*bin/cpbench agent --control"
                     + " 10.42.0.10:5801,10.42.0.101:5801 --bind " + agent[1] + " --name " + agent[2] + " .*");
             int stop = indexOf(lines, "\\+ ssh admin@" + agent[0].replace(".", "\\.") + " pkill -f '\\[c\\]pbench.jar agent' \\|\\| true");
             assertThat(start).as(out).isNotNegative().isLessThan(coordinator);
