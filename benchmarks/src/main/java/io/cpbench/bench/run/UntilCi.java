@@ -22,7 +22,8 @@ import java.util.Locale;
  */
 public record UntilCi(double target, int minRounds, int maxRounds, Duration maxTime) {
 
-    public static final int MIN_ROUNDS = 5;
+    /** Under 6 values no interval of a median is a 95 % one ({@link io.cpbench.core.stats.Bootstrap#mostConfidence}). */
+    public static final int MIN_ROUNDS = io.cpbench.core.stats.Bootstrap.VALUES_FOR_95;
 
     public UntilCi {
         if (!(target > 0 && target < 1)) {

@@ -237,6 +237,15 @@ public final class ScenarioTable {
         }
         List<String> lines = new ArrayList<>();
         lines.add("What this run found (each scenario against its network's baseline, 95% intervals of the paired ratios):");
+        int fewest = judged.stream().mapToInt(r -> r.interval().n()).min().orElseThrow();
+        if (fewest < Bootstrap.VALUES_FOR_95) {
+            // no interval of a median from so few rounds is a 95 % one, the bootstrap's included: say what they are
+            lines.add(fmt("  With %d paired rounds these are not 95%% intervals: none from %d values can hold their median"
+                    + " with more than %.1f%% confidence (all %d fall on one side of it %.1f%% of the time), so read"
+                    + " every verdict below at that confidence; %d rounds or more give 95%% (--rounds, or --until-ci).",
+                    fewest, fewest, Bootstrap.mostConfidence(fewest) * 100, fewest,
+                    (1 - Bootstrap.mostConfidence(fewest)) * 100, Bootstrap.VALUES_FOR_95));
+        }
         for (Reading reading : List.of(Reading.FASTER, Reading.SLOWER)) {
             List<String> rows = judged.stream().filter(r -> r.reading() == reading).map(r -> fmt("%s %.3f (%.3f–%.3f)",
                     r.scenario(), r.interval().median(), r.interval().low(), r.interval().high())).toList();

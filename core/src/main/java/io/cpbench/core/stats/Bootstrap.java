@@ -35,7 +35,24 @@ public final class Bootstrap {
         }
     }
 
-    /** The median of {@code values} with its 95 % percentile-bootstrap interval. */
+    /** Values from which an interval can hold their distribution's median with 95 % confidence ({@link #mostConfidence}). */
+    public static final int VALUES_FOR_95 = 6;
+
+    /**
+     * The most confidence any interval from {@code n} values can have of holding their distribution's median: the
+     * widest, [lowest, highest], misses it only when all {@code n} fall on one side of it, which happens with
+     * probability 2 x 0.5^n whatever the distribution (continuous, independent values). 75 % for 3 values, 87.5 % for
+     * 4, 93.75 % for 5, 96.9 % for 6: below 6 no interval of a median is a 95 % one, and a percentile-bootstrap
+     * interval, which lies within [lowest, highest], is no exception. 0 for none.
+     */
+    public static double mostConfidence(int n) {
+        return n < 1 ? 0 : 1 - 2 * Math.pow(0.5, n);
+    }
+
+    /**
+     * The median of {@code values} with its 95 % percentile-bootstrap interval (fewer than {@link #VALUES_FOR_95}
+     * values cannot give 95 %: {@link #mostConfidence}).
+     */
     public static Interval median95(double[] values) {
         return median(values, 0.95);
     }

@@ -339,6 +339,10 @@ class ScenarioTableTest {
                         + " client-smart (±26.9%)")
                 .contains("within 3% of the baseline (the study's question): shown for none")
                 .doesNotContain("client-follower");
+        // three paired rounds: no interval of a median holds it with more than 1 - 2 x 0.5^3 = 75 %, and it says so
+        assertThat(lines.get(1)).isEqualTo("  With 3 paired rounds these are not 95% intervals: none from 3 values can"
+                + " hold their median with more than 75.0% confidence (all 3 fall on one side of it 25.0% of the time),"
+                + " so read every verdict below at that confidence; 6 rounds or more give 95% (--rounds, or --until-ci).");
         // the widest is client-lb's: (0.852 - 0.438) / 2 / 0.648 = 31.94 % (client-smart's is 26.87 %);
         // 3 x (0.3194 / 0.03)^2 = 340.2
         assertThat(lines.get(lines.size() - 1)).contains("its widest interval is ±31.9% (client-lb) after 3 paired"
@@ -347,6 +351,11 @@ class ScenarioTableTest {
         List<String> answered = ScenarioTable.findings(List.of(named("client-lb", ratio(1.005, 0.980, 1.020, 40))), 0.03);
         assertThat(answered).anySatisfy(l -> assertThat(l).contains("shown for client-lb"))
                 .last().asString().contains("answers the question for every row");
+        assertThat(answered).as("40 rounds: 95% intervals, no caveat").noneMatch(l -> l.contains("not 95% intervals"));
+        assertThat(ScenarioTable.findings(List.of(named("client-lb", ratio(1.005, 0.980, 1.020, 6))), 0.03))
+                .as("6 rounds can give 95%").noneMatch(l -> l.contains("not 95% intervals"));
+        assertThat(ScenarioTable.findings(List.of(named("client-lb", ratio(1.005, 0.980, 1.020, 5))), 0.03))
+                .anySatisfy(l -> assertThat(l).contains("With 5 paired rounds", "more than 93.8% confidence"));
         assertThat(ScenarioTable.findings(List.of(named("client-lb", ratio(0.6, 0.6, 0.6, 1))), 0.03))
                 .as("one round: nothing to say").isEmpty();
         // a row with fewer paired rounds (one left out as disturbed) that is still wider than ±3 %: 2 x (3.5 / 3)^2 =
