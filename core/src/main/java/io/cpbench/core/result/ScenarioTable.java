@@ -121,7 +121,12 @@ public final class ScenarioTable {
         }
         long censored = rows.stream().map(r -> r.latency().censored()).filter(java.util.Objects::nonNull)
                 .mapToLong(Censored::ops).sum();
-        return MarkdownTable.render(header, cells) + (censored == 0 ? "" : fmt("%n≥: a lower bound. %,d op%s still in"
+        // an interval of a median from under 6 rounds is the rounds' range at best, and not a 95 % one
+        int fewest = rows.stream().mapToInt(r -> r.opsCi().n()).filter(n -> n >= 2).min().orElse(Integer.MAX_VALUE);
+        String fewRounds = fewest >= Bootstrap.VALUES_FOR_95 ? "" : fmt("%nOp/s 95%% CI: from %d rounds, an interval holds"
+                + " the median with at most %.1f%% confidence (1 - 2 x 0.5^%d); %d rounds or more give 95%%.%n", fewest,
+                Bootstrap.mostConfidence(fewest) * 100, fewest, Bootstrap.VALUES_FOR_95);
+        return MarkdownTable.render(header, cells) + fewRounds + (censored == 0 ? "" : fmt("%n≥: a lower bound. %,d op%s still in"
                 + " flight when %s run ended %s counted at %s latency so far, not left out.%n", censored,
                 censored == 1 ? "" : "s", censored == 1 ? "its" : "their", censored == 1 ? "is" : "are",
                 censored == 1 ? "its" : "their"));

@@ -4,6 +4,7 @@ import io.cpbench.core.status.Status;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import static io.cpbench.core.result.ResultFilesTest.result;
@@ -233,6 +234,15 @@ class ScenarioTableTest {
         String mixed = ScenarioTable.markdown(List.of(result("client-leader", 1, 1000, Status.OK, 1),
                 result("client-leader", 2, 1100, Status.OK, 1), result("client-follower", 1, 800, Status.OK, 1)));
         assertThat(mixed).contains("Op/s 95% CI (rounds)").contains("– (n=1)").contains("1000–1100");
+        // two rounds: no interval of a median from them is a 95 % one, and the table says what it is
+        assertThat(mixed).contains("Op/s 95% CI: from 2 rounds, an interval holds the median with at most 50.0%"
+                + " confidence (1 - 2 x 0.5^2); 6 rounds or more give 95%.");
+        List<RunResult> six = new ArrayList<>();
+        for (int round = 1; round <= 6; round++) {
+            six.add(result("client-leader", round, 1000 + round, Status.OK, 1));
+        }
+        assertThat(ScenarioTable.markdown(six)).contains("(n=6)").doesNotContain("at most");
+        assertThat(single).doesNotContain("at most");
     }
 
     /**
