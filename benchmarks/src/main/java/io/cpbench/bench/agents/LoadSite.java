@@ -47,10 +47,10 @@ public interface LoadSite {
     String where();
 
     /**
-     * What a load writes into its directory besides its result, as the "wrote" line names it (a CSV and an
-     * HdrHistogram log per op here); empty on agents, whose results are merged in memory.
+     * Whether a load writes the engine's files into the job's directory ({@code load.csv} and an HdrHistogram log per
+     * op): here it does; on agents it does not, their results are merged in memory.
      */
-    List<String> loadFiles();
+    boolean writesLoadFiles();
 
     /**
      * One load.
@@ -160,8 +160,8 @@ public interface LoadSite {
         }
 
         @Override
-        public List<String> loadFiles() {
-            return List.of("load.csv", "one .hlog per op");
+        public boolean writesLoadFiles() {
+            return true;
         }
     }
 
@@ -222,8 +222,8 @@ public interface LoadSite {
         }
 
         @Override
-        public List<String> loadFiles() {
-            return List.of();
+        public boolean writesLoadFiles() {
+            return false;
         }
     }
 }

@@ -253,7 +253,7 @@ public final class ChaosRun extends StoppableRun implements RunKind {
         console.println("chaos run: " + verdict.status() + (verdict.reason() == null ? "" : " (" + verdict.reason() + ")"));
         writeResult(runDir, load, ChaosDocument.Check.of(lin), verdict, checks, availability, nemesis.log());
         console.println("wrote chaos.json, history.jsonl, jepsen/"
-                + (site.loadFiles().contains("load.csv") ? ", load.csv" : ""));
+                + (site.writesLoadFiles() ? ", load.csv" : ""));
         return verdict.status();
     }
 

@@ -290,9 +290,8 @@ public final class LoadRun extends ReleaseAwareRun implements RunKind {
             session.close();
         }
         LoadVerdict verdict = LoadVerdict.of(load, report);
-        List<String> files = site.loadFiles();
         builder.where(report).measuredLoad(load).status(verdict.status(), verdict.reason());
-        if (!files.isEmpty()) {
+        if (site.writesLoadFiles()) {
             builder.hlog(stem + "/load-" + spec.mix().keySet().iterator().next().key() + ".hlog");
         }
         RunResult result = builder.build();
@@ -302,7 +301,7 @@ public final class LoadRun extends ReleaseAwareRun implements RunKind {
         console.printf(Locale.ROOT, "    %s  %s%s%n    wrote %s.json%s%n%n", verdict.status(),
                 site.ranOn(load, report.cluster().clientTarget()),
                 verdict.reason() == null ? "" : "  (" + verdict.reason() + ")", stem,
-                files.isEmpty() ? "" : ", " + stem + "/" + String.join(" and ", files));
+                site.writesLoadFiles() ? ", " + stem + "/load.csv and one .hlog per op" : "");
         return result;
     }
 
