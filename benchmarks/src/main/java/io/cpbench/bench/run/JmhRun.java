@@ -316,9 +316,10 @@ public final class JmhRun implements RunKind {
     /** The harness's cost per op, and its share of the client-leader op's p50 measured by SampleTime here. */
     public static String harnessCostLine(JmhResults.HarnessCostFigure cost, List<RunResult> results) {
         // JMH gives no error for one measurement iteration (its scoreError is NaN): say so rather than print "± NaN"
-        String error = Double.isFinite(cost.error()) ? String.format(Locale.ROOT, " ± %.0f", cost.error()) : "";
-        String figure = String.format(Locale.ROOT, "Harness cost (HarnessCost: cp-bench's driver around a no-op): %.0f%s ns/op%s",
-                cost.nanosPerOp(), error, error.isEmpty() ? " (one iteration: no error bar)" : "");
+        String error = Double.isFinite(cost.error()) ? String.format(Locale.ROOT, " ± %.0f ns/op", cost.error())
+                : " ns/op (one iteration: no error bar)";
+        String figure = String.format(Locale.ROOT, "Harness cost (HarnessCost: cp-bench's driver around a no-op): %.0f%s",
+                cost.nanosPerOp(), error);
         Optional<ScenarioTable.Row> reference = ScenarioTable.rows(results).stream()
                 .filter(row -> row.latency().p50() > 0 && row.scenario().endsWith("[" + JmhResults.SAMPLE + "]"))
                 .min(Comparator.comparing((ScenarioTable.Row row) -> !row.scenario().startsWith("client-leader ["))
