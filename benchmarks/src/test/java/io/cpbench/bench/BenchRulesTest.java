@@ -42,8 +42,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * <p><b>Layers.</b> Its packages are layered, so they form no cycle: each names only packages of a lower layer.
  * {@code scenario} (the client topologies) ← {@code suite} (sessions, the scenario runner) ← {@code cluster} (the
- * cluster a run starts or reaches) ← {@code agents}, {@code jmh}, {@code report} (what a run writes and shows) ←
- * {@code history} (the results history) ← {@code service} (the run lifecycle) ← {@code run} (the run kinds) ←
+ * cluster a run starts or reaches) ← {@code agents}, {@code jmh}, {@code results} (each kind of result: its verdict,
+ * history run and report section) ← {@code report} (what a run writes and shows), {@code history} (the results
+ * history), neither naming the other ← {@code service} (the run lifecycle) ← {@code run} (the run kinds) ←
  * {@code cli} (options, then one call).
  *
  * <p><b>One lifecycle.</b> Only the run service takes a cluster's shutdown over (its Ctrl-C hook then stops the
@@ -56,7 +57,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class BenchRulesTest {
 
     static final Map<String, Integer> LAYERS = Map.ofEntries(Map.entry("scenario", 0), Map.entry("suite", 1),
-            Map.entry("cluster", 2), Map.entry("agents", 3), Map.entry("jmh", 3), Map.entry("report", 3),
+            Map.entry("cluster", 2), Map.entry("agents", 3), Map.entry("jmh", 3), Map.entry("results", 3), Map.entry("report", 4),
             Map.entry("history", 4), Map.entry("service", 5), Map.entry("run", 6), Map.entry("cli", 7));
 
     /**

@@ -1,6 +1,6 @@
 package io.cpbench.bench.cli;
 
-import io.cpbench.bench.report.HtmlReport;
+import io.cpbench.bench.results.HtmlPage;
 import io.cpbench.bench.report.ReportModel;
 import io.cpbench.bench.report.RunDirectory;
 import io.cpbench.bench.service.ExitCodes;
@@ -103,8 +103,8 @@ final class CompareCommand implements Callable<Integer> {
             RunDirectory.writeFile(markdown, "# cp-bench compare\n\n" + md);
         }
         if (html != null) {
-            HtmlReport.write(ReportModel.comparison("cp-bench compare: " + baseName + " → " + newName,
-                    Comparison.summary(result, baseName, newName), md, b, n, baseName, newName), html);
+            HtmlPage.write(ReportModel.comparison("cp-bench compare: " + baseName + " → " + newName,
+                    result, md, b, n, baseName, newName), html);
             System.out.println("wrote " + html);
         }
         if (result.regression()) {

@@ -2,7 +2,7 @@ package io.cpbench.bench.cli;
 
 import io.cpbench.bench.history.HistoryReport;
 import io.cpbench.bench.history.HistoryStore;
-import io.cpbench.bench.report.LoadTables;
+import io.cpbench.bench.results.LoadTables;
 import io.cpbench.bench.service.ExitCodes;
 import io.cpbench.core.result.ResultFiles;
 import io.cpbench.core.result.RunResult;
@@ -84,7 +84,7 @@ final class ReportCommand implements Callable<Integer> {
             if (trend != null) {
                 data.putPOJO("trend", trend);
             }
-            long bytes = io.cpbench.bench.report.HtmlReport.write(data, html);
+            long bytes = io.cpbench.bench.results.HtmlPage.write(data, html);
             int charts = io.cpbench.bench.report.ReportModel.chartCount(data);
             System.out.printf(java.util.Locale.ROOT, "wrote %s: %,d KB, %d run director%s, %d chart%s%n", html,
                     (bytes + 1023) / 1024, dirs.size(), dirs.size() == 1 ? "y" : "ies", charts, charts == 1 ? "" : "s");

@@ -1,5 +1,6 @@
 package io.cpbench.bench.history;
 
+import io.cpbench.bench.results.HistoryRun;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.cpbench.core.trend.EDivisive;

@@ -3,7 +3,7 @@ package io.cpbench.bench.history;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.cpbench.bench.report.HtmlReport;
+import io.cpbench.bench.results.HtmlPage;
 import io.cpbench.core.trend.EDivisive;
 
 import java.nio.file.Path;
@@ -115,7 +115,7 @@ public final class HistoryReport {
             throw new IllegalArgumentException("no series in " + store.shown() + " matches (history list shows the runs;"
                     + " only rows that ended OK count)");
         }
-        HtmlReport.write(HtmlReport.page("io/cpbench/bench/history/trend.js", data, false), file);
+        HtmlPage.write(HtmlPage.page("io/cpbench/bench/history/trend.js", data, false), file);
         return all.size();
     }
 }

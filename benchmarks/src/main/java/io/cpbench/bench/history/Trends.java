@@ -1,5 +1,6 @@
 package io.cpbench.bench.history;
 
+import io.cpbench.bench.results.HistoryRun;
 import io.cpbench.core.status.Status;
 import io.cpbench.core.trend.EDivisive;
 

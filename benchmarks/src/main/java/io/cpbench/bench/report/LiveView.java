@@ -1,5 +1,6 @@
 package io.cpbench.bench.report;
 
+import io.cpbench.bench.results.HtmlPage;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -122,7 +123,7 @@ public final class LiveView implements AutoCloseable {
             String body;
             try {
                 switch (path) {
-                    case "/", "/index.html" -> { type = "text/html; charset=utf-8"; body = HtmlReport.html(data(), true); }
+                    case "/", "/index.html" -> { type = "text/html; charset=utf-8"; body = HtmlPage.html(data(), true); }
                     case "/data.json" -> { type = "application/json"; body = JSON.writeValueAsString(data()); }
                     case "/metrics" -> { type = "text/plain; version=0.0.4; charset=utf-8"; body = metrics(); }
                     default -> {

@@ -3,6 +3,7 @@ package io.cpbench.bench.report;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.cpbench.bench.results.ScenarioResults;
 import io.cpbench.bench.scenario.Scenarios;
 import io.cpbench.core.result.CsvSummary;
 import io.cpbench.core.result.ResultFiles;
@@ -112,15 +113,6 @@ public final class RunDirectory {
     }
 
     /**
-     * The members' releases the results recorded (as the members told the clients), distinct, sorted and
-     * comma-separated: {@code 5.3.8}; empty for results written before members' releases were recorded.
-     */
-    public static String memberVersions(List<RunResult> results) {
-        return String.join(", ", results.stream().map(r -> r.cluster() == null ? null : r.cluster().memberVersion())
-                .filter(java.util.Objects::nonNull).distinct().sorted().toList());
-    }
-
-    /**
      * Prints the scenario table, the paired ratios and what they found in words ({@link ScenarioTable#findings}), and
      * writes them to {@code table.md} with {@code notes} between the ratios and the findings (the last lines), and
      * every result to {@code summary.csv}.
@@ -131,7 +123,7 @@ public final class RunDirectory {
             console.println("no scenario ran; nothing to tabulate");
             return;
         }
-        String versions = memberVersions(results);
+        String versions = ScenarioResults.memberVersions(results);
         String release = versions.isEmpty() ? "" : "Members: Hazelcast " + versions + "; clients: Hazelcast "
                 + com.hazelcast.instance.BuildInfoProvider.getBuildInfo().getVersion() + "\n\n";
         String table = release + ScenarioTable.markdown(results);

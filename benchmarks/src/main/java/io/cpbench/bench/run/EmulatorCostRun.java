@@ -1,7 +1,7 @@
 package io.cpbench.bench.run;
 
 import io.cpbench.bench.report.RunDirectory;
-import io.cpbench.bench.report.RunLines;
+import io.cpbench.bench.results.RunLines;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.service.RunContext;
 import io.cpbench.bench.service.RunKind;

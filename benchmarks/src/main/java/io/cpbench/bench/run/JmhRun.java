@@ -6,7 +6,7 @@ import io.cpbench.bench.jmh.CpOpBenchmark;
 import io.cpbench.bench.jmh.HarnessCost;
 import io.cpbench.bench.jmh.JmhResults;
 import io.cpbench.bench.report.RunDirectory;
-import io.cpbench.bench.report.RunLines;
+import io.cpbench.bench.results.RunLines;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.service.RunContext;
 import io.cpbench.bench.service.RunKind;

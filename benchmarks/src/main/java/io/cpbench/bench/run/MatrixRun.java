@@ -2,7 +2,7 @@ package io.cpbench.bench.run;
 
 import io.cpbench.bench.cluster.ClusterChoice;
 import io.cpbench.bench.report.RunDirectory;
-import io.cpbench.bench.report.RunLines;
+import io.cpbench.bench.results.RunLines;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.scenario.Scenarios;
 import io.cpbench.bench.service.RunContext;

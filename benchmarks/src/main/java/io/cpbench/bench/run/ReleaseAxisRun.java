@@ -4,7 +4,7 @@ import io.cpbench.bench.cluster.ClusterChoice;
 import io.cpbench.bench.cluster.SideBySide;
 import io.cpbench.bench.cluster.StartProgress;
 import io.cpbench.bench.report.RunDirectory;
-import io.cpbench.bench.report.RunLines;
+import io.cpbench.bench.results.RunLines;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.service.RunContext;
 import io.cpbench.bench.suite.Matrix;

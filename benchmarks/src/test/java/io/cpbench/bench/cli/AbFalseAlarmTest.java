@@ -1,6 +1,6 @@
 package io.cpbench.bench.cli;
 
-import io.cpbench.bench.report.Series;
+import io.cpbench.bench.results.Series;
 import io.cpbench.core.result.Comparison;
 import io.cpbench.core.stats.Bootstrap;
 import org.junit.jupiter.api.BeforeAll;

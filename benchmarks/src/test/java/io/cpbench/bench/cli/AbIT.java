@@ -54,12 +54,12 @@ class AbIT {
     /** ab.json and slices.csv read back from the results history: a row per side, NEW's op/s below BASE's. */
     @Test
     void theResultsHistoryHoldsBothSidesAndTheSlowdown() {
-        io.cpbench.bench.history.HistoryRun run = Recorded.run(runDir, finished.stdout());
+        io.cpbench.bench.results.HistoryRun run = Recorded.run(runDir, finished.stdout());
         assertThat(run.kind()).isEqualTo("ab");
-        assertThat(run.rows()).extracting(io.cpbench.bench.history.HistoryRun.Row::variant).containsExactly("base", "new");
+        assertThat(run.rows()).extracting(io.cpbench.bench.results.HistoryRun.Row::variant).containsExactly("base", "new");
         assertThat(run.rows().get(1).opsPerSecond()).isLessThan(run.rows().get(0).opsPerSecond() * 0.6);
         // the pairs ran to their end: the rows' numbers stand; the regression makes the run FAIL
-        assertThat(run.rows()).extracting(io.cpbench.bench.history.HistoryRun.Row::status).containsOnly(Status.OK);
+        assertThat(run.rows()).extracting(io.cpbench.bench.results.HistoryRun.Row::status).containsOnly(Status.OK);
     }
 
     /** The regression is the run's one verdict: exit 1, ab.json, the history's run and the report all say FAIL. */

@@ -65,7 +65,7 @@ class ChaosIT {
     /** chaos.json read back from the results history: one row, the load under the fault, with its nemesis. */
     @Test
     void theResultsHistoryHoldsTheLoadUnderTheFault() {
-        io.cpbench.bench.history.HistoryRun run = Recorded.run(runDir, finished.stdout());
+        io.cpbench.bench.results.HistoryRun run = Recorded.run(runDir, finished.stdout());
         assertThat(run.kind()).isEqualTo("chaos");
         assertThat(run.rows()).singleElement().satisfies(r -> {
             assertThat(r.harness()).isEqualTo("chaos");

@@ -1,6 +1,6 @@
 package io.cpbench.bench.cli;
 
-import io.cpbench.bench.report.RunLines;
+import io.cpbench.bench.results.RunLines;
 import io.cpbench.bench.service.ExitCodes;
 import io.cpbench.core.result.ResultFiles;
 import io.cpbench.core.result.RunResult;

@@ -1,6 +1,6 @@
 package io.cpbench.bench.cli;
 
-import io.cpbench.bench.history.HistoryRun;
+import io.cpbench.bench.results.HistoryRun;
 import io.cpbench.bench.history.HistoryStore;
 import io.cpbench.core.status.Status;
 import org.junit.jupiter.api.BeforeEach;

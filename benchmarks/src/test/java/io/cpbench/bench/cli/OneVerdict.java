@@ -2,7 +2,7 @@ package io.cpbench.bench.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.cpbench.bench.history.HistoryRun;
+import io.cpbench.bench.results.HistoryRun;
 import io.cpbench.bench.report.ReportModel;
 import io.cpbench.core.result.ResultFiles;
 import io.cpbench.core.result.RunResult;

@@ -119,14 +119,20 @@ class SweepIT {
         }
     }
 
+    /** Exit code, sweep.json, the history's run and the report: one verdict. */
+    @Test
+    void itsExitCodeDocumentHistoryAndReportAgree() throws Exception {
+        OneVerdict.agree(io.cpbench.core.status.Status.OK, finished, runDir, "sweep.json");
+    }
+
     /** sweep.json read back from the history: a row per cell run, its cell the variant, its repeat the round. */
     @Test
     void theHistoryHoldsARowPerCellRun() {
-        io.cpbench.bench.history.HistoryRun run = Recorded.run(runDir, finished.stdout());
+        io.cpbench.bench.results.HistoryRun run = Recorded.run(runDir, finished.stdout());
         assertThat(run.kind()).isEqualTo("sweep");
         assertThat(run.rows()).hasSize(rows.size()).allSatisfy(r -> assertThat(r.harness()).isEqualTo("sweep"));
-        assertThat(run.rows()).extracting(io.cpbench.bench.history.HistoryRun.Row::round).containsOnly(1, 2);
-        assertThat(run.rows().stream().mapToLong(io.cpbench.bench.history.HistoryRun.Row::ops).sum())
+        assertThat(run.rows()).extracting(io.cpbench.bench.results.HistoryRun.Row::round).containsOnly(1, 2);
+        assertThat(run.rows().stream().mapToLong(io.cpbench.bench.results.HistoryRun.Row::ops).sum())
                 .isEqualTo(rows.stream().mapToLong(r -> Long.parseLong(r[8])).sum());
     }
 

@@ -1,5 +1,6 @@
 package io.cpbench.bench.history;
 
+import io.cpbench.bench.results.HistoryRun;
 import io.cpbench.core.status.Status;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

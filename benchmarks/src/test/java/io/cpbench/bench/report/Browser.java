@@ -1,5 +1,6 @@
 package io.cpbench.bench.report;
 
+import io.cpbench.bench.results.HtmlPage;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
@@ -148,7 +149,7 @@ public final class Browser {
         Path out = Path.of("target", "reports").toAbsolutePath();
         Files.createDirectories(out);
         Path html = out.resolve(name + ".html");
-        HtmlReport.write(data, html);
+        HtmlPage.write(data, html);
         Page page = open(html.toUri().toString(), out.resolve(name + ".png"), 1280, 2000);
         page.assertDrewCleanly(ReportModel.chartCount(data));
         return new Rendered(data, page);

@@ -1,5 +1,6 @@
 package io.cpbench.bench.report;
 
+import io.cpbench.bench.results.HtmlPage;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.Test;
@@ -40,7 +41,7 @@ class HtmlReportIT {
         assertThat(dirs).hasSizeGreaterThanOrEqualTo(7);
         ObjectNode data = ReportModel.build("reference", dirs);
         Path html = work.resolve("reference.html");
-        long bytes = HtmlReport.write(data, html);
+        long bytes = HtmlPage.write(data, html);
         assertThat(bytes).isLessThan(2L * 1024 * 1024);
         String text = Files.readString(html, StandardCharsets.UTF_8);
         assertThat(text).doesNotContain("src=\"http").doesNotContain("href=\"http").doesNotContain("<link");
@@ -67,7 +68,7 @@ class HtmlReportIT {
     @Test
     void aPageWhoseScriptBreaksFailsTheCheck() throws Exception {
         ObjectNode data = ReportModel.build("broken", ReportModel.runDirectories(List.of(reference().resolve("local-2core-quick-a"))));
-        String page = HtmlReport.html(data, false).replace("render(JSON.parse(", "renderr(JSON.parse(");
+        String page = HtmlPage.html(data, false).replace("render(JSON.parse(", "renderr(JSON.parse(");
         Path html = work.resolve("broken.html");
         Files.writeString(html, page, StandardCharsets.UTF_8);
         Browser.Page broken = Browser.open(html.toUri().toString(), null, 1280, 1000);
@@ -87,7 +88,7 @@ class HtmlReportIT {
             }
         }
         Path html = work.resolve("empty.html");
-        HtmlReport.write(data, html);
+        HtmlPage.write(data, html);
         Browser.Page page = Browser.open(html.toUri().toString(), null, 1280, 1600);
         assertThatThrownBy(() -> page.assertDrewCleanly(charts(data))).isInstanceOf(AssertionError.class);
         // axes and grid alone stay under the ink the check asks of a chart

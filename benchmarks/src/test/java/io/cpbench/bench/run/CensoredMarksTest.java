@@ -1,7 +1,7 @@
 package io.cpbench.bench.run;
 
-import io.cpbench.bench.report.LoadTables;
-import io.cpbench.bench.report.RunLines;
+import io.cpbench.bench.results.LoadTables;
+import io.cpbench.bench.results.RunLines;
 import io.cpbench.core.load.LoadResult;
 import io.cpbench.core.load.LoadResultBuilder;
 import io.cpbench.core.load.LoadResultLoadLatencyBuilder;
@@ -81,12 +81,12 @@ class CensoredMarksTest {
     void theHtmlReportShowsTheMarks(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
         java.nio.file.Path censored = dir.resolve("censored");
         io.cpbench.core.result.ResultFiles.write(censored, result(true));
-        String html = io.cpbench.bench.report.HtmlReport.html(io.cpbench.bench.report.ReportModel.build("t",
+        String html = io.cpbench.bench.results.HtmlPage.html(io.cpbench.bench.report.ReportModel.build("t",
                 List.of(censored)), false);
         assertThat(html).contains("≥2000.00ms").contains("≥: a lower bound");
         java.nio.file.Path plain = dir.resolve("plain");
         io.cpbench.core.result.ResultFiles.write(plain, result(false));
-        assertThat(io.cpbench.bench.report.HtmlReport.html(io.cpbench.bench.report.ReportModel.build("t", List.of(plain)),
+        assertThat(io.cpbench.bench.results.HtmlPage.html(io.cpbench.bench.report.ReportModel.build("t", List.of(plain)),
                 false)).doesNotContain("≥2000");
     }
 }

@@ -1,4 +1,4 @@
-package io.cpbench.bench.report;
+package io.cpbench.bench.results;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -77,7 +77,7 @@ class SeriesTest {
         ObjectNode data = new ObjectMapper().createObjectNode();
         data.put("title", "</script><script>alert(1)</script>");
         data.putArray("runs");
-        String page = HtmlReport.html(data, false);
+        String page = HtmlPage.html(data, false);
         assertThat(page).doesNotContain("</script><script>alert(1)");
         assertThat(page).contains("\\u003c/script>");
         assertThat(page).contains("<title>&lt;/script&gt;");

@@ -1,4 +1,4 @@
-package io.cpbench.bench.report;
+package io.cpbench.bench.results;
 
 import io.cpbench.core.result.AbSlices;
 import org.HdrHistogram.Histogram;
@@ -23,7 +23,7 @@ public final class Series {
     }
 
     /** x and y of a line (y may hold nulls for gaps). */
-    record Line(String label, double[] x, Double[] y) {
+    public record Line(String label, double[] x, Double[] y) {
     }
 
     /**
@@ -31,7 +31,7 @@ public final class Series {
      * left end, 100 = p99, 1000 = p99.9, ...) on a log axis, y the latency in µs at that percentile. Points stop
      * where the count no longer resolves the percentile (1/(1-p) above the count), then the maximum closes the line.
      */
-    static Line percentiles(String label, Histogram h) {
+    public static Line percentiles(String label, Histogram h) {
         List<Double> xs = new ArrayList<>();
         List<Double> ys = new ArrayList<>();
         long count = h.getTotalCount();

@@ -1,4 +1,4 @@
-package io.cpbench.bench.report;
+package io.cpbench.bench.results;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -16,16 +16,16 @@ import java.nio.file.Path;
  * nothing is fetched when the page opens), and the report's data as JSON. The same page serves the live view,
  * which then fetches fresh data once a second.
  */
-public final class HtmlReport {
+public final class HtmlPage {
 
     /** uPlot's version, as the WebJar on the classpath ships it (see the parent POM). */
     static final String UPLOT = "META-INF/resources/webjars/uplot/1.6.30/dist/";
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private HtmlReport() {
+    private HtmlPage() {
     }
 
-    /** The page for {@code data} ({@link ReportModel#build}); {@code live}: it polls {@code data.json}. */
+    /** The page for {@code data} (a report's data); {@code live}: it polls {@code data.json}. */
     public static String html(ObjectNode data, boolean live) {
         String page = resource("io/cpbench/bench/report/report.html");
         return page("io/cpbench/bench/report/report.js", data, live);
@@ -80,7 +80,7 @@ public final class HtmlReport {
     }
 
     private static String resource(String name) {
-        try (InputStream in = HtmlReport.class.getClassLoader().getResourceAsStream(name)) {
+        try (InputStream in = HtmlPage.class.getClassLoader().getResourceAsStream(name)) {
             if (in == null) {
                 throw new IllegalStateException("missing from the jar: " + name);
             }

@@ -1,4 +1,4 @@
-package io.cpbench.bench.report;
+package io.cpbench.bench.results;
 
 import io.cpbench.core.load.Durations;
 import io.cpbench.core.result.RunResult;

@@ -1,7 +1,9 @@
-package io.cpbench.bench.history;
+package io.cpbench.bench.results;
 
+import io.cpbench.core.result.Environment;
 import io.cpbench.core.status.Status;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -9,7 +11,7 @@ import java.util.Map;
  * One run as the results history keeps it: what ran, where, on which releases, how it ended, and a row per scenario
  * (or load op) and round.
  *
- * @param id        a hash of what the run measured ({@link RunImport#id}): the same run recorded twice is one run
+ * @param id        a hash of what the run measured ({@link ScenarioResults#id}, or its document's hash): the same run recorded twice is one run
  * @param kind      matrix, run, load, jmh, ... (the run directory's suffix); "scenario", "load" or "jmh" for a
  *                  directory of results not named by cp-bench
  * @param status    the worst of its rows' statuses; INCOMPLETE for a run that was stopped
@@ -25,6 +27,21 @@ public record HistoryRun(String id, String kind, String startedAt, String endedA
     public HistoryRun {
         labels = labels == null ? Map.of() : Map.copyOf(labels);
         rows = rows == null ? List.of() : List.copyOf(rows);
+    }
+
+    /**
+     * A run read from one document ({@code sweep.json}, {@code chaos.json}, {@code ab.json}): its id is the hash of
+     * the document's bytes, so the same file is one run; its releases are the environment's.
+     */
+    static HistoryRun ofDocument(Path document, String kind, String startedAt, String endedAt, Status status,
+                                 Environment env, String topology, List<Row> rows) {
+        Path dir = document.toAbsolutePath().normalize().getParent();
+        return new HistoryRun(Documents.idOf(document), kind, startedAt != null ? startedAt : endedAt, endedAt,
+                status == null ? Status.UNKNOWN : status, env == null ? null : env.cpbenchVersion(),
+                env == null ? null : env.cpbenchCommit(), env == null ? null : env.hazelcastVersion(),
+                env == null ? null : env.hazelcastVersion(), topology, env == null ? null : env.host(),
+                env == null ? null : env.cores(), env == null ? null : env.maxHeapBytes() / (1024 * 1024),
+                env == null ? null : env.os(), env == null ? null : env.jvm(), null, String.valueOf(dir), Map.of(), rows);
     }
 
     /** The same run with these labels and options (a run recorded as it ends knows them; an import does not). */
