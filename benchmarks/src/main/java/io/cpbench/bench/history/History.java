@@ -109,7 +109,7 @@ public final class History {
         for (HistoryRun r : runs) {
             out.printf(Locale.ROOT, "%-12s %-20s %-9s %-10s %-9s %-9s %-10s %s%n", shortId(r.id()),
                     r.startedAt() == null ? "-" : r.startedAt().replaceFirst("\\.\\d+Z$", "Z"), r.kind(), r.status(),
-                    Objects.toString(r.cpbenchCommit(), "-"), Objects.toString(r.memberRelease(), "-"),
+                    Objects.toString(r.build().cpbenchCommit(), "-"), Objects.toString(r.build().memberRelease(), "-"),
                     Objects.toString(r.topology(), "-"), labelText(r.labels()));
         }
     }
@@ -122,9 +122,11 @@ public final class History {
         }
         out.printf(Locale.ROOT, "run %s: %s, %s%n", r.id(), r.kind(), r.status());
         out.printf(Locale.ROOT, "  started %s, ended %s%n", r.startedAt(), r.endedAt());
-        out.printf(Locale.ROOT, "  cp-bench %s (%s), members %s, clients %s, topology %s%n", r.cpbenchVersion(),
-                Objects.toString(r.cpbenchCommit(), "commit unknown"), r.memberRelease(), r.clientRelease(), r.topology());
-        out.printf(Locale.ROOT, "  %s: %s cores, %s MB heap, %s, %s%n", r.host(), r.cores(), r.maxHeapMb(), r.os(), r.jvm());
+        HistoryRun.Build b = r.build();
+        HistoryRun.Machine m = r.machine();
+        out.printf(Locale.ROOT, "  cp-bench %s (%s), members %s, clients %s, topology %s%n", b.cpbenchVersion(),
+                Objects.toString(b.cpbenchCommit(), "commit unknown"), b.memberRelease(), b.clientRelease(), r.topology());
+        out.printf(Locale.ROOT, "  %s: %s cores, %s MB heap, %s, %s%n", m.host(), m.cores(), m.maxHeapMb(), m.os(), m.jvm());
         out.printf(Locale.ROOT, "  labels %s%n  options %s%n  results %s%n", labelText(r.labels()),
                 Objects.toString(r.options(), "-"), r.directory());
         out.printf(Locale.ROOT, "%n%-40s %-10s %5s %-10s %12s %10s %10s %10s %10s %8s  %s%n", "scenario", "op", "round",
@@ -133,8 +135,9 @@ public final class History {
             out.printf(Locale.ROOT, "%-40s %-10s %5d %-10s %,12.0f %10s %10s %10s %10s %,8d  %s%n",
                     row.scenario() + (row.variant().isEmpty() ? "" : " " + row.variant())
                             + ("driver".equals(row.harness()) ? "" : " [" + row.harness() + "]"), row.op(),
-                    row.round(), row.status(), row.opsPerSecond(), micros(row.p50(), row), micros(row.p99(), row),
-                    micros(row.p999(), row), micros(row.max(), row), row.errors(), leaders(row));
+                    row.round(), row.status(), row.opsPerSecond(), micros(row.latency().p50(), row),
+                    micros(row.latency().p99(), row), micros(row.latency().p999(), row), micros(row.latency().max(), row),
+                    row.errors(), leaders(row.leaders()));
         }
     }
 
@@ -286,17 +289,17 @@ public final class History {
         if (value == null) {
             return "-";
         }
-        String mark = row.censoredFrom() != null && value >= row.censoredFrom() ? "≥" : "";
+        Long censoredFrom = row.latency().censoredFrom();
+        String mark = censoredFrom != null && value >= censoredFrom ? "≥" : "";
         return mark + String.format(Locale.ROOT, "%,d", value);
     }
 
-    private static String leaders(HistoryRun.Row row) {
-        if (row.leaderBefore() == null && row.leaderAfter() == null) {
+    private static String leaders(HistoryRun.Leaders l) {
+        if (l.before() == null && l.after() == null) {
             return "-";
         }
-        String same = Objects.equals(row.leaderBefore(), row.leaderAfter()) && Objects.equals(row.termBefore(), row.termAfter())
-                ? "held" : "moved";
-        return row.leaderBefore() + " (" + row.termBefore() + ") -> " + row.leaderAfter() + " (" + row.termAfter() + "), " + same;
+        String same = Objects.equals(l.before(), l.after()) && Objects.equals(l.termBefore(), l.termAfter()) ? "held" : "moved";
+        return l.before() + " (" + l.termBefore() + ") -> " + l.after() + " (" + l.termAfter() + "), " + same;
     }
 
     private static String json(Object value) {

@@ -97,10 +97,8 @@ public class HistoryCost {
     public boolean record(Recording state) {
         HistoryRun run = RunImport.read(state.runDir, "run");
         // a new id each time, or the store would find the run there already and write nothing
-        run = new HistoryRun(String.format(Locale.ROOT, "%016x", 0x7000_0000_0000_0000L + state.next++), run.kind(),
-                run.startedAt(), run.endedAt(), run.status(), run.cpbenchVersion(), run.cpbenchCommit(), run.memberRelease(),
-                run.clientRelease(), run.topology(), run.host(), run.cores(), run.maxHeapMb(), run.os(), run.jvm(),
-                "cpbench run --quick", run.directory(), Map.of("env", "bench"), run.rows());
+        run = run.as(String.format(Locale.ROOT, "%016x", 0x7000_0000_0000_0000L + state.next++), run.startedAt(),
+                run.endedAt(), run.rows()).with(Map.of("env", "bench"), "cpbench run --quick", run.status());
         if (!state.store.add(run)) {
             throw new IllegalStateException("run " + run.id() + " was not added");
         }
@@ -272,13 +270,15 @@ public class HistoryCost {
                     double level = 1_000 * (i < runs * 4 / 5 ? 1 : 0.9) * (1 + 0.03 * gaussian(random));
                     long p50 = (long) (1_000_000 / level);
                     rows.add(new HistoryRun.Row(String.format(Locale.ROOT, "scenario-%02d", s), "", "all", "driver", round,
-                            "a", Status.OK, at, 8_000, 0, level, p50, p50 * 2, p50 * 5, p50 * 10, p50 * 30, null, "member-0",
-                            "member-0", 1, 1));
+                            "a", Status.OK, at, 8_000, 0, level,
+                            new HistoryRun.Latency(p50, p50 * 2, p50 * 5, p50 * 10, p50 * 30, null),
+                            new HistoryRun.Leaders("member-0", "member-0", 1, 1)));
                 }
             }
             store.add(new HistoryRun(String.format(Locale.ROOT, "%016x", 0x1000_0000_0000_0000L + i), scenarios > 1
-                    ? "matrix" : "run", at, at, Status.OK, "0.1.0", commit, "5.4.0", "5.4.0", "local", "bench", 2, 1_024L,
-                    "Linux", "OpenJDK 17", "cpbench matrix --quick", "/tmp/run-" + i, Map.of("env", "bench"), rows));
+                    ? "matrix" : "run", at, at, Status.OK, new HistoryRun.Build("0.1.0", commit, "5.4.0", "5.4.0"), "local",
+                    new HistoryRun.Machine("bench", 2, 1_024L, "Linux", "OpenJDK 17"), "cpbench matrix --quick",
+                    "/tmp/run-" + i, Map.of("env", "bench"), rows));
         }
     }
 

@@ -239,10 +239,11 @@ public final class HistoryStore implements AutoCloseable {
         try (PreparedStatement s = sql.prepare("INSERT INTO runs (id, kind, started_at, ended_at, status, cpbench_version,"
                 + " cpbench_commit, member_release, client_release, topology, host, cores, max_heap_mb, os, jvm, options,"
                 + " directory, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-            bind(s, run.id(), run.kind(), run.startedAt(), run.endedAt(), run.status().name(), run.cpbenchVersion(),
-                    run.cpbenchCommit(), run.memberRelease(), run.clientRelease(), run.topology(), run.host(),
-                    run.cores(), run.maxHeapMb(), run.os(), run.jvm(), run.options(), run.directory(),
-                    Instant.now().toString());
+            HistoryRun.Build b = run.build();
+            HistoryRun.Machine m = run.machine();
+            bind(s, run.id(), run.kind(), run.startedAt(), run.endedAt(), run.status().name(), b.cpbenchVersion(),
+                    b.cpbenchCommit(), b.memberRelease(), b.clientRelease(), run.topology(), m.host(), m.cores(),
+                    m.maxHeapMb(), m.os(), m.jvm(), run.options(), run.directory(), Instant.now().toString());
             s.executeUpdate();
         }
         try (PreparedStatement s = sql.prepare("INSERT INTO run_labels (run_id, name, value) VALUES (?, ?, ?)")) {
@@ -258,9 +259,12 @@ public final class HistoryStore implements AutoCloseable {
                 + " censored_from_us, leader_before, leader_after, term_before, term_after)"
                 + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")) {
             for (HistoryRun.Row r : run.rows()) {
+                HistoryRun.Latency l = r.latency();
+                HistoryRun.Leaders leaders = r.leaders();
                 bind(s, run.id(), r.scenario(), r.variant(), r.op(), r.harness(), r.round(), r.network(), r.status().name(),
-                        r.startedAt(), r.ops(), r.errors(), r.opsPerSecond(), r.p50(), r.p90(), r.p99(), r.p999(),
-                        r.max(), r.censoredFrom(), r.leaderBefore(), r.leaderAfter(), r.termBefore(), r.termAfter());
+                        r.startedAt(), r.ops(), r.errors(), r.opsPerSecond(), l.p50(), l.p90(), l.p99(), l.p999(),
+                        l.max(), l.censoredFrom(), leaders.before(), leaders.after(), leaders.termBefore(),
+                        leaders.termAfter());
                 s.addBatch();
             }
             s.executeBatch();
@@ -349,9 +353,9 @@ public final class HistoryStore implements AutoCloseable {
 
     private static HistoryRun run(ResultSet rs, Map<String, String> labels, List<HistoryRun.Row> rows) throws SQLException {
         return new HistoryRun(string(rs, 1), string(rs, 2), string(rs, 3), string(rs, 4), Status.read(string(rs, 5)),
-                string(rs, 6), string(rs, 7), string(rs, 8), string(rs, 9), string(rs, 10), string(rs, 11),
-                integer(rs, 12), longValue(rs, 13), string(rs, 14), string(rs, 15), string(rs, 16), string(rs, 17),
-                labels, rows);
+                new HistoryRun.Build(string(rs, 6), string(rs, 7), string(rs, 8), string(rs, 9)), string(rs, 10),
+                new HistoryRun.Machine(string(rs, 11), integer(rs, 12), longValue(rs, 13), string(rs, 14), string(rs, 15)),
+                string(rs, 16), string(rs, 17), labels, rows);
     }
 
     /**
@@ -426,9 +430,9 @@ public final class HistoryStore implements AutoCloseable {
                 string(rs, 4), string(rs, 5), "", string(rs, 6),
                 new HistoryRun.Row(string(rs, 7), string(rs, 8), string(rs, 9), string(rs, 10), rs.getInt(11),
                         string(rs, 12), Status.read(string(rs, 13)), string(rs, 14), rs.getLong(15), rs.getLong(16),
-                        rs.getDouble(17), longValue(rs, 18), longValue(rs, 19), longValue(rs, 20), longValue(rs, 21),
-                        longValue(rs, 22), longValue(rs, 23), string(rs, 24), string(rs, 25), integer(rs, 26),
-                        integer(rs, 27)))));
+                        rs.getDouble(17), new HistoryRun.Latency(longValue(rs, 18), longValue(rs, 19), longValue(rs, 20),
+                        longValue(rs, 21), longValue(rs, 22), longValue(rs, 23)),
+                        new HistoryRun.Leaders(string(rs, 24), string(rs, 25), integer(rs, 26), integer(rs, 27))))));
         if (points.isEmpty()) {
             return points;
         }

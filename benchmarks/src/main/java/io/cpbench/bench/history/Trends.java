@@ -56,11 +56,11 @@ public final class Trends {
         Double of(HistoryRun.Row row) {
             Long micros = switch (this) {
                 case OPS -> null;
-                case P50 -> row.p50();
-                case P90 -> row.p90();
-                case P99 -> row.p99();
-                case P999 -> row.p999();
-                case MAX -> row.max();
+                case P50 -> row.latency().p50();
+                case P90 -> row.latency().p90();
+                case P99 -> row.latency().p99();
+                case P999 -> row.latency().p999();
+                case MAX -> row.latency().max();
             };
             return this == OPS ? Double.valueOf(row.opsPerSecond()) : micros == null ? null : Double.valueOf(micros);
         }
@@ -68,7 +68,7 @@ public final class Trends {
         /** Whether this row's value of the metric is a lower bound (ops abandoned in flight). */
         boolean censored(HistoryRun.Row row) {
             Double v = of(row);
-            return this != OPS && row.censoredFrom() != null && v != null && v >= row.censoredFrom();
+            return this != OPS && row.latency().censoredFrom() != null && v != null && v >= row.latency().censoredFrom();
         }
     }
 

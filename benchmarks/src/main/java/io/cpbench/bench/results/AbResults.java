@@ -101,8 +101,8 @@ public final class AbResults implements ResultKind {
                 rows.add(new HistoryRun.Row(scenario(), side.toLowerCase(Locale.ROOT), "all", "ab", 1, null,
                         doc != null ? doc.measured() : status() == Status.FAIL ? Status.OK : status(), null, ops,
                         mine.stream().mapToLong(AbSlices.Turn::errors).sum(), seconds > 0 ? ops / seconds : 0,
-                        medianOf(mine, AbSlices.Turn::p50Us), null, medianOf(mine, AbSlices.Turn::p99Us), null, null,
-                        null, null, null, null, null));
+                        new HistoryRun.Latency(medianOf(mine, AbSlices.Turn::p50Us), null,
+                                medianOf(mine, AbSlices.Turn::p99Us), null, null, null), null));
             }
         }
         Path document = doc != null ? dir.resolve(AbDocument.FILE) : dir.resolve(TABLE);

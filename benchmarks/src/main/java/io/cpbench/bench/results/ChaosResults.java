@@ -66,12 +66,9 @@ public final class ChaosResults implements ResultKind {
         List<HistoryRun.Row> rows = new ArrayList<>();
         String started = load == null ? null : ScenarioResults.normal(load.startedAt());
         if (load != null && load.total() != null) {
-            LoadResult.LoadLatency l = load.total().all().latency();
-            boolean any = l != null && l.count() > 0;
             rows.add(new HistoryRun.Row(Objects.toString(doc.scenario(), "chaos"), Objects.toString(doc.nemesis(), ""), "all",
-                    "chaos", 1, null, status(), started, load.ops(), load.errors(), load.opsPerSecond(), any ? l.p50() : null,
-                    any ? l.p90() : null, any ? l.p99() : null, any ? l.p999() : null, any ? l.max() : null,
-                    any && l.censored() != null ? l.censored().fromMicros() : null, null, null, null, null));
+                    "chaos", 1, null, status(), started, load.ops(), load.errors(), load.opsPerSecond(),
+                    ScenarioResults.latency(load.total().all().latency()), null));
         }
         String ended = started == null ? null
                 : Instant.parse(started).plus(Duration.ofMillis(Math.round(load.seconds() * 1000))).toString();

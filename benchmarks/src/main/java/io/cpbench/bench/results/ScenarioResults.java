@@ -84,11 +84,8 @@ public final class ScenarioResults implements ResultKind {
         String started = results.stream().map(ScenarioResults::startedAt).filter(Objects::nonNull).min(String::compareTo).orElse(null);
         String ended = results.stream().map(ScenarioResults::endedAt).filter(Objects::nonNull).max(String::compareTo).orElse(null);
         return new HistoryRun(id(results), kind != null ? kind : kindOf(dir, first), started, ended, status(),
-                env == null ? null : env.cpbenchVersion(), env == null ? null : env.cpbenchCommit(), memberRelease(first),
-                env == null ? null : env.hazelcastVersion(), first.cluster().topology(), env == null ? null : env.host(),
-                env == null ? null : env.cores(), env == null ? null : env.maxHeapBytes() / (1024 * 1024),
-                env == null ? null : env.os(), env == null ? null : env.jvm(), null,
-                dir.toAbsolutePath().normalize().toString(), Map.of(), rows);
+                HistoryRun.Build.of(env, memberRelease(first)), first.cluster().topology(), HistoryRun.Machine.of(env),
+                null, dir.toAbsolutePath().normalize().toString(), Map.of(), rows);
     }
 
     /**
@@ -148,23 +145,24 @@ public final class ScenarioResults implements ResultKind {
         List<HistoryRun.Row> rows = new ArrayList<>();
         rows.add(new HistoryRun.Row(r.run().scenario(), variant, "all", harness, r.run().round(), r.run().network(), r.status(),
                 startedAt(r), m == null ? 0 : m.ops(), m == null ? 0 : m.errors(), m == null ? 0 : m.opsPerSecond(),
-                latencies ? l.p50() : null, latencies ? l.p90() : null, latencies ? l.p99() : null,
-                latencies ? l.p999() : null, latencies ? l.max() : null,
-                latencies && l.censored() != null ? l.censored().fromMicros() : null,
-                before == null ? null : before.name(), after == null ? null : after.name(),
-                before == null ? null : before.term(), after == null ? null : after.term()));
+                !latencies ? null : new HistoryRun.Latency(l.p50(), l.p90(), l.p99(), l.p999(), l.max(),
+                        l.censored() != null ? l.censored().fromMicros() : null),
+                new HistoryRun.Leaders(before == null ? null : before.name(), after == null ? null : after.name(),
+                        before == null ? null : before.term(), after == null ? null : after.term())));
         LoadResult load = r.load();
         if (load != null && load.total() != null && load.total().ops().size() > 1) {
             for (LoadResult.OpStats op : load.total().ops()) {
-                LoadResult.LoadLatency ol = op.latency();
-                boolean any = ol != null && ol.count() > 0;
                 rows.add(new HistoryRun.Row(r.run().scenario(), variant, op.op(), harness, r.run().round(), r.run().network(),
-                        r.status(), startedAt(r), op.ops(), op.errors(), op.opsPerSecond(), any ? ol.p50() : null,
-                        any ? ol.p90() : null, any ? ol.p99() : null, any ? ol.p999() : null, any ? ol.max() : null,
-                        any && ol.censored() != null ? ol.censored().fromMicros() : null, null, null, null, null));
+                        r.status(), startedAt(r), op.ops(), op.errors(), op.opsPerSecond(), latency(op.latency()), null));
             }
         }
         return rows;
+    }
+
+    /** A load's latencies as a history row keeps them; null when it measured none. */
+    static HistoryRun.Latency latency(LoadResult.LoadLatency l) {
+        return l == null || l.count() == 0 ? null : new HistoryRun.Latency(l.p50(), l.p90(), l.p99(), l.p999(), l.max(),
+                l.censored() != null ? l.censored().fromMicros() : null);
     }
 
     /** What the page draws the run as: a load run, JMH trials, or a matrix of scenario runs. */

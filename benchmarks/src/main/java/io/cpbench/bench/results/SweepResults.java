@@ -53,9 +53,9 @@ public final class SweepResults implements ResultKind {
         for (CellRun c : doc.cells()) {
             boolean any = c.ops() > 0;
             rows.add(new HistoryRun.Row(c.cell().series(), c.cell().level(), "all", "sweep", c.repeat(), null, c.status(),
-                    doc.startedAt(), c.ops(), c.errors(), c.opsPerSecond(), any ? c.p50Us() : null, any ? c.p90Us() : null,
-                    any ? c.p99Us() : null, any ? c.p999Us() : null, any ? c.maxUs() : null,
-                    c.censored() == null ? null : c.censored().fromMicros(), null, null, null, null));
+                    doc.startedAt(), c.ops(), c.errors(), c.opsPerSecond(), new HistoryRun.Latency(any ? c.p50Us() : null,
+                    any ? c.p90Us() : null, any ? c.p99Us() : null, any ? c.p999Us() : null, any ? c.maxUs() : null,
+                    c.censored() == null ? null : c.censored().fromMicros()), null));
         }
         String started = ScenarioResults.normal(doc.startedAt());
         return HistoryRun.ofDocument(dir.resolve(FILE), kind == null ? "sweep" : kind, started, started, status(),

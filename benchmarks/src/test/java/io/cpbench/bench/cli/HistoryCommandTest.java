@@ -52,10 +52,12 @@ class HistoryCommandTest {
         try (HistoryStore h = HistoryStore.open(store)) {
             for (int i = 0; i < 20; i++) {
                 HistoryRun.Row row = new HistoryRun.Row("client-leader", "", "all", "driver", 1, "a", Status.OK, null, 1_000,
-                        0, (i < 12 ? 2_000 : 1_600) + (i % 3) * 10, 800L, 900L, 1_500L, 3_000L, 9_000L, null, "m0", "m0", 1, 1);
+                        0, (i < 12 ? 2_000 : 1_600) + (i % 3) * 10, new HistoryRun.Latency(800L, 900L, 1_500L, 3_000L, 9_000L, null),
+                        new HistoryRun.Leaders("m0", "m0", 1, 1));
                 String at = String.format("2026-11-%02dT05:00:00Z", 1 + i);
-                h.add(new HistoryRun(String.format("run%013d", i), "run", at, at, Status.OK, "0.1.0", i < 12 ? "aaaaaaa" : "bbbbbbb",
-                        "5.4.0", "5.4.0", "local", "host", 2, 1024L, "Linux", "JVM", null, dir.toString(), Map.of(), List.of(row)));
+                h.add(new HistoryRun(String.format("run%013d", i), "run", at, at, Status.OK,
+                        new HistoryRun.Build("0.1.0", i < 12 ? "aaaaaaa" : "bbbbbbb", "5.4.0", "5.4.0"), "local",
+                        new HistoryRun.Machine("host", 2, 1024L, "Linux", "JVM"), null, dir.toString(), Map.of(), List.of(row)));
             }
         }
     }

@@ -148,11 +148,7 @@ class NightlyGateIT {
     private static HistoryRun copy(HistoryRun run, String id, Instant when, double opsPerSecond) {
         List<HistoryRun.Row> rows = run.rows().stream().map(r -> new HistoryRun.Row(r.scenario(), r.variant(), r.op(),
                 r.harness(), r.round(), r.network(), r.status(), when.toString(), r.ops(), r.errors(), opsPerSecond,
-                r.p50(), r.p90(), r.p99(), r.p999(), r.max(), r.censoredFrom(), r.leaderBefore(), r.leaderAfter(),
-                r.termBefore(), r.termAfter())).toList();
-        return new HistoryRun(id, run.kind(), when.toString(), when.plusSeconds(5).toString(), run.status(),
-                run.cpbenchVersion(), run.cpbenchCommit(), run.memberRelease(), run.clientRelease(), run.topology(),
-                run.host(), run.cores(), run.maxHeapMb(), run.os(), run.jvm(), run.options(), run.directory(),
-                run.labels(), rows);
+                r.latency(), r.leaders())).toList();
+        return run.as(id, when.toString(), when.plusSeconds(5).toString(), rows);
     }
 }

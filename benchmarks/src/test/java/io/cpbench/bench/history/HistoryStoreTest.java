@@ -31,9 +31,11 @@ class HistoryStoreTest {
 
     static HistoryRun run(String id, String startedAt, String commit, double opsPerSecond, Map<String, String> labels) {
         HistoryRun.Row row = new HistoryRun.Row("client-leader", "", "all", "driver", 1, "a", Status.OK, startedAt, 1_000, 0,
-                opsPerSecond, 800L, 900L, 1_500L, 3_000L, 9_000L, null, "member-0", "member-0", 1, 1);
-        return new HistoryRun(id, "run", startedAt, startedAt, Status.OK, "0.1.0", commit, "5.4.0", "5.4.0", "local",
-                "host", 2, 1024L, "Linux", "OpenJDK", "cpbench run --quick", "/tmp/x", labels, List.of(row));
+                opsPerSecond, new HistoryRun.Latency(800L, 900L, 1_500L, 3_000L, 9_000L, null),
+                new HistoryRun.Leaders("member-0", "member-0", 1, 1));
+        return new HistoryRun(id, "run", startedAt, startedAt, Status.OK, new HistoryRun.Build("0.1.0", commit, "5.4.0", "5.4.0"),
+                "local", new HistoryRun.Machine("host", 2, 1024L, "Linux", "OpenJDK"), "cpbench run --quick", "/tmp/x",
+                labels, List.of(row));
     }
 
     @Test
@@ -157,11 +159,8 @@ class HistoryStoreTest {
         HistoryRun good = run(id, "2026-11-28T05:00:00Z", "c", 1_000, Map.of("env", "lab"));
         HistoryRun.Row row = good.rows().get(0);
         HistoryRun.Row bad = new HistoryRun.Row(null, "", "all", "driver", 2, "a", Status.OK, row.startedAt(), 1, 0, 1.0,
-                null, null, null, null, null, null, null, null, null, null);
-        HistoryRun broken = new HistoryRun(id, good.kind(), good.startedAt(), good.endedAt(), good.status(),
-                good.cpbenchVersion(), good.cpbenchCommit(), good.memberRelease(), good.clientRelease(), good.topology(),
-                good.host(), good.cores(), good.maxHeapMb(), good.os(), good.jvm(), good.options(), good.directory(),
-                good.labels(), List.of(row, bad));
+                null, null);
+        HistoryRun broken = good.as(id, good.startedAt(), good.endedAt(), List.of(row, bad));
         long before = store.count();
         assertThatThrownBy(() -> store.add(broken)).isInstanceOf(IllegalStateException.class)
                 .hasMessageStartingWith("history store " + store.shown() + ": cannot add run " + id + ": ");

@@ -54,8 +54,8 @@ class HistoryTest {
             assertThat(quick.rows()).filteredOn(r -> r.scenario().equals("client-leader") && r.round() == 1).singleElement()
                     .satisfies(r -> {
                         assertThat(r.opsPerSecond()).isPositive();
-                        assertThat(r.p99()).isGreaterThanOrEqualTo(r.p50());
-                        assertThat(r.leaderBefore()).isNotNull();
+                        assertThat(r.latency().p99()).isGreaterThanOrEqualTo(r.latency().p50());
+                        assertThat(r.leaders().before()).isNotNull();
                     });
             // a load run keeps a row per op beside its total
             assertThat(store.points(HistoryStore.Selection.ALL)).anySatisfy(p -> {
@@ -79,10 +79,10 @@ class HistoryTest {
             }
             // a run that did not end OK does not join the series
             HistoryRun failed = HistoryStoreTest.run("f000000000000001", "2026-11-30T05:00:00Z", "ccccccc", 10, Map.of("env", "lab"));
-            store.add(new HistoryRun(failed.id(), failed.kind(), failed.startedAt(), failed.endedAt(), Status.FAIL, null,
-                    failed.cpbenchCommit(), "5.4.0", null, "local", null, null, null, null, null, null, null,
+            store.add(new HistoryRun(failed.id(), failed.kind(), failed.startedAt(), failed.endedAt(), Status.FAIL,
+                    new HistoryRun.Build(null, failed.build().cpbenchCommit(), "5.4.0", null), "local", null, null, null,
                     failed.labels(), List.of(new HistoryRun.Row("client-leader", "", "all", "driver", 1, "a", Status.FAIL,
-                    failed.startedAt(), 1, 1, 10, null, null, null, null, null, null, null, null, null, null))));
+                    failed.startedAt(), 1, 1, 10, null, null))));
 
             History.Query query = new History.Query(null, null, null, null, null, Map.of(), Trends.Metric.OPS,
                     Trends.Order.TIME, null, EDivisive.Options.DEFAULT);
