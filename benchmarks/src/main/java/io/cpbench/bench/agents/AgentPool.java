@@ -11,8 +11,6 @@ import io.cpbench.core.load.LoadResult;
 import io.cpbench.core.load.LoadResultBuilder;
 import io.cpbench.core.load.LoadSpec;
 import io.cpbench.core.status.Status;
-import io.cpbench.core.load.Stage;
-import io.cpbench.core.run.Driver;
 import io.cpbench.topology.FreePorts;
 import io.cpbench.topology.MemberRef;
 import io.cpbench.topology.Topology;
@@ -29,18 +27,16 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * The coordinator's side of many load generators: a member of the control cluster ({@link ControlCluster}), the
  * agents that joined it, and a load run split between them. {@link #local} also starts the agents, as processes on
  * this machine's loopback, and stops them on {@link #close()}.
  *
- * <p>A run: each agent's clock offset is measured (best of 5 round trips; an offset over {@link #MAX_CLOCK_OFFSET_MS}
- * refuses the run), the load is split ({@link #split}), each agent gets its slice, connects its clients and says it is
+ * <p>A run: each agent's clock offset is measured (best of 5 round trips; an offset over {@link AgentClocks#MAX_OFFSET_MS}
+ * refuses the run), the load is split ({@link LoadSplit#split}), each agent gets its slice, connects its clients and says it is
  * ready; once all are (a barrier: on a busy host connecting takes seconds), they get one shared start instant
  * {@link #START_LEAD} ahead, each corrected by its offset; a live line sums their interval numbers; the results merge
  * exactly ({@link LoadMerge}). An agent that leaves the control cluster mid-run (it died, or was cut off) stops the
@@ -49,7 +45,6 @@ import java.util.concurrent.TimeoutException;
  */
 public final class AgentPool implements AutoCloseable {
 
-    public static final double MAX_CLOCK_OFFSET_MS = 100;
     /** How far ahead of the moment every agent is ready the shared start instant lies. */
     public static final Duration START_LEAD = Duration.ofMillis(500);
     /** The most the coordinator waits for every agent to be ready before it sets the start instant anyway. */
@@ -74,15 +69,8 @@ public final class AgentPool implements AutoCloseable {
     private java.util.Set<String> pinned;
     private final PrintStream console;
     private final Map<String, Long> lost = new ConcurrentHashMap<>();
-    /**
-     * The members admitted as agents, by name: each answered a sealed challenge bound to its member UUID
-     * ({@link AdmitTask}). Only these count, get jobs, and stop anything by leaving.
-     */
-    private final Map<String, Member> admitted = new ConcurrentHashMap<>();
-    /** Members refused for good (a wrong answer, or a name already admitted), and those already said to be waited on. */
-    private final java.util.Set<UUID> refused = ConcurrentHashMap.newKeySet();
-    private final java.util.Set<UUID> said = ConcurrentHashMap.newKeySet();
-    private static final Duration ADMIT_TIMEOUT = Duration.ofSeconds(10);
+    /** The members admitted as agents: only these count, get jobs, and stop anything by leaving. */
+    private final Admissions admissions;
     private volatile String run;
     private volatile boolean stopped;
 
@@ -93,9 +81,10 @@ public final class AgentPool implements AutoCloseable {
         this.processes = processes;
         this.logDir = logDir;
         this.console = console;
+        this.admissions = new Admissions(control, secret, console);
         ControlCluster.onLeave(control, member -> {
             String name = ControlCluster.name(member);
-            if (name != null && member.equals(admitted.get(name))) {
+            if (name != null && admissions.isAdmitted(name, member)) {
                 lost.putIfAbsent(name, System.nanoTime());
                 String current = run;
                 if (current != null) {
@@ -199,263 +188,24 @@ public final class AgentPool implements AutoCloseable {
         Member self = control.getCluster().getLocalMember();
         for (Member m : control.getCluster().getMembers()) {
             // one that only calls itself a coordinator (no secret) is no coordinator: it does not keep this one out
-            if (!m.equals(self) && ControlCluster.isCoordinator(m) && admit(m, ControlCluster.COORDINATOR).admitted()) {
+            if (!m.equals(self) && ControlCluster.isCoordinator(m) && admissions.admit(m, ControlCluster.COORDINATOR).admitted()) {
                 throw new IllegalStateException("these agents serve another coordinator, at " + m.getAddress().getHost()
                         + ":" + m.getAddress().getPort() + " (an agent serves one at a time); run again when its run ends");
             }
         }
     }
 
-    /**
-     * The admitted agents in the control cluster now, by name. A member that says it is an agent is first sent the
-     * admission challenge; one that answers it wrongly, or under a name already admitted, is refused for good with a
-     * line; one that does not answer in time is asked again at the next call.
-     */
+    /** The admitted agents in the control cluster now, by name ({@link Admissions#agents}). */
     public Map<String, Member> agents() {
-        java.util.Set<Member> members = control.getCluster().getMembers();
-        admitted.values().removeIf(m -> !members.contains(m));
-        for (Member m : members) {
-            if (!ControlCluster.isAgent(m) || refused.contains(m.getUuid()) || admitted.containsValue(m)) {
-                continue;
-            }
-            String name = ControlCluster.name(m);
-            Admission admission = admit(m, ControlCluster.AGENT);
-            if (!admission.answered()) {
-                if (said.add(m.getUuid())) {
-                    console.println("    waiting for the member at " + where(m) + " (it calls itself " + name + "): "
-                            + admission.why());
-                }
-                continue;
-            }
-            String why = admission.why();
-            if (why == null && admitted.containsKey(name)) {
-                why = "an agent of that name is admitted already, at " + where(admitted.get(name));
-            }
-            if (why == null) {
-                admitted.put(name, m);
-            } else {
-                refused.add(m.getUuid());
-                console.println("    refused the member at " + where(m) + " that calls itself " + name + ": " + why);
-            }
-        }
-        return new java.util.TreeMap<>(admitted);
-    }
-
-    /**
-     * What a member did with the admission challenge.
-     *
-     * @param answered false when no answer came (asked again later)
-     * @param why      null when it answered rightly; else why it is not admitted
-     */
-    private record Admission(boolean answered, String why) {
-        boolean admitted() {
-            return answered && why == null;
-        }
-    }
-
-    /** Sends {@code m} the admission challenge and checks that it answered as a {@code role} of its name. */
-    private Admission admit(Member m, String role) {
-        String nonce = UUID.randomUUID().toString();
-        String answer;
-        try {
-            answer = control.<String>getExecutorService(ControlCluster.EXECUTOR)
-                    .submitToMember(AdmitTask.challenge(secret, nonce, m), m)
-                    .get(ADMIT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return new Admission(false, "did not answer the admission challenge (interrupted)");
-        } catch (ExecutionException | TimeoutException | RuntimeException e) {
-            return new Admission(false, "did not answer the admission challenge (" + Driver.describe(e) + ")");
-        }
-        String text = secret.open(answer);
-        String expected = AdmitTask.answer(nonce, m.getUuid().toString(), ControlCluster.name(m), role);
-        return new Admission(true, expected.equals(text) ? null : "it did not answer the admission challenge with the secret");
-    }
-
-    private static String where(Member m) {
-        return m.getAddress().getHost() + ":" + m.getAddress().getPort();
-    }
-
-    /**
-     * An agent's clock against the coordinator's.
-     *
-     * @param offsetMs      the agent's clock minus the coordinator's
-     * @param uncertaintyMs half the round trip of the best measurement
-     */
-    public record Clock(String agent, double offsetMs, double uncertaintyMs) {
+        return admissions.agents();
     }
 
     /**
      * Measures each agent's clock offset, in the order of {@code agents}: 5 round trips each, the one with the
      * shortest round trip kept.
      */
-    public List<Clock> clocks(Map<String, Member> agents) {
-        IExecutorService executor = control.getExecutorService(ControlCluster.EXECUTOR);
-        List<Clock> clocks = new ArrayList<>();
-        for (Map.Entry<String, Member> agent : agents.entrySet()) {
-            Clock best = null;
-            for (int i = 0; i < 5; i++) {
-                String nonce = UUID.randomUUID().toString();
-                long t0 = AgentState.nowMicros();
-                String sealed = get(executor.submitToMember(new ClockTask(nonce), agent.getValue()), Duration.ofSeconds(5),
-                        agent.getKey());
-                long t1 = AgentState.nowMicros();
-                Long answer = ClockTask.open(sealed, secret, nonce, agent.getValue().getUuid().toString());
-                if (answer == null) {
-                    throw new IllegalStateException(agent.getKey() + "'s clock reply is not sealed with the secret for"
-                            + " this request: it cannot be measured");
-                }
-                long theirs = answer;
-                Clock c = new Clock(agent.getKey(), (theirs - (t0 + t1) / 2.0) / 1000.0, (t1 - t0) / 2000.0);
-                if (best == null || c.uncertaintyMs() < best.uncertaintyMs()) {
-                    best = c;
-                }
-            }
-            clocks.add(best);
-        }
-        return clocks;
-    }
-
-    /**
-     * The slice of {@code spec} that each of {@code n} agents runs: the clients split between them (or, with one
-     * client, its threads), and each stage's level (an open loop's rate, a closed loop's workers). Whole numbers split
-     * with their remainders, the first agents taking one more (10 over 3: 4+3+3), so that the shares sum to what was
-     * asked; an open loop's rate splits exactly. Each slice works on objects of its own (its prefix ends in the
-     * agent's number), so the invariants each agent checks are about its own objects.
-     *
-     * @throws IllegalArgumentException (one line) when there is less to split than there are agents: fewer clients
-     *                                  (and not one client with enough threads), or a closed loop's level of workers
-     *                                  between 1 and n - 1
-     */
-    public static List<LoadSpec> split(LoadSpec spec, int n) {
-        if (spec.bounds() != null) {
-            throw new IllegalArgumentException("--agents " + n + " cannot split a count of ops (the spec's bounds):"
-                    + " give the run a duration or stages instead");
-        }
-        boolean byClients = spec.clients() >= n;
-        if (!byClients && !(spec.clients() == 1 && spec.threads() >= n)) {
-            throw new IllegalArgumentException("--agents " + n + " cannot split " + spec.clients() + " client"
-                    + (spec.clients() == 1 ? "" : "s") + " x " + spec.threads() + " thread" + (spec.threads() == 1 ? "" : "s")
-                    + ": each agent needs a client of its own (give --clients " + n + " or more), or, with 1 client, a"
-                    + " thread of its own (--threads " + n + " or more)");
-        }
-        if (!spec.open()) {
-            // the stages' targets; the start level (a ramp's first, often 1) splits with its remainder, down to 0
-            List<Double> levels = new ArrayList<>();
-            spec.profile().stages().forEach(st -> levels.add(st.target()));
-            for (double level : levels) {
-                if (level != Math.rint(level) || level > 0 && level < n) {
-                    throw new IllegalArgumentException("--agents " + n + " cannot split a level of " + fmtShare(level)
-                            + " workers: each agent needs a whole worker at least (a level of 0, or " + n + " or more)");
-                }
-            }
-        }
-        if (!spec.names().isEmpty()) {
-            throw new IllegalArgumentException("--agents runs each agent on objects of its own, named by the prefix;"
-                    + " objects.names cannot be split between agents");
-        }
-        if (spec.abortOnFail()) {
-            throw new IllegalArgumentException("--agents judges thresholds once, on the merged run, at its end;"
-                    + " abortOnFail is not supported with --agents");
-        }
-        int[] even = new int[n];
-        java.util.Arrays.fill(even, 1);
-        int[] clients = byClients ? apportion(spec.clients(), even) : null;
-        int[] threads = byClients ? null : apportion(spec.threads(), even);
-        int[] capacity = new int[n];
-        for (int i = 0; i < n; i++) {
-            capacity[i] = byClients ? clients[i] * spec.threads() : threads[i];
-        }
-        // a stage's level is op/s in an open loop (split evenly), workers in a closed one (split in proportion to each
-        // agent's clients x threads, so that no agent is asked for more workers than it has)
-        double[] start = levels(spec, spec.profile().startLevel(), capacity);
-        List<double[]> stages = spec.profile().stages().stream().map(st -> levels(spec, st.target(), capacity)).toList();
-        List<LoadSpec> slices = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            int agent = i;
-            LoadSpec.Builder b = spec.toBuilder().clients(byClients ? clients[i] : 1)
-                    .threads(byClients ? spec.threads() : threads[i]).prefix(spec.prefix() + "-a" + (i + 1))
-                    .seed(spec.seed() + i + 1).clearThresholds();
-            List<Stage> mine = new ArrayList<>();
-            for (int s = 0; s < stages.size(); s++) {
-                mine.add(new Stage(spec.profile().stages().get(s).duration(), stages.get(s)[agent]));
-            }
-            slices.add(b.start(start[agent]).stages(mine).build());
-        }
-        return slices;
-    }
-
-    /**
-     * {@code total} whole things apportioned to weights (largest remainders: each gets its proportional share rounded
-     * down, and what is left goes one each to the largest fractions, the first agent first on a tie); the shares sum
-     * to {@code total}, and none exceeds its weight while {@code total} is at most their sum.
-     */
-    static int[] apportion(int total, int[] weights) {
-        long sum = 0;
-        for (int w : weights) {
-            sum += w;
-        }
-        int[] shares = new int[weights.length];
-        double[] fractions = new double[weights.length];
-        int given = 0;
-        for (int i = 0; i < weights.length; i++) {
-            double exact = sum == 0 ? (double) total / weights.length : (double) total * weights[i] / sum;
-            shares[i] = (int) Math.floor(exact);
-            fractions[i] = exact - shares[i];
-            given += shares[i];
-        }
-        for (int left = total - given; left > 0; left--) {
-            int best = 0;
-            for (int i = 1; i < weights.length; i++) {
-                if (fractions[i] > fractions[best] + 1e-12) {
-                    best = i;
-                }
-            }
-            shares[best]++;
-            fractions[best] = -1;
-        }
-        return shares;
-    }
-
-    /** Each agent's part of one level: an open loop's rate evenly, a closed loop's workers by capacity. */
-    private static double[] levels(LoadSpec spec, double level, int[] capacity) {
-        double[] parts = new double[capacity.length];
-        if (spec.open()) {
-            java.util.Arrays.fill(parts, level / capacity.length);
-        } else {
-            int[] workers = apportion((int) Math.round(level), capacity);
-            for (int i = 0; i < parts.length; i++) {
-                parts[i] = workers[i];
-            }
-        }
-        return parts;
-    }
-
-    /** "4 clients x 2 threads, 40 op/s" or "1 client x 3 threads, 3 workers": a slice as the run start prints it. */
-    static String describeShare(LoadSpec slice) {
-        StringBuilder text = new StringBuilder();
-        text.append(slice.clients()).append(slice.clients() == 1 ? " client x " : " clients x ").append(slice.threads())
-                .append(slice.threads() == 1 ? " thread" : " threads");
-        List<String> levels = new ArrayList<>();
-        if (slice.profile().startLevel() > 0) {
-            levels.add(fmtShare(slice.profile().startLevel()));
-        }
-        slice.profile().stages().forEach(st -> {
-            String level = fmtShare(st.target());
-            if (levels.isEmpty() || !levels.get(levels.size() - 1).equals(level)) {
-                levels.add(level);
-            }
-        });
-        boolean everyThread = !slice.open() && levels.size() == 1
-                && levels.get(0).equals(Integer.toString(slice.clients() * slice.threads()));
-        if (!levels.isEmpty() && !everyThread) {
-            text.append(", ").append(String.join(" -> ", levels)).append(slice.open() ? " op/s" : " workers");
-        }
-        return text.toString();
-    }
-
-    private static String fmtShare(double level) {
-        return level == Math.rint(level) ? Long.toString((long) level) : String.format(Locale.ROOT, "%.2f", level);
+    public List<AgentClocks.Clock> clocks(Map<String, Member> agents) {
+        return new AgentClocks(control, secret).measure(agents);
     }
 
     /** Where the agents' clients connect: the members of {@code topology}, with {@code cluster}'s client settings. */
@@ -512,11 +262,11 @@ public final class AgentPool implements AutoCloseable {
             throw new IllegalStateException("no agent is in the control cluster");
         }
         List<String> changed = pin(agents);
-        List<Clock> clocks = checkedClocks(agents);
-        List<LoadSpec> slices = split(spec, agents.size());
+        List<AgentClocks.Clock> clocks = AgentClocks.checked(clocks(agents), console);
+        List<LoadSpec> slices = LoadSplit.split(spec, agents.size());
         int k = 0;
         for (String agent : agents.keySet()) {
-            console.printf(Locale.ROOT, "    %s: %s%n", agent, describeShare(slices.get(k++)));
+            console.printf(Locale.ROOT, "    %s: %s%n", agent, LoadSplit.describeShare(slices.get(k++)));
         }
         String id = UUID.randomUUID().toString();
         lost.clear();
@@ -544,7 +294,7 @@ public final class AgentPool implements AutoCloseable {
             Map<String, Future<String>> futures = new LinkedHashMap<>();
             int i = 0;
             for (Map.Entry<String, Member> agent : agents.entrySet()) {
-                Clock clock = clocks.get(i);
+                AgentClocks.Clock clock = clocks.get(i);
                 String json = AgentTask.JSON.writeValueAsString(slices.get(i).describe());
                 AgentJob job = new AgentJob(id, agent.getKey(), json, scenario, target,
                         Math.round(clock.offsetMs() * 1000), history != null, agent.getValue().getUuid().toString(),
@@ -557,7 +307,7 @@ public final class AgentPool implements AutoCloseable {
             }
             long startsAt = startWhenReady(id, agents.keySet(), ready, futures, onStart);
             awaitReports(spec, startsAt, futures, live);
-            Merged merged = merge(spec, clocks, futures, history, id, agents);
+            Merged merged = new ReportMerge(secret, lost).merge(spec, clocks, futures, history, id, agents);
             if (changed.isEmpty()) {
                 return merged;
             }
@@ -616,21 +366,6 @@ public final class AgentPool implements AutoCloseable {
         return changed;
     }
 
-    /** Each agent's clock offset, printed; one over {@link #MAX_CLOCK_OFFSET_MS} refuses the run. */
-    private List<Clock> checkedClocks(Map<String, Member> agents) {
-        List<Clock> clocks = clocks(agents);
-        for (Clock c : clocks) {
-            console.printf(Locale.ROOT, "    %s: clock %+.1f ms against the coordinator's (±%.1f ms)%n", c.agent(),
-                    c.offsetMs(), c.uncertaintyMs());
-            if (Math.abs(c.offsetMs()) > MAX_CLOCK_OFFSET_MS) {
-                throw new IllegalStateException(c.agent() + "'s clock is " + Math.round(c.offsetMs()) + " ms off the"
-                        + " coordinator's, over the bound of " + Math.round(MAX_CLOCK_OFFSET_MS) + " ms: synchronise the"
-                        + " hosts' clocks (chrony or NTP) and run again");
-            }
-        }
-        return clocks;
-    }
-
     /**
      * The barrier: waits until every agent has said it is ready (its clients connected; on a busy host that takes
      * seconds), or one failed, left or was stopped, or {@link #READY_BOUND} passed; then sends the start instant,
@@ -649,76 +384,6 @@ public final class AgentPool implements AutoCloseable {
                 + START_LEAD.toNanos() / 1000), ControlCluster.MESSAGE_VALID));
         onStart.accept(startsAt);
         return startsAt;
-    }
-
-    private Merged merge(LoadSpec spec, List<Clock> clocks, Map<String, Future<String>> futures, HistoryRecorder history,
-                         String run, Map<String, Member> agents) {
-        List<LoadMerge.Part> parts = new ArrayList<>();
-        List<Event> events = history == null ? null : new ArrayList<>();
-        long originMicros = history == null ? 0 : AgentState.nowMicros() - history.now() / 1000;
-        int n = futures.size();
-        List<LoadResult.AgentRow> rows = new ArrayList<>();
-        List<String> missing = new ArrayList<>();
-        int i = 0;
-        for (Map.Entry<String, Future<String>> f : futures.entrySet()) {
-            String agent = f.getKey();
-            double offset = clocks.get(i++).offsetMs();
-            AgentReport report = null;
-            String why;
-            if (f.getValue().isDone()) {
-                try {
-                    report = AgentTask.openReport(f.getValue().get(), secret, run, agent,
-                            agents.get(agent).getUuid().toString());
-                    why = report == null ? "returned a report not sealed with the secret for this run and agent: left out"
-                            : report.error();
-                } catch (ExecutionException e) {
-                    why = lost.containsKey(agent) ? "left the control cluster mid-run" : "failed: " + Driver.describe(e.getCause());
-                } catch (Exception e) {
-                    why = "returned what the coordinator cannot read: " + Driver.describe(e);
-                }
-            } else {
-                f.getValue().cancel(true);
-                why = lost.containsKey(agent) ? "left the control cluster mid-run" : "did not report in time";
-            }
-            if (report != null && report.result() != null) {
-                parts.add(new LoadMerge.Part(agent, report.result(), report.parts(), offset));
-                if (events != null && report.history() != null) {
-                    int index = i; // 1-based: i was incremented past this agent
-                    events.addAll(report.history().events(originMicros, offset, p -> p >= 0 ? p * n + index - 1 : -index));
-                }
-                rows.add(new LoadResult.AgentRow(agent, report.host(), offset, report.result().outcome(),
-                        report.result().reason(), report.result().total().all(), report.result().histograms(), null));
-            } else {
-                missing.add(agent + " " + why);
-                rows.add(new LoadResult.AgentRow(agent, report == null ? null : report.host(), offset, null, why, null,
-                        null, null));
-            }
-        }
-        if (parts.isEmpty()) {
-            throw new IllegalStateException("no agent returned a result: " + String.join("; ", missing));
-        }
-        if (events != null) {
-            events.sort(java.util.Comparator.comparingLong(Event::time));
-        }
-        LoadResult merged = LoadMerge.merge(spec, parts, rows);
-        if (missing.isEmpty()) {
-            return new Merged(merged, events);
-        }
-        String reason = String.join("; ", missing) + "; the other agents' numbers are kept"
-                + (merged.reason() == null ? "" : "; " + merged.reason());
-        return new Merged(LoadResultBuilder.builder(merged).outcome(Status.worse(merged.outcome(), Status.INCOMPLETE))
-                .reason(reason).build(), events);
-    }
-
-    private static <T> T get(Future<T> future, Duration timeout, String agent) {
-        try {
-            return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while reading " + agent + "'s clock", e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("cannot read " + agent + "'s clock: " + Driver.describe(e), e);
-        }
     }
 
     private static void sleep(long millis) {

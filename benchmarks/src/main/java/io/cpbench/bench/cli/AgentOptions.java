@@ -86,7 +86,7 @@ final class AgentOptions implements RunService.Agents {
                     + ": the slow member's links are emulated in this process");
         }
         try {
-            AgentPool.split(spec, agents);
+            io.cpbench.bench.agents.LoadSplit.split(spec, agents);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(what + ": " + e.getMessage());
         }

@@ -36,32 +36,47 @@ public final class ConsoleProgress implements ScenarioRunner.ProgressSink {
 
             @Override
             public void warmingUp(long done, long warmupTarget, double elapsedSeconds, double opsPerSecond, long p50Micros) {
-                print(scenario, round, false, done, warmupTarget, null, timebox, seconds(elapsedSeconds), opsPerSecond,
-                        p50Micros, 0);
+                print(new Phase(scenario, round, false, warmupTarget, null, timebox),
+                        new Reading(done, seconds(elapsedSeconds), opsPerSecond, p50Micros, 0));
             }
 
             @Override
             public void interval(LoadEngine.IntervalReport r) {
                 errors += r.errors();
-                print(scenario, round, true, r.done(), target, measureFor, timebox, seconds(r.elapsed()), r.opsPerSecond(),
-                        r.latency().p50(), errors);
+                print(new Phase(scenario, round, true, target, measureFor, timebox),
+                        new Reading(r.done(), seconds(r.elapsed()), r.opsPerSecond(), r.latency().p50(), errors));
             }
         };
+    }
+
+    /**
+     * What is running.
+     *
+     * @param target     ops asked for in this phase, or 0
+     * @param measureFor how long the phase lasts when it does not count ops, or null
+     * @param timebox    the run's time box, or null
+     */
+    private record Phase(Scenario scenario, int round, boolean measuring, long target, Duration measureFor,
+                         Duration timebox) {
+    }
+
+    /** Where it is: ops done, time elapsed, op/s and p50 of the last interval, errors so far in this phase. */
+    private record Reading(long doneOps, Duration elapsed, double opsPerSecond, long p50Micros, long errors) {
     }
 
     private static Duration seconds(double value) {
         return Duration.ofNanos(Math.round(value * 1e9));
     }
 
-    /**
-     * @param target     ops asked for in this phase, or 0
-     * @param measureFor how long the phase lasts when it does not count ops, or null
-     * @param timebox    the run's time box, or null
-     * @param errors     errors so far in this phase
-     */
-    private synchronized void print(Scenario scenario, int round, boolean measuring, long doneOps, long target,
-                                    Duration measureFor, Duration timebox, Duration elapsed, double opsPerSecond,
-                                    long p50Micros, long errors) {
+    private synchronized void print(Phase phase, Reading reading) {
+        Scenario scenario = phase.scenario();
+        int round = phase.round();
+        boolean measuring = phase.measuring();
+        long target = phase.target();
+        Duration measureFor = phase.measureFor();
+        Duration timebox = phase.timebox();
+        long doneOps = reading.doneOps();
+        Duration elapsed = reading.elapsed();
         long now = System.nanoTime();
         if (everyNanos <= 0 || now - lastPrinted < everyNanos) {
             return;
@@ -92,6 +107,6 @@ public final class ConsoleProgress implements ScenarioRunner.ProgressSink {
                 : round == io.cpbench.bench.suite.ScenarioRunner.WARMUP_ROUND ? "[warm-up round] " + scenario.name()
                 : String.format(Locale.ROOT, "[round %d/%d] %s %s", round, rounds, scenario.name(), measuring ? "measure" : "warm-up");
         out.printf(Locale.ROOT, "    %s %s  %,.0f op/s  p50 %,d µs  errors %d  %s elapsed%s%n", where, done,
-                opsPerSecond, p50Micros, errors, Durations.human(elapsed.toSeconds()), eta);
+                reading.opsPerSecond(), reading.p50Micros(), reading.errors(), Durations.human(elapsed.toSeconds()), eta);
     }
 }

@@ -69,7 +69,7 @@ class AdmissionIT {
                     .as("and not again").hasSize(3);
 
             // the admitted agent's clock answers under the seal
-            List<AgentPool.Clock> clocks = pool.clocks(agents);
+            List<AgentClocks.Clock> clocks = pool.clocks(agents);
             assertThat(clocks).singleElement().satisfies(c -> assertThat(Math.abs(c.offsetMs())).isLessThan(1000));
 
             // the impostor and the fake coordinator leave: nothing that serves a run takes them for what they said

@@ -10,13 +10,13 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class AgentPoolTest {
+class LoadSplitTest {
 
     @Test
     void clientsSplitBetweenAgentsEachOnObjectsOfItsOwn() {
         LoadSpec spec = LoadSpec.builder().mix("cas=3,get=1").clients(6).threads(2).duration(Duration.ofSeconds(5))
                 .threshold("p99<10ms").build();
-        List<LoadSpec> slices = AgentPool.split(spec, 3);
+        List<LoadSpec> slices = LoadSplit.split(spec, 3);
         assertThat(slices).hasSize(3).allSatisfy(s -> {
             assertThat(s.clients()).isEqualTo(2);
             assertThat(s.threads()).isEqualTo(2);
@@ -31,7 +31,7 @@ class AgentPoolTest {
     void oneClientsThreadsSplitAndAnOpenLoopsRateStageByStage() {
         LoadSpec spec = LoadSpec.builder().mix("get").clients(1).threads(8).rate(100)
                 .stages(List.of(new Stage(Duration.ofSeconds(2), 100), new Stage(Duration.ofSeconds(2), 400))).build();
-        List<LoadSpec> slices = AgentPool.split(spec, 4);
+        List<LoadSpec> slices = LoadSplit.split(spec, 4);
         assertThat(slices).allSatisfy(s -> {
             assertThat(s.clients()).isEqualTo(1);
             assertThat(s.threads()).isEqualTo(2);
@@ -43,48 +43,48 @@ class AgentPoolTest {
     @Test
     void wholeNumbersSplitWithTheirRemaindersAndTheSharesSumToTheRequest() {
         LoadSpec threads = LoadSpec.builder().mix("cas").clients(1).threads(10).build();
-        List<LoadSpec> byThreads = AgentPool.split(threads, 3);
+        List<LoadSpec> byThreads = LoadSplit.split(threads, 3);
         assertThat(byThreads).extracting(LoadSpec::threads).containsExactly(4, 3, 3);
         assertThat(byThreads).extracting(LoadSpec::clients).containsExactly(1, 1, 1);
-        assertThat(AgentPool.describeShare(byThreads.get(0))).isEqualTo("1 client x 4 threads");
+        assertThat(LoadSplit.describeShare(byThreads.get(0))).isEqualTo("1 client x 4 threads");
 
         LoadSpec clients = LoadSpec.builder().mix("cas").clients(10).threads(2).build();
-        assertThat(AgentPool.split(clients, 3)).extracting(LoadSpec::clients).containsExactly(4, 3, 3);
-        assertThat(AgentPool.split(clients, 4)).extracting(LoadSpec::clients).containsExactly(3, 3, 2, 2);
+        assertThat(LoadSplit.split(clients, 3)).extracting(LoadSpec::clients).containsExactly(4, 3, 3);
+        assertThat(LoadSplit.split(clients, 4)).extracting(LoadSpec::clients).containsExactly(3, 3, 2, 2);
 
         LoadSpec workers = LoadSpec.builder().mix("cas").clients(3).threads(4)
                 .stages(List.of(new Stage(Duration.ofSeconds(2), 10), new Stage(Duration.ofSeconds(2), 5))).build();
-        List<LoadSpec> levels = AgentPool.split(workers, 3);
+        List<LoadSpec> levels = LoadSplit.split(workers, 3);
         assertThat(levels).extracting(s -> s.profile().stages().get(0).target()).containsExactly(4.0, 3.0, 3.0);
         assertThat(levels).extracting(s -> s.profile().stages().get(1).target()).containsExactly(2.0, 2.0, 1.0);
         // the ramp's start (1 worker) splits down to 0: 1+0+0
         assertThat(levels).extracting(s -> s.profile().startLevel()).containsExactly(1.0, 0.0, 0.0);
-        assertThat(AgentPool.describeShare(levels.get(0))).isEqualTo("1 client x 4 threads, 1 -> 4 -> 2 workers");
-        assertThat(AgentPool.describeShare(levels.get(2))).isEqualTo("1 client x 4 threads, 3 -> 1 workers");
+        assertThat(LoadSplit.describeShare(levels.get(0))).isEqualTo("1 client x 4 threads, 1 -> 4 -> 2 workers");
+        assertThat(LoadSplit.describeShare(levels.get(2))).isEqualTo("1 client x 4 threads, 3 -> 1 workers");
 
         LoadSpec rate = LoadSpec.builder().mix("get").clients(3).threads(2).rate(100).build();
-        List<LoadSpec> rates = AgentPool.split(rate, 3);
+        List<LoadSpec> rates = LoadSplit.split(rate, 3);
         assertThat(rates.stream().mapToDouble(s -> s.profile().stages().get(0).target()).sum()).isCloseTo(100.0,
                 org.assertj.core.api.Assertions.within(1e-9));
-        assertThat(AgentPool.describeShare(rates.get(0))).isEqualTo("1 client x 2 threads, 33.33 op/s");
+        assertThat(LoadSplit.describeShare(rates.get(0))).isEqualTo("1 client x 2 threads, 33.33 op/s");
 
         LoadSpec count = clients.toBuilder().bounds(new LoadSpec.Bounds(0, 1_000, Duration.ofMinutes(1), 0)).build();
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> AgentPool.split(count, 3))
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> LoadSplit.split(count, 3))
                 .hasMessageContaining("cannot split a count of ops");
     }
 
     @Test
     void whatDoesNotSplitIsRefusedWithWhatWould() {
         LoadSpec fewer = LoadSpec.builder().mix("cas").clients(2).threads(3).build();
-        assertThatThrownBy(() -> AgentPool.split(fewer, 3)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> LoadSplit.split(fewer, 3)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("--agents 3 cannot split 2 clients x 3 threads: each agent needs a client of its own (give"
                         + " --clients 3 or more), or, with 1 client, a thread of its own (--threads 3 or more)");
         LoadSpec small = LoadSpec.builder().mix("cas").clients(3).threads(1)
                 .stages(List.of(new Stage(Duration.ofSeconds(2), 2))).build();
-        assertThatThrownBy(() -> AgentPool.split(small, 3)).hasMessage("--agents 3 cannot split a level of 2 workers:"
+        assertThatThrownBy(() -> LoadSplit.split(small, 3)).hasMessage("--agents 3 cannot split a level of 2 workers:"
                 + " each agent needs a whole worker at least (a level of 0, or 3 or more)");
         LoadSpec abort = LoadSpec.builder().mix("cas").clients(2).threshold("p99<1ms").abortOnFail(true).build();
-        assertThatThrownBy(() -> AgentPool.split(abort, 2)).hasMessageContaining("abortOnFail is not supported");
+        assertThatThrownBy(() -> LoadSplit.split(abort, 2)).hasMessageContaining("abortOnFail is not supported");
     }
 
     /**
