@@ -1,7 +1,6 @@
 package io.cpbench.topology;
 
 import com.github.dockerjava.api.DockerClient;
-import com.github.dockerjava.api.command.ExecCreateCmdResponse;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.model.Capability;
 import com.github.dockerjava.api.model.Container;
@@ -9,33 +8,25 @@ import com.github.dockerjava.api.model.ExposedPort;
 import com.github.dockerjava.api.model.Ports;
 import io.cpbench.topology.net.NetworkControl;
 import io.cpbench.topology.net.NetworkEmulator;
-import org.testcontainers.DockerClientFactory;
-import org.testcontainers.containers.ContainerLaunchException;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.Network;
-import org.testcontainers.containers.output.OutputFrame;
-import org.testcontainers.containers.wait.strategy.AbstractWaitStrategy;
 import org.testcontainers.lifecycle.Startables;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Consumer;
 
 /**
  * Each member in its own Docker container, started through Testcontainers from an image built on this machine
@@ -66,9 +57,9 @@ final class ContainerTopology extends StartedTopology {
     private final DockerClient docker;
     private final Network network;
     private final ContainerImage.Built image;
-    private final Layout layout;
+    private final ContainerLayout layout;
     private final List<GenericContainer<?>> containers = new ArrayList<>();
-    private final List<LogFile> logs = new ArrayList<>();
+    private final List<ContainerLog> logs = new ArrayList<>();
     private final NetworkControl networkControl;
     private final ScheduledExecutorService watchdogs = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "cpbench-container-pause-watchdog");
@@ -79,34 +70,8 @@ final class ContainerTopology extends StartedTopology {
     /** The release the members run as stock members ({@link #startStock}), or null for cp-bench's member launcher. */
     private final HazelcastRelease stock;
 
-    /**
-     * Where members and clients reach each member: plain (by alias; clients on published ports) or through the
-     * emulator's proxies (members via the gateway, clients via loopback).
-     */
-    record Layout(boolean emulated, boolean netem, String subnetPrefix, PortPlan ports, int memberProxyFirst) {
-
-        /** The host's address on the run's Docker network, where the members' proxies listen. */
-        String gateway() {
-            return gatewayOf(subnetPrefix);
-        }
-
-        /** The member's own address on the run's Docker network, which this host routes to. */
-        String ip(int i) {
-            return subnetPrefix + (10 + i);
-        }
-
-        String alias(String clusterName, int i) {
-            return clusterName + "-m" + i;
-        }
-
-        /** The host port published for the member's client port (for a look with a client by hand, under the emulator). */
-        int publishedClientPort(int i) {
-            return emulated ? ports.bound(i) : ports.announced(i);
-        }
-    }
-
     private ContainerTopology(TopologySpec spec, DockerClient docker, Network network, ContainerImage.Built image,
-                              Layout layout, List<MemberSettings> settings, HazelcastRelease stock) {
+                              ContainerLayout layout, List<MemberSettings> settings, HazelcastRelease stock) {
         super(spec, layout.ports(), settings);
         this.stock = stock;
         this.spec = spec;
@@ -114,7 +79,7 @@ final class ContainerTopology extends StartedTopology {
         this.network = network;
         this.image = image;
         this.layout = layout;
-        this.networkControl = layout.netem() ? new Netem() : null;
+        this.networkControl = layout.netem() ? new ContainerNetem(docker, i -> idOf(members().get(i))) : null;
     }
 
     static Topology start(TopologySpec spec) {
@@ -137,8 +102,8 @@ final class ContainerTopology extends StartedTopology {
 
     private static Topology start(TopologySpec spec, HazelcastRelease stock, Path jar) {
         PrintStream log = System.err;
-        DockerClient docker = dockerClient();
-        sweepStale(docker, log);
+        DockerClient docker = DockerOps.dockerClient();
+        DockerOps.sweepStale(docker, log);
         ContainerImage.Built image = stock == null ? ContainerImage.ensure(docker, log)
                 : ContainerImage.ensureStock(docker, log, stock, jar);
         if (image.cached()) {
@@ -153,7 +118,7 @@ final class ContainerTopology extends StartedTopology {
         for (int k = 0; k < 64 && network == null; k++) {
             String prefix = "10.213." + ((ProcessHandle.current().pid() + k) % 250) + ".";
             Network candidate = Network.builder()
-                    .createNetworkCmdModifier(cmd -> cmd.withName(clusterName).withLabels(labels(clusterName))
+                    .createNetworkCmdModifier(cmd -> cmd.withName(clusterName).withLabels(DockerOps.labels(clusterName))
                             .withIpam(new com.github.dockerjava.api.model.Network.Ipam().withConfig(
                                     new com.github.dockerjava.api.model.Network.Ipam.Config()
                                             .withSubnet(prefix + "0/24").withGateway(gatewayOf(prefix)))))
@@ -174,17 +139,17 @@ final class ContainerTopology extends StartedTopology {
         PortPlan ports = null;
         int memberProxyFirst = 0;
         try {
-            boolean netem = spec.emulateNetwork() && netemWorks(docker, image.image());
+            boolean netem = spec.emulateNetwork() && DockerOps.netemWorks(docker, image.image());
             boolean emulated = spec.emulateNetwork() && !netem;
             ports = emulated ? PortPlan.pick(spec, false) : PortPlan.pick(spec, false).direct(n);
             memberProxyFirst = emulated
                     ? FreePorts.consecutive(List.of(gatewayOf(subnetPrefix)), n, ports.outboundTo(n - 1) + 100) : 0;
-            Layout layout = new Layout(emulated, netem, subnetPrefix, ports, memberProxyFirst);
+            ContainerLayout layout = new ContainerLayout(emulated, netem, subnetPrefix, ports, memberProxyFirst);
             List<MemberSettings> settings = settings(spec, clusterName, layout);
             ContainerTopology topology = new ContainerTopology(spec, docker, network, image, layout, settings, stock);
             return topology.becomeReady(spec);
         } catch (RuntimeException e) {
-            removeNetwork(docker, network);
+            DockerOps.removeNetwork(docker, network);
             if (ports != null) {
                 ports.release(n);
             }
@@ -194,7 +159,7 @@ final class ContainerTopology extends StartedTopology {
     }
 
     /** Every member's settings: member endpoint by alias (or gateway proxy), client endpoint on the host. */
-    static List<MemberSettings> settings(TopologySpec spec, String clusterName, Layout layout) {
+    static List<MemberSettings> settings(TopologySpec spec, String clusterName, ContainerLayout layout) {
         int n = spec.memberCount();
         List<String> memberAddresses = new ArrayList<>();
         for (int i = 0; i < n; i++) {
@@ -280,11 +245,11 @@ final class ContainerTopology extends StartedTopology {
             command.addAll(StockXml.jvmArgs(STOCK_CONFIG, image.classpath(), ChildJvmOptions.fromEnvironment()));
         }
         Path log = spec.logDir().resolve("member-" + i + ".log");
-        LogFile logFile = new LogFile(log);
+        ContainerLog logFile = new ContainerLog(log);
         logs.add(logFile);
         Ports bindings = new Ports();
         bindings.bind(ExposedPort.tcp(CLIENT_PORT), Ports.Binding.bindIpAndPort(LOOPBACK, layout.publishedClientPort(i)));
-        Map<String, String> labels = new java.util.HashMap<>(labels(member.clusterName()));
+        Map<String, String> labels = new java.util.HashMap<>(DockerOps.labels(member.clusterName()));
         labels.put("io.cpbench.member", Integer.toString(i));
         @SuppressWarnings("resource")
         GenericContainer<?> container = new GenericContainer<>(image.image())
@@ -294,7 +259,7 @@ final class ContainerTopology extends StartedTopology {
                 .withLabels(labels)
                 .withCommand(command.toArray(String[]::new))
                 .withLogConsumer(logFile)
-                .waitingFor(new ReadyOrExited(log, stock == null ? MemberLauncher::printedReady
+                .waitingFor(new ContainerReady(log, stock == null ? MemberLauncher::printedReady
                         : file -> StockCluster.printedJoined(file, settings().size())).withStartupTimeout(spec.startupTimeout()))
                 .withCreateContainerCmdModifier(cmd -> {
                     cmd.withName(layout.alias(member.clusterName(), i));
@@ -307,83 +272,6 @@ final class ContainerTopology extends StartedTopology {
                     StockXml.of(member, StockTopology.METRICS_SECONDS)), STOCK_CONFIG);
         }
         return container;
-    }
-
-    /**
-     * Ready when the member's log says so (cp-bench's ready line; a stock member's join of the whole cluster); failed
-     * as soon as its container has exited. Testcontainers' log-message wait alone can sit out its whole startup
-     * timeout on a container that exited before the wait began following its log: a member JVM refusing an option
-     * failed at once in one CI run and waited out 90 s in the next.
-     */
-    private static final class ReadyOrExited extends AbstractWaitStrategy {
-        private final Path log;
-        private final java.util.function.Predicate<Path> ready;
-
-        /** @param log the member log its {@link LogFile} writes; {@code ready}: whether that log says the member is */
-        ReadyOrExited(Path log, java.util.function.Predicate<Path> ready) {
-            this.log = log;
-            this.ready = ready;
-        }
-
-        @Override
-        protected void waitUntilReady() {
-            long deadline = System.nanoTime() + startupTimeout.toNanos();
-            while (!ready.test(log)) {
-                InspectContainerResponse.ContainerState state = waitStrategyTarget.getCurrentContainerInfo().getState();
-                if (!Boolean.TRUE.equals(state.getRunning()) && !ready.test(log)) {
-                    throw new ContainerLaunchException("the member's container exited (code " + state.getExitCodeLong()
-                            + ") before the member was ready");
-                }
-                if (System.nanoTime() > deadline) {
-                    throw new ContainerLaunchException("the member printed no ready line within "
-                            + startupTimeout.toSeconds() + " s");
-                }
-                try {
-                    Thread.sleep(200);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new ContainerLaunchException("interrupted while waiting for the member");
-                }
-            }
-        }
-    }
-
-    /** Appends a container's output to its member log, as the local topology's member logs. */
-    private static final class LogFile implements Consumer<OutputFrame>, AutoCloseable {
-        private final Path file;
-        private OutputStream out;
-
-        LogFile(Path file) {
-            this.file = file;
-        }
-
-        @Override
-        public synchronized void accept(OutputFrame frame) {
-            byte[] bytes = frame.getBytes();
-            if (bytes == null) {
-                return;
-            }
-            try {
-                if (out == null) {
-                    out = Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-                }
-                out.write(bytes);
-                out.flush();
-            } catch (IOException ignored) {
-                // A log line lost is not a reason to stop a member.
-            }
-        }
-
-        @Override
-        public synchronized void close() {
-            try {
-                if (out != null) {
-                    out.close();
-                }
-            } catch (IOException ignored) {
-                // Closing a log.
-            }
-        }
     }
 
     @Override
@@ -501,151 +389,9 @@ final class ContainerTopology extends StartedTopology {
         }
     };
 
-    /** Network (b) with {@code tc netem} on the slow member's eth0: all it sends, to members and clients alike. */
-    private final class Netem implements NetworkControl {
-        private volatile int slow = -1;
-        private volatile Duration delay = Duration.ZERO;
-
-        @Override
-        public synchronized void slowDown(int memberIndex, Duration newDelay) {
-            clear();
-            exec(memberIndex, "tc", "qdisc", "replace", "dev", "eth0", "root", "netem", "delay",
-                    newDelay.toNanos() / 1000 + "us");
-            slow = memberIndex;
-            delay = newDelay;
-        }
-
-        @Override
-        public synchronized void clear() {
-            if (slow >= 0) {
-                exec(slow, "tc", "qdisc", "del", "dev", "eth0", "root");
-            }
-            slow = -1;
-            delay = Duration.ZERO;
-        }
-
-        @Override
-        public OptionalInt slowMember() {
-            return slow < 0 ? OptionalInt.empty() : OptionalInt.of(slow);
-        }
-
-        @Override
-        public Duration delay() {
-            return delay;
-        }
-
-        @Override
-        public String method() {
-            return "tc netem in the slow member's container";
-        }
-
-        private void exec(int member, String... command) {
-            int code = ContainerTopology.exec(docker, idOf(members().get(member)), command);
-            if (code != 0) {
-                throw new TopologyException(String.join(" ", command) + " in member " + member + "'s container exited " + code);
-            }
-        }
-    }
-
-    /** Runs a command in a container; its exit code. */
-    static int exec(DockerClient docker, String containerId, String... command) {
-        ExecCreateCmdResponse created = docker.execCreateCmd(containerId).withCmd(command)
-                .withAttachStdout(true).withAttachStderr(true).exec();
-        try {
-            docker.execStartCmd(created.getId()).exec(new com.github.dockerjava.api.async.ResultCallback.Adapter<>())
-                    .awaitCompletion(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new TopologyException("interrupted running " + String.join(" ", command));
-        }
-        Long code = docker.inspectExecCmd(created.getId()).exec().getExitCodeLong();
-        return code == null ? -1 : code.intValue();
-    }
-
-    /** Whether {@code tc netem} works in a container on this kernel: a throwaway container tries it. */
-    static boolean netemWorks(DockerClient docker, String image) {
-        String id = null;
-        try {
-            id = docker.createContainerCmd(image).withCmd("sleep", "30").withLabels(labels("netem-probe"))
-                    .withHostConfig(com.github.dockerjava.api.model.HostConfig.newHostConfig().withCapAdd(Capability.NET_ADMIN))
-                    .exec().getId();
-            docker.startContainerCmd(id).exec();
-            return exec(docker, id, "tc", "qdisc", "add", "dev", "eth0", "root", "netem", "delay", "1ms") == 0;
-        } catch (RuntimeException e) {
-            return false;
-        } finally {
-            if (id != null) {
-                try {
-                    docker.removeContainerCmd(id).withForce(true).exec();
-                } catch (RuntimeException ignored) {
-                    // Swept at the next start.
-                }
-            }
-        }
-    }
-
     /** The host's address on a network whose addresses start with {@code subnetPrefix} ("10.213.7."). */
     static String gatewayOf(String subnetPrefix) {
         return subnetPrefix + "1";
-    }
-
-    static Map<String, String> labels(String clusterName) {
-        return Map.of(LABEL, "true", LABEL_CLUSTER, clusterName, LABEL_PID, Long.toString(ProcessHandle.current().pid()));
-    }
-
-    /**
-     * A Docker client, or a clear error: Ryuk must be off (its image cannot be pulled; cp-bench removes its own
-     * containers), and a Docker engine must answer.
-     */
-    static DockerClient dockerClient() {
-        if (!"true".equalsIgnoreCase(System.getenv("TESTCONTAINERS_RYUK_DISABLED"))) {
-            throw new TopologyException("--topology containers needs TESTCONTAINERS_RYUK_DISABLED=true in the"
-                    + " environment (./cpbench sets it): Testcontainers' Ryuk image cannot be pulled without a registry,"
-                    + " and cp-bench removes its own containers");
-        }
-        if (!DockerClientFactory.instance().isDockerAvailable()) {
-            throw new TopologyException("--topology containers needs a running Docker engine, and none answered"
-                    + " (start one: dockerd, or systemctl start docker)");
-        }
-        return DockerClientFactory.instance().client();
-    }
-
-    /** Removes labelled containers and networks whose creating process is gone (a run killed outright). */
-    static int sweepStale(DockerClient docker, PrintStream log) {
-        int removed = 0;
-        for (Container c : docker.listContainersCmd().withShowAll(true).withLabelFilter(Map.of(LABEL, "true")).exec()) {
-            if (!ownerAlive(c.getLabels())) {
-                try {
-                    docker.removeContainerCmd(c.getId()).withForce(true).exec();
-                    removed++;
-                } catch (RuntimeException ignored) {
-                    // Gone meanwhile.
-                }
-            }
-        }
-        for (com.github.dockerjava.api.model.Network n : docker.listNetworksCmd().withFilter("label", List.of(LABEL + "=true")).exec()) {
-            if (!ownerAlive(n.getLabels())) {
-                try {
-                    docker.removeNetworkCmd(n.getId()).exec();
-                    removed++;
-                } catch (RuntimeException ignored) {
-                    // In use or gone.
-                }
-            }
-        }
-        if (removed > 0) {
-            log.println("[containers] removed " + removed + " container(s)/network(s) left by runs that no longer exist");
-        }
-        return removed;
-    }
-
-    private static boolean ownerAlive(Map<String, String> labels) {
-        try {
-            long pid = Long.parseLong(labels == null ? "" : labels.getOrDefault(LABEL_PID, ""));
-            return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
-        } catch (NumberFormatException e) {
-            return false;
-        }
     }
 
     @Override
@@ -676,61 +422,10 @@ final class ContainerTopology extends StartedTopology {
         } catch (RuntimeException ignored) {
             // Best effort; the next start sweeps.
         }
-        logs.forEach(LogFile::close);
-        removeNetwork(docker, network);
+        logs.forEach(ContainerLog::close);
+        DockerOps.removeNetwork(docker, network);
         FreePorts.release(layout.memberProxyFirst(), settings().size());
     }
 
-    /**
-     * Removes the run's network. Right after its containers are force-removed, Docker can still count their
-     * endpoints ("has active endpoints"), so it disconnects what remains and tries again, for at most 10 s.
-     */
-    private static void removeNetwork(DockerClient docker, Network network) {
-        String id;
-        try {
-            id = network.getId();
-        } catch (RuntimeException neverCreated) {
-            return;
-        }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        for (int attempt = 0; attempt < 40; attempt++) {
-            try {
-                docker.removeNetworkCmd(id).exec();
-                return;
-            } catch (com.github.dockerjava.api.exception.NotFoundException gone) {
-                return;
-            } catch (RuntimeException inUse) {
-                if (System.nanoTime() > deadline) {
-                    System.err.println("[containers] could not remove network " + id + ": "
-                            + ContainerImage.rootMessage(inUse) + " (the next start removes it)");
-                    return;
-                }
-                disconnectAll(docker, id);
-                try {
-                    Thread.sleep(250);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
-        }
-    }
 
-    private static void disconnectAll(DockerClient docker, String networkId) {
-        try {
-            var containers = docker.inspectNetworkCmd().withNetworkId(networkId).exec().getContainers();
-            if (containers != null) {
-                for (String container : containers.keySet()) {
-                    try {
-                        docker.disconnectFromNetworkCmd().withNetworkId(networkId).withContainerId(container)
-                                .withForce(true).exec();
-                    } catch (RuntimeException ignored) {
-                        // Gone meanwhile.
-                    }
-                }
-            }
-        } catch (RuntimeException ignored) {
-            // The next attempt says.
-        }
-    }
 }

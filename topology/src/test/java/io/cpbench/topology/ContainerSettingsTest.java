@@ -20,7 +20,7 @@ class ContainerSettingsTest {
     @Test
     void directMembersJoinByAliasAndTellClientsTheirPublishedPort() {
         PortPlan ports = new PortPlan(6000, 6000, 0);
-        ContainerTopology.Layout layout = new ContainerTopology.Layout(false, false, "10.213.7.", ports, 0);
+        ContainerLayout layout = new ContainerLayout(false, false, "10.213.7.", ports, 0);
         List<MemberSettings> settings = ContainerTopology.settings(SPEC, "cpbench-x", layout);
 
         assertThat(settings).hasSize(5);
@@ -36,7 +36,7 @@ class ContainerSettingsTest {
     @Test
     void emulatedMembersJoinThroughGatewayProxiesFromTheirOwnOutboundPorts() {
         PortPlan ports = new PortPlan(6000, 6100, 6200);
-        ContainerTopology.Layout layout = new ContainerTopology.Layout(true, false, "10.213.7.", ports, 6500);
+        ContainerLayout layout = new ContainerLayout(true, false, "10.213.7.", ports, 6500);
         List<MemberSettings> settings = ContainerTopology.settings(SPEC, "cpbench-x", layout);
 
         assertThat(settings.get(1).members()).containsExactly("10.213.7.1:6500", "10.213.7.1:6501", "10.213.7.1:6502",

@@ -186,9 +186,9 @@ class ContainerTopologyIT {
                 .withLabels(Map.of(ContainerTopology.LABEL, "true", ContainerTopology.LABEL_PID, Long.toString(gone.pid())))
                 .exec().getId();
         String ours = docker.createContainerCmd(image).withCmd("sleep", "60")
-                .withLabels(ContainerTopology.labels("sweep-test")).exec().getId();
+                .withLabels(DockerOps.labels("sweep-test")).exec().getId();
         try {
-            int removed = ContainerTopology.sweepStale(docker, System.out);
+            int removed = DockerOps.sweepStale(docker, System.out);
 
             assertThat(removed).isGreaterThanOrEqualTo(1);
             List<String> left = docker.listContainersCmd().withShowAll(true).withLabelFilter(Map.of(ContainerTopology.LABEL, "true"))
