@@ -1,5 +1,6 @@
 package io.cpbench.bench.agents;
 
+import io.cpbench.core.load.LoadSpecBuilder;
 import io.cpbench.core.load.LoadSpec;
 import io.cpbench.core.load.Stage;
 
@@ -70,7 +71,7 @@ public final class LoadSplit {
         List<LoadSpec> slices = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             int agent = i;
-            LoadSpec.Builder b = spec.toBuilder().clients(byClients ? clients[i] : 1)
+            LoadSpecBuilder b = spec.toBuilder().clients(byClients ? clients[i] : 1)
                     .threads(byClients ? spec.threads() : threads[i]).prefix(spec.prefix() + "-a" + (i + 1))
                     .seed(spec.seed() + i + 1).clearThresholds();
             List<Stage> mine = new ArrayList<>();

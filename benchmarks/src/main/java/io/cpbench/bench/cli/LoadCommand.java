@@ -1,5 +1,6 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.core.load.LoadSpecBuilder;
 import io.cpbench.bench.cluster.ClusterChoice;
 import io.cpbench.bench.cluster.ClusterOptions;
 import io.cpbench.bench.cluster.DurationConverter;
@@ -114,7 +115,7 @@ final class LoadCommand implements Callable<Integer> {
 
     /** The spec these options describe: the file, then the preset, then each option given. */
     LoadSpec spec() {
-        LoadSpec.Builder b;
+        LoadSpecBuilder b;
         if (specFile != null) {
             if (!Files.isReadable(specFile)) {
                 throw new IllegalArgumentException("--spec: cannot read " + specFile);

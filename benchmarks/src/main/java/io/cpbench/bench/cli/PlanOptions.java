@@ -1,5 +1,6 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.core.load.LoadSpecBuilder;
 import io.cpbench.bench.cluster.DurationConverter;
 import io.cpbench.core.load.Durations;
 import io.cpbench.core.load.LoadSpec;
@@ -117,7 +118,7 @@ final class PlanOptions {
             throw new IllegalArgumentException("--timebox " + Durations.human(timebox) + " is not longer than --duration "
                     + Durations.human(duration) + ": every scenario would end TIMEBOXED; give a longer --timebox or omit it");
         }
-        LoadSpec.Builder builder = LoadSpec.scenario().threads(threads);
+        LoadSpecBuilder builder = LoadSpec.scenario().threads(threads);
         if (warmupOps != null) {
             builder.warmupOps(warmupOps);
         } else {

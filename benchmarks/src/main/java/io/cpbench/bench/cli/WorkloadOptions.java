@@ -1,5 +1,6 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.core.load.LoadSpecBuilder;
 import io.cpbench.core.load.LoadSpec;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -51,16 +52,16 @@ final class WorkloadOptions {
     }
 
     /** Sets on {@code b} the options given on the command line, leaving the rest as {@code b} has them. */
-    LoadSpec.Builder applyGiven(LoadSpec.Builder b) {
+    LoadSpecBuilder applyGiven(LoadSpecBuilder b) {
         return apply(b, true);
     }
 
     /** Sets on {@code b} every option, given or defaulted. */
-    LoadSpec.Builder applyAll(LoadSpec.Builder b) {
+    LoadSpecBuilder applyAll(LoadSpecBuilder b) {
         return apply(b, false);
     }
 
-    private LoadSpec.Builder apply(LoadSpec.Builder b, boolean onlyGiven) {
+    private LoadSpecBuilder apply(LoadSpecBuilder b, boolean onlyGiven) {
         if (!onlyGiven || given("--mix")) {
             b.mix(mix);
         }

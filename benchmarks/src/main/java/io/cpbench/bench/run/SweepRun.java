@@ -1,5 +1,6 @@
 package io.cpbench.bench.run;
 
+import io.cpbench.core.load.LoadSpecBuilder;
 import io.cpbench.bench.agents.LoadSite;
 import io.cpbench.bench.cluster.ClusterChoice;
 import io.cpbench.bench.report.LiveView;
@@ -349,7 +350,7 @@ public final class SweepRun extends StoppableRun implements RunKind {
      * afresh, not from another spec: a spec's flat profile holds its level, which would carry over.
      */
     public static LoadSpec cellSpec(SweepGrid grid, SweepCell cell, Long seed) {
-        LoadSpec.Builder b = LoadSpec.builder().mix(grid.mix()).duration(grid.duration()).warmup(grid.warmup())
+        LoadSpecBuilder b = LoadSpec.builder().mix(grid.mix()).duration(grid.duration()).warmup(grid.warmup())
                 .clients(cell.clients()).threads(cell.threads());
         if (cell.rate() != null) {
             b.rate(cell.rate());

@@ -1,5 +1,6 @@
 package io.cpbench.bench.suite;
 
+import io.cpbench.core.load.LoadSpecBuilder;
 import io.cpbench.bench.scenario.Network;
 import io.cpbench.bench.scenario.Routing;
 import io.cpbench.bench.scenario.Scenario;
@@ -102,7 +103,7 @@ public record ClusterWarmup(Duration length, long ops) {
      */
     public LoadSpec spec(LoadSpec base) {
         int threads = Math.min(MAX_THREADS, base.workers());
-        LoadSpec.Builder b = base.toBuilder().clients(1).threads(threads).stages((List<Stage>) null).open(false)
+        LoadSpecBuilder b = base.toBuilder().clients(1).threads(threads).stages((List<Stage>) null).open(false)
                 .start(threads).clearThresholds().abortOnFail(false);
         if (length != null) {
             return b.bounds(null).warmup(Duration.ZERO).duration(length).interval(Duration.ofSeconds(1)).build();

@@ -34,8 +34,7 @@ import java.util.Set;
  * @param warmup      untimed ops before measuring (closed loop with every worker; open loop at the first rate); zero for none
  * @param interval    how often numbers are taken (the per-second CSV and live line)
  * @param drain       how long past the end to wait for ops still due or in flight before abandoning them
- * @param thresholds  pass/fail criteria checked at the end (see {@link Threshold})
- * @param abortOnFail stop as soon as an upper-bound threshold is crossed on the numbers so far
+ * @param gate        pass/fail criteria checked at the end, and whether crossing one stops the run ({@link Gate})
  * @param seed        seed of the op and object choices, so a run's sequence can be repeated
  * @param bounds      a closed loop bounded by op counts and a time box (a scenario run's shape; see {@link #scenario()}),
  *                    or null: the warm-up and the profile are the run
@@ -43,9 +42,33 @@ import java.util.Set;
 public record LoadSpec(Map<OpType, Integer> mix, int objects, String prefix, List<String> groups, List<String> names,
                        int clients,
                        int threads, boolean open, Profile profile, Duration warmup, Duration interval, Duration drain,
-                       List<Threshold> thresholds, boolean abortOnFail, long seed, Bounds bounds) {
+                       Gate gate, long seed, Bounds bounds) {
 
     public static final int MAX_WORKERS = 4096;
+
+    /**
+     * What a run is judged by.
+     *
+     * @param thresholds  pass/fail criteria checked at the end (see {@link Threshold})
+     * @param abortOnFail stop as soon as an upper-bound threshold is crossed on the numbers so far
+     */
+    public record Gate(List<Threshold> thresholds, boolean abortOnFail) {
+        public static final Gate NONE = new Gate(List.of(), false);
+
+        public Gate {
+            thresholds = thresholds == null ? List.of() : List.copyOf(thresholds);
+        }
+    }
+
+    /** Pass/fail criteria checked at the end ({@link Gate#thresholds}). */
+    public List<Threshold> thresholds() {
+        return gate.thresholds();
+    }
+
+    /** Whether crossing an upper-bound threshold stops the run ({@link Gate#abortOnFail}). */
+    public boolean abortOnFail() {
+        return gate.abortOnFail();
+    }
     /**
      * A scenario's warm-up. The seed warmed up with 10,000 ops, about 8 s at its 1,299 op/s on the leader
      * (docs/matrix.md) but minutes through a slow member; a time is the same for every scenario.
@@ -60,7 +83,7 @@ public record LoadSpec(Map<OpType, Integer> mix, int objects, String prefix, Lis
     /** A scenario's grace for ops in flight past the time box or a stop: its {@link #drain()}. */
     public static final Duration SCENARIO_GRACE = Duration.ofSeconds(30);
     /** The longest schedule; an op-count run's schedule is its time box, up to this. */
-    private static final Duration LONGEST = Duration.ofHours(24);
+    static final Duration LONGEST = Duration.ofHours(24);
 
     /**
      * A closed loop bounded by op counts and a time box: a scenario run's shape. Ops in flight past the time box,
@@ -184,8 +207,8 @@ public record LoadSpec(Map<OpType, Integer> mix, int objects, String prefix, Lis
         if (drain.isNegative() || drain.compareTo(Duration.ofMinutes(10)) > 0) {
             throw new IllegalArgumentException("drain must be 0-10m, was " + drain);
         }
-        thresholds = thresholds == null ? List.of() : List.copyOf(thresholds);
-        for (Threshold t : thresholds) {
+        gate = gate == null ? Gate.NONE : gate;
+        for (Threshold t : gate.thresholds()) {
             t.checkAgainst(mix.keySet(), profile.stages().size(), open);
         }
         if (bounds != null && open) {
@@ -201,7 +224,7 @@ public record LoadSpec(Map<OpType, Integer> mix, int objects, String prefix, Lis
      * {@link #SCENARIO_WARMUP}, then {@link #SEED_OPS} ops measured inside a {@link #DEFAULT_TIMEBOX} time box; ops
      * failing {@link #SCENARIO_MAX_CONSECUTIVE_ERRORS} times back to back end it; numbers every second.
      */
-    public static Builder scenario() {
+    public static LoadSpecBuilder scenario() {
         return builder().op(OpType.CALL, 1).warmup(SCENARIO_WARMUP).ops(SEED_OPS).timebox(DEFAULT_TIMEBOX)
                 .maxConsecutiveErrors(SCENARIO_MAX_CONSECUTIVE_ERRORS).drain(SCENARIO_GRACE).seed(1);
     }
@@ -245,8 +268,8 @@ public record LoadSpec(Map<OpType, Integer> mix, int objects, String prefix, Lis
         d.put("schedule", schedule);
         d.put("interval", Durations.format(interval));
         d.put("drain", Durations.format(drain));
-        d.put("thresholds", thresholds.stream().map(Threshold::text).toList());
-        d.put("abortOnFail", abortOnFail);
+        d.put("thresholds", gate.thresholds().stream().map(Threshold::text).toList());
+        d.put("abortOnFail", gate.abortOnFail());
         d.put("seed", seed);
         if (bounds != null) {
             Map<String, Object> b = new LinkedHashMap<>();
@@ -292,38 +315,13 @@ public record LoadSpec(Map<OpType, Integer> mix, int objects, String prefix, Lis
         return List.copyOf(used);
     }
 
-    public Builder toBuilder() {
-        Builder b = new Builder();
-        b.mix.putAll(mix);
-        b.objects = objects;
-        b.prefix = prefix;
-        b.names = names;
-        b.groups = groups;
-        b.clients = clients;
-        b.threads = threads;
-        b.open = open;
-        b.start = profile.startLevel();
-        b.stages = profile.stages();
-        b.warmup = warmup;
-        b.interval = interval;
-        b.drain = drain;
-        b.thresholds = new ArrayList<>(thresholds.stream().map(Threshold::text).toList());
-        b.abortOnFail = abortOnFail;
-        b.seed = seed;
-        if (bounds != null) {
-            b.warmupOps = bounds.warmupOps();
-            b.ops = bounds.ops();
-            b.timebox = bounds.timebox();
-            b.maxConsecutiveErrors = bounds.maxConsecutiveErrors();
-            if (bounds.ops() > 0) {
-                b.clearFlatSchedule(); // an op count's schedule follows the time box
-            }
-        }
-        return b;
+    /** A builder that starts from this spec. */
+    public LoadSpecBuilder toBuilder() {
+        return LoadSpecBuilder.of(this);
     }
 
-    public static Builder builder() {
-        return new Builder();
+    public static LoadSpecBuilder builder() {
+        return new LoadSpecBuilder();
     }
 
     /** Reads a YAML spec file; see docs/load.md for its fields. */
@@ -340,294 +338,7 @@ public record LoadSpec(Map<OpType, Integer> mix, int objects, String prefix, Lis
      * A builder filled from a spec's tree. Fields named in {@code ignored} belong to the caller (the CLI's
      * {@code scenario}, say); any other unknown field is an error that names it.
      */
-    public static Builder fromTree(JsonNode tree, Set<String> ignored) {
+    public static LoadSpecBuilder fromTree(JsonNode tree, Set<String> ignored) {
         return LoadSpecFile.fromTree(tree, ignored);
-    }
-
-    /**
-     * Builds a spec. Defaults: the seed's {@code cas} op alone, 1 object in group {@code default}, 1 client x 1
-     * thread, closed loop for 30 s after a 5 s warm-up, numbers every second.
-     */
-    public static final class Builder {
-        private final Map<OpType, Integer> mix = new LinkedHashMap<>();
-        private int objects = 1;
-        private String prefix = "cpbench-load";
-        private List<String> names = List.of();
-        private List<String> groups = List.of("default");
-        private int clients = 1;
-        private int threads = 1;
-        private Boolean open;
-        private Double rate;
-        private Double start;
-        private Duration duration;
-        private List<Stage> stages;
-        private Duration warmup = Duration.ofSeconds(5);
-        private Duration interval = Duration.ofSeconds(1);
-        private Duration drain = Duration.ofSeconds(10);
-        private List<String> thresholds = new ArrayList<>();
-        private boolean abortOnFail;
-        private Long seed;
-        private long warmupOps;
-        private long ops;
-        private Duration timebox;
-        private int maxConsecutiveErrors;
-
-        /** Adds an op to the mix with this weight (replacing its weight if it is there). */
-        public Builder op(OpType op, int weight) {
-            mix.put(op, weight);
-            return this;
-        }
-
-        /** Empties the mix (a spec file's mix replaces the default). */
-        Builder clearMix() {
-            mix.clear();
-            return this;
-        }
-
-        /** Replaces the mix: {@code cas=3,increment=1}, or op names alone for equal weights. */
-        public Builder mix(String text) {
-            mix.clear();
-            for (String part : text.split(",")) {
-                if (part.isBlank()) {
-                    continue;
-                }
-                String[] kv = part.split("[=:]");
-                OpType op = OpType.of(kv[0]);
-                int weight = 1;
-                if (kv.length == 2) {
-                    try {
-                        weight = Integer.parseInt(kv[1].trim());
-                    } catch (NumberFormatException e) {
-                        throw new IllegalArgumentException("mix: weight of " + op.key() + " must be a whole number, was '" + kv[1] + "'");
-                    }
-                } else if (kv.length > 2) {
-                    throw new IllegalArgumentException("mix: '" + part + "' must be OP or OP=WEIGHT");
-                }
-                mix.put(op, weight);
-            }
-            return this;
-        }
-
-        public Builder objects(int value) {
-            objects = value;
-            return this;
-        }
-
-        public Builder prefix(String value) {
-            prefix = value;
-            return this;
-        }
-
-        /** The objects' names as given (their count is the object count); see {@link LoadSpec#names()}. */
-        public Builder names(List<String> value) {
-            names = List.copyOf(value);
-            if (!names.isEmpty()) {
-                objects = names.size();
-            }
-            return this;
-        }
-
-        public Builder groups(List<String> value) {
-            groups = List.copyOf(value);
-            return this;
-        }
-
-        public Builder clients(int value) {
-            clients = value;
-            return this;
-        }
-
-        public Builder threads(int value) {
-            threads = value;
-            return this;
-        }
-
-        /** Open loop at this rate, op/s (with {@link #duration}, or as the start of {@link #stages}). */
-        public Builder rate(double opsPerSecond) {
-            rate = opsPerSecond;
-            open = true;
-            return this;
-        }
-
-        /** Open loop (true) or closed loop (false); by default open exactly when a rate is given. */
-        public Builder open(boolean value) {
-            open = value;
-            return this;
-        }
-
-        /** The level before the first stage: workers (closed; default 1) or op/s (open; default 0). */
-        public Builder start(double level) {
-            start = level;
-            return this;
-        }
-
-        /**
-         * Measure for this long: the schedule's duration; in an op-count bounded run, instead of {@link #ops}. A copied
-         * spec's flat schedule (one stage at one level) gives way to it, as it does to an op count.
-         */
-        public Builder duration(Duration value) {
-            duration = value;
-            ops = 0;
-            clearFlatSchedule();
-            return this;
-        }
-
-        /**
-         * Measure this many ops, shared over the workers, instead of for a duration: an op-count bounded run (with
-         * {@link #timebox}), whose schedule is its time box.
-         */
-        public Builder ops(long value) {
-            if (value < 1) {
-                throw new IllegalArgumentException("ops must be a positive number, was " + value);
-            }
-            ops = value;
-            duration = null;
-            clearFlatSchedule();
-            return this;
-        }
-
-        /** Forgets a flat schedule's one stage (a copied spec's), so that an op count's follows its time box. */
-        private void clearFlatSchedule() {
-            if (stages != null && stages.size() == 1 && start != null && start == stages.get(0).target()) {
-                stages = null;
-                start = null;
-            }
-        }
-
-        /** The most an op-count bounded run may take, warm-up included; null for a run that is not bounded. */
-        public Builder timebox(Duration value) {
-            timebox = value;
-            return this;
-        }
-
-        /** Warm up with this many ops (an op-count bounded run) instead of for a time. */
-        public Builder warmupOps(long value) {
-            warmupOps = value;
-            warmup = Duration.ZERO;
-            return this;
-        }
-
-        /** Ops failing back to back on one worker before an op-count bounded run ends FAIL; 0 for never. */
-        public Builder maxConsecutiveErrors(int value) {
-            maxConsecutiveErrors = value;
-            return this;
-        }
-
-        /** Bounds the run by op counts and a time box ({@link Bounds}), or not (null). */
-        public Builder bounds(Bounds value) {
-            if (value == null) {
-                warmupOps = 0;
-                ops = 0;
-                timebox = null;
-                maxConsecutiveErrors = 0;
-                return this;
-            }
-            warmupOps = value.warmupOps();
-            if (warmupOps > 0) {
-                warmup = Duration.ZERO;
-            }
-            ops = value.ops();
-            if (ops > 0) {
-                duration = null;
-                clearFlatSchedule();
-            }
-            timebox = value.timebox();
-            maxConsecutiveErrors = value.maxConsecutiveErrors();
-            return this;
-        }
-
-        public Builder stages(List<Stage> value) {
-            stages = value == null ? null : List.copyOf(value);
-            return this;
-        }
-
-        /** {@code 30s:10,1m:50,30s:0}. */
-        public Builder stages(String text) {
-            return stages(Stage.parseList(text));
-        }
-
-        /** Warm up for this long (zero for none), instead of {@link #warmupOps}. */
-        public Builder warmup(Duration value) {
-            warmup = value;
-            warmupOps = 0;
-            return this;
-        }
-
-        public Builder interval(Duration value) {
-            interval = value;
-            return this;
-        }
-
-        public Builder drain(Duration value) {
-            drain = value;
-            return this;
-        }
-
-        /** Adds a threshold, like {@code cas:p99<5ms}; see {@link Threshold}. */
-        public Builder threshold(String text) {
-            thresholds.add(text);
-            return this;
-        }
-
-        public Builder clearThresholds() {
-            thresholds.clear();
-            return this;
-        }
-
-        public Builder abortOnFail(boolean value) {
-
-            abortOnFail = value;
-            return this;
-        }
-
-        public Builder seed(long value) {
-            seed = value;
-            return this;
-        }
-
-        /** @throws IllegalArgumentException naming the field that is wrong */
-        public LoadSpec build() {
-            boolean isOpen = open != null ? open : rate != null;
-            Profile profile;
-            if (stages != null && duration != null) {
-                throw new IllegalArgumentException("schedule: give either a duration or stages, not both");
-            }
-            Bounds bounds = timebox == null ? null : new Bounds(warmupOps, ops, timebox, maxConsecutiveErrors);
-            if (bounds != null && isOpen) {
-                throw new IllegalArgumentException("bounds: op counts and a time box need a closed loop");
-            }
-            if (timebox == null && (ops > 0 || warmupOps > 0)) {
-                throw new IllegalArgumentException("bounds: op counts need a time box");
-            }
-            if (bounds != null && ops > 0 && stages != null) {
-                throw new IllegalArgumentException("bounds: give either ops to measure or stages, not both");
-            }
-            // an op count runs for as long as it takes, up to the time box
-            Duration duration = bounds != null && ops > 0 ? (timebox.compareTo(LONGEST) > 0 ? LONGEST : timebox) : this.duration;
-            if (stages != null) {
-                double from = start != null ? start : isOpen ? (rate != null ? rate : 0) : 1;
-                profile = new Profile(from, stages);
-            } else {
-                Duration d = duration != null ? duration : Duration.ofSeconds(30);
-                if (d.isNegative() || d.isZero()) {
-                    throw new IllegalArgumentException("schedule.duration must be positive, was " + d);
-                }
-                if (isOpen && rate == null) {
-                    throw new IllegalArgumentException("schedule: an open loop needs a rate (or stages)");
-                }
-                double level = isOpen ? rate : start != null ? start : (double) clients * threads;
-                profile = Profile.flat(level, d);
-            }
-            if (!isOpen && rate != null) {
-                throw new IllegalArgumentException("schedule: a rate needs mode open");
-            }
-            List<Threshold> parsed = new ArrayList<>();
-            for (String t : thresholds) {
-                parsed.add(Threshold.parse(t));
-            }
-            return new LoadSpec(mix.isEmpty() ? Map.of(OpType.CAS, 1) : mix, objects, prefix, groups, names, clients, threads,
-                    isOpen, profile, warmup, interval, drain, parsed, abortOnFail,
-                    seed != null ? seed : System.nanoTime(), bounds);
-        }
     }
 }

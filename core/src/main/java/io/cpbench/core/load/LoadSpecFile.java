@@ -56,8 +56,8 @@ final class LoadSpecFile {
      * A builder filled from a spec's tree. Fields named in {@code ignored} belong to the caller (the CLI's
      * {@code scenario}, say); any other unknown field is an error that names it.
      */
-    static LoadSpec.Builder fromTree(JsonNode tree, Set<String> ignored) {
-        LoadSpec.Builder b = LoadSpec.builder();
+    static LoadSpecBuilder fromTree(JsonNode tree, Set<String> ignored) {
+        LoadSpecBuilder b = LoadSpec.builder();
         Fields top = new Fields("", tree, Set.of("mix", "objects", "clients", "threads", "schedule", "thresholds",
                 "abortOnFail", "interval", "drain", "seed", "bounds"), ignored);
         if (top.get("mix") != null) {
@@ -82,7 +82,7 @@ final class LoadSpecFile {
         return b;
     }
 
-    private static void boundsFrom(LoadSpec.Builder b, JsonNode bounds) {
+    private static void boundsFrom(LoadSpecBuilder b, JsonNode bounds) {
         Fields f = new Fields("bounds.", bounds, Set.of("warmupOps", "ops", "timebox", "maxConsecutiveErrors"), Set.of());
         if (f.get("timebox") == null) {
             throw new IllegalArgumentException("bounds.timebox: give the most the run may take, like 10m");
@@ -105,7 +105,7 @@ final class LoadSpecFile {
         return node.asLong();
     }
 
-    private static void mixFrom(LoadSpec.Builder b, JsonNode mix) {
+    private static void mixFrom(LoadSpecBuilder b, JsonNode mix) {
         if (!mix.isObject()) {
             throw new IllegalArgumentException("mix: expected op: weight pairs, like {cas: 3, increment: 1}");
         }
@@ -122,7 +122,7 @@ final class LoadSpecFile {
         }
     }
 
-    private static void objectsFrom(LoadSpec.Builder b, JsonNode objects) {
+    private static void objectsFrom(LoadSpecBuilder b, JsonNode objects) {
         Fields o = new Fields("objects.", objects, Set.of("count", "prefix", "groups", "names"), Set.of());
         JsonNode given = o.get("names");
         if (given != null) {
@@ -151,7 +151,7 @@ final class LoadSpecFile {
         }
     }
 
-    private static void scheduleFrom(LoadSpec.Builder b, JsonNode schedule) {
+    private static void scheduleFrom(LoadSpecBuilder b, JsonNode schedule) {
         Fields s = new Fields("schedule.", schedule, Set.of("mode", "rate", "duration", "stages", "start", "warmup"), Set.of());
         if (s.get("mode") != null) {
             String mode = textOf("schedule.mode", s.get("mode"));
@@ -191,7 +191,7 @@ final class LoadSpecFile {
     }
 
     /** Thresholds, abort-on-fail, the interval, the drain and the seed. */
-    private static void runFrom(LoadSpec.Builder b, Fields top) {
+    private static void runFrom(LoadSpecBuilder b, Fields top) {
         JsonNode thresholds = top.get("thresholds");
         if (thresholds != null) {
             if (!thresholds.isArray()) {
