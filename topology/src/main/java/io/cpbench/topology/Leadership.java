@@ -4,8 +4,6 @@ import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.IExecutorService;
 
-import io.cpbench.lb.RaftMetrics;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -129,7 +127,7 @@ public final class Leadership implements AutoCloseable {
 
     /** Set once the members turn out not to have cp-bench's query class: from then on, metrics. */
     private volatile boolean stockMembers;
-    private volatile RaftMetrics metrics;
+    private volatile MetricsLeadership metrics;
 
     /** Where this leadership is read from: {@link #MEMBERS} or {@link #METRICS}. */
     public String source() {
@@ -168,87 +166,29 @@ public final class Leadership implements AutoCloseable {
         }
     }
 
-    /**
-     * Leader and term as the members last published them. Each read also makes one write to the group (an
-     * increment of {@code cpbench-probe}), so that every publication carries new values and fresh ones can be told
-     * from old ones ({@link RaftMetrics#publishedSince}).
-     */
+    /** Leader and term as the members last published them ({@link MetricsLeadership}). */
     private LeaderView readMetrics() {
-        RaftMetrics reader = metrics;
+        MetricsLeadership reader = metrics;
         if (reader == null) {
-            reader = new RaftMetrics(((com.hazelcast.client.impl.clientside.HazelcastClientProxy) admin).client,
-                    com.hazelcast.cp.CPGroup.DEFAULT_GROUP_NAME);
+            reader = new MetricsLeadership(admin, QUERY_TIMEOUT);
             metrics = reader;
         }
-        try {
-            admin.getCPSubsystem().getAtomicLong("cpbench-probe").incrementAndGetAsync()
-                    .toCompletableFuture().get(QUERY_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (Exception ignored) {
-            // No leader just now: the readings say so.
+        MetricsLeadership.Readings readings = reader.read();
+        if (readings.error() != null) {
+            lastQueryError = readings.error();
         }
-        List<LeaderQuery.Answer> answers = new ArrayList<>();
-        RaftMetrics.Reading leading = null;
-        int maxTerm = -1;
-        long deadline = System.nanoTime() + QUERY_TIMEOUT.toNanos();
-        Map<Member, java.util.concurrent.CompletableFuture<java.util.Optional<RaftMetrics.Reading>>> pending =
-                new java.util.LinkedHashMap<>();
-        for (Member member : admin.getCluster().getMembers()) {
-            pending.put(member, reader.read(member.getUuid())); // all at once: each may wait for its next collection
+        List<LeaderQuery.Answer> answers = readings.answers();
+        if (readings.leader() == null) {
+            return new LeaderView(null, readings.term(), 0, answers.size(), answers, METRICS);
         }
-        for (var entry : pending.entrySet()) {
-            String address = LeaderQuery.addressOf(entry.getKey().getAddress());
-            java.util.Optional<RaftMetrics.Reading> reading;
-            try {
-                reading = entry.getValue().get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            } catch (Exception unanswered) {
-                lastQueryError = "metrics of " + address + ": " + (unanswered.getCause() == null ? unanswered : unanswered.getCause());
-                continue;
-            }
-            if (reading.isEmpty()) {
-                answers.add(new LeaderQuery.Answer(address, false, null, -1, 0));
-                continue;
-            }
-            RaftMetrics.Reading r = reading.get();
-            answers.add(new LeaderQuery.Answer(address, true, r.leads() ? address : null, r.term(), 0));
-            maxTerm = Math.max(maxTerm, r.term());
-            if (r.leads() && (leading == null || r.term() > leading.term())) {
-                leading = r;
-            }
-        }
-        if (leading == null || leading.term() < maxTerm) {
-            return new LeaderView(null, maxTerm, 0, answers.size(), answers, METRICS);
-        }
-        int term = leading.term();
-        String leaderAddress = null;
-        for (LeaderQuery.Answer answer : answers) {
-            if (answer.leader() != null && answer.term() == term) {
-                leaderAddress = answer.leader();
-            }
-        }
-        int agreeing = (int) answers.stream().filter(a -> a.term() == term).count();
-        return new LeaderView(byAddress(leaderAddress), term, agreeing, answers.size(), answers, METRICS);
+        int agreeing = (int) answers.stream().filter(a -> a.term() == readings.term()).count();
+        return new LeaderView(byAddress(readings.leader()), readings.term(), agreeing, answers.size(), answers, METRICS);
     }
 
     /** Whether every live member has published its Raft metrics since {@code nanoTime} (always true for {@link #MEMBERS}). */
     boolean freshSince(long nanoTime) {
-        RaftMetrics reader = metrics;
-        if (!stockMembers) {
-            return true;
-        }
-        if (reader == null) {
-            return false;
-        }
-        for (Member member : admin.getCluster().getMembers()) {
-            if (!reader.publishedSince(member.getUuid(), nanoTime)) {
-                return false;
-            }
-        }
-        return true;
+        MetricsLeadership reader = metrics;
+        return !stockMembers || reader != null && reader.freshSince(nanoTime);
     }
 
     /** How long {@link #readAfterRun()} waits for the members to republish their metrics. */

@@ -4,6 +4,7 @@ import io.cpbench.bench.cluster.ClusterChoice;
 import io.cpbench.bench.cluster.ClusterOptions;
 import io.cpbench.bench.cluster.DurationConverter;
 import io.cpbench.bench.run.AbProtocol;
+import io.cpbench.bench.run.AbConfig;
 import io.cpbench.bench.run.AbRun;
 import io.cpbench.bench.scenario.Network;
 import io.cpbench.bench.scenario.Scenario;
@@ -135,14 +136,14 @@ final class AbCommand implements Callable<Integer> {
         }
         double tol = gateOptions.tolerance();
         Set<Comparison.Metric> gated = gateOptions.gated();
-        List<AbRun.Turns> turns = scenarios.stream().map(s -> new AbRun.Turns(s.name(), threads, slice, warmup))
+        List<AbConfig.Turns> turns = scenarios.stream().map(s -> new AbConfig.Turns(s.name(), threads, slice, warmup))
                 .toList();
-        AbRun.Stopping stopping = stopping();
+        AbConfig.Stopping stopping = stopping();
         ClusterChoice cluster = clusterOptions.choose(-1);
         if (!(cluster.startsMembers() && !cluster.containers()) && !cluster.attachTopology()) {
             throw new IllegalArgumentException("ab runs on --topology local or attach, not " + cluster.topology());
         }
-        AbRun.Releases releases = releases(cluster);
+        AbConfig.Releases releases = releases(cluster);
         List<String> baseCommand = AbProtocol.workerCommand(baseJar, "--base", baseJvmArgs, CpBench.class,
                 AbWorkerCommand.class);
         List<String> newCommand = AbProtocol.workerCommand(newJar, "--new", newJvmArgs, CpBench.class,
@@ -151,12 +152,12 @@ final class AbCommand implements Callable<Integer> {
                 ? List.of("BASE: " + describe(baseJar, baseJvmArgs), "NEW: " + describe(newJar, newJvmArgs))
                 : List.of("BASE: " + describe(baseJar, baseJvmArgs) + " on " + releases.describe(releases.base()),
                 "NEW: " + describe(newJar, newJvmArgs) + " on " + releases.describe(releases.next()));
-        AbRun.Where where = new AbRun.Where(cluster, clusterOptions.toArgs(), releases, sides);
-        return RunService.runEach(turns.stream().map(t -> new AbRun(new AbRun.Config(t, stopping, tol, gated, baseCommand,
+        AbConfig.Where where = new AbConfig.Where(cluster, clusterOptions.toArgs(), releases, sides);
+        return RunService.runEach(turns.stream().map(t -> new AbRun(new AbConfig(t, stopping, tol, gated, baseCommand,
                 newCommand, cluster.startupTimeout(), where), System.out)).toList(), out.setup());
     }
 
-    private AbRun.Releases releases(ClusterChoice cluster) {
+    private AbConfig.Releases releases(ClusterChoice cluster) {
         if (baseVersion == null && newVersion == null) {
             return null;
         }
@@ -173,7 +174,7 @@ final class AbCommand implements Callable<Integer> {
         ClusterChoice base = stock(cluster, "--base-version", baseVersion == null ? build : baseVersion, port);
         ClusterChoice next = stock(cluster, "--new-version", newVersion == null ? build : newVersion,
                 port == 0 ? 0 : port + cluster.memberCount());
-        return new AbRun.Releases(base, next);
+        return new AbConfig.Releases(base, next);
     }
 
     /** Stock members of {@code version}, its jar resolved; a bad version's one line names {@code option}. */
@@ -188,8 +189,8 @@ final class AbCommand implements Callable<Integer> {
     }
 
     /** When the pairs end, from --until-ci, --min-pairs, --max-pairs, --max-time and --restart-every. */
-    private AbRun.Stopping stopping() {
-        return new AbRun.Stopping(Percent.parse(untilCi, "--until-ci"), minPairs, maxPairs, maxTime, restartEvery);
+    private AbConfig.Stopping stopping() {
+        return new AbConfig.Stopping(Percent.parse(untilCi, "--until-ci"), minPairs, maxPairs, maxTime, restartEvery);
     }
 
     private static String describe(Path jar, List<String> jvmArgs) {

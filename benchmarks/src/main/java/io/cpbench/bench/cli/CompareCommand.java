@@ -1,5 +1,6 @@
 package io.cpbench.bench.cli;
 
+import io.cpbench.core.result.ComparisonTable;
 import io.cpbench.bench.results.HtmlPage;
 import io.cpbench.bench.report.ReportModel;
 import io.cpbench.bench.report.RunDirectory;
@@ -97,7 +98,7 @@ final class CompareCommand implements Callable<Integer> {
         Comparison.Result result = Comparison.of(b, n, tol, gated);
         String baseName = ReportModel.name(base);
         String newName = ReportModel.name(next);
-        String md = Comparison.markdown(result, baseName, newName);
+        String md = ComparisonTable.markdown(result, baseName, newName);
         System.out.print(md);
         if (markdown != null) {
             RunDirectory.writeFile(markdown, "# cp-bench compare\n\n" + md);
@@ -109,7 +110,7 @@ final class CompareCommand implements Callable<Integer> {
         }
         if (result.regression()) {
             // as every command ends a run that is not OK: one line on stderr, for a script's log
-            System.err.println("cpbench: " + Comparison.summary(result, baseName, newName));
+            System.err.println("cpbench: " + ComparisonTable.summary(result, baseName, newName));
             return ExitCodes.FAILED;
         }
         return ExitCodes.OK;
@@ -147,7 +148,7 @@ final class CompareCommand implements Callable<Integer> {
             RunDirectory.writeFile(markdown, "# cp-bench compare: sweeps\n\n" + md);
         }
         if (result.cells().regression()) {
-            System.err.println("cpbench: " + Comparison.summary(result.cells(), baseName, newName));
+            System.err.println("cpbench: " + ComparisonTable.summary(result.cells(), baseName, newName));
             return ExitCodes.FAILED;
         }
         return ExitCodes.OK;

@@ -57,7 +57,7 @@ public final class ClusterChoice {
     /** The parsed inventory, read once. */
     private Inventory parsedInventory;
 
-    private ClusterChoice(Builder b) {
+    ClusterChoice(ClusterChoiceBuilder b) {
         this.topology = b.topology;
         this.members = b.members;
         this.basePort = b.basePort;
@@ -77,12 +77,12 @@ public final class ClusterChoice {
         this.stockMembers = b.stockMembers;
     }
 
-    public static Builder builder() {
-        return new Builder();
+    public static ClusterChoiceBuilder builder() {
+        return new ClusterChoiceBuilder();
     }
 
-    private Builder toBuilder() {
-        Builder b = new Builder();
+    private ClusterChoiceBuilder toBuilder() {
+        ClusterChoiceBuilder b = new ClusterChoiceBuilder();
         b.topology = topology;
         b.members = members;
         b.basePort = basePort;
@@ -103,122 +103,7 @@ public final class ClusterChoice {
         return b;
     }
 
-    /**
-     * A cluster choice being filled in; the defaults are the CLI's. {@code slowMember} is the member network (b)
-     * slows: -1 for the default (the last), else a follower's index.
-     */
-    public static final class Builder {
-        private String hazelcastVersion;
-        private boolean stockMembers;
-        private String topology = "local";
-        private int members = 5;
-        private int basePort = 0;
-        private Duration settle = Duration.ofSeconds(5);
-        private Duration startupTimeout = Duration.ofSeconds(180);
-        private int rebalancePeriod = 5;
-        private String failover = "default";
-        private boolean noPriority = false;
-        private List<String> memberSettings = null;
-        private String network = "emulated";
-        private List<String> connect = null;
-        private Path inventory = null;
-        private String clusterName = "dev";
-        private Duration connectTimeout = Duration.ofSeconds(20);
-        private int slowMember = -1;
-
-        public Builder topology(String value) {
-            this.topology = value;
-            return this;
-        }
-
-        public Builder members(int value) {
-            this.members = value;
-            return this;
-        }
-
-        public Builder basePort(int value) {
-            this.basePort = value;
-            return this;
-        }
-
-        public Builder settle(Duration value) {
-            this.settle = value;
-            return this;
-        }
-
-        public Builder startupTimeout(Duration value) {
-            this.startupTimeout = value;
-            return this;
-        }
-
-        public Builder rebalancePeriod(int value) {
-            this.rebalancePeriod = value;
-            return this;
-        }
-
-        public Builder failover(String value) {
-            this.failover = value;
-            return this;
-        }
-
-        public Builder noPriority(boolean value) {
-            this.noPriority = value;
-            return this;
-        }
-
-        public Builder memberSettings(List<String> value) {
-            this.memberSettings = value;
-            return this;
-        }
-
-        public Builder network(String value) {
-            this.network = value;
-            return this;
-        }
-
-        public Builder connect(List<String> value) {
-            this.connect = value;
-            return this;
-        }
-
-        public Builder inventory(Path value) {
-            this.inventory = value;
-            return this;
-        }
-
-        public Builder clusterName(String value) {
-            this.clusterName = value;
-            return this;
-        }
-
-        public Builder connectTimeout(Duration value) {
-            this.connectTimeout = value;
-            return this;
-        }
-
-        /** The Hazelcast release the members run; null for this build's. */
-        public Builder hazelcastVersion(String value) {
-            hazelcastVersion = value;
-            return this;
-        }
-
-        public Builder slowMember(int value) {
-            this.slowMember = value;
-            return this;
-        }
-
-        /**
-         * The choice, checked: names, ranges, addresses, the inventory and the slow member; an
-         * {@link IllegalArgumentException} names the option that is wrong.
-         */
-        public ClusterChoice build() {
-            ClusterChoice choice = new ClusterChoice(this);
-            choice.check();
-            return choice;
-        }
-    }
-
-    private void check() {
+    void check(ClusterChoiceBuilder b) {
         checkStock();
         try {
             failoverPreset();
@@ -237,7 +122,7 @@ public final class ClusterChoice {
             throw new IllegalArgumentException("--member-setting applies to the members cp-bench starts (--topology local, embedded or containers)");
         }
         if (!attach() && !remote()) {
-            checkMembersItStarts();
+            b.checkMembersItStarts();
         }
         if (startupTimeout.compareTo(Duration.ofSeconds(10)) < 0) {
             throw new IllegalArgumentException("--startup-timeout must be at least 10s, was " + Durations.human(startupTimeout));
@@ -249,7 +134,7 @@ public final class ClusterChoice {
             throw new IllegalArgumentException("--settle " + Durations.human(settle) + " must be shorter than --startup-timeout "
                     + Durations.human(startupTimeout));
         }
-        checkConnect();
+        b.checkConnect(attach());
         if (remote()) {
             inventory();
         }
@@ -273,45 +158,6 @@ public final class ClusterChoice {
         }
         if (!"default".equals(failover)) {
             throw new IllegalArgumentException(why + "their failover settings are Hazelcast's own (--failover default)");
-        }
-    }
-
-    /** The members cp-bench starts: a topology it knows, a network path, 3-9 members, ports and rebalancing. */
-    private void checkMembersItStarts() {
-        try {
-            TopologyKind.parse(topology);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("unknown topology '" + topology + "'; choose local, embedded, containers, attach or remote");
-        }
-        if (!List.of(NETWORKS).contains(network)) {
-            throw new IllegalArgumentException("unknown network path '" + network + "'; choose " + String.join(", ", NETWORKS));
-        }
-        if (members < 3 || members > 9) {
-            throw new IllegalArgumentException("--members must be 3-9 (a CP group), was " + members);
-        }
-        if (basePort != 0 && (basePort < 1024 || basePort > 65535 - members)) {
-            throw new IllegalArgumentException("--base-port must be 1024-" + (65535 - members) + ", or 0 to pick free ports; was " + basePort);
-        }
-        if (rebalancePeriod < 1) {
-            throw new IllegalArgumentException("--rebalance-period must be at least 1 (seconds), was " + rebalancePeriod);
-        }
-    }
-
-    /** {@code --connect}: for attach alone, and then each address well formed. */
-    private void checkConnect() {
-        if (attach()) {
-            if (connect == null || connect.isEmpty()) {
-                throw new IllegalArgumentException("--topology attach needs --connect HOST:PORT[,HOST:PORT...]");
-            }
-            connect.forEach(address -> {
-                try {
-                    TopologyKind.checkAddress(address.trim());
-                } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException("--connect: " + e.getMessage());
-                }
-            });
-        } else if (connect != null) {
-            throw new IllegalArgumentException("--connect is for --topology attach (this run starts its own members)");
         }
     }
 
@@ -414,7 +260,7 @@ public final class ClusterChoice {
      * @throws IllegalArgumentException with one line when the version, or the other options with stock members, are wrong
      */
     public ClusterChoice stockMembers(String version, int firstPort) {
-        Builder b = toBuilder();
+        ClusterChoiceBuilder b = toBuilder();
         b.hazelcastVersion = version;
         b.stockMembers = true;
         b.basePort = firstPort;

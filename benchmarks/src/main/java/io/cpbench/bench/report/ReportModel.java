@@ -1,5 +1,6 @@
 package io.cpbench.bench.report;
 
+import io.cpbench.core.result.ComparisonTable;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -121,7 +122,7 @@ public final class ReportModel {
         root.put("generatedAt", Instant.now().toString());
         Section section = new Section(baseName + " → " + newName, "compare");
         section.kind("compare");
-        section.verdict(Comparison.summary(result, baseName, newName), result.regression() ? "regression" : "no regression",
+        section.verdict(ComparisonTable.summary(result, baseName, newName), result.regression() ? "regression" : "no regression",
                 !result.regression(), "");
         section.table("New ÷ base", markdown);
         Map<String, Histogram[]> merged = new LinkedHashMap<>();

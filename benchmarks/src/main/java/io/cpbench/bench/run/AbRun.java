@@ -1,5 +1,6 @@
 package io.cpbench.bench.run;
 
+import io.cpbench.core.result.ComparisonTable;
 import io.cpbench.bench.cluster.ClusterChoice;
 import io.cpbench.bench.report.RunDirectory;
 import io.cpbench.bench.run.AbProtocol.Pair;
@@ -9,36 +10,27 @@ import io.cpbench.bench.service.RunContext;
 import io.cpbench.bench.service.RunKind;
 import io.cpbench.core.load.Durations;
 import io.cpbench.core.result.AbDocument;
-import io.cpbench.core.result.AbSlices;
-import io.cpbench.core.result.AbSlicesTurnBuilder;
 import io.cpbench.core.result.Comparison;
 import io.cpbench.core.result.Environment;
 import io.cpbench.core.status.Status;
-import io.cpbench.core.stats.Bootstrap;
 import io.cpbench.topology.TopologyException;
 
-import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 
 /**
  * An A/B run: a client process of BASE and one of NEW ({@link AbProtocol}) take turns on one cluster, BASE-NEW then
- * NEW-BASE, until the new ÷ base ratios of the gated metrics are known well enough ({@link Stopping}), a pair fails, or
+ * NEW-BASE, until the new ÷ base ratios of the gated metrics are known well enough ({@link AbConfig.Stopping}), a pair fails, or
  * the run is stopped. Each pair of turns gives new ÷ base; the verdict is the median of those ratios with a bootstrap
  * interval ({@link Comparison#paired}), over process pairs first when the client processes are restarted.
  *
@@ -54,112 +46,6 @@ public final class AbRun extends StoppableRun implements RunKind {
     private static final Duration REWARM = Duration.ofSeconds(5);
 
     /**
-     * What each side runs per turn.
-     *
-     * @param scenario the scenario both sides run (its routing and op)
-     * @param threads  threads calling the op back to back in each client, 1-256
-     * @param slice    how long each side runs per turn, 100ms-60s
-     * @param warmup   untimed turns per side before the first pair, in time (zero for none)
-     */
-    public record Turns(String scenario, int threads, Duration slice, Duration warmup) {
-        public Turns {
-            if (threads < 1 || threads > 256) {
-                throw new IllegalArgumentException("--threads must be 1-256, was " + threads);
-            }
-            if (slice.toMillis() < 100 || slice.toMillis() > 60_000) {
-                throw new IllegalArgumentException("--slice must be 100ms-60s, was " + Durations.human(slice));
-            }
-            if (warmup.isNegative()) {
-                throw new IllegalArgumentException("--warmup must be 0 or more, was " + Durations.human(warmup));
-            }
-        }
-    }
-
-    /**
-     * When the pairs end.
-     *
-     * @param untilCi      stop once the 95 % interval of every gated ratio is within this fraction of its median (0: off)
-     * @param minPairs     pairs before {@code untilCi} may stop, 5 or more
-     * @param maxPairs     pairs at most
-     * @param maxTime      time for the pairs at most, warm-up excluded
-     * @param restartEvery start both client processes anew after every this many pairs (0: never)
-     */
-    public record Stopping(double untilCi, int minPairs, int maxPairs, Duration maxTime, int restartEvery) {
-        public Stopping {
-            if (!(untilCi >= 0 && untilCi < 1)) {
-                throw new IllegalArgumentException("--until-ci must be from 0% to below 100%, was "
-                        + java.math.BigDecimal.valueOf(untilCi * 100).stripTrailingZeros().toPlainString() + "%");
-            }
-            if (minPairs < 5 || maxPairs < minPairs || maxPairs > 100_000) {
-                throw new IllegalArgumentException("--min-pairs must be 5 or more and --max-pairs from --min-pairs to"
-                        + " 100,000; were " + minPairs + " and " + maxPairs);
-            }
-            if (maxTime.toMillis() < 1000) {
-                throw new IllegalArgumentException("--max-time must be at least 1s, was " + Durations.human(maxTime));
-            }
-            if (restartEvery < 0) {
-                throw new IllegalArgumentException("--restart-every must be 0 (never) or more, was " + restartEvery);
-            }
-        }
-
-        /**
-         * Whether the interval may end the run after {@code n} pairs: at least {@code minPairs}, every 5th pair; with
-         * restarts, at the end of a process pair and after 2 or more of them, so the interval has seen the processes vary.
-         */
-        public boolean mayStop(int n) {
-            if (untilCi == 0 || n < minPairs) {
-                return false;
-            }
-            if (restartEvery > 0) {
-                return n % restartEvery == 0 && n >= 2 * restartEvery;
-            }
-            return n % 5 == 0 || n == minPairs;
-        }
-    }
-
-    /**
-     * @param turns          what each side runs per turn
-     * @param stopping       when the pairs end
-     * @param tolerance      the smallest change the verdict calls a change
-     * @param gated          the metrics the verdict and {@link Stopping#untilCi()} look at
-     * @param baseCommand    the command that starts BASE's client process
-     * @param newCommand     the command that starts NEW's client process
-     * @param startupTimeout how long both client processes get to become ready
-     * @param where          the cluster both sides share, or each side's release
-     */
-    public record Config(Turns turns, Stopping stopping, double tolerance, Set<Comparison.Metric> gated,
-                         List<String> baseCommand, List<String> newCommand, Duration startupTimeout, Where where) {
-        public Config {
-            gated = Set.copyOf(gated);
-            baseCommand = List.copyOf(baseCommand);
-            newCommand = List.copyOf(newCommand);
-        }
-    }
-
-    /**
-     * Where the sides run: both on one cluster ({@code releases} null: {@code cluster}, started or attached to; a
-     * cluster attached to is reached with {@code attachArgs}), or each on fresh clusters of its own release.
-     *
-     * @param sides a line per side saying what runs it (its jar, its JVM options, its release)
-     */
-    public record Where(ClusterChoice cluster, List<String> attachArgs, Releases releases, List<String> sides) {
-        public Where {
-            attachArgs = List.copyOf(attachArgs);
-            sides = List.copyOf(sides);
-        }
-    }
-
-    /**
-     * BASE's and NEW's members when ab compares Hazelcast releases (stock members of each, their jars resolved before
-     * anything starts).
-     */
-    public record Releases(ClusterChoice base, ClusterChoice next) {
-        public String describe(ClusterChoice members) {
-            return members.describe() + ", a fresh cluster per pair of client processes";
-        }
-    }
-
-    /**
      * What a run measured.
      *
      * @param pairs   the pairs, in order
@@ -173,11 +59,11 @@ public final class AbRun extends StoppableRun implements RunKind {
                           boolean ownClusters) {
         /** The table of the verdict (with a line saying the run is incomplete, if it is) and how the pairs ran. */
         public String table() {
-            return AbRun.table(result, pairs, started, stopped, failure, ownClusters);
+            return AbAnalysis.table(result, pairs, started, stopped, failure, ownClusters);
         }
     }
 
-    private final Config config;
+    private final AbConfig config;
     private final List<Worker> workers = new CopyOnWriteArrayList<>();
     private final List<Pair> pairs = new CopyOnWriteArrayList<>();
     /** Per side, the members' releases its client processes reported ("?" from a cp-bench that does not say). */
@@ -187,7 +73,7 @@ public final class AbRun extends StoppableRun implements RunKind {
     private volatile boolean ownClusters;
     private volatile ReleaseClusters fresh;
 
-    public AbRun(Config config, PrintStream console) {
+    public AbRun(AbConfig config, PrintStream console) {
         super(console);
         this.config = config;
     }
@@ -209,8 +95,8 @@ public final class AbRun extends StoppableRun implements RunKind {
 
     @Override
     public void announce(PrintStream out, Path runDir) {
-        Turns turns = config.turns();
-        Stopping stopping = config.stopping();
+        AbConfig.Turns turns = config.turns();
+        AbConfig.Stopping stopping = config.stopping();
         out.printf(Locale.ROOT, "cp-bench ab: %s, %d thread%s per side, turns of %s, BASE-NEW then NEW-BASE,"
                         + " %s; until the 95%% interval of %s new÷base is within ±%s (at least %d, at most %d pairs and"
                         + " %s), after %s warm-up per side%n",
@@ -226,7 +112,7 @@ public final class AbRun extends StoppableRun implements RunKind {
 
     @Override
     public void run(RunContext context) {
-        Where where = config.where();
+        AbConfig.Where where = config.where();
         Clusters clusters;
         if (where.releases() == null) {
             clusters = Clusters.same(where.cluster().attachTopology() ? where.attachArgs()
@@ -250,8 +136,8 @@ public final class AbRun extends StoppableRun implements RunKind {
 
     @Override
     public void write(RunContext context) {
-        Where where = config.where();
-        Turns turns = config.turns();
+        AbConfig.Where where = config.where();
+        AbConfig.Turns turns = config.turns();
         List<String> about = new ArrayList<>(where.sides());
         if (where.releases() == null) {
             about.add(where.cluster().describe() + "; turns of " + Durations.human(turns.slice()) + ", " + turns.threads()
@@ -271,7 +157,7 @@ public final class AbRun extends StoppableRun implements RunKind {
         } else if (outcome.result() == null) {
             System.err.println("cpbench ab: fewer than 2 pairs measured; no verdict");
         } else if (outcome.result().regression()) {
-            System.err.println("cpbench: " + Comparison.summary(outcome.result(), "BASE", "NEW"));
+            System.err.println("cpbench: " + ComparisonTable.summary(outcome.result(), "BASE", "NEW"));
         }
     }
 
@@ -329,8 +215,8 @@ public final class AbRun extends StoppableRun implements RunKind {
      * {@link Findings#failure()}. Both client processes are stopped when it returns.
      */
     private void run(Clusters clusters, Path runDir) {
-        Turns turns = config.turns();
-        Stopping stopping = config.stopping();
+        AbConfig.Turns turns = config.turns();
+        AbConfig.Stopping stopping = config.stopping();
         List<String> args = List.of("--scenario", turns.scenario(), "--threads", Integer.toString(turns.threads()));
         try {
             int fork = 1;
@@ -365,7 +251,7 @@ public final class AbRun extends StoppableRun implements RunKind {
                 started = index;
                 Pair pair = pair(index, fork);
                 pairs.add(pair);
-                appendSlices(runDir, pair);
+                AbAnalysis.appendSlices(runDir, pair);
                 if (pair.base().errors() + pair.next().errors() > 0) {
                     failure = "ops failed in pair " + index + ": " + (pair.base().error() != null ? "BASE " + pair.base().error()
                             : "NEW " + pair.next().error());
@@ -374,10 +260,10 @@ public final class AbRun extends StoppableRun implements RunKind {
                 // The bootstrap is analysed at most once a pair: when the interval may end the run, or for progress.
                 boolean progressDue = System.nanoTime() - lastProgress > TimeUnit.SECONDS.toNanos(10);
                 Comparison.Result sofar = stopping.mayStop(pairs.size()) || progressDue ? analysed() : null;
-                boolean enough = stopping.mayStop(pairs.size()) && widest(sofar, config.gated()) <= stopping.untilCi();
+                boolean enough = stopping.mayStop(pairs.size()) && AbAnalysis.widest(sofar, config.gated()) <= stopping.untilCi();
                 if (enough || progressDue) {
                     lastProgress = System.nanoTime();
-                    console.println("  " + progress(sofar, config.gated(), pairs.size(), Duration.ofNanos(System.nanoTime() - start)));
+                    console.println("  " + AbAnalysis.progress(sofar, config.gated(), pairs.size(), Duration.ofNanos(System.nanoTime() - start)));
                 }
                 if (enough) {
                     stop = String.format(Locale.ROOT, "every gated interval within ±%.1f%%", stopping.untilCi() * 100);
@@ -410,7 +296,7 @@ public final class AbRun extends StoppableRun implements RunKind {
     /** What was measured so far: all of it once {@link #run} returned. */
     public Findings outcome() {
         List<Pair> measured = List.copyOf(pairs);
-        return new Findings(measured, started, measured.size() >= 2 ? analyse(measured, config.tolerance(), config.gated()) : null,
+        return new Findings(measured, started, measured.size() >= 2 ? AbAnalysis.analyse(measured, config.tolerance(), config.gated()) : null,
                 failure, stopped(), ownClusters);
     }
 
@@ -427,7 +313,7 @@ public final class AbRun extends StoppableRun implements RunKind {
         about.forEach(line -> heading.append("- ").append(line).append('\n'));
         heading.append("- ").append(environment()).append("\n\n");
         RunDirectory.writeText(runDir, "table.md", heading + md);
-        RunDirectory.writeText(runDir, "slices.csv", csv(outcome.pairs()));
+        RunDirectory.writeText(runDir, "slices.csv", AbAnalysis.csv(outcome.pairs()));
         RunDirectory.writeJson(runDir, AbDocument.FILE, document(outcome, about));
         console.println("wrote table.md, slices.csv and " + AbDocument.FILE + " to " + runDir);
         return outcome;
@@ -453,7 +339,7 @@ public final class AbRun extends StoppableRun implements RunKind {
         } else if (outcome.result() == null) {
             return new Ending(Status.FAIL, "fewer than 2 pairs measured (" + outcome.started() + " started)");
         } else if (outcome.result().regression()) {
-            return new Ending(Status.FAIL, Comparison.summary(outcome.result(), "BASE", "NEW").replaceFirst("^verdict: ", ""));
+            return new Ending(Status.FAIL, ComparisonTable.summary(outcome.result(), "BASE", "NEW").replaceFirst("^verdict: ", ""));
         }
         return new Ending(Status.OK, null);
     }
@@ -468,7 +354,7 @@ public final class AbRun extends StoppableRun implements RunKind {
     }
 
     private Comparison.Result analysed() {
-        return analyse(pairs, config.tolerance(), config.gated());
+        return AbAnalysis.analyse(pairs, config.tolerance(), config.gated());
     }
 
     /**
@@ -517,102 +403,6 @@ public final class AbRun extends StoppableRun implements RunKind {
             rates[1] = workers.get(1).slice(slice).opsPerSecond();
         }
         console.printf(Locale.ROOT, "  warm-up: %d turns each; last: BASE %,.0f op/s, NEW %,.0f op/s%n", turns, rates[0], rates[1]);
-    }
-
-    /** The verdict over {@code pairs}: per metric, the median of new ÷ base in each pair, resampled by process pair. */
-    static Comparison.Result analyse(List<Pair> pairs, double tolerance, Set<Comparison.Metric> gate) {
-        Map<Comparison.Metric, double[][]> values = new EnumMap<>(Comparison.Metric.class);
-        values.put(Comparison.Metric.OPS, sides(pairs, Slice::opsPerSecond));
-        values.put(Comparison.Metric.P50, sides(pairs, Slice::p50));
-        values.put(Comparison.Metric.P99, sides(pairs, Slice::p99));
-        return Comparison.paired(pairs.isEmpty() ? "-" : "ab", values, pairs.stream().mapToInt(p -> p.fork() - 1).toArray(),
-                tolerance, gate);
-    }
-
-    private static double[][] sides(List<Pair> pairs, ToDoubleFunction<Slice> f) {
-        return new double[][]{pairs.stream().mapToDouble(p -> f.applyAsDouble(p.base())).toArray(),
-                pairs.stream().mapToDouble(p -> f.applyAsDouble(p.next())).toArray()};
-    }
-
-    /** The widest relative half-width among the gated metrics' intervals (infinite when one has none). */
-    static double widest(Comparison.Result result, Set<Comparison.Metric> gate) {
-        double widest = 0;
-        for (Comparison.MetricChange m : result.rows().get(0).metrics().values()) {
-            if (gate.contains(m.metric())) {
-                widest = Math.max(widest, m.ratio() == null ? Double.POSITIVE_INFINITY : m.ratio().relativeHalfWidth());
-            }
-        }
-        return widest;
-    }
-
-    private static String progress(Comparison.Result result, Set<Comparison.Metric> gate, int pairs, Duration elapsed) {
-        StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%d pairs, %s:", pairs, Durations.human(elapsed)));
-        for (Comparison.MetricChange m : result.rows().get(0).metrics().values()) {
-            Bootstrap.Interval i = m.ratio();
-            if (i != null) {
-                b.append(String.format(Locale.ROOT, " %s new÷base %.3f [%.3f-%.3f] ±%.1f%%%s;", m.metric().label(),
-                        i.median(), i.low(), i.high(), i.relativeHalfWidth() * 100, gate.contains(m.metric()) ? "" : " (not gated)"));
-            }
-        }
-        return b.substring(0, b.length() - 1);
-    }
-
-    static String table(Comparison.Result result, List<Pair> pairs, long started, boolean interrupted, String failure,
-                        boolean ownClusters) {
-        StringBuilder b = new StringBuilder();
-        if (interrupted || failure != null) {
-            b.append(String.format(Locale.ROOT, "INCOMPLETE: %s after %d pairs%n%n",
-                    interrupted ? "interrupted" : "stopped (" + failure + ")", pairs.size()));
-        }
-        if (result == null) {
-            b.append("No verdict: fewer than 2 pairs measured (").append(started).append(" started).\n");
-            return b.toString();
-        }
-        b.append(Comparison.markdown(result, "BASE", "NEW", "pairs"));
-        long baseFirst = pairs.stream().filter(Pair::baseFirst).count();
-        long forks = pairs.stream().mapToInt(Pair::fork).distinct().count();
-        b.append(String.format(Locale.ROOT, "%nEach pair: a turn of each side %s, BASE first in %d"
-                + " pairs, NEW first in %d, from %d pair%s of client processes; a ratio is the median over pairs of"
-                + " new ÷ base in the pair, its interval a bootstrap over %s. op/s base and new are the medians of the"
-                + " turns.%n", ownClusters ? "on its own cluster (both up throughout, fresh for each pair of client"
-                        + " processes)" : "on the same cluster", baseFirst, pairs.size() - baseFirst, forks, forks == 1 ? "" : "s",
-                forks == 1 ? "pairs" : "process pairs, then the pairs in them"));
-        return b.toString();
-    }
-
-    /**
-     * Adds a pair's two turns to {@code slices.csv} as the pair ends (the header first), so that what was measured is
-     * on disk even if this process dies; {@link #write} writes the whole file again at the end. Between pairs, never
-     * inside a turn.
-     */
-    private static void appendSlices(Path runDir, Pair pair) {
-        Path file = runDir.resolve("slices.csv");
-        String lines = turn(pair, true).csvLine() + "\n" + turn(pair, false).csvLine() + "\n";
-        try {
-            if (pair.index() == 1 || !Files.exists(file)) {
-                Files.writeString(file, AbSlices.HEADER + "\n" + lines, StandardCharsets.UTF_8);
-            } else {
-                Files.writeString(file, lines, StandardCharsets.UTF_8, StandardOpenOption.APPEND);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
-        }
-    }
-
-    static String csv(List<Pair> pairs) {
-        List<AbSlices.Turn> turns = new ArrayList<>();
-        for (Pair p : pairs) {
-            turns.add(turn(p, true));
-            turns.add(turn(p, false));
-        }
-        return AbSlices.csv(turns);
-    }
-
-    private static AbSlices.Turn turn(Pair p, boolean base) {
-        AbProtocol.Slice x = base ? p.base() : p.next();
-        return AbSlicesTurnBuilder.builder().pair(p.index()).processes(p.fork()).first(p.baseFirst() ? "BASE" : "NEW")
-                .side(base ? "BASE" : "NEW").ops(x.ops()).errors(x.errors()).seconds(x.seconds())
-                .opsPerSecond(x.opsPerSecond()).p50Us(x.p50()).p99Us(x.p99()).build();
     }
 
     private static String environment() {

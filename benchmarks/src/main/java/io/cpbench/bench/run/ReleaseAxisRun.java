@@ -1,5 +1,6 @@
 package io.cpbench.bench.run;
 
+import io.cpbench.core.result.ComparisonTable;
 import io.cpbench.bench.cluster.ClusterChoice;
 import io.cpbench.bench.cluster.SideBySide;
 import io.cpbench.bench.cluster.StartProgress;
@@ -294,7 +295,7 @@ public final class ReleaseAxisRun extends ResultRun {
             String base = "Hazelcast " + versions.get(0);
             String next = "Hazelcast " + versions.get(i);
             b.append("## ").append(next).append(" against ").append(base).append("\n\n");
-            b.append(Comparison.markdown(comparison(versions.get(i)), base, next, "pairs")).append('\n');
+            b.append(ComparisonTable.markdown(comparison(versions.get(i)), base, next, "pairs")).append('\n');
         }
         b.append("Each release's results: ").append(String.join(", ", versions.stream().map(v -> "hazelcast-" + v + "/").toList()))
                 .append(" (its table.md; `cpbench report` renders one).\n");

@@ -65,7 +65,7 @@ class ClusterChoiceTest {
         assertThat(direct.everyLinkProxied()).isSameAs(direct);
     }
 
-    private static void assertRefused(ClusterChoice.Builder builder, String message) {
+    private static void assertRefused(io.cpbench.bench.cluster.ClusterChoiceBuilder builder, String message) {
         assertThatThrownBy(builder::build).isInstanceOf(IllegalArgumentException.class).hasMessageContaining(message);
     }
 }

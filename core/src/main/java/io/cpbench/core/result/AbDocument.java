@@ -69,7 +69,7 @@ public record AbDocument(String format, String scenario, Status status, String r
         if (result == null) {
             return "verdict: none (" + (reason == null ? "fewer than 2 pairs measured" : reason) + ")";
         }
-        return Comparison.summary(result, "BASE", "NEW");
+        return ComparisonTable.summary(result, "BASE", "NEW");
     }
 
     /** Whether {@code dir} holds an ab run's document. */

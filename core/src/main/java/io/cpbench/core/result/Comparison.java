@@ -288,7 +288,7 @@ public final class Comparison {
     private static Map<Integer, RunResult> usableByRound(List<RunResult> results, String scenario) {
         Map<Integer, RunResult> byRound = new LinkedHashMap<>();
         for (RunResult r : results) {
-            if (r.scenario().equals(scenario) && usable(r)) {
+            if (r.scenario().equals(scenario) && r.status().usable()) {
                 byRound.put(r.round(), r);
             }
         }
@@ -399,96 +399,16 @@ public final class Comparison {
         return Verdict.NO_CHANGE;
     }
 
-    /** The comparison as a Markdown table with a verdict line under it. */
-    public static String markdown(Result result, String baseName, String newName) {
-        return markdown(result, baseName, newName, "rounds");
-    }
-
-    /** As {@link #markdown(Result, String, String)}, counting samples in {@code unit} (rounds, pairs). */
-    public static String markdown(Result result, String baseName, String newName, String unit) {
-        return markdown(result, baseName, newName, unit, "scenario", "op");
-    }
-
-    /** As {@link #markdown(Result, String, String, String)}, with the two key columns named (a sweep: routing, level). */
-    public static String markdown(Result result, String baseName, String newName, String unit, String key, String subKey) {
-        List<String> header = List.of(key, subKey, unit + " base/new", "op/s base", "op/s new", "op/s new÷base [95 % CI]",
-                "p50 new÷base [95 % CI]", "p99 new÷base [95 % CI]", "verdict");
-        List<List<String>> rows = new ArrayList<>();
-        boolean pointOnly = false;
-        for (Row r : result.rows()) {
-            MetricChange ops = r.metrics().get(Metric.OPS);
-            if (ops == null) {
-                rows.add(List.of(r.scenario(), r.op(), r.baseRounds() + "/" + r.newRounds(), "-", "-", r.note(), "-", "-",
-                        plain(r.verdict()) ? r.verdict().text() : "**" + r.verdict().text() + "**"));
-                continue;
-            }
-            pointOnly |= Math.min(r.baseRounds(), r.newRounds()) < 2 && r.verdict() != Verdict.UNDECIDED;
-            rows.add(List.of(r.scenario(), r.op(), r.baseRounds() + "/" + r.newRounds(),
-                    String.format(Locale.ROOT, "%,.0f", ops.base()), String.format(Locale.ROOT, "%,.0f", ops.next()),
-                    cell(ops, result), cell(r.metrics().get(Metric.P50), result) + (r.censored().contains(Metric.P50) ? " †" : ""),
-                    cell(r.metrics().get(Metric.P99), result) + (r.censored().contains(Metric.P99) ? " †" : ""),
-                    plain(r.verdict()) ? r.verdict().text() : "**" + r.verdict().text() + "**"));
-        }
-        StringBuilder b = new StringBuilder(MarkdownTable.render(header, rows));
-        b.append('\n').append(summary(result, baseName, newName)).append('\n');
-        b.append(String.format(Locale.ROOT, "%nA metric counts as changed when its 95 %% interval excludes 1 and its"
-                + " ratio is beyond ±%.0f %%; a row is slower when a gated metric (%s) is. ! marks a changed metric.%s%n",
-                result.tolerance() * 100, String.join(", ", result.gate().stream().map(Metric::label).toList()),
-                pointOnly ? " Rows with 1 " + unit.replaceAll("s$", "") + " on a side have no interval: their verdict rests on the ratio alone." : "")
-                + (result.count(Verdict.UNDECIDED) > 0 ? "Rows with too few pairs have fewer " + unit + " than a verdict"
-                + " needs: their ratios are shown, not judged.\n" : "")
-                + (result.rows().stream().anyMatch(r -> !r.censored().isEmpty()) ? "† some " + unit.replaceAll("s$", "")
-                + " on a side has this percentile only as a lower bound (ops still in flight at its end counted at their"
-                + " latency so far, shown ≥ in its own table): the ratio is not exact.\n" : ""));
-        return b.toString();
-    }
-
-    /** One line: the verdict of the whole comparison. */
-    public static String summary(Result result, String baseName, String newName) {
-        long slower = result.count(Verdict.SLOWER);
-        long faster = result.count(Verdict.FASTER);
-        long undecided = result.count(Verdict.UNDECIDED);
-        int total = result.rows().size();
-        String head = slower > 0 ? "REGRESSION" : faster > 0 ? "FASTER" : undecided == total ? "UNDECIDED" : "NO CHANGE";
-        return String.format(Locale.ROOT, "verdict: %s: %d of %d rows slower, %d faster, %d no change%s (%s -> %s, tolerance %.0f %%)",
-                head, slower, total, faster, total - slower - faster - undecided,
-                undecided == 0 ? "" : ", " + undecided + " " + Verdict.UNDECIDED.text(), baseName, newName,
-                result.tolerance() * 100);
-    }
-
-    /** Whether a verdict is shown unmarked: nothing changed, or nothing was judged. */
-    private static boolean plain(Verdict v) {
-        return v == Verdict.NO_CHANGE || v == Verdict.UNDECIDED;
-    }
-
-    private static String cell(MetricChange m, Result result) {
-        if (m == null) {
-            return "-";
-        }
-        if (m.ratio() == null) {
-            return "n/a";
-        }
-        Bootstrap.Interval i = m.ratio();
-        String text = i.n() < 2 ? String.format(Locale.ROOT, "%.3f", i.median())
-                : String.format(Locale.ROOT, "%.3f [%.3f-%.3f]", i.median(), i.low(), i.high());
-        return m.verdict() == Verdict.NO_CHANGE || m.verdict() == Verdict.UNDECIDED ? text : text + " !";
-    }
-
     /** Per scenario label (every label the run has, so the scenario sets compare), its usable rounds. */
     private static Map<String, List<RunResult>> usable(List<RunResult> results) {
         Map<String, List<RunResult>> map = new LinkedHashMap<>();
         for (RunResult r : results) {
             List<RunResult> list = map.computeIfAbsent(r.label(), k -> new ArrayList<>());
-            if (usable(r)) {
+            if (r.status().usable()) { // OK, UNSTABLE or TIMEBOXED: measured to the end, or to its time box
                 list.add(r);
             }
         }
         return map;
-    }
-
-    /** OK, UNSTABLE or TIMEBOXED: measured to the end, or to its time box. */
-    private static boolean usable(RunResult r) {
-        return r.status().usable();
     }
 
     private static boolean hasLatencies(RunResult r) {

@@ -1,5 +1,6 @@
 package io.cpbench.core.sweep;
 
+import io.cpbench.core.result.ComparisonTable;
 import io.cpbench.core.result.Comparison;
 import io.cpbench.core.result.MarkdownTable;
 import io.cpbench.core.stats.Bootstrap;
@@ -120,7 +121,7 @@ public record SweepComparison(Comparison.Result cells, List<KneeChange> knees, L
             out.append('\n');
         }
         out.append("Per cell (routing, level), new ÷ base over the repeats:\n\n");
-        out.append(Comparison.markdown(cells, baseName, newName, "repeats", "routing", "level"));
+        out.append(ComparisonTable.markdown(cells, baseName, newName, "repeats", "routing", "level"));
         if (!onlyBase.isEmpty() || !onlyNew.isEmpty()) {
             out.append(String.format(Locale.ROOT, "%nNot compared: %s%s%n",
                     onlyBase.isEmpty() ? "" : "only in BASE " + onlyBase, onlyNew.isEmpty() ? ""

@@ -49,7 +49,7 @@ class ComparisonTest {
         assertThat(ops.median()).isCloseTo(905.0 / 1000, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(ops.high()).isLessThan(1);
         assertThat(row.metrics().get(Metric.P50).verdict()).isEqualTo(Verdict.SLOWER);
-        assertThat(Comparison.markdown(result, "base", "new")).contains("verdict: REGRESSION: 1 of 1 rows slower")
+        assertThat(ComparisonTable.markdown(result, "base", "new")).contains("verdict: REGRESSION: 1 of 1 rows slower")
                 .contains("**slower**");
     }
 
@@ -217,7 +217,7 @@ class ComparisonTest {
         assertThat(undecided.verdict()).isEqualTo(Verdict.UNDECIDED);
         assertThat(undecided.metrics().values()).allMatch(m -> m.verdict() == Verdict.UNDECIDED);
         assertThat(undecided.metrics().get(Metric.OPS).ratio().median()).isCloseTo(0.92, org.assertj.core.data.Offset.offset(1e-9));
-        String table = Comparison.markdown(few, "5.3.8", "5.4.0", "pairs");
+        String table = ComparisonTable.markdown(few, "5.3.8", "5.4.0", "pairs");
         assertThat(table).contains("verdict: UNDECIDED: 0 of 1 rows slower, 0 faster, 0 no change, 1 too few pairs")
                 .contains("| too few pairs |").doesNotContain("] !").contains("Rows with too few pairs");
         // enough pairs keep their verdict
@@ -234,11 +234,11 @@ class ComparisonTest {
                 l.p99(), l.p999(), l.max(), new io.cpbench.core.stats.Censored(1, l.p99()))));
         Comparison.Result result = Comparison.of(base, next, 0.05, DEFAULT_GATE);
         assertThat(only(result).censored()).containsExactly(Metric.P99);
-        String md = Comparison.markdown(result, "base", "new");
+        String md = ComparisonTable.markdown(result, "base", "new");
         String row = md.lines().filter(x -> x.contains("client-leader")).findFirst().orElseThrow();
         assertThat(row.split("†", -1)).as("the p99 cell alone").hasSize(2);
         assertThat(md).contains("† some round on a side has this percentile only as a lower bound");
-        assertThat(Comparison.markdown(Comparison.of(base, base, 0.05, DEFAULT_GATE), "base", "new")).doesNotContain("†");
+        assertThat(ComparisonTable.markdown(Comparison.of(base, base, 0.05, DEFAULT_GATE), "base", "new")).doesNotContain("†");
     }
 
     /**
@@ -436,7 +436,7 @@ class ComparisonTest {
                 ops("zero", new double[]{0, 0, 0}, new double[]{5, 5, 5}),
                 ops("one", new double[]{1000}, new double[]{800}),
                 ops("none", null, null)), 0.05, DEFAULT_GATE);
-        String md = Comparison.markdown(r, "b", "n");
+        String md = ComparisonTable.markdown(r, "b", "n");
         // padded as the terminal shows it; the intervals are a seeded bootstrap, the same every time
         assertThat(md.lines().toList()).contains(
                 "| slow     | all | 3/3             | 1,000     | 800      | 0.800 [0.782-0.818] !      | -                      | -                      | **slower** |",
@@ -450,12 +450,12 @@ class ComparisonTest {
 
         Comparison.Result faster = Comparison.ofSamples(List.of(ops("up", new double[]{800, 810, 790}, new double[]{1000, 1010, 990})),
                 0.05, DEFAULT_GATE);
-        assertThat(Comparison.summary(faster, "b", "n")).isEqualTo("verdict: FASTER: 0 of 1 rows slower, 1 faster, 0 no change (b -> n, tolerance 5 %)");
-        assertThat(Comparison.markdown(faster, "b", "n")).contains("**faster**").doesNotContain("Rows with 1 ");
+        assertThat(ComparisonTable.summary(faster, "b", "n")).isEqualTo("verdict: FASTER: 0 of 1 rows slower, 1 faster, 0 no change (b -> n, tolerance 5 %)");
+        assertThat(ComparisonTable.markdown(faster, "b", "n")).contains("**faster**").doesNotContain("Rows with 1 ");
         Comparison.Result undecided = Comparison.undecidedBelow(faster, 5);
-        assertThat(Comparison.summary(undecided, "b", "n")).isEqualTo("verdict: UNDECIDED: 0 of 1 rows slower, 0 faster, 0 no change, 1 too few pairs (b -> n, tolerance 5 %)");
-        assertThat(Comparison.markdown(undecided, "b", "n")).contains("Rows with too few pairs have fewer rounds than a verdict needs");
+        assertThat(ComparisonTable.summary(undecided, "b", "n")).isEqualTo("verdict: UNDECIDED: 0 of 1 rows slower, 0 faster, 0 no change, 1 too few pairs (b -> n, tolerance 5 %)");
+        assertThat(ComparisonTable.markdown(undecided, "b", "n")).contains("Rows with too few pairs have fewer rounds than a verdict needs");
         Comparison.Result unchanged = Comparison.ofSamples(List.of(ops("same", new double[]{1, 2, 3}, new double[]{1, 2, 3})), 0.05, DEFAULT_GATE);
-        assertThat(Comparison.summary(unchanged, "b", "n")).startsWith("verdict: NO CHANGE: 0 of 1 rows slower, 0 faster, 1 no change");
+        assertThat(ComparisonTable.summary(unchanged, "b", "n")).startsWith("verdict: NO CHANGE: 0 of 1 rows slower, 0 faster, 1 no change");
     }
 }
