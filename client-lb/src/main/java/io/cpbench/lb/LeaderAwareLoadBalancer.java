@@ -204,28 +204,12 @@ public class LeaderAwareLoadBalancer extends ProbingLoadBalancer {
     private void judgeByLatency(Member[] candidates) {
         pollMetrics(candidates);
         Map<UUID, Long> costs = forwardingCosts();
-        Member best = null;
-        long bestCost = Long.MAX_VALUE;
-        long secondCost = Long.MAX_VALUE;
-        int measured = 0;
-        for (Member member : candidates) {
-            if (!isConnected(member)) {
-                continue;
-            }
-            Long cost = costs.get(member.getUuid());
-            if (cost == null) {
-                challenger = null;
-                return; // Judge only when every connected member has been measured.
-            }
-            measured++;
-            if (cost < bestCost) {
-                secondCost = bestCost;
-                best = member;
-                bestCost = cost;
-            } else if (cost < secondCost) {
-                secondCost = cost;
-            }
+        Ranking ranking = rank(candidates, costs);
+        if (ranking == null) {
+            challenger = null;
+            return; // Judge only when every connected member has been measured.
         }
+        Member best = ranking.best();
         Member current = leader;
         if (current != null && lostItsLead(current, cheapestOther(costs, current))) {
             return;
@@ -238,32 +222,15 @@ public class LeaderAwareLoadBalancer extends ProbingLoadBalancer {
         if (current != null && !currentUsable) {
             burst(); // The leader's connection dropped: measure everyone afresh, fast.
         }
-        boolean clear = measured == 1 || bestCost < (1.0 - settings().switchMargin()) * secondCost;
+        boolean clear = ranking.measured() == 1 || ranking.bestCost() < (1.0 - settings().switchMargin()) * ranking.secondCost();
         if (!clear && inBurst()) {
             Member named = metricsLeader(candidates);
             if (named == null || !named.equals(best)) {
                 return; // No member stands out yet: keep measuring (calls go round robin meanwhile).
             }
         }
-        if (currentUsable) {
-            long currentCost = costs.get(current.getUuid());
-            if (bestCost >= (1.0 - settings().switchMargin()) * currentCost) {
-                challenger = null;
-                return; // Not clearly cheaper.
-            }
-            long now = System.nanoTime();
-            if (inBurst()) {
-                challenger = best;
-                challengerSince = now - 2 * settings().period().toNanos();
-            }
-            if (!best.equals(challenger)) {
-                challenger = best;
-                challengerSince = now;
-                return;
-            }
-            if (now - challengerSince < 2 * settings().period().toNanos()) {
-                return; // Cheaper, but not yet for long enough to rule out noise.
-            }
+        if (currentUsable && !cheaperForLongEnough(best, ranking.bestCost(), costs.get(current.getUuid()))) {
+            return;
         }
         challenger = null;
         leader = best;
@@ -275,6 +242,58 @@ public class LeaderAwareLoadBalancer extends ProbingLoadBalancer {
         LOG.info("leader-aware balancer: leader is now " + MemberFilter.address(best) + " (was "
                 + (current == null ? "none" : MemberFilter.address(current)) + "); forwarding cost (ms) "
                 + describe(costs) + "; " + source);
+    }
+
+    /** The connected members by forwarding cost: the cheapest, its cost and the next one's, and how many were measured. */
+    private record Ranking(Member best, long bestCost, long secondCost, int measured) {
+    }
+
+    /** The candidates ranked by {@code costs}; null while a connected member has no cost yet. */
+    private Ranking rank(Member[] candidates, Map<UUID, Long> costs) {
+        Member best = null;
+        long bestCost = Long.MAX_VALUE;
+        long secondCost = Long.MAX_VALUE;
+        int measured = 0;
+        for (Member member : candidates) {
+            if (!isConnected(member)) {
+                continue;
+            }
+            Long cost = costs.get(member.getUuid());
+            if (cost == null) {
+                return null;
+            }
+            measured++;
+            if (cost < bestCost) {
+                secondCost = bestCost;
+                best = member;
+                bestCost = cost;
+            } else if (cost < secondCost) {
+                secondCost = cost;
+            }
+        }
+        return new Ranking(best, bestCost, secondCost, measured);
+    }
+
+    /**
+     * Whether {@code best} has been clearly cheaper than the usable current leader (by the switch margin) for two
+     * periods (at once in a burst): until then it is the challenger, and calls stay with the leader.
+     */
+    private boolean cheaperForLongEnough(Member best, long bestCost, long currentCost) {
+        if (bestCost >= (1.0 - settings().switchMargin()) * currentCost) {
+            challenger = null;
+            return false; // Not clearly cheaper.
+        }
+        long now = System.nanoTime();
+        if (inBurst()) {
+            challenger = best;
+            challengerSince = now - 2 * settings().period().toNanos();
+        }
+        if (!best.equals(challenger)) {
+            challenger = best;
+            challengerSince = now;
+            return false;
+        }
+        return now - challengerSince >= 2 * settings().period().toNanos(); // else cheaper, but not yet long enough to rule out noise
     }
 
     /** Probes in a row that must all cost more than the cheapest member's usual before the leader is re-measured. */

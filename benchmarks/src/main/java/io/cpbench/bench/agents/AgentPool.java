@@ -66,7 +66,7 @@ public final class AgentPool implements AutoCloseable {
     private final List<Process> processes;
     private final Path logDir;
     /** The agents of this pool's first run: every later run uses them alone. */
-    private java.util.Set<String> pinned;
+    private final Pinning pinning = new Pinning();
     private final PrintStream console;
     private final Map<String, Long> lost = new ConcurrentHashMap<>();
     /** The members admitted as agents: only these count, get jobs, and stop anything by leaving. */
@@ -261,7 +261,7 @@ public final class AgentPool implements AutoCloseable {
         if (agents.isEmpty()) {
             throw new IllegalStateException("no agent is in the control cluster");
         }
-        List<String> changed = pin(agents);
+        List<String> changed = pinning.pin(agents);
         List<AgentClocks.Clock> clocks = AgentClocks.checked(clocks(agents), console);
         List<LoadSpec> slices = LoadSplit.split(spec, agents.size());
         int k = 0;
@@ -279,29 +279,10 @@ public final class AgentPool implements AutoCloseable {
             }
         });
         java.util.Set<String> ready = java.util.concurrent.ConcurrentHashMap.newKeySet();
-        UUID readyListener = control.<String>getTopic(ControlCluster.READY).addMessageListener(m -> {
-            String word = secret.open(m.getMessageObject());
-            if (word == null) {
-                return;
-            }
-            String[] parts = word.split(" ");
-            if (parts.length == 2 && parts[0].equals(id)) {
-                ready.add(parts[1]);
-            }
-        });
+        UUID readyListener = listenForReady(id, ready);
         try {
-            IExecutorService executor = control.getExecutorService(ControlCluster.EXECUTOR);
-            Map<String, Future<String>> futures = new LinkedHashMap<>();
-            int i = 0;
-            for (Map.Entry<String, Member> agent : agents.entrySet()) {
-                AgentClocks.Clock clock = clocks.get(i);
-                String json = AgentTask.JSON.writeValueAsString(slices.get(i).describe());
-                AgentJob job = new AgentJob(id, agent.getKey(), json, scenario, target,
-                        Math.round(clock.offsetMs() * 1000), history != null, agent.getValue().getUuid().toString(),
-                        control.getCluster().getLocalMember().getUuid().toString());
-                futures.put(agent.getKey(), executor.submitToMember(AgentTask.of(job, secret), agent.getValue()));
-                i++;
-            }
+            Map<String, Future<String>> futures = sendJobs(id, agents, clocks, slices,
+                    new JobTemplate(scenario, target, history != null));
             if (stopped) {
                 stop();
             }
@@ -324,6 +305,42 @@ public final class AgentPool implements AutoCloseable {
         }
     }
 
+    /** Collects the agents that said they are ready for run {@code id} (their clients connected) into {@code ready}. */
+    private UUID listenForReady(String id, java.util.Set<String> ready) {
+        return control.<String>getTopic(ControlCluster.READY).addMessageListener(m -> {
+            String word = secret.open(m.getMessageObject());
+            if (word == null) {
+                return;
+            }
+            String[] parts = word.split(" ");
+            if (parts.length == 2 && parts[0].equals(id)) {
+                ready.add(parts[1]);
+            }
+        });
+    }
+
+    /** What every agent's job of one run shares: the scenario its clients connect as, where, whether it records. */
+    private record JobTemplate(String scenario, AgentJob.Target target, boolean recordHistory) {
+    }
+
+    /** Sends each agent its slice, sealed for it; returns each one's report to come, by agent. */
+    private Map<String, Future<String>> sendJobs(String id, Map<String, Member> agents, List<AgentClocks.Clock> clocks,
+                                                 List<LoadSpec> slices, JobTemplate template)
+            throws com.fasterxml.jackson.core.JsonProcessingException {
+        IExecutorService executor = control.getExecutorService(ControlCluster.EXECUTOR);
+        Map<String, Future<String>> futures = new LinkedHashMap<>();
+        int i = 0;
+        for (Map.Entry<String, Member> agent : agents.entrySet()) {
+            String json = AgentTask.JSON.writeValueAsString(slices.get(i).describe());
+            AgentJob job = new AgentJob(id, agent.getKey(), json, template.scenario(), template.target(),
+                    Math.round(clocks.get(i).offsetMs() * 1000), template.recordHistory(),
+                    agent.getValue().getUuid().toString(), control.getCluster().getLocalMember().getUuid().toString());
+            futures.put(agent.getKey(), executor.submitToMember(AgentTask.of(job, secret), agent.getValue()));
+            i++;
+        }
+        return futures;
+    }
+
     /**
      * Waits until every agent reported, or, once one was lost, the others had the load's drain and
      * {@link #AFTER_LOSS_GRACE} to stop and report; or the run's length and 2 minutes more passed (then it stops them).
@@ -343,27 +360,6 @@ public final class AgentPool implements AutoCloseable {
             live.print();
             sleep(100);
         }
-    }
-
-    /**
-     * A pool's runs (a sweep's cells) all use the agents of its first: keeps {@code agents} to those, and says what
-     * changed since (one that left is named, one that joined is named and not used; the run is then INCOMPLETE).
-     */
-    private List<String> pin(Map<String, Member> agents) {
-        List<String> changed = new ArrayList<>();
-        if (pinned == null) {
-            pinned = java.util.Set.copyOf(agents.keySet());
-            return changed;
-        }
-        pinned.stream().filter(a -> !agents.containsKey(a)).sorted()
-                .forEach(a -> changed.add(a + " left the control cluster since the first run"));
-        agents.keySet().stream().filter(a -> !pinned.contains(a)).sorted()
-                .forEach(a -> changed.add(a + " joined since the first run and was not used"));
-        agents.keySet().retainAll(pinned);
-        if (agents.isEmpty()) {
-            throw new IllegalStateException("none of this run's agents is left: " + String.join("; ", changed));
-        }
-        return changed;
     }
 
     /**

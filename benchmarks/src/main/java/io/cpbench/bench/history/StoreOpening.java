@@ -37,31 +37,7 @@ final class StoreOpening {
             throw new IllegalArgumentException("history store " + shown + ": a password in the URL would show on the"
                     + " command line; give it in PGPASSWORD or ~/.pgpass instead");
         }
-        Properties props = new Properties();
-        if (sqlite) {
-            Path file = Path.of(url.substring("jdbc:sqlite:".length()).replaceFirst("\\?.*", ""));
-            try {
-                if (file.getParent() != null) {
-                    Files.createDirectories(file.getParent());
-                }
-            } catch (java.io.IOException e) {
-                throw new IllegalArgumentException("history store " + shown + ": cannot create its directory: " + e.getMessage());
-            }
-            props.setProperty("journal_mode", "WAL");
-            props.setProperty("busy_timeout", Integer.toString(HistoryStore.BUSY_TIMEOUT_MS));
-            props.setProperty("foreign_keys", "true");
-            // a transaction takes the write lock as it begins: one that read first and then writes could not wait for
-            // another writer (SQLITE_BUSY at once, whatever the busy timeout)
-            props.setProperty("transaction_mode", "IMMEDIATE");
-        } else {
-            props.setProperty("connectTimeout", Integer.toString(HistoryStore.CONNECT_TIMEOUT_S));
-            props.setProperty("socketTimeout", Integer.toString(HistoryStore.STATEMENT_TIMEOUT_S));
-            props.setProperty("loginTimeout", Integer.toString(HistoryStore.CONNECT_TIMEOUT_S));
-            String password = System.getenv("PGPASSWORD");
-            if (password != null) {
-                props.setProperty("password", password);
-            }
-        }
+        Properties props = properties(url, shown, sqlite);
         Connection c;
         try {
             DriverManager.setLoginTimeout(HistoryStore.CONNECT_TIMEOUT_S);
@@ -90,6 +66,36 @@ final class StoreOpening {
             }
             throw new IllegalArgumentException("history store " + shown + ": " + firstLine(e.getMessage()));
         }
+    }
+
+    /** The connection's settings: SQLite's journal, lock wait and transactions (its directory made); the timeouts. */
+    private static Properties properties(String url, String shown, boolean sqlite) {
+        Properties props = new Properties();
+        if (sqlite) {
+            Path file = Path.of(url.substring("jdbc:sqlite:".length()).replaceFirst("\\?.*", ""));
+            try {
+                if (file.getParent() != null) {
+                    Files.createDirectories(file.getParent());
+                }
+            } catch (java.io.IOException e) {
+                throw new IllegalArgumentException("history store " + shown + ": cannot create its directory: " + e.getMessage());
+            }
+            props.setProperty("journal_mode", "WAL");
+            props.setProperty("busy_timeout", Integer.toString(HistoryStore.BUSY_TIMEOUT_MS));
+            props.setProperty("foreign_keys", "true");
+            // a transaction takes the write lock as it begins: one that read first and then writes could not wait for
+            // another writer (SQLITE_BUSY at once, whatever the busy timeout)
+            props.setProperty("transaction_mode", "IMMEDIATE");
+        } else {
+            props.setProperty("connectTimeout", Integer.toString(HistoryStore.CONNECT_TIMEOUT_S));
+            props.setProperty("socketTimeout", Integer.toString(HistoryStore.STATEMENT_TIMEOUT_S));
+            props.setProperty("loginTimeout", Integer.toString(HistoryStore.CONNECT_TIMEOUT_S));
+            String password = System.getenv("PGPASSWORD");
+            if (password != null) {
+                props.setProperty("password", password);
+            }
+        }
+        return props;
     }
 
     /**

@@ -121,36 +121,41 @@ public final class JmhResults {
         Environment environment = environment(result);
         for (int fork = 0; fork < forks.size(); fork++) {
             Histogram histogram = new Histogram(3);
-            double opsPerSecond;
-            long ops;
-            if (harness.equals(SAMPLE)) {
-                double toMicros = timePerOpToMicros(text(metric, "scoreUnit"));
-                double sumMicros = 0;
-                for (JsonNode iteration : forks.get(fork)) {
-                    for (JsonNode pair : iteration) {
-                        double micros = pair.get(0).asDouble() * toMicros;
-                        long count = pair.get(1).asLong();
-                        histogram.recordValueWithCount(Math.max(0, Math.round(micros)), count);
-                        sumMicros += micros * count;
-                    }
-                }
-                ops = histogram.getTotalCount();
-                opsPerSecond = ops == 0 ? 0 : threads * 1e6 / (sumMicros / ops);
-            } else {
-                double perSecond = opsPerSecondFactor(text(metric, "scoreUnit"));
-                double sum = 0;
-                for (JsonNode score : forks.get(fork)) {
-                    sum += score.asDouble() * perSecond;
-                }
-                opsPerSecond = forks.get(fork).size() == 0 ? 0 : sum / forks.get(fork).size();
-                ops = Math.round(opsPerSecond * seconds);
-            }
+            double opsPerSecond = harness.equals(SAMPLE) ? sampled(forks.get(fork), metric, histogram, threads)
+                    : throughput(forks.get(fork), metric);
+            long ops = harness.equals(SAMPLE) ? histogram.getTotalCount() : Math.round(opsPerSecond * seconds);
             int resultRound = round > 0 ? round : fork + 1;
             ScenarioSession.Report report = reports.find(benchmark, mode, scenario.name(), fork);
             results.add(checked(ResultBuilder.of(scenario, resultRound).harness(harness), report)
                     .plan(new RunResult.PlanInfo(0, 0, seconds, seconds + warmupSeconds, threads))
                     .environment(environment).measured(seconds, ops, opsPerSecond, histogram).build());
         }
+    }
+
+    /** A sample-mode fork: its latencies into {@code histogram} (µs); its op/s, from their mean over the threads. */
+    private static double sampled(JsonNode fork, JsonNode metric, Histogram histogram, int threads) {
+        double toMicros = timePerOpToMicros(text(metric, "scoreUnit"));
+        double sumMicros = 0;
+        for (JsonNode iteration : fork) {
+            for (JsonNode pair : iteration) {
+                double micros = pair.get(0).asDouble() * toMicros;
+                long count = pair.get(1).asLong();
+                histogram.recordValueWithCount(Math.max(0, Math.round(micros)), count);
+                sumMicros += micros * count;
+            }
+        }
+        long ops = histogram.getTotalCount();
+        return ops == 0 ? 0 : threads * 1e6 / (sumMicros / ops);
+    }
+
+    /** A throughput-mode fork's op/s: the mean of its iterations' scores. */
+    private static double throughput(JsonNode fork, JsonNode metric) {
+        double perSecond = opsPerSecondFactor(text(metric, "scoreUnit"));
+        double sum = 0;
+        for (JsonNode score : fork) {
+            sum += score.asDouble() * perSecond;
+        }
+        return fork.size() == 0 ? 0 : sum / fork.size();
     }
 
     /** {@code builder} with the trial's report, and the verdict of the checks it holds. */

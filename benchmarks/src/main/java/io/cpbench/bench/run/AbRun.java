@@ -233,18 +233,8 @@ public final class AbRun extends StoppableRun implements RunKind {
                 }
                 int index = pairs.size() + 1;
                 if (stopping.restartEvery() > 0 && index > 1 && (index - 1) % stopping.restartEvery() == 0) {
-                    closeWorkers();
-                    workers.clear();
                     fork++;
-                    Sides sides = clusters.sides(fork);
-                    console.printf(Locale.ROOT, "  after %d pairs: both client processes anew%s (process pair %d)%n",
-                            index - 1, sides.fresh() ? ", on fresh clusters" : "", fork);
-                    if (stopped()) {
-                        break;
-                    }
-                    startWorkers(sides, args, runDir, fork);
-                    warm(sides.fresh() || turns.warmup().compareTo(REWARM) < 0 ? turns.warmup() : REWARM);
-                    if (stopped()) {
+                    if (!restartWorkers(clusters, args, runDir, fork, index - 1)) {
                         break;
                     }
                 }
@@ -280,6 +270,22 @@ public final class AbRun extends StoppableRun implements RunKind {
         } finally {
             closeWorkers();
         }
+    }
+
+    /** Both client processes anew, as process pair {@code fork}, after {@code done} pairs; false when stopped meanwhile. */
+    private boolean restartWorkers(Clusters clusters, List<String> args, Path runDir, int fork, int done) {
+        closeWorkers();
+        workers.clear();
+        Sides sides = clusters.sides(fork);
+        console.printf(Locale.ROOT, "  after %d pairs: both client processes anew%s (process pair %d)%n",
+                done, sides.fresh() ? ", on fresh clusters" : "", fork);
+        if (stopped()) {
+            return false;
+        }
+        startWorkers(sides, args, runDir, fork);
+        Duration warmup = config.turns().warmup();
+        warm(sides.fresh() || warmup.compareTo(REWARM) < 0 ? warmup : REWARM);
+        return !stopped();
     }
 
     /** BASE then NEW in odd pairs, NEW then BASE in even ones. */

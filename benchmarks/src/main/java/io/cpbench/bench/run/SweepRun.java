@@ -170,34 +170,7 @@ public final class SweepRun extends StoppableRun implements RunKind {
                         (repeat, cell) -> progress.run(() -> runCell(grid, cell, repeat, topology,
                                 grid.memberSettings().get(0), runDir)));
             } else {
-                // A cluster per member setting and repeat, settings in an order rotated per repeat, as the cells are.
-                outer:
-                for (int repeat = 1; repeat <= grid.repeats(); repeat++) {
-                    List<MemberTuning> order = Matrix.orderForRound(grid.memberSettings(), repeat);
-                    for (int i = 0; i < order.size(); i++) {
-                        if (stops.stopped()) {
-                            break outer;
-                        }
-                        MemberTuning tuning = order.get(i);
-                        console.printf(Locale.ROOT, "[repeat %d/%d] a fresh cluster, members with %s%n", repeat, grid.repeats(), tuning.describe());
-                        progress.clusterStarting();
-                        Topology topology = startCluster(tuning,
-                                runDir.resolve("members").resolve(String.format(Locale.ROOT, "r%d-%d", repeat, i + 1)));
-                        try {
-                            warmCluster(grid, topology);
-                            int r = repeat;
-                            for (SweepCell cell : Matrix.orderForRound(grid.cells(tuning), repeat)) {
-                                if (stops.stopped()) {
-                                    break;
-                                }
-                                progress.run(() -> runCell(grid, cell, r, topology, tuning, runDir));
-                            }
-                        } finally {
-                            live.set(null);
-                            topology.close();
-                        }
-                    }
-                }
+                runClusterPerRepeat(grid, progress, runDir);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + runDir.resolve("cells.csv") + ": " + e.getMessage(), e);
@@ -215,6 +188,36 @@ public final class SweepRun extends StoppableRun implements RunKind {
             }
         }
         return List.copyOf(runs);
+    }
+
+    /** A cluster per member setting and repeat, settings in an order rotated per repeat, as the cells are. */
+    private void runClusterPerRepeat(SweepGrid grid, Progress progress, Path runDir) {
+        for (int repeat = 1; repeat <= grid.repeats(); repeat++) {
+            List<MemberTuning> order = Matrix.orderForRound(grid.memberSettings(), repeat);
+            for (int i = 0; i < order.size(); i++) {
+                if (stops.stopped()) {
+                    return;
+                }
+                MemberTuning tuning = order.get(i);
+                console.printf(Locale.ROOT, "[repeat %d/%d] a fresh cluster, members with %s%n", repeat, grid.repeats(), tuning.describe());
+                progress.clusterStarting();
+                Topology topology = startCluster(tuning,
+                        runDir.resolve("members").resolve(String.format(Locale.ROOT, "r%d-%d", repeat, i + 1)));
+                try {
+                    warmCluster(grid, topology);
+                    int r = repeat;
+                    for (SweepCell cell : Matrix.orderForRound(grid.cells(tuning), repeat)) {
+                        if (stops.stopped()) {
+                            break;
+                        }
+                        progress.run(() -> runCell(grid, cell, r, topology, tuning, runDir));
+                    }
+                } finally {
+                    live.set(null);
+                    topology.close();
+                }
+            }
+        }
     }
 
     private Topology startCluster(MemberTuning tuning, Path logDir) {

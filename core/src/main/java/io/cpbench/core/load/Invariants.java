@@ -109,56 +109,14 @@ final class Invariants {
                 perLock[log.lock(i)]++;
             }
         }
-        long[][] holds = new long[lockCount][];
+        long[][] holds = holds(logs, sizes, perLock);
+        LockCheck check = new LockCheck(names, origin);
         for (int l = 0; l < lockCount; l++) {
-            holds[l] = new long[perLock[l] * 3];
+            check.lock(l, holds[l], perLock[l]);
         }
-        int[] fill = new int[lockCount];
-        for (int g = 0; g < logs.size(); g++) {
-            LockLog log = logs.get(g);
-            for (int i = 0; i < sizes[g]; i++) {
-                int l = log.lock(i);
-                int k = fill[l]++;
-                holds[l][3 * k] = log.held(i);
-                holds[l][3 * k + 1] = log.released(i);
-                holds[l][3 * k + 2] = log.fence(i);
-            }
-        }
-        List<String> evidence = new ArrayList<>();
-        long violations = 0;
-        long unknownRelease = 0;
-        for (int l = 0; l < lockCount; l++) {
-            int n = perLock[l];
-            Integer[] order = new Integer[n];
-            for (int k = 0; k < n; k++) {
-                order[k] = k;
-            }
-            long[] h = holds[l];
-            Arrays.sort(order, (a, b) -> Long.compare(h[3 * a], h[3 * b]));
-            for (int k = 1; k < n; k++) {
-                int prev = order[k - 1];
-                int cur = order[k];
-                long prevReleased = h[3 * prev + 1];
-                if (prevReleased == Long.MAX_VALUE) {
-                    unknownRelease++;
-                } else if (h[3 * cur] < prevReleased) {
-                    violations++;
-                    if (evidence.size() < MAX_EVIDENCE) {
-                        evidence.add(String.format(Locale.ROOT, "%s: hold with fence %d (%.6f-%.6f s) overlaps hold with"
-                                        + " fence %d (from %.6f s)", names.apply(l), h[3 * prev + 2], (h[3 * prev] - origin) / 1e9,
-                                (prevReleased - origin) / 1e9, h[3 * cur + 2], (h[3 * cur] - origin) / 1e9));
-                    }
-                }
-                if (h[3 * cur + 2] <= h[3 * prev + 2]) {
-                    violations++;
-                    if (evidence.size() < MAX_EVIDENCE) {
-                        evidence.add(String.format(Locale.ROOT, "%s: fence went from %d to %d (hold at %.6f s, then %.6f s)",
-                                names.apply(l), h[3 * prev + 2], h[3 * cur + 2], (h[3 * prev] - origin) / 1e9,
-                                (h[3 * cur] - origin) / 1e9));
-                    }
-                }
-            }
-        }
+        long violations = check.violations;
+        long unknownRelease = check.unknownRelease;
+        List<String> evidence = check.evidence;
         String note = (unknownRelease > 0 ? String.format(Locale.ROOT, "; %,d hold%s whose unlock failed not checked against"
                 + " the next", unknownRelease, unknownRelease == 1 ? "" : "s") : "")
                 + (dropped > 0 ? String.format(Locale.ROOT, "; %,d later holds not recorded (log full)", dropped) : "");
@@ -169,5 +127,71 @@ final class Invariants {
         }
         return new LoadResult.InvariantResult("lock", false, String.format(Locale.ROOT, "%,d violation%s in %,d holds: %s%s",
                 violations, violations == 1 ? "" : "s", total, String.join("; ", evidence), note));
+    }
+
+    /** Per lock, its holds as {held, released, fence} triples, in the logs' order. */
+    private static long[][] holds(List<LockLog> logs, int[] sizes, int[] perLock) {
+        long[][] holds = new long[perLock.length][];
+        for (int l = 0; l < perLock.length; l++) {
+            holds[l] = new long[perLock[l] * 3];
+        }
+        int[] fill = new int[perLock.length];
+        for (int g = 0; g < logs.size(); g++) {
+            LockLog log = logs.get(g);
+            for (int i = 0; i < sizes[g]; i++) {
+                int l = log.lock(i);
+                int k = fill[l]++;
+                holds[l][3 * k] = log.held(i);
+                holds[l][3 * k + 1] = log.released(i);
+                holds[l][3 * k + 2] = log.fence(i);
+            }
+        }
+        return holds;
+    }
+
+    /** One lock's holds in the order they were taken: each must start after the previous release, with a higher fence. */
+    private static final class LockCheck {
+        private final IntFunction<String> names;
+        private final long origin;
+        private final List<String> evidence = new ArrayList<>();
+        private long violations;
+        private long unknownRelease;
+
+        LockCheck(IntFunction<String> names, long origin) {
+            this.names = names;
+            this.origin = origin;
+        }
+
+        void lock(int l, long[] h, int n) {
+            Integer[] order = new Integer[n];
+            for (int k = 0; k < n; k++) {
+                order[k] = k;
+            }
+            Arrays.sort(order, (a, b) -> Long.compare(h[3 * a], h[3 * b]));
+            for (int k = 1; k < n; k++) {
+                int prev = order[k - 1];
+                int cur = order[k];
+                long prevReleased = h[3 * prev + 1];
+                if (prevReleased == Long.MAX_VALUE) {
+                    unknownRelease++;
+                } else if (h[3 * cur] < prevReleased) {
+                    found(String.format(Locale.ROOT, "%s: hold with fence %d (%.6f-%.6f s) overlaps hold with"
+                                    + " fence %d (from %.6f s)", names.apply(l), h[3 * prev + 2], (h[3 * prev] - origin) / 1e9,
+                            (prevReleased - origin) / 1e9, h[3 * cur + 2], (h[3 * cur] - origin) / 1e9));
+                }
+                if (h[3 * cur + 2] <= h[3 * prev + 2]) {
+                    found(String.format(Locale.ROOT, "%s: fence went from %d to %d (hold at %.6f s, then %.6f s)",
+                            names.apply(l), h[3 * prev + 2], h[3 * cur + 2], (h[3 * prev] - origin) / 1e9,
+                            (h[3 * cur] - origin) / 1e9));
+                }
+            }
+        }
+
+        private void found(String what) {
+            violations++;
+            if (evidence.size() < MAX_EVIDENCE) {
+                evidence.add(what);
+            }
+        }
     }
 }

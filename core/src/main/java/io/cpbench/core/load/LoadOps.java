@@ -109,42 +109,7 @@ final class LoadOps {
     void setUp(io.cpbench.core.history.HistoryRecorder.Lane history) {
         boolean ref = uses(OpType.CAS) || uses(OpType.GET) || uses(OpType.SET);
         for (int c = 0; c < clients.size(); c++) {
-            int n = names.length;
-            if (ref) {
-                refs[c] = new IAtomicReference[n];
-                cas[c] = new CasWorkload[n];
-            }
-            if (uses(OpType.INCREMENT)) {
-                counters[c] = new IAtomicLong[n];
-            }
-            if (uses(OpType.READ) || uses(OpType.WRITE) || uses(OpType.CMPSET)) {
-                registers[c] = new IAtomicLong[n];
-            }
-            if (uses(OpType.LOCK)) {
-                locks[c] = new FencedLock[n];
-            }
-            if (uses(OpType.SEMAPHORE)) {
-                semaphores[c] = new ISemaphore[n];
-            }
-            for (int j = 0; j < n; j++) {
-                CPSubsystem cp = clientFor(c, j).getCPSubsystem();
-                if (ref) {
-                    refs[c][j] = cp.getAtomicReference(names[j]);
-                    cas[c][j] = new CasWorkload(refs[c][j]);
-                }
-                if (counters[c] != null) {
-                    counters[c][j] = cp.getAtomicLong(names[j]);
-                }
-                if (registers[c] != null) {
-                    registers[c][j] = cp.getAtomicLong(registerName(j));
-                }
-                if (locks[c] != null) {
-                    locks[c][j] = cp.getLock(names[j]);
-                }
-                if (semaphores[c] != null) {
-                    semaphores[c][j] = cp.getSemaphore(names[j]);
-                }
-            }
+            proxies(c, ref);
         }
         if (clients.isEmpty()) {
             return;
@@ -170,6 +135,46 @@ final class LoadOps {
             countersAtStart = new long[names.length];
             for (int j = 0; j < names.length; j++) {
                 countersAtStart[j] = counters[0][j].get();
+            }
+        }
+    }
+
+    /** Client {@code c}'s proxies of every object the mix uses. */
+    private void proxies(int c, boolean ref) {
+        int n = names.length;
+        if (ref) {
+            refs[c] = new IAtomicReference[n];
+            cas[c] = new CasWorkload[n];
+        }
+        if (uses(OpType.INCREMENT)) {
+            counters[c] = new IAtomicLong[n];
+        }
+        if (uses(OpType.READ) || uses(OpType.WRITE) || uses(OpType.CMPSET)) {
+            registers[c] = new IAtomicLong[n];
+        }
+        if (uses(OpType.LOCK)) {
+            locks[c] = new FencedLock[n];
+        }
+        if (uses(OpType.SEMAPHORE)) {
+            semaphores[c] = new ISemaphore[n];
+        }
+        for (int j = 0; j < n; j++) {
+            CPSubsystem cp = clientFor(c, j).getCPSubsystem();
+            if (ref) {
+                refs[c][j] = cp.getAtomicReference(names[j]);
+                cas[c][j] = new CasWorkload(refs[c][j]);
+            }
+            if (counters[c] != null) {
+                counters[c][j] = cp.getAtomicLong(names[j]);
+            }
+            if (registers[c] != null) {
+                registers[c][j] = cp.getAtomicLong(registerName(j));
+            }
+            if (locks[c] != null) {
+                locks[c][j] = cp.getLock(names[j]);
+            }
+            if (semaphores[c] != null) {
+                semaphores[c][j] = cp.getSemaphore(names[j]);
             }
         }
     }

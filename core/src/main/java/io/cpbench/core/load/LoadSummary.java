@@ -58,21 +58,26 @@ public final class LoadSummary {
                     + " %s or more (when abandoned), not left out%n", censored.ops(), censored.ops() == 1 ? "" : "s",
                     censored.ops() == 1 ? "is" : "are", ms(censored.fromMicros())));
         }
-        LoadResult.ScheduleStats sc = r.schedule();
-        if (sc != null) {
-            out.append(String.format(Locale.ROOT, "schedule: %,d ops due, %,d started, %,d never started, %,d started over 1 ms"
-                            + " late; lag p50 %s, p99 %s, max %s%s%n", sc.due(), sc.started(), sc.unstarted(), sc.late(),
-                    ms(sc.lag().p50()), ms(sc.lag().p99()), ms(sc.lag().max()),
-                    sc.abandoned() > 0 ? String.format(Locale.ROOT, "; %,d abandoned in flight", sc.abandoned()) : ""));
-            if (sc.unstarted() > 0 || sc.lag().p99() > 10_000) {
-                out.append(String.format(Locale.ROOT, "target rate not met: the workers could not start every op when it was"
-                        + " due (%s); latency includes the wait. Add threads or clients, or lower the rate.%n",
-                        sc.unstarted() > 0 ? String.format(Locale.ROOT, "%,d never started", sc.unstarted())
-                                : "lag p99 " + ms(sc.lag().p99())));
-            }
-        }
+        schedule(out, r.schedule());
         out.append(verdicts(r));
         return out.toString();
+    }
+
+    /** An open loop's schedule: ops due, started and late, the lag, and whether the target rate was met. */
+    private static void schedule(StringBuilder out, LoadResult.ScheduleStats sc) {
+        if (sc == null) {
+            return;
+        }
+        out.append(String.format(Locale.ROOT, "schedule: %,d ops due, %,d started, %,d never started, %,d started over 1 ms"
+                        + " late; lag p50 %s, p99 %s, max %s%s%n", sc.due(), sc.started(), sc.unstarted(), sc.late(),
+                ms(sc.lag().p50()), ms(sc.lag().p99()), ms(sc.lag().max()),
+                sc.abandoned() > 0 ? String.format(Locale.ROOT, "; %,d abandoned in flight", sc.abandoned()) : ""));
+        if (sc.unstarted() > 0 || sc.lag().p99() > 10_000) {
+            out.append(String.format(Locale.ROOT, "target rate not met: the workers could not start every op when it was"
+                    + " due (%s); latency includes the wait. Add threads or clients, or lower the rate.%n",
+                    sc.unstarted() > 0 ? String.format(Locale.ROOT, "%,d never started", sc.unstarted())
+                            : "lag p99 " + ms(sc.lag().p99())));
+        }
     }
 
     /** The thresholds and invariants with their verdicts, and how the run ended when not COMPLETED. */

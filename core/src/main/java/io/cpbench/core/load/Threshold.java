@@ -119,14 +119,20 @@ public record Threshold(String text, OpType op, int stage, Metric metric, Compar
             case ">" -> Comparison.GT;
             default -> Comparison.GE;
         };
-        double value = Double.parseDouble(m.group(4));
-        String unit = m.group(5);
-        double limit;
+        double limit = limit(text, metric, Double.parseDouble(m.group(4)), m.group(5));
+        if (metric.isLag() && op != null) {
+            throw new IllegalArgumentException("threshold '" + text + "': schedule lag is kept for all ops together; leave out the op");
+        }
+        return new Threshold(text.trim(), op, stage, metric, comparison, limit);
+    }
+
+    /** {@code value} in {@code unit} as the metric's own unit (µs; a fraction for error_rate), checked. */
+    private static double limit(String text, Metric metric, double value, String unit) {
         if (metric.isLatency()) {
             if (unit == null || unit.equals("%")) {
                 throw new IllegalArgumentException("threshold '" + text + "': give " + metric.key + " a time unit, like 5ms or 500us");
             }
-            limit = switch (unit) {
+            return switch (unit) {
                 case "s" -> value * 1_000_000;
                 case "ms" -> value * 1000;
                 default -> value;
@@ -135,20 +141,17 @@ public record Threshold(String text, OpType op, int stage, Metric metric, Compar
             if (unit != null && !unit.equals("%")) {
                 throw new IllegalArgumentException("threshold '" + text + "': error_rate is a percentage or a fraction, not a time");
             }
-            limit = unit == null ? value : value / 100;
+            double limit = unit == null ? value : value / 100;
             if (limit > 1) {
                 throw new IllegalArgumentException("threshold '" + text + "': error_rate above 100%");
             }
+            return limit;
         } else {
             if (unit != null) {
                 throw new IllegalArgumentException("threshold '" + text + "': " + metric.key + " takes a plain number, not '" + unit + "'");
             }
-            limit = value;
+            return value;
         }
-        if (metric.isLag() && op != null) {
-            throw new IllegalArgumentException("threshold '" + text + "': schedule lag is kept for all ops together; leave out the op");
-        }
-        return new Threshold(text.trim(), op, stage, metric, comparison, limit);
     }
 
     /** Checks that the op, stage and metric can exist in a run of this shape. */

@@ -56,19 +56,7 @@ public record Usl(double lambda, double sigma, double kappa, double rSquared, in
      *                                  throughput that is not positive
      */
     public static Usl fit(double[] n, double[] x) {
-        if (n.length != x.length) {
-            throw new IllegalArgumentException("as many concurrencies as throughputs, please");
-        }
-        if (Arrays.stream(n).distinct().count() < 3) {
-            throw new IllegalArgumentException("a USL fit needs at least 3 different concurrencies, had "
-                    + Arrays.stream(n).distinct().count());
-        }
-        for (int i = 0; i < n.length; i++) {
-            if (!(n[i] >= 1) || !(x[i] > 0) || Double.isInfinite(x[i])) {
-                throw new IllegalArgumentException("a USL fit needs concurrency >= 1 and throughput > 0, had N=" + n[i]
-                        + ", X=" + x[i]);
-            }
-        }
+        check(n, x);
         // Start from the linear region: λ from the points at the lowest concurrency, no contention, no coherency.
         double lowest = Arrays.stream(n).min().orElseThrow();
         double lambda0 = 0;
@@ -80,22 +68,7 @@ public record Usl(double lambda, double sigma, double kappa, double rSquared, in
             }
         }
         lambda0 /= atLowest;
-        MultivariateJacobianFunction model = point -> {
-            double l = point.getEntry(0);
-            double s = point.getEntry(1);
-            double k = point.getEntry(2);
-            RealVector value = new ArrayRealVector(n.length);
-            double[][] jacobian = new double[n.length][3];
-            for (int i = 0; i < n.length; i++) {
-                double ni = n[i];
-                double d = 1 + s * (ni - 1) + k * ni * (ni - 1);
-                value.setEntry(i, l * ni / d);
-                jacobian[i][0] = ni / d;
-                jacobian[i][1] = -l * ni * (ni - 1) / (d * d);
-                jacobian[i][2] = -l * ni * ni * (ni - 1) / (d * d);
-            }
-            return new Pair<>(value, new Array2DRowRealMatrix(jacobian, false));
-        };
+        MultivariateJacobianFunction model = model(n);
         LeastSquaresOptimizer.Optimum optimum = new LevenbergMarquardtOptimizer().optimize(new LeastSquaresBuilder()
                 .start(new double[]{lambda0, 0.01, 0.0001})
                 .model(model)
@@ -121,5 +94,41 @@ public record Usl(double lambda, double sigma, double kappa, double rSquared, in
         }
         double r2 = total == 0 ? (residual == 0 ? 1 : 0) : 1 - residual / total;
         return new Usl(usl.lambda, usl.sigma, usl.kappa, r2, n.length);
+    }
+
+    private static void check(double[] n, double[] x) {
+        if (n.length != x.length) {
+            throw new IllegalArgumentException("as many concurrencies as throughputs, please");
+        }
+        if (Arrays.stream(n).distinct().count() < 3) {
+            throw new IllegalArgumentException("a USL fit needs at least 3 different concurrencies, had "
+                    + Arrays.stream(n).distinct().count());
+        }
+        for (int i = 0; i < n.length; i++) {
+            if (!(n[i] >= 1) || !(x[i] > 0) || Double.isInfinite(x[i])) {
+                throw new IllegalArgumentException("a USL fit needs concurrency >= 1 and throughput > 0, had N=" + n[i]
+                        + ", X=" + x[i]);
+            }
+        }
+    }
+
+    /** X(N) = λN / (1 + σ(N-1) + κN(N-1)) at each {@code n}, with its Jacobian in λ, σ, κ. */
+    private static MultivariateJacobianFunction model(double[] n) {
+        return point -> {
+            double l = point.getEntry(0);
+            double s = point.getEntry(1);
+            double k = point.getEntry(2);
+            RealVector value = new ArrayRealVector(n.length);
+            double[][] jacobian = new double[n.length][3];
+            for (int i = 0; i < n.length; i++) {
+                double ni = n[i];
+                double d = 1 + s * (ni - 1) + k * ni * (ni - 1);
+                value.setEntry(i, l * ni / d);
+                jacobian[i][0] = ni / d;
+                jacobian[i][1] = -l * ni * (ni - 1) / (d * d);
+                jacobian[i][2] = -l * ni * ni * (ni - 1) / (d * d);
+            }
+            return new Pair<>(value, new Array2DRowRealMatrix(jacobian, false));
+        };
     }
 }

@@ -138,50 +138,7 @@ public record SweepAnalysis(String slo, List<RoutingStats> routings, List<LevelW
                 .thenComparingInt(SweepCell::clients));
         List<RoutingStats> routingStats = new ArrayList<>();
         for (String routing : routingOrder) {
-            List<LevelStats> stats = new ArrayList<>();
-            for (SweepCell level : levels) {
-                List<CellRun> here = runs.stream().filter(r -> r.cell().series().equals(routing)
-                        && r.cell().level().equals(level.level())).toList();
-                if (here.isEmpty()) {
-                    continue;
-                }
-                stats.add(levelStats(level, here, slo));
-            }
-            KneePoint kneePoint = kneeOf(stats, slo);
-            LevelStats knee = kneePoint.knee();
-            List<Double> byRepeat = new ArrayList<>();
-            java.util.SortedSet<Integer> repeatsSeen = new java.util.TreeSet<>();
-            runs.stream().filter(r -> r.cell().series().equals(routing)).forEach(r -> repeatsSeen.add(r.repeat()));
-            if (repeatsSeen.size() > 1) {
-                for (int repeat : repeatsSeen) {
-                    List<LevelStats> own = new ArrayList<>();
-                    for (SweepCell level : levels) {
-                        List<CellRun> here = runs.stream().filter(r -> r.repeat() == repeat && r.cell().series().equals(routing)
-                                && r.cell().level().equals(level.level())).toList();
-                        if (!here.isEmpty()) {
-                            own.add(levelStats(level, here, slo));
-                        }
-                    }
-                    byRepeat.add(kneeOf(own, slo).estimate());
-                }
-            }
-            Usl usl = null;
-            String note = null;
-            List<CellRun> closed = runs.stream().filter(r -> r.cell().series().equals(routing) && r.usable()
-                    && r.cell().rate() == null).toList();
-            if (levels.stream().allMatch(l -> l.rate() != null)) {
-                note = "open-loop cells: the USL needs concurrency, not rate";
-            } else {
-                try {
-                    usl = Usl.fit(closed.stream().mapToDouble(r -> r.cell().workers()).toArray(),
-                            closed.stream().mapToDouble(CellRun::opsPerSecond).toArray());
-                } catch (IllegalArgumentException | org.apache.commons.math3.exception.MathIllegalStateException e) {
-                    note = e.getMessage();
-                }
-            }
-            routingStats.add(SweepAnalysisRoutingStatsBuilder.builder().routing(routing).levels(stats).knee(knee)
-                    .usl(usl).uslNote(note).members(membersOf.get(routing)).kneeEstimate(kneePoint.estimate())
-                    .kneeBracket(kneePoint.bracket()).kneeByRepeat(byRepeat).build());
+            routingStats.add(routing(routing, membersOf.get(routing), levels, runs, slo));
         }
         List<LevelWinner> winners = new ArrayList<>();
         for (SweepCell level : levels) {
@@ -199,6 +156,53 @@ public record SweepAnalysis(String slo, List<RoutingStats> routings, List<LevelW
         SweepAnalysis partial = new SweepAnalysis(slo.text(), routingStats, winners, best, List.of(), complete, speed);
         return new SweepAnalysis(slo.text(), routingStats, winners, best, OptimalConfiguration.rows(partial, slo), complete,
                 speed);
+    }
+
+    /** One routing's curve: its levels' statistics, its knee (and each repeat's), and its USL fit. */
+    private static RoutingStats routing(String routing, String members, List<SweepCell> levels, List<CellRun> runs,
+                                        Threshold slo) {
+        List<LevelStats> stats = levelStats(routing, levels, runs.stream().filter(r -> r.cell().series().equals(routing))
+                .toList(), slo);
+        KneePoint kneePoint = kneeOf(stats, slo);
+        List<Double> byRepeat = new ArrayList<>();
+        java.util.SortedSet<Integer> repeatsSeen = new java.util.TreeSet<>();
+        runs.stream().filter(r -> r.cell().series().equals(routing)).forEach(r -> repeatsSeen.add(r.repeat()));
+        if (repeatsSeen.size() > 1) {
+            for (int repeat : repeatsSeen) {
+                byRepeat.add(kneeOf(levelStats(routing, levels, runs.stream().filter(r -> r.repeat() == repeat
+                        && r.cell().series().equals(routing)).toList(), slo), slo).estimate());
+            }
+        }
+        Usl usl = null;
+        String note = null;
+        List<CellRun> closed = runs.stream().filter(r -> r.cell().series().equals(routing) && r.usable()
+                && r.cell().rate() == null).toList();
+        if (levels.stream().allMatch(l -> l.rate() != null)) {
+            note = "open-loop cells: the USL needs concurrency, not rate";
+        } else {
+            try {
+                usl = Usl.fit(closed.stream().mapToDouble(r -> r.cell().workers()).toArray(),
+                        closed.stream().mapToDouble(CellRun::opsPerSecond).toArray());
+            } catch (IllegalArgumentException | org.apache.commons.math3.exception.MathIllegalStateException e) {
+                note = e.getMessage();
+            }
+        }
+        return SweepAnalysisRoutingStatsBuilder.builder().routing(routing).levels(stats).knee(kneePoint.knee())
+                .usl(usl).uslNote(note).members(members).kneeEstimate(kneePoint.estimate())
+                .kneeBracket(kneePoint.bracket()).kneeByRepeat(byRepeat).build();
+    }
+
+    /** Per level, in {@code levels}' order, the statistics of {@code runs} (one routing's) at it; levels not run left out. */
+    private static List<LevelStats> levelStats(String routing, List<SweepCell> levels, List<CellRun> runs, Threshold slo) {
+        List<LevelStats> stats = new ArrayList<>();
+        for (SweepCell level : levels) {
+            List<CellRun> here = runs.stream().filter(r -> r.cell().series().equals(routing)
+                    && r.cell().level().equals(level.level())).toList();
+            if (!here.isEmpty()) {
+                stats.add(levelStats(level, here, slo));
+            }
+        }
+        return stats;
     }
 
     /** A knee level, the throughput where the SLO metric reaches its bound, and the level it was interpolated toward. */
