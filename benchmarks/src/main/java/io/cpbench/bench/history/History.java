@@ -3,6 +3,7 @@ package io.cpbench.bench.history;
 import io.cpbench.bench.results.HistoryRun;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.cpbench.core.csv.Csv;
 import io.cpbench.core.trend.EDivisive;
 
 import java.io.PrintStream;
@@ -157,9 +158,9 @@ public final class History {
                     for (Trends.Point p : s.points()) {
                         Trends.Change c = s.changes().stream().filter(ch -> ch.after().runId().equals(p.runId())).findFirst()
                                 .orElse(null);
-                        out.printf(Locale.ROOT, "\"%s\",%s,%s,%s,%s,%.3f,%b,%s%n", s.key().text(), s.metric().name().toLowerCase(Locale.ROOT),
-                                p.runId(), p.startedAt(), Objects.toString(p.commit(), ""), p.value(), p.censored(),
-                                c == null ? "" : Trends.percent(c.changePercent()).replace(" ", ""));
+                        out.println(Csv.row(s.key().text(), s.metric().name().toLowerCase(Locale.ROOT), p.runId(),
+                                p.startedAt(), p.commit(), String.format(Locale.ROOT, "%.3f", p.value()), p.censored(),
+                                c == null ? "" : Trends.percent(c.changePercent()).replace(" ", "")));
                     }
                 }
             }

@@ -1,6 +1,7 @@
 package io.cpbench.bench.results;
 
 import io.cpbench.bench.scenario.Scenarios;
+import io.cpbench.core.csv.Csv;
 import io.cpbench.core.load.LoadResult;
 import io.cpbench.core.load.LoadSummary;
 import io.cpbench.core.result.Environment;
@@ -10,8 +11,6 @@ import io.cpbench.core.result.ScenarioTable;
 import io.cpbench.core.status.Status;
 import org.HdrHistogram.Histogram;
 
-import java.io.BufferedReader;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,7 +18,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -299,21 +297,15 @@ public final class ScenarioResults implements ResultKind {
     private static void loadTimeline(com.fasterxml.jackson.databind.node.ObjectNode chart, Path csv, String prefix,
                                      boolean bands) {
         Map<String, List<double[]>> byOp = new LinkedHashMap<>();
-        try (BufferedReader in = Files.newBufferedReader(csv, StandardCharsets.UTF_8)) {
-            String[] header = in.readLine().split(",", -1);
-            Map<String, Integer> col = new HashMap<>();
-            for (int i = 0; i < header.length; i++) {
-                col.put(header[i], i);
-            }
-            for (String line; (line = in.readLine()) != null; ) {
-                String[] f = line.split(",", -1);
-                if (f.length < header.length) {
-                    continue;
+        try {
+            Csv.Table table = Csv.read(csv);
+            for (Csv.Row row : table.rows()) {
+                if (row.whole(table)) {
+                    byOp.computeIfAbsent(row.get("op"), k -> new ArrayList<>()).add(new double[]{num(row.get("elapsed_s")),
+                            num(row.get("stage")), num(row.get("level")), num(row.get("ops_per_s")), num(row.get("p99_us"))});
                 }
-                byOp.computeIfAbsent(f[col.get("op")], k -> new ArrayList<>()).add(new double[]{num(f[col.get("elapsed_s")]),
-                        num(f[col.get("stage")]), num(f[col.get("level")]), num(f[col.get("ops_per_s")]), num(f[col.get("p99_us")])});
             }
-        } catch (IOException | RuntimeException e) {
+        } catch (RuntimeException e) {
             return; // an unreadable CSV leaves the chart without this line
         }
         // all ops together; a mix of one op has only that op's rows

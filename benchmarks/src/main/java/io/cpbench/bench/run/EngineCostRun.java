@@ -8,6 +8,7 @@ import io.cpbench.bench.service.RunContext;
 import io.cpbench.bench.service.RunKind;
 import io.cpbench.bench.suite.ScenarioSession;
 import io.cpbench.bench.suite.SuiteOptions;
+import io.cpbench.core.csv.Csv;
 import io.cpbench.core.load.Durations;
 import io.cpbench.core.load.LoadEngine;
 import io.cpbench.core.load.LoadResult;
@@ -179,7 +180,8 @@ public final class EngineCostRun extends StoppableRun implements RunKind {
         StringBuilder csv = new StringBuilder("threads,pair,plain_ops_per_s,engine_ops_per_s\n");
         inOrder.forEach((t, rows) -> {
             for (int i = 0; i < rows.size(); i++) {
-                csv.append(String.format(Locale.ROOT, "%d,%d,%.1f,%.1f%n", t, i + 1, rows.get(i)[0], rows.get(i)[1]));
+                csv.append(Csv.row(t, i + 1, String.format(Locale.ROOT, "%.1f", rows.get(i)[0]),
+                        String.format(Locale.ROOT, "%.1f", rows.get(i)[1]))).append('\n');
             }
         });
         RunDirectory.writeText(runDir, "table.md", "# cp-bench engine-cost\n\n" + table);

@@ -66,7 +66,7 @@ class HistoryTest {
     }
 
     @Test
-    void aPlantedSlowdownIsTheOneRegressionUntilItIsAcknowledged() {
+    void aPlantedSlowdownIsTheOneRegressionUntilItIsAcknowledged() throws java.io.IOException {
         try (HistoryStore store = HistoryStore.open(dir.resolve("h.db").toString())) {
             SplittableRandom random = new SplittableRandom(11);
             for (int i = 0; i < 24; i++) {
@@ -103,7 +103,16 @@ class HistoryTest {
             History.Query byCommit = new History.Query(null, null, null, null, null, Map.of(), Trends.Metric.OPS,
                     Trends.Order.COMMIT, null, EDivisive.Options.welch(30, 0.05, 2));
             History.trend(store, byCommit, "csv", out);
-            assertThat(printed().lines().skip(1)).hasSize(3);
+            String csv = printed();
+            assertThat(csv.lines().skip(1)).hasSize(3);
+            // read back as CSV: the series key (spaces, a '|', labels) is one value, the value a number
+            java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("trend.csv"), csv);
+            io.cpbench.core.csv.Csv.Table table = io.cpbench.core.csv.Csv.read(file);
+            assertThat(table.rows()).hasSize(3).allSatisfy(r -> {
+                assertThat(r.get("series")).startsWith("client-leader all driver").contains("env=lab");
+                assertThat(Double.parseDouble(r.get("value"))).isPositive();
+                assertThat(r.whole(table)).isTrue();
+            });
 
             History.printRegressions(found, store, out);
             String lines = printed();

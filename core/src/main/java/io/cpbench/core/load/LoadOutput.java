@@ -124,10 +124,10 @@ final class LoadOutput implements AutoCloseable {
         LoadResult.LoadLatency s = LoadResult.LoadLatency.of(service);
         LoadResult.LoadLatency g = LoadResult.LoadLatency.of(at.lag());
         double seconds = at.seconds();
-        csv.printf(Locale.ROOT, "%.3f,%d,%.1f,%s,%d,%d,%.1f,%d,%d,%d,%d,%d,%d,%d,%d,%s,%s%n", at.elapsed(), at.stage(),
-                at.level(), op, h.getTotalCount(), errors, seconds <= 0 ? 0 : h.getTotalCount() / seconds, l.p50(), l.p90(), l.p95(),
-                l.p99(), l.p999(), l.max(), s.p50(), s.p99(), open ? String.valueOf(g.p99()) : "",
-                open ? String.valueOf(g.max()) : "");
+        csv.println(io.cpbench.core.csv.Csv.row(String.format(Locale.ROOT, "%.3f", at.elapsed()), at.stage(),
+                String.format(Locale.ROOT, "%.1f", at.level()), op, h.getTotalCount(), errors,
+                String.format(Locale.ROOT, "%.1f", seconds <= 0 ? 0 : h.getTotalCount() / seconds), l.p50(), l.p90(),
+                l.p95(), l.p99(), l.p999(), l.max(), s.p50(), s.p99(), open ? g.p99() : null, open ? g.max() : null));
     }
 
     @Override

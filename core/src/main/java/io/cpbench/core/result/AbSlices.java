@@ -1,9 +1,8 @@
 package io.cpbench.core.result;
 
+import io.cpbench.core.csv.Csv;
 import io.soabase.recordbuilder.core.RecordBuilder;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,8 +42,8 @@ public final class AbSlices {
         }
 
         public String csvLine() {
-            return String.format(Locale.ROOT, "%d,%d,%s,%s,%d,%d,%.4f,%.1f,%s,%s", pair, processes, first, side, ops,
-                    errors, seconds, opsPerSecond, whole(p50Us), whole(p99Us));
+            return Csv.row(pair, processes, first, side, ops, errors, String.format(Locale.ROOT, "%.4f", seconds),
+                    String.format(Locale.ROOT, "%.1f", opsPerSecond), whole(p50Us), whole(p99Us));
         }
 
         private static String whole(Double value) {
@@ -66,56 +65,44 @@ public final class AbSlices {
      * @throws ResultFormatException naming the file, and the line where a value is wrong
      */
     public static List<Turn> read(Path csv) {
-        List<String> lines;
+        Csv.Table table;
         try {
-            lines = Files.readAllLines(csv);
-        } catch (IOException e) {
-            throw new ResultFormatException(csv + ": cannot read: " + e.getMessage());
+            table = Csv.read(csv);
+        } catch (IllegalArgumentException e) {
+            throw new ResultFormatException(e.getMessage(), e);
         }
-        if (lines.isEmpty()) {
-            throw new ResultFormatException(csv + ": empty; an ab run writes a header line first");
-        }
-        List<String> header = List.of(lines.get(0).split(",", -1));
-        if (!header.containsAll(REQUIRED)) {
+        if (!table.header().containsAll(REQUIRED)) {
             throw new ResultFormatException(csv + ": not an ab slices file (its header needs"
                     + " pair, processes, side, seconds and ops_per_s)");
         }
         List<Turn> turns = new ArrayList<>();
-        for (int n = 1; n < lines.size(); n++) {
-            String[] f = lines.get(n).split(",", -1);
-            if (f.length < header.size()) {
+        for (Csv.Row row : table.rows()) {
+            if (!row.whole(table)) {
                 continue;
             }
             try {
-                String side = column(header, f, "side");
+                String side = row.get("side");
                 if (!side.equals("BASE") && !side.equals("NEW")) {
                     throw new NumberFormatException("side '" + side + "' is neither BASE nor NEW");
                 }
-                turns.add(AbSlicesTurnBuilder.builder().pair(Integer.parseInt(column(header, f, "pair")))
-                        .processes(Integer.parseInt(column(header, f, "processes"))).first(column(header, f, "first"))
-                        .side(side).ops(whole(header, f, "ops")).errors(whole(header, f, "errors"))
-                        .seconds(Double.parseDouble(column(header, f, "seconds")))
-                        .opsPerSecond(Double.parseDouble(column(header, f, "ops_per_s")))
-                        .p50Us(optional(header, f, "p50_us")).p99Us(optional(header, f, "p99_us")).build());
+                turns.add(AbSlicesTurnBuilder.builder().pair(Integer.parseInt(row.get("pair")))
+                        .processes(Integer.parseInt(row.get("processes"))).first(row.get("first"))
+                        .side(side).ops(whole(row.get("ops"))).errors(whole(row.get("errors")))
+                        .seconds(Double.parseDouble(row.get("seconds")))
+                        .opsPerSecond(Double.parseDouble(row.get("ops_per_s")))
+                        .p50Us(optional(row.get("p50_us"))).p99Us(optional(row.get("p99_us"))).build());
             } catch (NumberFormatException e) {
-                throw new ResultFormatException(csv + ", line " + (n + 1) + ": " + e.getMessage());
+                throw new ResultFormatException(csv + ", line " + row.line() + ": " + e.getMessage());
             }
         }
         return turns;
     }
 
-    private static String column(List<String> header, String[] fields, String name) {
-        int i = header.indexOf(name);
-        return i < 0 ? null : fields[i];
-    }
-
-    private static long whole(List<String> header, String[] fields, String name) {
-        String value = column(header, fields, name);
+    private static long whole(String value) {
         return value == null || value.isEmpty() ? 0 : Long.parseLong(value);
     }
 
-    private static Double optional(List<String> header, String[] fields, String name) {
-        String value = column(header, fields, name);
+    private static Double optional(String value) {
         return value == null || value.isEmpty() ? null : Double.parseDouble(value);
     }
 }

@@ -1,5 +1,7 @@
 package io.cpbench.core.result;
 
+import io.cpbench.core.csv.Csv;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -21,16 +23,15 @@ public final class CsvSummary {
         StringBuilder out = new StringBuilder(HEADER).append('\n');
         for (RunResult r : results) {
             RunResult.Latency l = r.latencyMicros();
-            out.append(String.join(",", List.of(Integer.toString(r.round()), quote(r.scenario()), quote(r.run().network()),
-                    r.status().name(), Long.toString(r.measured().ops()), Long.toString(r.measured().errors()),
+            out.append(Csv.row(r.round(), oneLine(r.scenario()), oneLine(r.run().network()), r.status().name(),
+                    r.measured().ops(), r.measured().errors(),
                     String.format(Locale.ROOT, "%.3f", r.measured().durationSeconds()),
-                    String.format(Locale.ROOT, "%.1f", r.measured().opsPerSecond()), Long.toString(l.p50()), Long.toString(l.p90()),
-                    Long.toString(l.p99()), Long.toString(l.p999()), Long.toString(l.max()),
-                    quote(r.leader().before() == null ? "" : r.leader().before().name()),
-                    r.leader().before() == null ? "" : Integer.toString(r.leader().before().term()),
-                    quote(r.leader().after() == null ? "" : r.leader().after().name()),
-                    r.leader().after() == null ? "" : Integer.toString(r.leader().after().term()),
-                    quote(r.cluster().clientTarget()), quote(r.reason()), quote(r.harness())))).append('\n');
+                    String.format(Locale.ROOT, "%.1f", r.measured().opsPerSecond()), l.p50(), l.p90(), l.p99(), l.p999(),
+                    l.max(), r.leader().before() == null ? "" : oneLine(r.leader().before().name()),
+                    r.leader().before() == null ? "" : r.leader().before().term(),
+                    r.leader().after() == null ? "" : oneLine(r.leader().after().name()),
+                    r.leader().after() == null ? "" : r.leader().after().term(),
+                    oneLine(r.cluster().clientTarget()), oneLine(r.reason()), oneLine(r.harness()))).append('\n');
         }
         try {
             Files.writeString(file, out, StandardCharsets.UTF_8);
@@ -39,13 +40,8 @@ public final class CsvSummary {
         }
     }
 
-    static String quote(String value) {
-        if (value == null) {
-            return "";
-        }
-        if (value.contains(",") || value.contains("\"") || value.contains("\n")) {
-            return '"' + value.replace("\"", "\"\"").replace('\n', ' ') + '"';
-        }
-        return value;
+    /** A value on one line: a line break in a reason becomes a space (a spreadsheet shows one row per run). */
+    static String oneLine(String value) {
+        return value == null ? "" : value.replace('\n', ' ');
     }
 }

@@ -1,5 +1,7 @@
 package io.cpbench.core.sweep;
 
+import io.cpbench.core.csv.Csv;
+
 import io.cpbench.core.status.Status;
 
 import io.soabase.recordbuilder.core.RecordBuilder;
@@ -53,20 +55,15 @@ public record CellRun(int repeat, SweepCell cell, io.cpbench.core.status.Status 
             + "ops_per_s,p50_us,p90_us,p99_us,p999_us,max_us,slo_actual_us,member_settings,reason,censored_from_us";
 
     public String csvLine() {
-        return String.join(",", Integer.toString(repeat), cell.routing(), Integer.toString(cell.clients()),
-                Integer.toString(cell.threads()), Integer.toString(cell.workers()),
+        return Csv.row(repeat, cell.routing(), cell.clients(), cell.threads(), cell.workers(),
                 cell.rate() == null ? "" : String.format(java.util.Locale.ROOT, "%.0f", cell.rate()), status.name(),
-                String.format(java.util.Locale.ROOT, "%.3f", seconds), Long.toString(ops), Long.toString(errors),
-                String.format(java.util.Locale.ROOT, "%.1f", opsPerSecond), Long.toString(p50Us), Long.toString(p90Us),
-                Long.toString(p99Us), Long.toString(p999Us), Long.toString(maxUs),
-                String.format(java.util.Locale.ROOT, "%.0f", sloActual), csvQuote(cell.members()), csvQuote(reason),
-                censored == null ? "" : Long.toString(censored.fromMicros()));
+                String.format(java.util.Locale.ROOT, "%.3f", seconds), ops, errors,
+                String.format(java.util.Locale.ROOT, "%.1f", opsPerSecond), p50Us, p90Us, p99Us, p999Us, maxUs,
+                String.format(java.util.Locale.ROOT, "%.0f", sloActual), oneLine(cell.members()), oneLine(reason),
+                censored == null ? "" : censored.fromMicros());
     }
 
-    private static String csvQuote(String text) {
-        if (text == null || text.isEmpty()) {
-            return "";
-        }
-        return '"' + text.replace("\"", "\"\"").replace('\n', ' ') + '"';
+    private static String oneLine(String text) {
+        return text == null ? "" : text.replace('\n', ' ');
     }
 }
