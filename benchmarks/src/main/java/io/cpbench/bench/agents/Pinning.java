@@ -5,11 +5,12 @@ import com.hazelcast.cluster.Member;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** The agents of a pool's first run, which its later runs (a sweep's cells) use alone. */
 final class Pinning {
 
-    private java.util.Set<String> pinned;
+    private Set<String> pinned;
 
     /**
      * A pool's runs (a sweep's cells) all use the agents of its first: keeps {@code agents} to those, and says what
@@ -18,7 +19,7 @@ final class Pinning {
     List<String> pin(Map<String, Member> agents) {
         List<String> changed = new ArrayList<>();
         if (pinned == null) {
-            pinned = java.util.Set.copyOf(agents.keySet());
+            pinned = Set.copyOf(agents.keySet());
             return changed;
         }
         pinned.stream().filter(a -> !agents.containsKey(a)).sorted()

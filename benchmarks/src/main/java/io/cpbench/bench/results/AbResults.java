@@ -34,11 +34,15 @@ public final class AbResults implements ResultKind {
     /** Null for a run written before ab.json. */
     private final AbDocument doc;
     private final String table;
+    /** The table's verdict line without its "verdict: "; null when it has none. */
+    private final String verdictLine;
 
     private AbResults(Path dir, AbDocument doc, String table) {
         this.dir = dir;
         this.doc = doc;
         this.table = table;
+        Matcher m = VERDICT_LINE.matcher(table);
+        this.verdictLine = m.find() ? m.group(1) : null;
     }
 
     static boolean in(Path dir) {
@@ -56,21 +60,14 @@ public final class AbResults implements ResultKind {
         return new AbResults(dir, doc, table);
     }
 
-    /** The table's verdict line without its "verdict: "; null when it has none. */
-    private String verdictLine() {
-        Matcher m = VERDICT_LINE.matcher(table);
-        return m.find() ? m.group(1) : null;
-    }
-
     /** FAIL for a regression found (as its exit code was), INCOMPLETE when stopped, else as ab.json says. */
     @Override
     public Status status() {
         if (doc != null) {
             return doc.verdict();
         }
-        String line = verdictLine();
-        return line != null && line.startsWith("REGRESSION") ? Status.FAIL
-                : table.contains("INCOMPLETE") ? Status.INCOMPLETE : line == null ? Status.UNKNOWN : Status.OK;
+        return verdictLine != null && verdictLine.startsWith("REGRESSION") ? Status.FAIL
+                : table.contains("INCOMPLETE") ? Status.INCOMPLETE : verdictLine == null ? Status.UNKNOWN : Status.OK;
     }
 
     @Override
@@ -78,7 +75,7 @@ public final class AbResults implements ResultKind {
         if (doc != null) {
             return doc.reason();
         }
-        return status() == Status.OK ? null : verdictLine() != null ? verdictLine() : "table.md has no verdict line";
+        return status() == Status.OK ? null : verdictLine != null ? verdictLine : "table.md has no verdict line";
     }
 
     /**
@@ -147,7 +144,7 @@ public final class AbResults implements ResultKind {
     public void report(Section section) {
         section.kind("ab");
         String line = doc != null ? (doc.result() == null ? null : doc.verdictLine().replaceFirst("^verdict: ", ""))
-                : verdictLine();
+                : verdictLine;
         if (line != null) {
             boolean regression = doc != null ? doc.regression() : line.startsWith("REGRESSION");
             section.verdict("new ÷ base", regression ? "regression" : "no regression", !regression, line);

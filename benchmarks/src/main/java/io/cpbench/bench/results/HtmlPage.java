@@ -27,7 +27,6 @@ public final class HtmlPage {
 
     /** The page for {@code data} (a report's data); {@code live}: it polls {@code data.json}. */
     public static String html(ObjectNode data, boolean live) {
-        String page = resource("io/cpbench/bench/report/report.html");
         return page("io/cpbench/bench/report/report.js", data, live);
     }
 

@@ -175,22 +175,23 @@ final class Invariants {
                 if (prevReleased == Long.MAX_VALUE) {
                     unknownRelease++;
                 } else if (h[3 * cur] < prevReleased) {
-                    found(String.format(Locale.ROOT, "%s: hold with fence %d (%.6f-%.6f s) overlaps hold with"
+                    found(() -> String.format(Locale.ROOT, "%s: hold with fence %d (%.6f-%.6f s) overlaps hold with"
                                     + " fence %d (from %.6f s)", names.apply(l), h[3 * prev + 2], (h[3 * prev] - origin) / 1e9,
                             (prevReleased - origin) / 1e9, h[3 * cur + 2], (h[3 * cur] - origin) / 1e9));
                 }
                 if (h[3 * cur + 2] <= h[3 * prev + 2]) {
-                    found(String.format(Locale.ROOT, "%s: fence went from %d to %d (hold at %.6f s, then %.6f s)",
+                    found(() -> String.format(Locale.ROOT, "%s: fence went from %d to %d (hold at %.6f s, then %.6f s)",
                             names.apply(l), h[3 * prev + 2], h[3 * cur + 2], (h[3 * prev] - origin) / 1e9,
                             (h[3 * cur] - origin) / 1e9));
                 }
             }
         }
 
-        private void found(String what) {
+        /** Counts a violation; its text is made only while the evidence has room for it. */
+        private void found(java.util.function.Supplier<String> what) {
             violations++;
             if (evidence.size() < MAX_EVIDENCE) {
-                evidence.add(what);
+                evidence.add(what.get());
             }
         }
     }
