@@ -1,11 +1,15 @@
 package io.cpbench.bench.run;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import io.cpbench.bench.scenario.Scenario;
 import io.cpbench.bench.scenario.Scenarios;
 import io.cpbench.core.load.Durations;
 import io.cpbench.core.load.LoadSpec;
 import io.cpbench.core.load.Threshold;
+import io.cpbench.core.spec.SpecMapping;
+import io.cpbench.core.spec.Words;
 import io.cpbench.core.sweep.SweepCell;
 import io.cpbench.topology.MemberTuning;
 import io.soabase.recordbuilder.core.RecordBuilder;
@@ -15,7 +19,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -229,14 +232,26 @@ public record SweepGrid(List<String> scenarios, List<Integer> clients, List<Inte
         return String.join(",", values.stream().map(String::valueOf).toList());
     }
 
-    /** The values a YAML grid file gives; absent keys are null. */
+    /**
+     * The values a YAML grid file gives; absent keys are null. A list may be written {@code [1, 2, 4]}, {@code 1,2,4}
+     * or as one value, and a number or a flag as text ({@code "4"}, {@code "true"}): a grid is often written by a
+     * script.
+     */
     @RecordBuilder
-    public record FileValues(List<String> scenarios, List<Integer> clients, List<Integer> threads, List<Double> rates,
-                      String mix, Duration duration, Duration warmup, Integer repeats, String slo,
-                      java.util.Map<String, List<Integer>> members, Boolean freshClusters) {
+    public record FileValues(@JsonDeserialize(using = Words.class) List<String> scenarios,
+                             @JsonDeserialize(using = Words.class) List<Integer> clients,
+                             @JsonDeserialize(using = Words.class) List<Integer> threads,
+                             @JsonDeserialize(using = Words.class) List<Double> rates,
+                             String mix, Duration duration, Duration warmup, Integer repeats, String slo,
+                             @JsonDeserialize(contentUsing = Words.class) java.util.Map<String, List<Integer>> members,
+                             @JsonProperty("fresh-clusters") Boolean freshClusters) {
 
         public static final FileValues NONE = SweepGridFileValuesBuilder.builder().build();
     }
+
+    private static final SpecMapping GRID = SpecMapping.lenient().unknownCalled("key")
+            .text(Duration.class, "a duration, like 30s", Durations::parse)
+            .must("members", "must map settings to lists, like {operation-threads: [1, 2, 4]}");
 
     /** @throws IllegalArgumentException naming the file and what is wrong, in one line */
     public static FileValues readFile(Path file) {
@@ -249,135 +264,17 @@ public record SweepGrid(List<String> scenarios, List<Integer> clients, List<Inte
         } catch (IOException e) {
             throw new IllegalArgumentException("--grid: cannot read " + file + ": " + e.getMessage());
         }
-        JsonNode tree;
         try {
-            tree = LoadSpec.readTree(text);
+            JsonNode tree = SpecMapping.tree(text);
+            if (tree == null) {
+                return FileValues.NONE;
+            }
+            if (!tree.isObject()) {
+                throw new IllegalArgumentException("a grid is a mapping of keys (" + String.join(", ", KEYS.stream().sorted().toList()) + ")");
+            }
+            return GRID.read(tree, FileValues.class);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(file + ": " + e.getMessage());
-        }
-        if (tree == null || tree.isNull() || tree.isMissingNode()) {
-            return FileValues.NONE;
-        }
-        if (!tree.isObject()) {
-            throw new IllegalArgumentException(file + ": a grid is a mapping of keys (" + String.join(", ", KEYS.stream().sorted().toList()) + ")");
-        }
-        for (Iterator<String> it = tree.fieldNames(); it.hasNext(); ) {
-            String key = it.next();
-            if (!KEYS.contains(key)) {
-                throw new IllegalArgumentException(file + ": unknown key '" + key + "'; known: " + String.join(", ", KEYS.stream().sorted().toList()));
-            }
-        }
-        try {
-            return SweepGridFileValuesBuilder.builder().scenarios(strings(tree, "scenarios"))
-                    .clients(ints(tree, "clients")).threads(ints(tree, "threads")).rates(doubles(tree, "rates"))
-                    .mix(scalar(tree, "mix")).duration(duration(tree, "duration")).warmup(duration(tree, "warmup"))
-                    .repeats(tree.has("repeats") ? wholeNumber(tree.get("repeats"), "repeats") : null)
-                    .slo(scalar(tree, "slo")).members(members(tree)).freshClusters(bool(tree, "fresh-clusters"))
-                    .build();
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(file + ": " + e.getMessage());
-        }
-    }
-
-    /** {@code members: {operation-threads: [1, 2], io-threads: [1, 3]}}. */
-    private static java.util.Map<String, List<Integer>> members(JsonNode tree) {
-        if (!tree.has("members")) {
-            return null;
-        }
-        JsonNode node = tree.get("members");
-        if (!node.isObject()) {
-            throw new IllegalArgumentException("members must map settings to lists, like {operation-threads: [1, 2, 4]}");
-        }
-        java.util.Map<String, List<Integer>> knobs = new java.util.LinkedHashMap<>();
-        for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
-            String knob = it.next();
-            knobs.put(knob, ints(node, knob));
-        }
-        return knobs;
-    }
-
-    private static Boolean bool(JsonNode tree, String key) {
-        if (!tree.has(key)) {
-            return null;
-        }
-        JsonNode node = tree.get(key);
-        if (node.isBoolean()) {
-            return node.booleanValue();
-        }
-        String text = node.asText().trim().toLowerCase(Locale.ROOT);
-        if (text.equals("true") || text.equals("false")) {
-            return Boolean.parseBoolean(text);
-        }
-        throw new IllegalArgumentException(key + " must be true or false, was '" + node.asText() + "'");
-    }
-
-    private static List<JsonNode> list(JsonNode tree, String key) {
-        JsonNode node = tree.get(key);
-        List<JsonNode> items = new ArrayList<>();
-        if (node.isArray()) {
-            node.forEach(items::add);
-        } else if (node.isValueNode() && !node.isNull()) {
-            for (String part : node.asText().split(",")) {
-                items.add(com.fasterxml.jackson.databind.node.TextNode.valueOf(part.trim()));
-            }
-        } else {
-            throw new IllegalArgumentException(key + " must be a list, like [1, 2, 4]");
-        }
-        return items;
-    }
-
-    private static List<String> strings(JsonNode tree, String key) {
-        return tree.has(key) ? list(tree, key).stream().map(JsonNode::asText).toList() : null;
-    }
-
-    private static List<Integer> ints(JsonNode tree, String key) {
-        return tree.has(key) ? list(tree, key).stream().map(n -> wholeNumber(n, key)).toList() : null;
-    }
-
-    private static List<Double> doubles(JsonNode tree, String key) {
-        if (!tree.has(key)) {
-            return null;
-        }
-        return list(tree, key).stream().map(n -> {
-            try {
-                return n.isNumber() ? n.asDouble() : Double.parseDouble(n.asText().trim());
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(key + ": '" + n.asText() + "' is not a number");
-            }
-        }).toList();
-    }
-
-    private static int wholeNumber(JsonNode n, String key) {
-        if (n.isIntegralNumber()) {
-            return n.asInt();
-        }
-        try {
-            return Integer.parseInt(n.asText().trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(key + ": '" + n.asText() + "' is not a whole number");
-        }
-    }
-
-    private static String scalar(JsonNode tree, String key) {
-        if (!tree.has(key)) {
-            return null;
-        }
-        JsonNode n = tree.get(key);
-        if (!n.isValueNode()) {
-            throw new IllegalArgumentException(key + " must be a single value");
-        }
-        return n.asText();
-    }
-
-    private static Duration duration(JsonNode tree, String key) {
-        String text = scalar(tree, key);
-        if (text == null) {
-            return null;
-        }
-        try {
-            return io.cpbench.core.load.Durations.parse(text);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(key + ": " + e.getMessage());
         }
     }
 }

@@ -117,9 +117,22 @@ class SweepGridTest {
         assertThatThrownBy(() -> SweepGrid.readFile(file)).hasMessage(file + ": fresh-clusters must be true or false, was 'sometimes'");
 
         Files.writeString(file, "threads: [1, two]\n");
-        assertThatThrownBy(() -> SweepGrid.readFile(file)).hasMessage(file + ": threads: 'two' is not a whole number");
+        assertThatThrownBy(() -> SweepGrid.readFile(file)).hasMessage(file + ": threads[1] must be a whole number, was 'two'");
         Files.writeString(file, "thread: [1]\n");
-        assertThatThrownBy(() -> SweepGrid.readFile(file)).hasMessageStartingWith(file + ": unknown key 'thread'; known: clients,");
+        assertThatThrownBy(() -> SweepGrid.readFile(file)).as("the keys the record maps are the grid's KEYS")
+                .hasMessage(file + ": unknown key 'thread'; known: " + String.join(", ", SweepGrid.KEYS.stream().sorted().toList()));
+        Files.writeString(file, "threads: 1,2, 4\nrepeats: '3'\nfresh-clusters: 'false'\nscenarios: client-smart\n");
+        SweepGrid.FileValues words = SweepGrid.readFile(file);
+        assertThat(words.threads()).as("a grid written by a script: words and text for numbers").containsExactly(1, 2, 4);
+        assertThat(words.repeats()).isEqualTo(3);
+        assertThat(words.freshClusters()).isFalse();
+        assertThat(words.scenarios()).containsExactly("client-smart");
+        Files.writeString(file, "members: {operation-threads: [1, x]}\n");
+        assertThatThrownBy(() -> SweepGrid.readFile(file)).hasMessage(file + ": members.operation-threads[1] must be a whole number, was 'x'");
+        Files.writeString(file, "- a\n- list\n");
+        assertThatThrownBy(() -> SweepGrid.readFile(file)).hasMessageContaining(": a grid is a mapping of keys (clients, ");
+        Files.writeString(file, "");
+        assertThat(SweepGrid.readFile(file)).isEqualTo(SweepGrid.FileValues.NONE);
         Files.writeString(file, "members: [1, 2]\n");
         assertThatThrownBy(() -> SweepGrid.readFile(file)).hasMessageContaining("members must map settings to lists");
         Files.writeString(file, "duration: soon\n");

@@ -108,6 +108,42 @@ class LoadSpecTest {
         assertThatThrownBy(() -> yaml("- just\n- a list\n")).hasMessageContaining("not a load spec");
         assertThatThrownBy(() -> yaml("mix: {cas: 1\n")).hasMessageContaining("cannot read");
         assertThatThrownBy(() -> yaml("objects: {groups: ['bad group']}\n")).hasMessageContaining("not a CP group name");
+        // mapped by Jackson, each mistake one line with the field's path, whatever its shape
+        assertThatThrownBy(() -> yaml("mix: {cas: 1}\nschedule: {stages: ['10s:1', {duration: 5s}]}\n"))
+                .hasMessageEndingWith(": schedule.stages[1]: each stage needs duration and target, like {duration: 30s, target: 10} or '30s:10'");
+        assertThatThrownBy(() -> yaml("mix: {cas: 1}\nschedule: {stages: ['10s:1', {duration: 5s, target: x}]}\n"))
+                .hasMessageEndingWith(": schedule.stages[1].target must be a number, was 'x'");
+        assertThatThrownBy(() -> yaml("mix: {cas: 1}\nschedule: {stages: [{duration: 5s, targt: 1}]}\n"))
+                .hasMessageEndingWith(": unknown field 'schedule.stages[0].targt'; known: duration, target");
+        assertThatThrownBy(() -> yaml("mix: [cas]\n"))
+                .hasMessageEndingWith(": mix must be op: weight pairs, like {cas: 3, increment: 1}, was a list");
+        assertThatThrownBy(() -> yaml("mix: {cas: }\n")).hasMessageEndingWith(": mix.cas must be a whole number, was null");
+        assertThatThrownBy(() -> yaml("mix: {cas: 1.5}\n")).hasMessageEndingWith(": mix.cas must be a whole number, was 1.5");
+        assertThatThrownBy(() -> yaml("mix: {cas: 1}\nclients: '5'\n")).as("a number is written as a number")
+                .hasMessageEndingWith(": clients must be a whole number, was '5'");
+        assertThatThrownBy(() -> yaml("abortOnFail: 'yes'\n")).hasMessageEndingWith(": abortOnFail must be true or false, was 'yes'");
+        assertThatThrownBy(() -> yaml("thresholds: 'cas:p99<1ms'\n"))
+                .hasMessageEndingWith(": thresholds must be a list, like ['cas:p99<5ms', 'error_rate<0.1%'], was 'cas:p99<1ms'");
+        assertThatThrownBy(() -> yaml("objects: {names: orders}\n"))
+                .hasMessageEndingWith(": objects.names must be a list, like [orders, payments@g1], was 'orders'");
+        assertThatThrownBy(() -> yaml("schedule: {duration: [1]}\n"))
+                .hasMessageEndingWith(": schedule.duration must be a duration, like 30s, was a list");
+        assertThatThrownBy(() -> yaml("seed: 1.5\n")).hasMessageEndingWith(": seed must be a whole number, was 1.5");
+        assertThatThrownBy(() -> yaml("schedule: {mode: sometimes}\n")).hasMessageEndingWith(": schedule.mode must be open or closed, was 'sometimes'");
+    }
+
+    @Test
+    void everyShapeAFieldTakesIsRead() throws Exception {
+        LoadSpec staged = yaml("mix: {cas: 1}\nthreads: 4\nschedule: {stages: '10s:1,20s:4'}\ninterval: 2\n");
+        assertThat(staged.profile().stages()).extracting(Object::toString).containsExactly("10s:1", "20s:4");
+        assertThat(staged.interval()).isEqualTo(Duration.ofSeconds(2));
+        LoadSpec oneGroup = yaml("objects: {groups: g1, count: 1, prefix: 12}\n");
+        assertThat(oneGroup.groups()).containsExactly("g1");
+        assertThat(oneGroup.describe().toString()).contains("12");
+        LoadSpec withCaller = LoadSpec.fromTree(LoadSpec.readTree("scenario: client-smart\nmix: {get: 2}\n"), Set.of("scenario")).build();
+        assertThat(withCaller.mix()).containsExactly(java.util.Map.entry(OpType.GET, 2));
+        assertThatThrownBy(() -> LoadSpec.fromTree(LoadSpec.readTree("scenario: client-smart\n"), Set.of()))
+                .hasMessageStartingWith("unknown field 'scenario'; known: ");
     }
 
     @Test
