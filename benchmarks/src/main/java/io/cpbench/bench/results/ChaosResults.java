@@ -66,7 +66,7 @@ public final class ChaosResults implements ResultKind {
         List<HistoryRun.Row> rows = new ArrayList<>();
         String started = load == null ? null : ScenarioResults.normal(load.startedAt());
         if (load != null && load.total() != null) {
-            rows.add(new HistoryRun.Row(Objects.toString(doc.scenario(), "chaos"), Objects.toString(doc.nemesis(), ""), "all",
+            rows.add(new HistoryRun.Row(Objects.toString(doc.setup().scenario(), "chaos"), Objects.toString(doc.setup().nemesis(), ""), "all",
                     "chaos", 1, null, status(), started, load.ops(), load.errors(), load.opsPerSecond(),
                     ScenarioResults.latency(load.total().all().latency()), null));
         }
@@ -123,8 +123,9 @@ public final class ChaosResults implements ResultKind {
                 ((ObjectNode) band).put("label", band.path("label").asText().split(" ")[0]);
             }
         }
-        section.table("Faults: " + doc.nemesis() + " (" + doc.faultFor() + " on, " + doc.interval() + " off)"
-                + (doc.scenario() == null ? "" : "; clients: " + doc.scenario()), md.render());
+        ChaosDocument.Setup setup = doc.setup();
+        section.table("Faults: " + setup.nemesis() + " (" + setup.faultFor() + " on, " + setup.interval() + " off)"
+                + (setup.scenario() == null ? "" : "; clients: " + setup.scenario()), md.render());
         return bands;
     }
 

@@ -52,9 +52,10 @@ public final class SweepResults implements ResultKind {
         List<HistoryRun.Row> rows = new ArrayList<>();
         for (CellRun c : doc.cells()) {
             boolean any = c.ops() > 0;
+            CellRun.Latencies l = c.latency();
             rows.add(new HistoryRun.Row(c.cell().series(), c.cell().level(), "all", "sweep", c.repeat(), null, c.status(),
-                    doc.startedAt(), c.ops(), c.errors(), c.opsPerSecond(), new HistoryRun.Latency(any ? c.p50Us() : null,
-                    any ? c.p90Us() : null, any ? c.p99Us() : null, any ? c.p999Us() : null, any ? c.maxUs() : null,
+                    doc.startedAt(), c.ops(), c.errors(), c.opsPerSecond(), new HistoryRun.Latency(any ? l.p50Us() : null,
+                    any ? l.p90Us() : null, any ? l.p99Us() : null, any ? l.p999Us() : null, any ? l.maxUs() : null,
                     c.censored() == null ? null : c.censored().fromMicros()), null));
         }
         String started = ScenarioResults.normal(doc.startedAt());

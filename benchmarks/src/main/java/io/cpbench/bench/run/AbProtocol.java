@@ -107,7 +107,7 @@ public final class AbProtocol {
         Histogram all = m.latencyHistogram();
         return new Slice(m.ops(), m.errors(), m.seconds(), all.getTotalCount() == 0 ? 0 : all.getValueAtPercentile(50),
                 all.getTotalCount() == 0 ? 0 : all.getValueAtPercentile(99),
-                m.firstError() != null ? m.firstError() : m.outcome() == Status.FAIL ? m.reason() : null);
+                m.caveats().firstError() != null ? m.caveats().firstError() : m.outcome() == Status.FAIL ? m.reason() : null);
     }
 
     /** A line's body as {@code type}; fields a later build adds are skipped, missing ones are null or 0. */

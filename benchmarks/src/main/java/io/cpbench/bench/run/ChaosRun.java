@@ -309,10 +309,10 @@ public final class ChaosRun extends StoppableRun implements RunKind {
     private void writeResult(Path runDir, LoadResult load, ChaosDocument.Check lin, ChaosDocument.Verdict verdict,
                              List<Checker.Verdict> checks, List<Availability.Result> availability, List<String> log) {
         ChaosNemesis.Schedule schedule = config.schedule();
-        ChaosDocument json = ChaosDocumentBuilder.builder().kind("chaos").scenario(config.scenario().name())
-                .nemesis(config.plan().text()).faultFor(Durations.format(schedule.faultFor()))
-                .interval(Durations.format(schedule.interval())).restart(schedule.restart())
-                .failover(config.cluster().failoverPreset().describe()).spec(config.spec().describe()).faults(availability)
+        ChaosDocument json = ChaosDocumentBuilder.builder().setup(new ChaosDocument.Setup("chaos", config.scenario().name(),
+                        config.plan().text(), Durations.format(schedule.faultFor()), Durations.format(schedule.interval()),
+                        schedule.restart(), config.cluster().failoverPreset().describe()))
+                .spec(config.spec().describe()).faults(availability)
                 .availability(Availability.Summary.of(availability)).nemesisLog(log)
                 .linearizability(lin).load(load).status(verdict.status()).reason(verdict.reason()).checks(checks).build();
         RunDirectory.writeJson(runDir, "chaos.json", json);

@@ -22,7 +22,7 @@ public record LoadVerdict(Status status, String reason) {
                     .map(i -> i.name() + ": " + i.evidence()).findFirst().orElse(""));
         }
         java.util.List<String> problems = new java.util.ArrayList<>(report.problems());
-        problems.addAll(load.unsteady());
+        problems.addAll(load.caveats().unsteady());
         Status status = Status.of(load.outcome(), !problems.isEmpty());
         java.util.List<String> why = new java.util.ArrayList<>();
         if (load.outcome() != Status.OK && load.reason() != null) {

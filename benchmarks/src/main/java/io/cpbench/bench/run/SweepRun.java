@@ -340,8 +340,9 @@ public final class SweepRun extends StoppableRun implements RunKind {
         LoadResult.LoadLatency l = all.latency();
         return CellRunBuilder.builder().repeat(repeat).cell(cell).status(verdict.status())
                 .reason(verdict.reason()).seconds(load.total().seconds()).ops(all.ops()).errors(all.errors())
-                .opsPerSecond(all.opsPerSecond()).p50Us(l.p50()).p90Us(l.p90()).p99Us(l.p99()).p999Us(l.p999())
-                .maxUs(l.max()).sloActual(grid.slo().actual(load.total()))
+                .opsPerSecond(all.opsPerSecond())
+                .latency(new CellRun.Latencies(l.p50(), l.p90(), l.p99(), l.p999(), l.max()))
+                .sloActual(grid.slo().actual(load.total()))
                 .censored(l.censored()).agents(load.agents().stream()
                         .map(a -> new CellRun.Agent(a.agent(), a.outcome(), a.reason(),
                                 a.all() == null ? 0 : a.all().ops(), a.all() == null ? 0 : a.all().opsPerSecond(),
@@ -384,7 +385,8 @@ public final class SweepRun extends StoppableRun implements RunKind {
 
     private static void printCell(PrintStream console, CellRun run, int done, int total, double elapsed, long left) {
         String numbers = run.ops() == 0 ? "" : String.format(Locale.ROOT, "%,10.0f op/s  p50 %-9s p99 %-9s%s", run.opsPerSecond(),
-                run.mark(run.p50Us()) + SweepAnalysis.micros(run.p50Us()), run.mark(run.p99Us()) + SweepAnalysis.micros(run.p99Us()),
+                run.mark(run.latency().p50Us()) + SweepAnalysis.micros(run.latency().p50Us()),
+                run.mark(run.latency().p99Us()) + SweepAnalysis.micros(run.latency().p99Us()),
                 run.errors() > 0 ? String.format(Locale.ROOT, " %,d errors", run.errors()) : "");
         console.printf(Locale.ROOT, "[%d/%d repeat %d, %s elapsed, ~%s left] %-22s %-8s %s  %s%s%n", done, total, run.repeat(),
                 Durations.human(Math.round(elapsed)), Durations.human(left), run.cell().routing(),

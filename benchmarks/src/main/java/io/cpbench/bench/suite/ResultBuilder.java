@@ -93,7 +93,7 @@ public final class ResultBuilder {
         opsPerSecond = m.opsPerSecond();
         histogram = m.latencyHistogram();
         censored = m.censored();
-        firstError = m.firstError();
+        firstError = m.caveats().firstError();
         counters = m.counters();
         return this;
     }

@@ -116,6 +116,7 @@ final class ResultSchemas {
                 .withNullableCheck(field -> !field.getType().isPrimitive() && !field.getName().equals("format")
                         && !field.getName().equals("kind"));
         ObjectNode schema = new SchemaGenerator(config.build()).generateSchema(KINDS.get(kind));
+        inlineUnwrapped(schema);
         ObjectNode page = JSON.createObjectNode();
         page.put("$schema", SchemaVersion.DRAFT_2020_12.getIdentifier());
         page.put("$id", "https://cp-bench.invalid/schemas/" + kind + ".schema.json");
@@ -127,6 +128,41 @@ final class ResultSchemas {
             return JSON.writeValueAsString(page) + "\n";
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * A record component that is {@code @JsonUnwrapped} (a group of a wide result's fields, like a sweep cell run's
+     * latencies) is written by Jackson as fields of the object around it; the generator describes it as an
+     * {@code allOf} of the group's schema, which {@code additionalProperties: false} beside it would refuse. Its
+     * properties are put where Jackson puts them, in the object's own, in the generator's order (by name).
+     */
+    static void inlineUnwrapped(JsonNode node) {
+        if (node instanceof ObjectNode o && o.get("allOf") instanceof ArrayNode parts && o.get("properties") instanceof ObjectNode props) {
+            java.util.TreeMap<String, JsonNode> all = new java.util.TreeMap<>();
+            props.fields().forEachRemaining(e -> all.put(e.getKey(), e.getValue()));
+            java.util.TreeSet<String> required = new java.util.TreeSet<>();
+            o.path("required").forEach(r -> required.add(r.asText()));
+            for (JsonNode part : parts) {
+                if (!part.has("properties") || part.has("$ref")) {
+                    throw new IllegalStateException("an allOf that is not an unwrapped group's object: " + part);
+                }
+                part.get("properties").fields().forEachRemaining(e -> all.put(e.getKey(), e.getValue()));
+                part.path("required").forEach(r -> required.add(r.asText()));
+            }
+            o.remove("allOf");
+            props.removeAll();
+            all.forEach(props::set);
+            ArrayNode names = JSON.createArrayNode();
+            required.forEach(names::add);
+            JsonNode additional = o.has("required") ? null : o.remove("additionalProperties"); // required goes before it
+            o.set("required", names);
+            if (additional != null) {
+                o.set("additionalProperties", additional);
+            }
+        }
+        if (node != null && node.isContainerNode()) {
+            node.forEach(ResultSchemas::inlineUnwrapped);
         }
     }
 

@@ -26,7 +26,7 @@ class SweepProgressTest {
     private CellRun cell(long seconds) {
         now.addAndGet(seconds * S);
         return CellRunBuilder.builder().repeat(1).cell(new SweepCell("client-smart", 1, 4, null)).status(io.cpbench.core.status.Status.OK)
-                .seconds(10).ops(1000).opsPerSecond(100).p50Us(1).p90Us(1).p99Us(1).p999Us(1).maxUs(1).sloActual(1)
+                .seconds(10).ops(1000).opsPerSecond(100).latency(new CellRun.Latencies(1, 1, 1, 1, 1)).sloActual(1)
                 .build();
     }
 

@@ -20,7 +20,8 @@ class LoadVerdictTest {
     static LoadResult load(Status outcome, List<LoadResult.ThresholdResult> thresholds,
                            List<LoadResult.InvariantResult> invariants, List<String> unsteady) {
         return LoadResultBuilder.builder().outcome(outcome).reason(outcome == Status.OK ? null : "why " + outcome)
-                .thresholds(thresholds).invariants(invariants).unsteady(unsteady).build();
+                .thresholds(thresholds).invariants(invariants)
+                .caveats(new LoadResult.Caveats(unsteady, null)).build();
     }
 
     static ScenarioSession.Report report(List<String> problems) {

@@ -1,5 +1,6 @@
 package io.cpbench.core.check;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.cpbench.core.load.LoadResult;
 import io.cpbench.core.status.Status;
 import io.soabase.recordbuilder.core.RecordBuilder;
@@ -12,13 +13,7 @@ import java.util.Map;
  * it, the linearizability verdict on the history, and the load underneath. docs/schemas/chaos.schema.json is generated
  * from this type.
  *
- * @param kind            always {@code chaos}
- * @param scenario        how the clients connected (a scenario's name); null in files written before it was kept
- * @param nemesis         the nemesis plan, described
- * @param faultFor        how long each fault lasted, such as {@code 8s}
- * @param interval        the pause between faults
- * @param restart         whether killed members were started again
- * @param failover        the failover preset, described
+ * @param setup           what ran: written as the file's own first fields ({@code kind} ... {@code failover})
  * @param spec            the load's settings ({@link io.cpbench.core.load.LoadSpec#describe})
  * @param faults          each fault, in the order injected
  * @param availability    the faults summarised
@@ -33,10 +28,28 @@ import java.util.Map;
  *                        they were kept
  */
 @RecordBuilder
-public record ChaosDocument(String kind, String scenario, String nemesis, String faultFor, String interval, boolean restart,
-                            String failover, Map<String, Object> spec, List<Availability.Result> faults,
+public record ChaosDocument(@JsonUnwrapped Setup setup, Map<String, Object> spec, List<Availability.Result> faults,
                             Availability.Summary availability, List<String> nemesisLog, Check linearizability,
                             LoadResult load, Status status, String reason, List<Checker.Verdict> checks) {
+
+    public ChaosDocument {
+        setup = setup == null ? new Setup("chaos", null, null, null, null, false, null) : setup;
+    }
+
+    /**
+     * What ran, as the first fields of chaos.json ({@code @JsonUnwrapped}: grouped here, not nested in the file).
+     *
+     * @param kind     always {@code chaos}
+     * @param scenario how the clients connected (a scenario's name); null in files written before it was kept
+     * @param nemesis  the nemesis plan, described
+     * @param faultFor how long each fault lasted, such as {@code 8s}
+     * @param interval the pause between faults
+     * @param restart  whether killed members were started again
+     * @param failover the failover preset, described
+     */
+    public record Setup(String kind, String scenario, String nemesis, String faultFor, String interval, boolean restart,
+                        String failover) {
+    }
 
     /** A chaos run's status with why it is not OK ({@code reason} null when OK). */
     public record Verdict(Status status, String reason) {

@@ -151,7 +151,7 @@ public final class LoadMerge {
         return LoadResultBuilder.builder().outcome(outcome).reason(reasons.isEmpty() ? null : String.join("; ", reasons))
                 .spec(spec.describe()).startedAt(startedAt).seconds(seconds).stages(stageStats).total(total)
                 .schedule(schedule).thresholds(thresholds).invariants(invariants).histograms(histograms).agents(rows)
-                .unsteady(unsteady).build();
+                .caveats(new LoadResult.Caveats(unsteady, null)).build();
     }
 
     /**

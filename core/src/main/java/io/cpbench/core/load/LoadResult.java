@@ -4,6 +4,7 @@ import io.cpbench.core.status.Status;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.cpbench.core.stats.Censored;
 import io.cpbench.core.stats.HistogramCodec;
 import io.soabase.recordbuilder.core.RecordBuilder;
@@ -29,11 +30,10 @@ import java.util.Map;
  * @param histograms whole-run latency histogram per op, HdrHistogram's compressed encoding in Base64
  * @param agents     a row per load generator, when several ran the load ({@code --agents}); empty (left out of the
  *                   file) when this process ran it alone
- * @param unsteady   why a run that COMPLETED is not a steady measurement (its status is then UNSTABLE): for example a
- *                   generator that began measuring later than {@link LoadMerge#LATE_BOUND_MS}; empty when none
+ * @param caveats    what a reader should know before trusting the numbers: why the run is not steady, and its first
+ *                   failed op (written as the file's own fields {@code unsteady} and {@code firstError})
  * @param warmupOps  warm-up ops that succeeded, in a run bounded by op counts ({@link LoadSpec#bounds()}); null (left
  *                   out of the file) otherwise
- * @param firstError the first measured op that failed, described ({@code Type: message}); null when none
  * @param counters   a caller's op's own counts during the measured phase ({@link io.cpbench.core.workload.Workload#counters()},
  *                   for example CAS retries); empty for the engine's own ops
  */
@@ -43,19 +43,36 @@ public record LoadResult(io.cpbench.core.status.Status outcome, String reason, M
                          List<ThresholdResult> thresholds, List<InvariantResult> invariants,
                          Map<String, String> histograms,
                          @JsonInclude(JsonInclude.Include.NON_EMPTY) List<AgentRow> agents,
-                         @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> unsteady,
+                         @JsonUnwrapped Caveats caveats,
                          @JsonInclude(JsonInclude.Include.NON_NULL) Long warmupOps,
-                         @JsonInclude(JsonInclude.Include.NON_NULL) String firstError,
                          @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Long> counters) {
 
     public LoadResult {
         agents = agents == null ? List.of() : List.copyOf(agents);
-        unsteady = unsteady == null ? List.of() : List.copyOf(unsteady);
+        caveats = caveats == null ? Caveats.NONE : caveats;
         stages = stages == null ? List.of() : List.copyOf(stages);
         thresholds = thresholds == null ? List.of() : List.copyOf(thresholds);
         invariants = invariants == null ? List.of() : List.copyOf(invariants);
         histograms = histograms == null ? Map.of() : Map.copyOf(histograms);
         counters = counters == null ? Map.of() : Map.copyOf(counters);
+    }
+
+    /**
+     * What a reader should know before trusting a run's numbers. Grouped here; in the file they are the run's own
+     * fields ({@code @JsonUnwrapped}), each left out when it has nothing to say.
+     *
+     * @param unsteady   why a run that COMPLETED is not a steady measurement (its status is then UNSTABLE): for example a
+     *                   generator that began measuring later than {@link LoadMerge#LATE_BOUND_MS}; empty when none
+     * @param firstError the first measured op that failed, described ({@code Type: message}); null when none
+     */
+    public record Caveats(@JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> unsteady,
+                          @JsonInclude(JsonInclude.Include.NON_NULL) String firstError) {
+
+        public static final Caveats NONE = new Caveats(List.of(), null);
+
+        public Caveats {
+            unsteady = unsteady == null ? List.of() : List.copyOf(unsteady);
+        }
     }
 
     /**

@@ -123,7 +123,7 @@ public final class LoadSummary {
                     .filter(a -> a.lateMs() != null).map(a -> String.format(Locale.ROOT, "%s %.0f ms", a.agent(),
                             a.lateMs())).toList())).append('\n');
         }
-        for (String why : r.unsteady()) {
+        for (String why : r.caveats().unsteady()) {
             out.append("unsteady: ").append(why).append('\n');
         }
     }

@@ -84,7 +84,7 @@ final class RunEnding {
         LoadResult result = LoadResultBuilder.builder().outcome(ending.outcome()).reason(ending.reason())
                 .spec(spec.describe()).startedAt(startedAt.toString()).seconds((endNanos - measureStart) / 1e9)
                 .stages(stageStats).total(total).schedule(schedule).thresholds(thresholds).invariants(invariants)
-                .histograms(histograms).warmupOps(bounds == null ? null : state.warmupDone.sum()).firstError(recording.firstError()).build();
+                .histograms(histograms).warmupOps(bounds == null ? null : state.warmupDone.sum()).caveats(new LoadResult.Caveats(List.of(), recording.firstError())).build();
         return new Ended(result, parts);
     }
 

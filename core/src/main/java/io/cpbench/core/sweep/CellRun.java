@@ -21,7 +21,7 @@ import io.soabase.recordbuilder.core.RecordBuilder;
  */
 @RecordBuilder
 public record CellRun(int repeat, SweepCell cell, io.cpbench.core.status.Status status, String reason, double seconds, long ops, long errors,
-                      double opsPerSecond, long p50Us, long p90Us, long p99Us, long p999Us, long maxUs, double sloActual,
+                      double opsPerSecond, @com.fasterxml.jackson.annotation.JsonUnwrapped Latencies latency, double sloActual,
                       @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
                       java.util.List<Agent> agents,
                       @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
@@ -29,6 +29,16 @@ public record CellRun(int repeat, SweepCell cell, io.cpbench.core.status.Status 
 
     public CellRun {
         agents = agents == null ? java.util.List.of() : java.util.List.copyOf(agents);
+        latency = latency == null ? Latencies.NONE : latency;
+    }
+
+    /**
+     * The run's latencies, µs, over every op of the run: written into the cell run's JSON as its own fields
+     * ({@code p50Us} ... {@code maxUs}, {@code @JsonUnwrapped}), as they were before they were grouped.
+     */
+    public record Latencies(long p50Us, long p90Us, long p99Us, long p999Us, long maxUs) {
+        /** A run that measured nothing (one that FAILed before its load). */
+        public static final Latencies NONE = new Latencies(0, 0, 0, 0, 0);
     }
 
     /**
@@ -58,7 +68,8 @@ public record CellRun(int repeat, SweepCell cell, io.cpbench.core.status.Status 
         return Csv.row(repeat, cell.routing(), cell.clients(), cell.threads(), cell.workers(),
                 cell.rate() == null ? "" : String.format(java.util.Locale.ROOT, "%.0f", cell.rate()), status.name(),
                 String.format(java.util.Locale.ROOT, "%.3f", seconds), ops, errors,
-                String.format(java.util.Locale.ROOT, "%.1f", opsPerSecond), p50Us, p90Us, p99Us, p999Us, maxUs,
+                String.format(java.util.Locale.ROOT, "%.1f", opsPerSecond), latency.p50Us(), latency.p90Us(), latency.p99Us(),
+                latency.p999Us(), latency.maxUs(),
                 String.format(java.util.Locale.ROOT, "%.0f", sloActual), oneLine(cell.members()), oneLine(reason),
                 censored == null ? "" : censored.fromMicros());
     }

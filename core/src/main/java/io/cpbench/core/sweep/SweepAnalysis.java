@@ -274,13 +274,13 @@ public record SweepAnalysis(String slo, List<RoutingStats> routings, List<LevelW
                     .sloActual(Double.NaN).errors(errors).build();
         }
         Bootstrap.Interval x = Bootstrap.median95(ok.stream().mapToDouble(CellRun::opsPerSecond).toArray());
-        double p50 = Bootstrap.medianOf(ok.stream().mapToDouble(CellRun::p50Us).toArray());
-        double p99 = Bootstrap.medianOf(ok.stream().mapToDouble(CellRun::p99Us).toArray());
+        double p50 = Bootstrap.medianOf(ok.stream().mapToDouble(r -> r.latency().p50Us()).toArray());
+        double p99 = Bootstrap.medianOf(ok.stream().mapToDouble(r -> r.latency().p99Us()).toArray());
         double actual = Bootstrap.medianOf(ok.stream().mapToDouble(CellRun::sloActual).toArray());
         return SweepAnalysisLevelStatsBuilder.builder().level(level.level()).clients(level.clients())
                 .threads(level.threads()).workers(level.workers()).rate(level.rate()).runs(ok.size()).failed(failed)
                 .throughput(x).p50Us(p50).p99Us(p99).sloActual(actual).sloMet(slo.holds(actual)).errors(errors)
-                .p99Censored(ok.stream().anyMatch(r -> !r.mark(r.p99Us()).isEmpty())).build();
+                .p99Censored(ok.stream().anyMatch(r -> !r.mark(r.latency().p99Us()).isEmpty())).build();
     }
 
     private static LevelWinner winner(String level, List<RoutingStats> routings, List<CellRun> runs) {

@@ -153,8 +153,8 @@ public record SweepComparison(Comparison.Result cells, List<KneeChange> knees, L
     private static Map<Comparison.Metric, double[]> metrics(List<CellRun> runs) {
         Map<Comparison.Metric, double[]> m = new EnumMap<>(Comparison.Metric.class);
         m.put(Comparison.Metric.OPS, runs.stream().mapToDouble(CellRun::opsPerSecond).toArray());
-        m.put(Comparison.Metric.P50, runs.stream().mapToDouble(CellRun::p50Us).toArray());
-        m.put(Comparison.Metric.P99, runs.stream().mapToDouble(CellRun::p99Us).toArray());
+        m.put(Comparison.Metric.P50, runs.stream().mapToDouble(r -> r.latency().p50Us()).toArray());
+        m.put(Comparison.Metric.P99, runs.stream().mapToDouble(r -> r.latency().p99Us()).toArray());
         return m;
     }
 

@@ -62,11 +62,8 @@ public record SweepFile(Path file, String slo, int repeats, io.cpbench.core.stat
 
     /** The analysis again, each run's SLO metric read back (for this SLO) from the percentiles the run kept. */
     public SweepAnalysis analyse(Threshold threshold) {
-        List<CellRun> judged = runs.stream().map(r -> CellRunBuilder.builder().repeat(r.repeat()).cell(r.cell())
-                .status(r.status()).reason(r.reason()).seconds(r.seconds()).ops(r.ops()).errors(r.errors())
-                .opsPerSecond(r.opsPerSecond()).p50Us(r.p50Us()).p90Us(r.p90Us()).p99Us(r.p99Us()).p999Us(r.p999Us())
-                .maxUs(r.maxUs()).sloActual(sloOf(threshold, r)).agents(r.agents()).censored(r.censored())
-                .build()).toList();
+        List<CellRun> judged = runs.stream().map(r -> CellRunBuilder.builder(r).sloActual(sloOf(threshold, r)).build())
+                .toList();
         List<SweepCell> cells = new ArrayList<>(new LinkedHashSet<>(runs.stream().map(CellRun::cell).toList()));
         return SweepAnalysis.of(cells, judged, threshold, repeats);
     }
@@ -78,11 +75,11 @@ public record SweepFile(Path file, String slo, int repeats, io.cpbench.core.stat
                     + " give one over all ops, like p99<10ms");
         }
         return switch (threshold.metricKey()) {
-            case "p50" -> run.p50Us();
-            case "p90" -> run.p90Us();
-            case "p99" -> run.p99Us();
-            case "p99.9" -> run.p999Us();
-            case "max" -> run.maxUs();
+            case "p50" -> run.latency().p50Us();
+            case "p90" -> run.latency().p90Us();
+            case "p99" -> run.latency().p99Us();
+            case "p99.9" -> run.latency().p999Us();
+            case "max" -> run.latency().maxUs();
             default -> throw new IllegalArgumentException("cells.csv keeps p50, p90, p99, p99.9 and max; "
                     + threshold.metricKey() + " needs a new sweep");
         };

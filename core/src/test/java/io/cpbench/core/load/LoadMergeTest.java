@@ -94,7 +94,7 @@ class LoadMergeTest {
         double lateSeconds = 0.6;
         assertThat(merged.agents().get(0).lateMs()).isEqualTo(0.0);
         assertThat(merged.agents().get(1).lateMs()).isCloseTo(lateSeconds * 1000, within(0.01));
-        assertThat(merged.unsteady()).anySatisfy(line -> assertThat(line).startsWith("late began measuring")
+        assertThat(merged.caveats().unsteady()).anySatisfy(line -> assertThat(line).startsWith("late began measuring")
                 .contains("bound 0.5 s"));
 
         // what ran in the overlap, from the two rates: the flat one's, and the ramp's first (1.2 s - late)
@@ -117,7 +117,7 @@ class LoadMergeTest {
         LoadMerge.Part b = startingAt(run("b", spec), a.parts().startMicros());
         LoadResult merged = LoadMerge.merge(spec(2000), List.of(withClock(a, 0.0), withClock(b, 0.0)),
                 List.of(row("a"), row("b")));
-        assertThat(merged.unsteady()).isEmpty();
+        assertThat(merged.caveats().unsteady()).isEmpty();
         assertThat(merged.agents()).allSatisfy(r -> assertThat(r.lateMs()).isZero());
         // 0.6 s at 500 op/s, then a ramp from 500 to 1,000 op/s over 0.6 s, on each: 750 ops in 1.2 s
         assertThat(merged.total().all().opsPerSecond()).isCloseTo(2 * 750 / 1.2, within(2 * 750 / 1.2 * 0.05));
@@ -133,10 +133,10 @@ class LoadMergeTest {
         long bound = (long) (LoadMerge.LATE_BOUND_MS * 1000);
         LoadResult within = LoadMerge.merge(spec(2000), List.of(startingAt(a, at), startingAt(b, at + bound - 1_000)),
                 List.of(row("a"), row("b")));
-        assertThat(within.unsteady()).isEmpty();
+        assertThat(within.caveats().unsteady()).isEmpty();
         LoadResult past = LoadMerge.merge(spec(2000), List.of(startingAt(a, at), startingAt(b, at + bound + 1_000)),
                 List.of(row("a"), row("b")));
-        assertThat(past.unsteady()).filteredOn(line -> line.contains("began measuring")).singleElement()
+        assertThat(past.caveats().unsteady()).filteredOn(line -> line.contains("began measuring")).singleElement()
                 .satisfies(line -> assertThat(line).startsWith("b began measuring 0.50 s after"));
     }
 
@@ -175,7 +175,7 @@ class LoadMergeTest {
         long at = a.parts().startMicros();
         long after = at + (long) (a.parts().ran() * 1e6) + 1_000_000; // b began a second after a had ended
         LoadResult merged = LoadMerge.merge(spec(2000), List.of(startingAt(a, at), startingAt(b, after)), List.of());
-        assertThat(merged.unsteady()).contains("the generators never all ran at once: op/s are their rates summed");
+        assertThat(merged.caveats().unsteady()).contains("the generators never all ran at once: op/s are their rates summed");
         // all ops over the longer part's time: side by side, as if they had run together
         assertThat(merged.total().all().opsPerSecond()).isCloseTo(
                 (a.result().total().all().ops() + b.result().total().all().ops()) / merged.seconds(), within(1e-6));

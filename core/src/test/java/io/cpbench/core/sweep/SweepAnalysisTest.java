@@ -36,7 +36,7 @@ class SweepAnalysisTest {
                         * (1 + (random.nextDouble() - 0.5) * 0.04);
                 long p99 = 600L * c.workers();
                 runs.add(CellRunBuilder.builder().repeat(rep).cell(c).status(io.cpbench.core.status.Status.OK).seconds(10).ops((long) (x * 10))
-                        .opsPerSecond(x).p50Us(p99 / 3).p90Us(p99 / 2).p99Us(p99).p999Us(p99 * 2).maxUs(p99 * 3)
+                        .opsPerSecond(x).latency(new CellRun.Latencies(p99 / 3, p99 / 2, p99, p99 * 2, p99 * 3))
                         .sloActual(p99).build());
             }
         }
@@ -84,10 +84,10 @@ class SweepAnalysisTest {
         // repeat 3 runs at 0.7x the others' speed, with a 20 % higher p99: its knee must come out lower
         for (CellRun r : runs(cells, 3)) {
             double f = r.repeat() == 3 ? 0.7 : 1;
-            long p99 = r.repeat() == 3 ? (long) (r.p99Us() * 1.2) : r.p99Us();
+            long p99 = r.repeat() == 3 ? (long) (r.latency().p99Us() * 1.2) : r.latency().p99Us();
             runs.add(CellRunBuilder.builder().repeat(r.repeat()).cell(r.cell()).status(io.cpbench.core.status.Status.OK).seconds(10)
-                    .ops((long) (r.opsPerSecond() * f * 10)).opsPerSecond(r.opsPerSecond() * f).p50Us(p99 / 3)
-                    .p90Us(p99 / 2).p99Us(p99).p999Us(p99 * 2).maxUs(p99 * 3).sloActual(p99).build());
+                    .ops((long) (r.opsPerSecond() * f * 10)).opsPerSecond(r.opsPerSecond() * f)
+                    .latency(new CellRun.Latencies(p99 / 3, p99 / 2, p99, p99 * 2, p99 * 3)).sloActual(p99).build());
         }
         SweepAnalysis.RoutingStats fast = SweepAnalysis.of(cells, runs, Threshold.parse("p99<5ms"), 3).routings().get(0);
         assertThat(fast.kneeByRepeat()).hasSize(3);
@@ -95,7 +95,7 @@ class SweepAnalysisTest {
         for (int rep = 1; rep <= 3; rep++) {
             int r = rep;
             double[] x = runs.stream().filter(c -> c.repeat() == r).mapToDouble(CellRun::opsPerSecond).toArray();
-            double[] p = runs.stream().filter(c -> c.repeat() == r).mapToDouble(CellRun::p99Us).toArray();
+            double[] p = runs.stream().filter(c -> c.repeat() == r).mapToDouble(c -> c.latency().p99Us()).toArray();
             int knee = p[3] < 5000 ? 3 : 2; // 1x8 (4.8 ms) within 5 ms in repeats 1-2; in repeat 3 (5.76 ms) not
             double expected = x[knee] + (x[knee + 1] - x[knee]) * (5000 - p[knee]) / (p[knee + 1] - p[knee]);
             assertThat(fast.kneeByRepeat().get(rep - 1)).as("repeat " + rep).isCloseTo(expected, within(0.5));
@@ -115,7 +115,7 @@ class SweepAnalysisTest {
         List<CellRun> runs = new ArrayList<>(runs(cells, 2));
         // a failed run at 1x32 with absurd throughput must not become the knee
         runs.add(CellRunBuilder.builder().repeat(3).cell(cells.get(5)).status(io.cpbench.core.status.Status.FAIL).reason("cluster gone")
-                .seconds(1).ops(10_000_000).errors(5).opsPerSecond(1e7).p50Us(1).p90Us(1).p99Us(1).p999Us(1).maxUs(1)
+                .seconds(1).ops(10_000_000).errors(5).opsPerSecond(1e7).latency(new CellRun.Latencies(1, 1, 1, 1, 1))
                 .sloActual(1).build());
         SweepAnalysis a = SweepAnalysis.of(cells, runs, Threshold.parse("p99<100ms"), 3);
         assertThat(a.complete()).isFalse();
@@ -143,13 +143,13 @@ class SweepAnalysisTest {
                 new SweepCell("fast", 1, 16, 4000.0));
         List<CellRun> runs = List.of(
                 CellRunBuilder.builder().repeat(1).cell(cells.get(0)).status(io.cpbench.core.status.Status.OK).seconds(10).ops(10_000)
-                        .opsPerSecond(1000).p50Us(300).p90Us(400).p99Us(900).p999Us(1000).maxUs(2000).sloActual(900)
+                        .opsPerSecond(1000).latency(new CellRun.Latencies(300, 400, 900, 1000, 2000)).sloActual(900)
                         .build(),
                 CellRunBuilder.builder().repeat(1).cell(cells.get(1)).status(io.cpbench.core.status.Status.OK).seconds(10).ops(20_000)
-                        .opsPerSecond(2000).p50Us(400).p90Us(600).p99Us(2000).p999Us(3000).maxUs(4000).sloActual(2000)
+                        .opsPerSecond(2000).latency(new CellRun.Latencies(400, 600, 2000, 3000, 4000)).sloActual(2000)
                         .build(),
                 CellRunBuilder.builder().repeat(1).cell(cells.get(2)).status(io.cpbench.core.status.Status.OK).seconds(10).ops(31_000)
-                        .opsPerSecond(3100).p50Us(9000).p90Us(50_000).p99Us(90_000).p999Us(95_000).maxUs(99_000)
+                        .opsPerSecond(3100).latency(new CellRun.Latencies(9000, 50_000, 90_000, 95_000, 99_000))
                         .sloActual(90_000).build());
         SweepAnalysis a = SweepAnalysis.of(cells, runs, Threshold.parse("p99<10ms"), 1);
         assertThat(a.knee().level().level()).isEqualTo("1x16@2000/s");
@@ -168,7 +168,7 @@ class SweepAnalysisTest {
             double f = machine[r.repeat() - 1];
             runs.add(CellRunBuilder.builder().repeat(r.repeat()).cell(r.cell()).status(r.status())
                     .seconds(r.seconds()).ops((long) (r.ops() * f)).opsPerSecond(r.opsPerSecond() * f)
-                    .p50Us(r.p50Us()).p90Us(r.p90Us()).p99Us(r.p99Us()).p999Us(r.p999Us()).maxUs(r.maxUs())
+                    .latency(r.latency())
                     .sloActual(r.sloActual()).build());
         }
         SweepAnalysis drifted = SweepAnalysis.of(cells, runs, Threshold.parse("p99<5ms"), 3);
@@ -197,9 +197,9 @@ class SweepAnalysisTest {
     void aCensoredP99IsALowerBoundInTheTableTheCsvAndTheCellLine() {
         List<SweepCell> cells = List.of(new SweepCell("fast", 1, 1, null), new SweepCell("fast", 1, 2, null));
         CellRun exact = CellRunBuilder.builder().repeat(1).cell(cells.get(0)).status(io.cpbench.core.status.Status.OK).seconds(10).ops(10_000)
-                .opsPerSecond(1000).p50Us(300).p90Us(400).p99Us(900).p999Us(1000).maxUs(2000).sloActual(900).build();
+                .opsPerSecond(1000).latency(new CellRun.Latencies(300, 400, 900, 1000, 2000)).sloActual(900).build();
         CellRun censored = CellRunBuilder.builder().repeat(1).cell(cells.get(1)).status(io.cpbench.core.status.Status.OK).seconds(10).ops(20_000)
-                .opsPerSecond(2000).p50Us(400).p90Us(600).p99Us(2_000_000).p999Us(2_000_000).maxUs(2_000_000)
+                .opsPerSecond(2000).latency(new CellRun.Latencies(400, 600, 2_000_000, 2_000_000, 2_000_000))
                 .sloActual(2_000_000).censored(new io.cpbench.core.stats.Censored(1, 2_000_000)).build();
         SweepAnalysis a = SweepAnalysis.of(cells, List.of(exact, censored), Threshold.parse("p99<10ms"), 1);
         String table = SweepReport.render(a);
@@ -208,8 +208,8 @@ class SweepAnalysisTest {
         assertThat(CellRun.CSV_HEADER).endsWith(",censored_from_us");
         assertThat(censored.csvLine()).endsWith(",2000000");
         assertThat(exact.csvLine()).endsWith(",");
-        assertThat(censored.mark(censored.p50Us())).isEmpty();
-        assertThat(censored.mark(censored.p99Us())).isEqualTo("≥");
+        assertThat(censored.mark(censored.latency().p50Us())).isEmpty();
+        assertThat(censored.mark(censored.latency().p99Us())).isEqualTo("≥");
         assertThat(SweepReport.render(SweepAnalysis.of(cells, List.of(exact), Threshold.parse("p99<10ms"), 1)))
                 .doesNotContain("≥");
     }

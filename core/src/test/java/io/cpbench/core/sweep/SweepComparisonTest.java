@@ -29,7 +29,7 @@ class SweepComparisonTest {
                 double x = SweepAnalysisTest.CURVE.throughput(c.workers()) * (c.routing().equals("slow") ? 0.9 : 1) * speed * noise;
                 long p99 = Math.round(600L * c.workers() / speed / noise);
                 runs.add(CellRunBuilder.builder().repeat(rep).cell(c).status(io.cpbench.core.status.Status.OK).seconds(10).ops((long) (x * 10))
-                        .opsPerSecond(x).p50Us(p99 / 3).p90Us(p99 / 2).p99Us(p99).p999Us(p99 * 2).maxUs(p99 * 3)
+                        .opsPerSecond(x).latency(new CellRun.Latencies(p99 / 3, p99 / 2, p99, p99 * 2, p99 * 3))
                         .sloActual(p99).build());
             }
         }
@@ -82,8 +82,7 @@ class SweepComparisonTest {
         List<CellRun> next = runs(cells, 5, 1.0, 2).stream().map(r -> !r.cell().routing().equals("slow") ? r
                 : CellRunBuilder.builder().repeat(r.repeat()).cell(r.cell()).status(r.status()).reason(r.reason())
                         .seconds(r.seconds()).ops(r.ops()).errors(r.errors()).opsPerSecond(r.opsPerSecond() * 0.8)
-                        .p50Us(r.p50Us() * 5 / 4).p90Us(r.p90Us()).p99Us(r.p99Us()).p999Us(r.p999Us())
-                        .maxUs(r.maxUs()).sloActual(r.sloActual()).build()).toList();
+                        .latency(new CellRun.Latencies(r.latency().p50Us() * 5 / 4, r.latency().p90Us(), r.latency().p99Us(), r.latency().p999Us(), r.latency().maxUs())).sloActual(r.sloActual()).build()).toList();
         SweepComparison c = compare(base, next);
         assertThat(c.machineMoved()).isFalse(); // half the cells moved, not all
         assertThat(c.cells().rows()).allSatisfy(row -> assertThat(row.verdict()).as(row.scenario() + " " + row.op())

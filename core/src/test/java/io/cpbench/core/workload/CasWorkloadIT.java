@@ -98,8 +98,8 @@ class CasWorkloadIT {
         assertTrue(m.errors() > 0, "with no retries allowed and a busy writer, some op must give up");
         assertEquals(m.errors(), m.counters().get("casGaveUp"));
         assertEquals(0L, m.counters().get("casRetries"));
-        assertNotNull(m.firstError());
-        assertTrue(m.firstError().contains("compareAndSet failed 1 times in a row"), m.firstError());
+        assertNotNull(m.caveats().firstError());
+        assertTrue(m.caveats().firstError().contains("compareAndSet failed 1 times in a row"), m.caveats().firstError());
     }
 
     @Test
