@@ -37,6 +37,7 @@ import java.util.stream.Collectors;
  */
 public final class SpecMapping {
 
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     private final ObjectMapper mapper;
     private final String unknownWord;
     private final Map<String, String> musts;
@@ -110,8 +111,6 @@ public final class SpecMapping {
             throw new IllegalArgumentException("not valid YAML: " + firstLine(e.getMessage()));
         }
     }
-
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
     /**
      * The tree as a {@code type}.
