@@ -82,6 +82,12 @@ class LabContainersIT {
             members.add(host("member-" + i, memberIp(i)));
         }
         client = host("client-0", clientIp());
+        for (GenericContainer<?> host : hosts()) {
+            // what EC2 does with the key pair named in key_name, before the user data runs
+            host.copyFileToContainer(Transferable.of(Files.readString(userKey.resolveSibling("user-key.pub")), 0600),
+                    "/home/admin/.ssh/authorized_keys");
+            exec(host, "chown", "admin:admin", "/home/admin/.ssh/authorized_keys");
+        }
         List<String> memberData = LabUserData.members(Files.createDirectories(work.resolve("tf")), MEMBERS,
                 Files.readString(labKey.resolveSibling("lab-key.pub")));
         for (int i = 0; i < MEMBERS; i++) {
@@ -92,10 +98,6 @@ class LabContainersIT {
         runUserData(client, LabUserData.client(work.resolve("tf"), MEMBERS));
         StringBuilder pinned = new StringBuilder();
         for (GenericContainer<?> host : hosts()) {
-            // what EC2 does with the key pair named in key_name
-            host.copyFileToContainer(Transferable.of(Files.readString(userKey.resolveSibling("user-key.pub")), 0600),
-                    "/home/admin/.ssh/authorized_keys");
-            exec(host, "chown", "admin:admin", "/home/admin/.ssh/authorized_keys");
             // the host's key as its first boot made it, read from the host, not over the network (EC2: its console)
             String[] hostKey = exec(host, "cat", "/etc/ssh/ssh_host_ed25519_key.pub").split(" ");
             pinned.append(ip(host)).append(' ').append(hostKey[0]).append(' ').append(hostKey[1]).append('\n');
@@ -145,6 +147,10 @@ class LabContainersIT {
         }
     }
 
+    /**
+     * The faults as chaos sends them: from the client, with the lab key and the members' pinned host keys that the
+     * lab loop put there, as the inventory's {@code ssh} says.
+     */
     @Test
     @Order(2)
     void theMembersFaultSwitchWorksOverSshForReal() throws Exception {
@@ -172,7 +178,13 @@ class LabContainersIT {
     record Ssh(int exitCode, String out) {
     }
 
-    private Ssh ssh(String host, String command) throws Exception {
+    /** From the client to a member, with what the inventory's ssh section names (the lab key, pinned host keys). */
+    private Ssh ssh(String member, String command) throws Exception {
+        return direct(clientIp(), "ssh -i ~/.ssh/cpbench-lab -o BatchMode=yes -o StrictHostKeyChecking=yes"
+                + " -o UserKnownHostsFile=~/.ssh/cpbench-lab.known_hosts -o ConnectTimeout=10 admin@" + member + " '" + command + "'");
+    }
+
+    private Ssh direct(String host, String command) throws Exception {
         Process p = new ProcessBuilder("ssh", "-i", userKey.toString(), "-o", "BatchMode=yes", "-o",
                 "StrictHostKeyChecking=yes", "-o", "UserKnownHostsFile=" + knownHosts, "-o", "GlobalKnownHostsFile=/dev/null",
                 "-o", "ConnectTimeout=10", "admin@" + host, command).redirectErrorStream(true).start();
