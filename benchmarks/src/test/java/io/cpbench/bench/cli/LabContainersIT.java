@@ -166,8 +166,12 @@ class LabContainersIT {
         assertThat(ssh(m0, "sudo -n cpbench-fault start").exitCode()).isZero();
         assertThat(ssh(m0, "systemctl is-active cpbench-member").out().strip()).isEqualTo("active");
         assertThat(ssh(m0, "sudo -n cpbench-fault kill").exitCode()).isZero();
-        Thread.sleep(1000);
-        assertThat(ssh(m0, "systemctl is-active cpbench-member || true").out().strip()).isIn("failed", "inactive");
+        String state = "";
+        for (int i = 0; i < 20 && !state.equals("failed") && !state.equals("inactive"); i++) { // at most ~10 s
+            Thread.sleep(500);
+            state = ssh(m0, "systemctl is-active cpbench-member || true").out().strip();
+        }
+        assertThat(state).as("the member killed through systemd").isIn("failed", "inactive");
 
         Ssh slow = ssh(m0, "sudo -n cpbench-fault slow 10ms");
         assertThat(slow.exitCode()).as("netem is not in this kernel").isNotZero();
