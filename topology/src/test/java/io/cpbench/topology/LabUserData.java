@@ -19,7 +19,7 @@ public final class LabUserData {
      * makes; with fewer than 5 members (variables.tf's slow member is 4) none is the slow one.
      */
     public static List<String> members(Path workDir, int count, String labPublicKey) throws Exception {
-        Files.copy(LabTerraformRenderTest.TF.resolve("variables.tf"), workDir.resolve("variables.tf"));
+        variablesIn(workDir);
         String call = LabTerraformRenderTest.templateCall("member-init.sh.tftpl")
                 .replace("\"" + LabTerraformRenderTest.LAB_PUBLIC_KEY + "\"", "\"" + labPublicKey.strip() + "\"");
         List<String> expressions = new ArrayList<>();
@@ -31,11 +31,16 @@ public final class LabUserData {
 
     /** The client's script. */
     public static String client(Path workDir, int members) throws Exception {
+        variablesIn(workDir);
+        return Terraform.get().evaluateStrings(workDir,
+                List.of(LabTerraformRenderTest.templateCall("client-init.sh.tftpl")), variables(members)).get(0);
+    }
+
+    /** variables.tf alone: the console then knows var.* and their defaults, and needs no provider. */
+    private static void variablesIn(Path workDir) throws java.io.IOException {
         if (!Files.exists(workDir.resolve("variables.tf"))) {
             Files.copy(LabTerraformRenderTest.TF.resolve("variables.tf"), workDir.resolve("variables.tf"));
         }
-        return Terraform.get().evaluateStrings(workDir,
-                List.of(LabTerraformRenderTest.templateCall("client-init.sh.tftpl")), variables(members)).get(0);
     }
 
     private static String[] variables(int members) {
