@@ -60,6 +60,15 @@ class LabContainersIT {
     static final Path LAB_LOOP = Path.of("..", "infra", "lab", "cpbench-lab").toAbsolutePath().normalize();
     static final String IMAGE = "cpbench-lab-host:local";
     static final int MEMBERS = 3;
+    /** Two client hosts: a load runs on an agent on each (Terraform's client_count 2). */
+    static final int CLIENTS = 2;
+    /**
+     * The matrix's scenarios and rounds (network (a): no netem here); {@code -Dcpbench.lab.scenarios=...} and
+     * {@code -Dcpbench.lab.rounds=3} run more, by hand (docs/aws-lab.md).
+     */
+    static final List<String> SCENARIOS = List.of(System.getProperty("cpbench.lab.scenarios", "client-leader,client-smart")
+            .split(","));
+    static final int ROUNDS = Integer.getInteger("cpbench.lab.rounds", 1);
 
     @TempDir
     static Path work;
@@ -67,7 +76,7 @@ class LabContainersIT {
     private Network network;
     private String prefix;
     private final List<GenericContainer<?>> members = new ArrayList<>();
-    private GenericContainer<?> client;
+    private final List<GenericContainer<?>> clients = new ArrayList<>();
     private Path userKey;
     private Path knownHosts;
     private Path outputs;
@@ -81,7 +90,9 @@ class LabContainersIT {
         for (int i = 0; i < MEMBERS; i++) {
             members.add(host("member-" + i, memberIp(i)));
         }
-        client = host("client-0", clientIp());
+        for (int i = 0; i < CLIENTS; i++) {
+            clients.add(host("client-" + i, clientIp(i)));
+        }
         for (GenericContainer<?> host : hosts()) {
             // what EC2 does with the key pair named in key_name, before the user data runs
             host.copyFileToContainer(Transferable.of(Files.readString(userKey.resolveSibling("user-key.pub")), 0600),
@@ -95,7 +106,10 @@ class LabContainersIT {
                     .contains("lab stand-in: -y -q openjdk-17-jre-headless iproute2 installed already",
                             "Created symlink /etc/systemd/system/multi-user.target.wants/cpbench-member.service");
         }
-        runUserData(client, LabUserData.client(work.resolve("tf"), MEMBERS));
+        String clientData = LabUserData.client(work.resolve("tf"), MEMBERS);
+        for (GenericContainer<?> client : clients) {
+            runUserData(client, clientData);
+        }
         StringBuilder pinned = new StringBuilder();
         for (GenericContainer<?> host : hosts()) {
             // the host's key as its first boot made it, read from the host, not over the network (EC2: its console)
@@ -120,31 +134,71 @@ class LabContainersIT {
     @Order(1)
     void theLabLoopRunsTheMatrixOnTheHostsOverSsh() throws Exception {
         Path results = work.resolve("results");
-        Process lab = new ProcessBuilder(LAB_LOOP.toString(), "--outputs", outputs.toString(), "--known-hosts",
-                knownHosts.toString(), "--key", userKey.toString(), "--results", results.toString(), "run",
-                "--scenario", "client-leader,client-smart", "--rounds", "1", "--cluster-warmup", "10s")
-                .redirectErrorStream(true).redirectOutput(work.resolve("lab-run.log").toFile()).start();
-        assertThat(lab.waitFor(10, TimeUnit.MINUTES)).as("cpbench-lab run ends within 10 minutes").isTrue();
-        String log = Files.readString(work.resolve("lab-run.log"));
-        assertThat(lab.exitValue()).as(log).isZero();
+        Lab lab = lab("lab-run.log", results, "run", "--scenario", String.join(",", SCENARIOS), "--rounds",
+                Integer.toString(ROUNDS), "--cluster-warmup", "10s");
+        assertThat(lab.exitCode()).as(lab.log()).isZero();
         for (int i = 0; i < MEMBERS; i++) {
-            assertThat(log).contains("member-" + i + " started on " + memberIp(i));
+            assertThat(lab.log()).contains("member-" + i + " started on " + memberIp(i));
         }
-        assertThat(log).contains("cluster ready", "(remote): member-0(" + memberIp(0) + ":5701, priority) leads",
-                "wrote 2 results, table.md and summary.csv");
-        Path run;
-        try (var dirs = Files.list(results)) {
-            run = dirs.filter(d -> d.getFileName().toString().endsWith("-matrix")).findFirst().orElseThrow();
-        }
-        String table = Files.readString(run.resolve("table.md"));
+        assertThat(lab.log()).contains("cluster ready", "(remote): member-0(" + memberIp(0) + ":5701, priority) leads",
+                "wrote " + SCENARIOS.size() * ROUNDS + " results, table.md and summary.csv");
+        String table = Files.readString(runDirectory(results, "-matrix").resolve("table.md"));
         assertThat(table.lines().filter(l -> l.contains("| (a) ")).map(l -> l.split("\\|")[1].strip() + " "
-                + l.split("\\|")[l.split("\\|").length - 1].strip())).containsExactly("client-leader OK", "client-smart OK");
+                + l.split("\\|")[l.split("\\|").length - 1].strip()))
+                .containsExactlyElementsOf(SCENARIOS.stream().map(scenario -> scenario + " OK").toList());
         assertThat(table).contains("p50 (µs)");
         assertThat(results.resolve("member-logs").resolve("member-0.log")).isNotEmptyFile();
-        for (GenericContainer<?> member : members) {
-            assertThat(exec(member, "bash", "-c", "systemctl is-active cpbench-member || true").strip())
-                    .as("the lab loop stopped the member's service").isEqualTo("inactive");
+        assertThat(serviceStates()).as("the lab loop stopped every member's service").containsOnly("inactive");
+    }
+
+    /**
+     * A load on an agent on each client host, the first client coordinating them over the control cluster, as
+     * {@code cpbench-lab load} runs it; the members are kept for the chaos run after it.
+     */
+    @Test
+    @Order(2)
+    void theLabLoopRunsALoadOnAnAgentOnEachClient() throws Exception {
+        Path results = work.resolve("load-results");
+        Lab lab = lab("lab-load.log", results, "--keep-members", "load", "--clients", "2", "--threads", "4",
+                "--duration", "10s", "--warmup", "2s", "--cluster-warmup", "5s", "--quiet");
+        assertThat(lab.exitCode()).as(lab.log()).isZero();
+        for (int i = 0; i < CLIENTS; i++) {
+            assertThat(lab.log()).contains("agent client-" + i + " started on " + clientIp(i));
+            assertThat(results.resolve("agent-logs").resolve("client-" + i + ".log")).as("client-%d's agent log", i)
+                    .isNotEmptyFile();
+            assertThat(clients.get(i).execInContainer("pgrep", "-f", "cpbench.jar agent").getExitCode())
+                    .as("client-%d's agent stopped by the lab loop", i).isEqualTo(1);
         }
+        assertThat(lab.log()).containsPattern("OK +on 2 agents");
+        assertThat(runDirectory(results, "-load")).isDirectory();
+        assertThat(serviceStates()).as("--keep-members kept every member").containsOnly("active");
+    }
+
+    /**
+     * Chaos on the lab, from the client as aws-lab.md gives it: the leader killed over SSH through the members' fault
+     * switch and systemd, started again, and the history checked.
+     */
+    @Test
+    @Order(3)
+    void aChaosRunOnTheClientKillsTheLeaderOverSsh() throws Exception {
+        Ssh chaos = direct(clientIp(), "cd /opt/cpbench && timeout 300 bin/cpbench chaos --topology remote"
+                + " --inventory inventory.json --nemesis kill-leader --restart --mix increment=4,read=1,write=1"
+                + " --objects 1 --clients 1 --threads 8 --duration 16s --fault-for 5s --interval 6s --cluster-warmup 5s"
+                + " --quiet --out runs/chaos", Duration.ofMinutes(6));
+        System.out.println("== the chaos run on the client:\n" + chaos.out());
+        assertThat(chaos.exitCode()).as(chaos.out()).isZero();
+        assertThat(chaos.out()).containsPattern("nemesis +[0-9.]+s +kill member \\d")
+                .containsPattern("nemesis +[0-9.]+s +restarted member \\d .*, back in CP")
+                .contains("linearizability: linearizable", "chaos run: OK");
+        assertThat(serviceStates()).as("the killed member started again").containsOnly("active");
+    }
+
+    @Test
+    @Order(4)
+    void theLabLoopStopsTheMembers() throws Exception {
+        Lab lab = lab("lab-stop.log", work.resolve("results"), "stop");
+        assertThat(lab.exitCode()).as(lab.log()).isZero();
+        assertThat(serviceStates()).containsOnly("inactive");
     }
 
     /**
@@ -152,7 +206,7 @@ class LabContainersIT {
      * lab loop put there, as the inventory's {@code ssh} says.
      */
     @Test
-    @Order(2)
+    @Order(5)
     void theMembersFaultSwitchWorksOverSshForReal() throws Exception {
         String m0 = memberIp(0);
         String m1 = memberIp(1);
@@ -182,6 +236,43 @@ class LabContainersIT {
     record Ssh(int exitCode, String out) {
     }
 
+    record Lab(int exitCode, String log) {
+    }
+
+    /** {@code infra/lab/cpbench-lab} with the stand-ins' outputs, pinned host keys and the EC2 key pair's key. */
+    private Lab lab(String logName, Path results, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(LAB_LOOP.toString(), "--outputs", outputs.toString(),
+                "--known-hosts", knownHosts.toString(), "--key", userKey.toString(), "--results", results.toString()));
+        command.addAll(List.of(args));
+        Path log = work.resolve(logName);
+        Process lab = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        boolean ended = lab.waitFor(10, TimeUnit.MINUTES);
+        if (!ended) {
+            lab.descendants().forEach(ProcessHandle::destroy);
+            lab.destroy();
+        }
+        // into the test's report, so that a failure in CI can be read
+        System.out.println("== cpbench-lab " + String.join(" ", args) + ":\n" + Files.readString(log));
+        assertThat(ended).as("cpbench-lab %s ends within 10 minutes", String.join(" ", args)).isTrue();
+        return new Lab(lab.exitValue(), Files.readString(log));
+    }
+
+    private static Path runDirectory(Path results, String suffix) throws IOException {
+        try (var dirs = Files.list(results)) {
+            return dirs.filter(d -> d.getFileName().toString().endsWith(suffix)).findFirst()
+                    .orElseThrow(() -> new AssertionError("no *" + suffix + " run in " + results));
+        }
+    }
+
+    /** Each member's cpbench-member unit, as systemd says. */
+    private List<String> serviceStates() throws Exception {
+        List<String> states = new ArrayList<>();
+        for (GenericContainer<?> member : members) {
+            states.add(exec(member, "bash", "-c", "systemctl is-active cpbench-member || true").strip());
+        }
+        return states;
+    }
+
     /** From the client to a member, with what the inventory's ssh section names (the lab key, pinned host keys). */
     private Ssh ssh(String member, String command) throws Exception {
         return direct(clientIp(), "ssh -i ~/.ssh/cpbench-lab -o BatchMode=yes -o StrictHostKeyChecking=yes"
@@ -189,12 +280,21 @@ class LabContainersIT {
     }
 
     private Ssh direct(String host, String command) throws Exception {
+        return direct(host, command, Duration.ofSeconds(60));
+    }
+
+    private Ssh direct(String host, String command, Duration limit) throws Exception {
+        Path out = Files.createTempFile(work, "ssh", ".out");
         Process p = new ProcessBuilder("ssh", "-i", userKey.toString(), "-o", "BatchMode=yes", "-o",
                 "StrictHostKeyChecking=yes", "-o", "UserKnownHostsFile=" + knownHosts, "-o", "GlobalKnownHostsFile=/dev/null",
-                "-o", "ConnectTimeout=10", "admin@" + host, command).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        return new Ssh(p.exitValue(), out);
+                "-o", "ConnectTimeout=10", "admin@" + host, command).redirectErrorStream(true)
+                .redirectOutput(out.toFile()).start();
+        if (!p.waitFor(limit.toSeconds(), TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("ssh " + host + " '" + command + "' did not end within " + limit + ": "
+                    + Files.readString(out));
+        }
+        return new Ssh(p.exitValue(), Files.readString(out));
     }
 
     private void buildImage() throws Exception {
@@ -241,8 +341,14 @@ class LabContainersIT {
         return prefix + (11 + i);
     }
 
+    /** The first client, which runs the suite (and the lab loop reaches the members through). */
     private String clientIp() {
-        return prefix + "10";
+        return clientIp(0);
+    }
+
+    /** As main.tf's client_ips: the first client .10, the others .101 up. */
+    private String clientIp(int i) {
+        return prefix + (i == 0 ? 10 : 100 + i);
     }
 
     @SuppressWarnings("resource")
@@ -265,9 +371,7 @@ class LabContainersIT {
 
     private List<GenericContainer<?>> hosts() {
         List<GenericContainer<?>> all = new ArrayList<>(members);
-        if (client != null) {
-            all.add(client);
-        }
+        all.addAll(clients);
         return all;
     }
 
@@ -298,7 +402,12 @@ class LabContainersIT {
         ObjectNode o = json.createObjectNode();
         o.set("client_public_ip", output(json, json.getNodeFactory().textNode(clientIp())));
         o.set("lab_private_key", output(json, json.getNodeFactory().textNode(labPrivateKey)));
-        ArrayNode clientIps = json.createArrayNode().add(clientIp());
+        ArrayNode clientIps = json.createArrayNode();
+        ArrayNode clientIds = json.createArrayNode();
+        for (int i = 0; i < CLIENTS; i++) {
+            clientIps.add(clientIp(i));
+            clientIds.add(String.format("i-0c%015x", i));
+        }
         o.set("client_public_ips", output(json, clientIps));
         o.set("client_private_ips", output(json, clientIps));
         ObjectNode inventory = json.createObjectNode().put("format", "cpbench-inventory/1").put("clusterName", "cpbench-lab")
@@ -315,12 +424,16 @@ class LabContainersIT {
         }
         inventory.putObject("ssh").put("user", "admin").put("identityFile", "/home/admin/.ssh/cpbench-lab")
                 .put("netemCommand", "sudo /usr/local/bin/cpbench-netem")
+                .put("faultCommand", "sudo /usr/local/bin/cpbench-fault")
                 .put("knownHostsFile", "/home/admin/.ssh/cpbench-lab.known_hosts");
-        inventory.putArray("clients").addObject().put("host", clientIp()).put("name", "client-0");
+        ArrayNode clientList = inventory.putArray("clients");
+        for (int i = 0; i < CLIENTS; i++) {
+            clientList.addObject().put("host", clientIp(i)).put("name", "client-" + i);
+        }
         o.set("inventory", output(json, inventory));
         o.set("member_private_ips", output(json, memberIps));
         o.set("member_instance_ids", output(json, ids));
-        o.set("client_instance_ids", output(json, json.createArrayNode().add("i-0c000000000000000")));
+        o.set("client_instance_ids", output(json, clientIds));
         o.set("region", output(json, json.getNodeFactory().textNode("us-east-1")));
         o.set("priority_member", output(json, json.getNodeFactory().numberNode(0)));
         o.set("slow_member", output(json, json.getNodeFactory().numberNode(-1)));
