@@ -21,7 +21,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 
 /**
  * A sweep's grid: routings (scenarios) x client instances x threads per client (x open-loop rates), with the cell's
@@ -35,8 +34,6 @@ public record SweepGrid(List<String> scenarios, List<Integer> clients, List<Inte
     public static final List<String> DEFAULT_SCENARIOS = List.of("client-leader-aware", "client-smart", "client-follower");
     public static final List<Integer> DEFAULT_CLIENTS = List.of(1);
     public static final List<Integer> DEFAULT_THREADS = List.of(1, 4, 16, 32, 64, 128);
-    public static final Set<String> KEYS = Set.of("scenarios", "clients", "threads", "rates", "mix", "duration", "warmup",
-            "repeats", "slo", "members", "fresh-clusters");
     /** Starting a fresh cluster for another member setting, and settling its leadership: ~25 s here. */
     public static final Duration CLUSTER_START = Duration.ofSeconds(30);
     /** Setting a session up, clients included, and reading leadership back: measured at 1-3 s a cell here. */
@@ -252,6 +249,8 @@ public record SweepGrid(List<String> scenarios, List<Integer> clients, List<Inte
     private static final SpecMapping GRID = SpecMapping.lenient().unknownCalled("key")
             .text(Duration.class, "a duration, like 30s", Durations::parse)
             .must("members", "must map settings to lists, like {operation-threads: [1, 2, 4]}");
+    /** The keys a grid file may give (FileValues' components), sorted. */
+    public static final List<String> KEYS = GRID.keys(FileValues.class);
 
     /** @throws IllegalArgumentException naming the file and what is wrong, in one line */
     public static FileValues readFile(Path file) {
@@ -270,7 +269,7 @@ public record SweepGrid(List<String> scenarios, List<Integer> clients, List<Inte
                 return FileValues.NONE;
             }
             if (!tree.isObject()) {
-                throw new IllegalArgumentException("a grid is a mapping of keys (" + String.join(", ", KEYS.stream().sorted().toList()) + ")");
+                throw new IllegalArgumentException("a grid is a mapping of keys (" + String.join(", ", KEYS) + ")");
             }
             return GRID.read(tree, FileValues.class);
         } catch (IllegalArgumentException e) {

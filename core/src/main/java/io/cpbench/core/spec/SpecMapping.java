@@ -128,6 +128,12 @@ public final class SpecMapping {
         }
     }
 
+    /** The keys a {@code type} reads, as a spec names them (a record's components, or their {@code @JsonProperty}), sorted. */
+    public List<String> keys(Class<?> type) {
+        return mapper.getDeserializationConfig().introspect(mapper.constructType(type)).findProperties().stream()
+                .map(com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition::getName).sorted().toList();
+    }
+
     /** Jackson's mapping error in the spec's terms. */
     String oneLine(JacksonException e) {
         String path = e instanceof JsonMappingException m ? path(m.getPath()) : "";
