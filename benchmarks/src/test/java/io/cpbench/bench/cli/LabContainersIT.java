@@ -135,7 +135,7 @@ class LabContainersIT {
     void theLabLoopRunsTheMatrixOnTheHostsOverSsh() throws Exception {
         Path results = work.resolve("results");
         Lab lab = lab("lab-run.log", results, "run", "--scenario", String.join(",", SCENARIOS), "--rounds",
-                Integer.toString(ROUNDS), "--cluster-warmup", "10s");
+                Integer.toString(ROUNDS), "--cluster-warmup", "5s");
         assertThat(lab.exitCode()).as(lab.log()).isZero();
         for (int i = 0; i < MEMBERS; i++) {
             assertThat(lab.log()).contains("member-" + i + " started on " + memberIp(i));
@@ -160,7 +160,7 @@ class LabContainersIT {
     void theLabLoopRunsALoadOnAnAgentOnEachClient() throws Exception {
         Path results = work.resolve("load-results");
         Lab lab = lab("lab-load.log", results, "--keep-members", "load", "--clients", "2", "--threads", "4",
-                "--duration", "10s", "--warmup", "2s", "--cluster-warmup", "5s", "--quiet");
+                "--duration", "6s", "--warmup", "1s", "--cluster-warmup", "5s", "--quiet");
         assertThat(lab.exitCode()).as(lab.log()).isZero();
         for (int i = 0; i < CLIENTS; i++) {
             assertThat(lab.log()).contains("agent client-" + i + " started on " + clientIp(i));
