@@ -65,7 +65,7 @@ public final class ReportModel {
             List<Path> inside = list(path).stream().filter(Files::isDirectory).filter(ReportModel::isRunDirectory).toList();
             if (inside.isEmpty()) {
                 throw new ResultFormatException(path + ": no run here (no result files, chaos.json, sweep.json or an ab"
-                        + " run's slices.csv), nor in the directories inside it");
+                        + " run's slices.csv, or a matrix run's summary.csv and table.md), nor in the directories inside it");
             }
             dirs.addAll(inside);
         }

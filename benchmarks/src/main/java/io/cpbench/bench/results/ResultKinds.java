@@ -11,7 +11,8 @@ import java.util.function.Predicate;
 /**
  * The kinds of result a run directory can hold, in the order they are looked for: a sweep's {@code sweep.json}, a
  * chaos run's {@code chaos.json}, an ab run's {@code ab.json} (or, written before it, its {@code slices.csv} and
- * {@code table.md}), else result files ({@code cpbench-result/1}, {@code /2}: scenario runs, load runs, JMH trials).
+ * {@code table.md}), else result files ({@code cpbench-result/1}, {@code /2}: scenario runs, load runs, JMH trials),
+ * else a matrix run's {@code summary.csv} and {@code table.md} alone (a run whose result files were not kept).
  * To add a kind: write its class ({@link ResultKind}: its status, history run and report section, reading its own
  * document) and add a line here.
  */
@@ -24,7 +25,8 @@ public final class ResultKinds {
             new Kind(SweepResults::in, SweepResults::read),
             new Kind(ChaosResults::in, ChaosResults::read),
             new Kind(AbResults::in, AbResults::read),
-            new Kind(ScenarioResults::in, ScenarioResults::read));
+            new Kind(ScenarioResults::in, ScenarioResults::read),
+            new Kind(SummaryResults::in, SummaryResults::read));
 
     private ResultKinds() {
     }
@@ -46,6 +48,6 @@ public final class ResultKinds {
             }
         }
         throw new ResultFormatException(dir + ": no run here (no result files, chaos.json, sweep.json or an ab run's"
-                + " ab.json or slices.csv)");
+                + " ab.json or slices.csv, or a matrix run's summary.csv and table.md)");
     }
 }

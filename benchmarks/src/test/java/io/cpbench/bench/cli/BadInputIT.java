@@ -176,8 +176,8 @@ class BadInputIT {
                         "--baseline", "nope"}),
                 Arguments.of(2, "{d}/empty-parent: no result files in this directory or the 1 directories inside it",
                         new String[]{"report", "{d}/empty-parent"}),
-                Arguments.of(2, "{d}/empty-parent: no run here (no result files, chaos.json, sweep.json or an ab run's slices.csv),"
-                        + " nor in the directories inside it", new String[]{"report", "{d}/empty-parent", "--html", "{d}/r.html"}),
+                Arguments.of(2, "{d}/empty-parent: no run here (no result files, chaos.json, sweep.json or an ab run's slices.csv,"
+                        + " or a matrix run's summary.csv and table.md), nor in the directories inside it", new String[]{"report", "{d}/empty-parent", "--html", "{d}/r.html"}),
                 Arguments.of(2, "slices.csv, line 2: For input string: \"two\"",
                         new String[]{"report", "{d}/ab-corrupt", "--html", "{d}/r.html"}),
                 Arguments.of(2, "{d}/chaos-wrong/chaos.json: not a chaos run's chaos.json (",
