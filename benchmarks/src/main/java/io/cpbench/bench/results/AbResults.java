@@ -7,7 +7,6 @@ import io.cpbench.core.result.AbSlices;
 import io.cpbench.core.result.ResultFormatException;
 import io.cpbench.core.status.Status;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -103,7 +102,7 @@ public final class AbResults implements ResultKind {
             }
         }
         Path document = doc != null ? dir.resolve(AbDocument.FILE) : dir.resolve(TABLE);
-        return HistoryRun.ofDocument(document, kind == null ? "ab" : kind, null, modified(document), status(),
+        return HistoryRun.ofDocument(document, kind == null ? "ab" : kind, null, Documents.modified(document), status(),
                 doc == null ? null : doc.environment(), null, rows);
     }
 
@@ -125,15 +124,6 @@ public final class AbResults implements ResultKind {
         double m = values.length % 2 == 1 ? values[values.length / 2]
                 : (values[values.length / 2 - 1] + values[values.length / 2]) / 2;
         return Math.round(m);
-    }
-
-    /** When a file was last written, as an instant; null when that cannot be read. */
-    private static String modified(Path file) {
-        try {
-            return Files.getLastModifiedTime(file).toInstant().toString();
-        } catch (IOException e) {
-            return null;
-        }
     }
 
     /**

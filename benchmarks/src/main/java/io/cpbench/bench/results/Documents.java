@@ -64,6 +64,15 @@ public final class Documents {
         }
     }
 
+    /** When a file was last written, as an instant; null when that cannot be read. */
+    static String modified(Path file) {
+        try {
+            return Files.getLastModifiedTime(file).toInstant().toString();
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
     private static String firstLine(Exception e) {
         return String.valueOf(e.getMessage()).lines().findFirst().orElse("");
     }

@@ -5,7 +5,6 @@ import io.cpbench.core.result.CsvSummary;
 import io.cpbench.core.result.ResultFormatException;
 import io.cpbench.core.status.Status;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -152,16 +151,8 @@ public final class SummaryResults implements ResultKind {
     @Override
     public HistoryRun history(String kind) {
         Path document = dir.resolve(SUMMARY);
-        return HistoryRun.ofDocument(document, kind == null ? "matrix" : kind, null, modified(document), status(), null,
+        return HistoryRun.ofDocument(document, kind == null ? "matrix" : kind, null, Documents.modified(document), status(), null,
                 null, rows);
-    }
-
-    private static String modified(Path file) {
-        try {
-            return Files.getLastModifiedTime(file).toInstant().toString();
-        } catch (IOException e) {
-            return null;
-        }
     }
 
     @Override
