@@ -150,7 +150,7 @@ final class StoreOpening {
     /**
      * Held as long as this class is: java.util.logging keeps a logger by a weak reference only, so a level set on one
      * that nothing holds is lost when it is collected, and Flyway's loggers, made after that, print INFO again (seen:
-     * ten INFO lines on the first open of a store by {@code history import}, whose reading had run the collector).
+     * eight INFO lines on the first open of a store by {@code history import}, whose reading had run the collector).
      */
     private static final java.util.logging.Logger FLYWAY_LOGGING = java.util.logging.Logger.getLogger("org.flywaydb");
 

@@ -69,6 +69,12 @@ class LabContainersIT {
     static final List<String> SCENARIOS = List.of(System.getProperty("cpbench.lab.scenarios", "client-leader,client-smart")
             .split(","));
     static final int ROUNDS = Integer.getInteger("cpbench.lab.rounds", 1);
+    /**
+     * Added to the quick matrix's own (CI's time: shorter cells, no warm-up round); {@code -Dcpbench.lab.run-options=}
+     * runs the quick matrix as it is.
+     */
+    static final List<String> RUN_OPTIONS = List.of(System.getProperty("cpbench.lab.run-options",
+            "--duration 4s --warmup-round 0s --settle 2s").split(" ")).stream().filter(o -> !o.isBlank()).toList();
 
     @TempDir
     static Path work;
@@ -134,8 +140,10 @@ class LabContainersIT {
     @Order(1)
     void theLabLoopRunsTheMatrixOnTheHostsOverSsh() throws Exception {
         Path results = work.resolve("results");
-        Lab lab = lab("lab-run.log", results, "run", "--scenario", String.join(",", SCENARIOS), "--rounds",
-                Integer.toString(ROUNDS), "--cluster-warmup", "5s");
+        List<String> run = new ArrayList<>(List.of("run", "--scenario", String.join(",", SCENARIOS), "--rounds",
+                Integer.toString(ROUNDS), "--cluster-warmup", "5s"));
+        run.addAll(RUN_OPTIONS);
+        Lab lab = lab("lab-run.log", results, run.toArray(String[]::new));
         assertThat(lab.exitCode()).as(lab.log()).isZero();
         for (int i = 0; i < MEMBERS; i++) {
             assertThat(lab.log()).contains("member-" + i + " started on " + memberIp(i));
@@ -161,6 +169,10 @@ class LabContainersIT {
         Path results = work.resolve("load-results");
         Lab lab = lab("lab-load.log", results, "--keep-members", "load", "--clients", "2", "--threads", "4",
                 "--duration", "6s", "--warmup", "1s", "--cluster-warmup", "5s", "--quiet");
+        for (int i = 0; i < CLIENTS && lab.exitCode() != 0; i++) { // what each agent said, into the test's report
+            Path agentLog = results.resolve("agent-logs").resolve("client-" + i + ".log");
+            System.out.println("== client-" + i + "'s agent log:\n" + (Files.exists(agentLog) ? Files.readString(agentLog) : "(none)"));
+        }
         assertThat(lab.exitCode()).as(lab.log()).isZero();
         for (int i = 0; i < CLIENTS; i++) {
             assertThat(lab.log()).contains("agent client-" + i + " started on " + clientIp(i));
