@@ -83,7 +83,7 @@ class ControlStrangersIT {
             }
 
             // 2. A plain member with another name: it is not let in, so it sees no agent and reaches none.
-            HazelcastInstance stranger = member("cpbench-control", agentAddress);
+            HazelcastInstance stranger = member("cpbench-control", agentAddress, null, null, 5);
             try {
                 assertThat(stranger.getCluster().getMembers()).as("the stranger's view").hasSize(1);
                 stranger.getTopic("cpbench-stops").publish("any run");
@@ -270,6 +270,16 @@ class ControlStrangersIT {
 
     /** As above, saying by its attributes that it has {@code role} and {@code name} (as cp-bench's members do). */
     private static HazelcastInstance member(String clusterName, String address, String role, String name) {
+        // a member with the name may take more than Hazelcast's 5 s to be answered by the control cluster on a busy
+        // 2-core machine (CI once saw the insider give up and start a cluster of its own); it joins as soon as it is
+        return member(clusterName, address, role, name, 40);
+    }
+
+    /**
+     * As above, trying to join for at most {@code joinSeconds} before it starts a cluster of its own: a member with
+     * another name is never let in, so it waits that long in vain.
+     */
+    private static HazelcastInstance member(String clusterName, String address, String role, String name, int joinSeconds) {
         Config config = new Config().setClusterName(clusterName).setInstanceName("stranger-" + System.nanoTime());
         if (role != null) {
             config.getMemberAttributeConfig().setAttribute("cpbench.role", role);
@@ -277,7 +287,7 @@ class ControlStrangersIT {
         }
         config.setProperty("hazelcast.phone.home.enabled", "false");
         config.setProperty("hazelcast.socket.bind.any", "false");
-        config.setProperty("hazelcast.max.join.seconds", "5");
+        config.setProperty("hazelcast.max.join.seconds", String.valueOf(joinSeconds));
         config.setProperty("hazelcast.partition.count", "7"); // as the control cluster's, or Hazelcast refuses the join for that
         config.setLiteMember(true);
         config.getNetworkConfig().setPort(FreePortsHolder.port()).setPortAutoIncrement(true).setPortCount(50);
