@@ -118,9 +118,16 @@ public final class LeaderHint implements Callable<String>, HazelcastInstanceAwar
      * The {@code host:port} clients know member {@code uuid} by. With advanced networking (members in containers, say)
      * clients reach a member elsewhere than members do, and CP members are known by their member address
      * ({@code memberAddress}); otherwise the two are the same.
+     *
+     * <p>{@code uuid} may be a CP member's, which is not its cluster member's UUID once the member was promoted into CP
+     * after the start (a restarted member, say: {@code CPMember.getUuid()} "does not have to be same" as the member's),
+     * so the member is then found by its member address, which a CP member shares with its cluster member.
      */
     public static String clientAddress(NodeEngine engine, java.util.UUID uuid, com.hazelcast.cluster.Address memberAddress) {
         com.hazelcast.cluster.Member member = engine.getClusterService().getMember(uuid);
+        if (member == null) {
+            member = engine.getClusterService().getMember(memberAddress);
+        }
         com.hazelcast.cluster.Address address = member == null ? null
                 : member.getAddressMap().get(com.hazelcast.instance.EndpointQualifier.CLIENT);
         if (address == null) {

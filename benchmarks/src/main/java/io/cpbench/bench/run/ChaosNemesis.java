@@ -129,6 +129,21 @@ public final class ChaosNemesis {
 
     /** Injects and heals on the schedule until {@code loadEndNanos} (System.nanoTime) or until stopped. */
     public void run(long loadEndNanos, long seed) throws InterruptedException {
+        try {
+            injectOnSchedule(loadEndNanos, seed);
+        } finally {
+            if (skipped > 0) {
+                // said at the end too, where the faults are counted: a run that asked for 10 and injected 1 must say so
+                line(skipped + " fault" + (skipped == 1 ? " was" : "s were") + " skipped for want of a target (last: "
+                        + lastSkip + "); " + windows.size() + " injected");
+            }
+        }
+    }
+
+    private int skipped;
+    private String lastSkip;
+
+    private void injectOnSchedule(long loadEndNanos, long seed) throws InterruptedException {
         SplittableRandom random = new SplittableRandom(seed);
         int killed = 0;
         int injected = 0;
@@ -149,6 +164,8 @@ public final class ChaosNemesis {
                 side = pick(plan.target(), alive, leader, n, random);
             } catch (RuntimeException e) {
                 line("no target: " + e.getMessage() + "; skipping this fault");
+                skipped++;
+                lastSkip = e.getMessage();
                 continue;
             }
             String name = describe(side);
