@@ -178,6 +178,7 @@ final class ResultSchemas {
             case "starts.json" -> Optional.of("starts");
             case "load.json" -> Optional.of("load");
             case "ab.json" -> Optional.of("ab");
+            case "inventory.json" -> Optional.of("inventory"); // a reference run's lab members, beside its results
             default -> ResultFiles.isResultFile(file) ? Optional.of("result") : Optional.empty();
         };
     }
