@@ -267,7 +267,7 @@ class LabLoopbackIT {
                     + " 10.42.0.10:5801,10.42.0.101:5801 --bind " + agent[1] + " --name " + agent[2] + " .*");
             // stopped, and waited for until gone (SIGKILL after 20 s)
             int stop = indexOf(lines, "\\+ ssh admin@" + agent[0].replace(".", "\\.") + " pkill -f '\\[c\\]pbench.jar agent' \\|\\| true;"
-                    + " for _ in 1 2 .* 20; do pgrep -f '\\[c\\]pbench.jar agent' > /dev/null \\|\\| exit 0; sleep 1; done;"
+                    + " for _ in \\$\\(seq 20\\); do pgrep -f '\\[c\\]pbench.jar agent' > /dev/null \\|\\| break; sleep 1; done;"
                     + " pkill -9 -f '\\[c\\]pbench.jar agent' \\|\\| true");
             assertThat(start).as(out).isNotNegative().isLessThan(coordinator);
             assertThat(stop).as(out).isGreaterThan(fetch);
