@@ -96,6 +96,9 @@ public final class ChaosNemesis {
     private final CountDownLatch stop;
     private final List<String> log = new ArrayList<>();
     private final List<Availability.Window> windows = new ArrayList<>();
+    /** Faults due that found no target, and why the last did not: said at the end of the run. */
+    private int skipped;
+    private String lastSkip;
 
     public ChaosNemesis(Plan plan, Schedule schedule, Topology topology, Faults faults, HistoryRecorder recorder,
                         PrintStream console, CountDownLatch stop) {
@@ -139,9 +142,6 @@ public final class ChaosNemesis {
             }
         }
     }
-
-    private int skipped;
-    private String lastSkip;
 
     private void injectOnSchedule(long loadEndNanos, long seed) throws InterruptedException {
         SplittableRandom random = new SplittableRandom(seed);

@@ -42,7 +42,7 @@ class ReferenceFoldersTest {
             List<Path> runs = RunImport.find(folder);
             for (Path run : runs) {
                 try {
-                    ResultKinds.read(run).history(null);
+                    RunImport.read(run, null);
                 } catch (RuntimeException e) {
                     problems.add(REFERENCE.relativize(run) + ": does not read: " + e.getMessage());
                 }
