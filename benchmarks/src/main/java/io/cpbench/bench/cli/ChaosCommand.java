@@ -32,7 +32,8 @@ import java.util.Locale;
                 + " another, each on a fresh cluster and into its own run directory; the exit code is the worst."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {" 0:every checker passed", " 1:a checker failed (not linearizable, an invariant broken), or the run failed",
-                " 2:bad input; nothing was started", " 3:a verdict is unknown (the linearizability check ran over its budget)",
+                " 2:bad input; nothing was started", " 3:not decided: the linearizability check ran over its budget, or a fault that came due"
+                        + " found no target (no leader) and was skipped",
                 "130:interrupted (Ctrl-C); the history so far is checked and kept"},
         footer = {"", "Nemeses: FAULT-TARGET.",
                 "  FAULT:",

@@ -1,8 +1,10 @@
 package io.cpbench.bench.run;
 
 import io.cpbench.core.check.Availability;
+import io.cpbench.core.check.Checker;
 import io.cpbench.core.history.HistoryRecorder;
 import io.cpbench.core.load.Durations;
+import io.cpbench.core.status.Status;
 import io.cpbench.topology.Faults;
 import io.cpbench.topology.LeaderView;
 import io.cpbench.topology.MemberRef;
@@ -94,14 +96,35 @@ public final class ChaosNemesis {
     private final HistoryRecorder recorder;
     private final PrintStream console;
     private final CountDownLatch stop;
+    private final java.util.function.Supplier<LeaderView> leaderRead;
+    private final Duration targetRetry;
     private final List<String> log = new ArrayList<>();
     private final List<Availability.Window> windows = new ArrayList<>();
-    /** Faults due that found no target, and why the last did not: said at the end of the run. */
+    /** Faults due that found no target, and why the last did not: said at the end of the run, and in its verdict. */
     private int skipped;
     private String lastSkip;
 
+    /** How often a fault that finds no target (no leader yet) asks again before it is skipped, and how far apart. */
+    static final int TARGET_ATTEMPTS = 11;
+    static final Duration TARGET_RETRY = Duration.ofMillis(500);
+
     public ChaosNemesis(Plan plan, Schedule schedule, Topology topology, Faults faults, HistoryRecorder recorder,
                         PrintStream console, CountDownLatch stop) {
+        this(plan, schedule, topology, faults, recorder, console, stop,
+                new LeaderWait(() -> topology.leadership().read(), TARGET_RETRY));
+    }
+
+    /**
+     * Who leads now, and how far apart a fault with no target asks again: the topology's leadership read and
+     * {@link #TARGET_RETRY}, or a test's script and its own pace.
+     */
+    record LeaderWait(java.util.function.Supplier<LeaderView> read, Duration retry) {
+    }
+
+    ChaosNemesis(Plan plan, Schedule schedule, Topology topology, Faults faults, HistoryRecorder recorder,
+                 PrintStream console, CountDownLatch stop, LeaderWait leaderWait) {
+        this.leaderRead = leaderWait.read();
+        this.targetRetry = leaderWait.retry();
         this.plan = plan;
         this.schedule = schedule;
         this.topology = topology;
@@ -128,6 +151,25 @@ public final class ChaosNemesis {
                     i + 1 < windows.size() ? windows.get(i + 1).injected() : historyEnd + 1));
         }
         return closed;
+    }
+
+    /**
+     * The nemesis's own check, once it has run: OK when every fault that came due was injected; UNKNOWN when some
+     * found no target (the leader-aimed ones while no member led): nothing failed, but the run tested fewer faults
+     * than its schedule asked for, so it cannot stand for a run that did. ({@code --faults 10} that injected 1 used to
+     * end OK "over 1 fault".)
+     */
+    public Checker.Verdict verdict() {
+        return verdict(windows.size(), skipped, lastSkip);
+    }
+
+    public static Checker.Verdict verdict(int injected, int skipped, String lastSkip) {
+        String faults = injected + " fault" + (injected == 1 ? "" : "s") + " injected";
+        if (skipped == 0) {
+            return new Checker.Verdict("nemesis", Status.OK, faults + "; none skipped");
+        }
+        return new Checker.Verdict("nemesis", Status.UNKNOWN, faults + ", " + skipped + " skipped for want of a target"
+                + " (last: " + lastSkip + "): the run tested fewer faults than it was due to");
     }
 
     /** Injects and heals on the schedule until {@code loadEndNanos} (System.nanoTime) or until stopped. */
@@ -157,15 +199,11 @@ public final class ChaosNemesis {
                 line("not killing more: " + killed + " of " + n + " are down, and the group must keep its majority (use --restart)");
                 return;
             }
-            List<MemberRef> side;
-            try {
-                List<MemberRef> alive = topology.members().stream().filter(topology::isAlive).toList();
-                MemberRef leader = plan.target() == Target.RANDOM ? null : leaderNow();
-                side = pick(plan.target(), alive, leader, n, random);
-            } catch (RuntimeException e) {
-                line("no target: " + e.getMessage() + "; skipping this fault");
-                skipped++;
-                lastSkip = e.getMessage();
+            List<MemberRef> side = findTarget(random, n, loadEndNanos);
+            if (side == STOPPED) {
+                return;
+            }
+            if (side == null) {
                 continue;
             }
             String name = describe(side);
@@ -189,8 +227,45 @@ public final class ChaosNemesis {
         }
     }
 
+    /** {@link #findTarget}'s answer when the run was stopped while it waited. */
+    private static final List<MemberRef> STOPPED = java.util.Collections.unmodifiableList(new ArrayList<>());
+
+    /**
+     * Whom the fault that came due hits. One due just after an election may find no leader yet: it asks again
+     * {@link #TARGET_RETRY} apart (a test's own), {@link #TARGET_ATTEMPTS} times at most and while the fault still fits before the
+     * load ends. Null when none was found: that is said, and counted as skipped (the run's verdict is then not OK: it
+     * did not test what it was asked to); {@link #STOPPED} when the run was stopped meanwhile.
+     */
+    private List<MemberRef> findTarget(SplittableRandom random, int n, long loadEndNanos) throws InterruptedException {
+        long since = System.nanoTime();
+        String noTarget = null;
+        int asked = 0;
+        while (asked < TARGET_ATTEMPTS) {
+            asked++;
+            try {
+                List<MemberRef> alive = topology.members().stream().filter(topology::isAlive).toList();
+                MemberRef leader = plan.target() == Target.RANDOM ? null : leaderNow();
+                return pick(plan.target(), alive, leader, n, random);
+            } catch (RuntimeException e) {
+                noTarget = e.getMessage();
+            }
+            boolean fits = System.nanoTime() + targetRetry.toNanos() + schedule.faultFor().toNanos() <= loadEndNanos;
+            if (!fits || asked == TARGET_ATTEMPTS) {
+                break;
+            }
+            if (stop.await(targetRetry.toMillis(), TimeUnit.MILLISECONDS)) {
+                return STOPPED;
+            }
+        }
+        line(String.format(Locale.ROOT, "no target: %s (asked %d time%s over %.1f s); skipping this fault", noTarget,
+                asked, asked == 1 ? "" : "s", (System.nanoTime() - since) / 1e9));
+        skipped++;
+        lastSkip = noTarget;
+        return null;
+    }
+
     private MemberRef leaderNow() {
-        LeaderView view = topology.leadership().read();
+        LeaderView view = leaderRead.get();
         if (view.leader() == null) {
             throw new IllegalStateException("no member leads the CP group now");
         }

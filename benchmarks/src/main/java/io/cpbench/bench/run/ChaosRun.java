@@ -227,11 +227,13 @@ public final class ChaosRun extends StoppableRun implements RunKind {
         console.printf(Locale.ROOT, "%nhistory: %,d events -> history.jsonl (and jepsen/*.log, one per register)%n", events.size());
         console.println("checking linearizability ...");
         // the checkers, composed (their order breaks ties for the run's reason): the load's ending, its invariants
-        // and thresholds, linearizability of the registers, availability around each fault
+        // and thresholds, linearizability of the registers, availability around each fault, and whether every fault
+        // that came due was injected
         Checker.LinearizabilityCheck linearizability = new Checker.LinearizabilityCheck(
                 new Linearizability.Budget(config.timeBudget(), Linearizability.Budget.DEFAULT.memoryBytes()));
         Checker.AvailabilityCheck availabilityCheck = new Checker.AvailabilityCheck();
-        List<Checker.Verdict> checks = Checker.all(List.of(Checker.ofLoad(), linearizability, availabilityCheck))
+        List<Checker.Verdict> checks = Checker.all(List.of(Checker.ofLoad(), linearizability, availabilityCheck,
+                run -> List.of(nemesis.verdict())))
                 .check(new Checker.Recorded(events, closed, load));
         Linearizability.Result lin = linearizability.result();
         List<Availability.Result> availability = availabilityCheck.results();

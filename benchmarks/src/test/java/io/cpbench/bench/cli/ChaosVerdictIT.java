@@ -43,10 +43,11 @@ class ChaosVerdictIT {
         JsonNode chaos = new ObjectMapper().readTree(runDir.resolve("chaos.json").toFile());
         assertThat(chaos.path("load").path("outcome").asText()).as("the load itself ran to its end").isEqualTo("OK");
         assertThat(chaos.path("reason").asText()).startsWith("counter: VIOLATED: PLANTED LOST INCREMENT");
-        // every checker's verdict is kept: the load ran to its end, the counter broke, the history is linearizable
+        // every checker's verdict is kept: the load ran to its end, the counter broke, the history is linearizable,
+        // and every fault that came due was injected
         assertThat(chaos.path("checks").findValuesAsText("name")).containsExactly("load", "counter", "linearizability",
-                "availability");
-        assertThat(chaos.path("checks").findValuesAsText("status")).containsExactly("OK", "FAIL", "OK", "OK");
+                "availability", "nemesis");
+        assertThat(chaos.path("checks").findValuesAsText("status")).containsExactly("OK", "FAIL", "OK", "OK", "OK");
         OneVerdict.agree(Status.FAIL, finished, runDir, "chaos.json");
         assertThat(CliProcess.leftovers(work, runDir)).isEmpty();
     }

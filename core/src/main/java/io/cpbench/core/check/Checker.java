@@ -15,7 +15,8 @@ import java.util.Locale;
  * that cannot decide says UNKNOWN with why; one that has nothing to check says so in an OK verdict's evidence.
  *
  * <p>The checkers a chaos run composes, in this order (the order breaks ties for the reason):
- * {@link #loadEnding}, {@link #invariants}, {@link #thresholds}, {@link LinearizabilityCheck}, {@link AvailabilityCheck}.
+ * {@link #loadEnding}, {@link #invariants}, {@link #thresholds}, {@link LinearizabilityCheck}, {@link AvailabilityCheck},
+ * and the nemesis's own (UNKNOWN when a fault that came due found no target, so fewer were tested than scheduled).
  */
 @FunctionalInterface
 public interface Checker {

@@ -18,7 +18,10 @@ public enum Status {
     TIMEBOXED,
     /** Leader or term changed during the run (or the client moved), so the numbers mix two situations. */
     UNSTABLE,
-    /** A check could not decide within its budget (a linearizability verdict that ran out of time); nothing failed. */
+    /**
+     * A check could not decide within its budget (a linearizability verdict that ran out of time), or a chaos run did
+     * not inject every fault that came due (no member to aim it at); nothing failed.
+     */
     UNKNOWN,
     /**
      * A threshold was crossed; the load ran to its end (it was not asked to abort on it) and what it measured stands.
