@@ -275,6 +275,10 @@ public final class ScenarioTable {
                     + " after %d paired rounds; about %,d rounds would narrow it to ±%.0f%% (--until-ci %.0f%% runs"
                     + " rounds until then).", band * 100, widest.resolution() * 100, widest.scenario(),
                     widest.interval().n(), needed, band * 100, band * 100));
+        } else if (fewest < Bootstrap.VALUES_FOR_95) {
+            // narrow, but not at 95 %: the caveat above holds, and the question is not answered at the confidence asked
+            lines.add(fmt("  Every interval is within ±%.0f%%, but from %d paired rounds none is a 95%% one: %d rounds or"
+                    + " more would answer the question at 95%%.", band * 100, fewest, Bootstrap.VALUES_FOR_95));
         } else {
             lines.add(fmt("  Every interval is within ±%.0f%%: this run answers the question for every row.", band * 100));
         }

@@ -366,6 +366,11 @@ class ScenarioTableTest {
                 .as("6 rounds can give 95%").noneMatch(l -> l.contains("not 95% intervals"));
         assertThat(ScenarioTable.findings(List.of(named("client-lb", ratio(1.005, 0.980, 1.020, 5))), 0.03))
                 .anySatisfy(l -> assertThat(l).contains("With 5 paired rounds", "more than 93.8% confidence"));
+        // narrow from 2 rounds (a jmh --rounds 2 run printed "this run answers the question" under the caveat)
+        assertThat(ScenarioTable.findings(List.of(named("client-lb", ratio(1.005, 0.990, 1.010, 2))), 0.03))
+                .noneMatch(l -> l.contains("answers the question"))
+                .last().asString().isEqualTo("  Every interval is within ±3%, but from 2 paired rounds none is a 95% one:"
+                        + " 6 rounds or more would answer the question at 95%.");
         assertThat(ScenarioTable.findings(List.of(named("client-lb", ratio(0.6, 0.6, 0.6, 1))), 0.03))
                 .as("one round: nothing to say").isEmpty();
         // a row with fewer paired rounds (one left out as disturbed) that is still wider than ±3 %: 2 x (3.5 / 3)^2 =
