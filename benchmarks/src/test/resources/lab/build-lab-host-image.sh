@@ -10,6 +10,7 @@ image="${1:-cpbench-lab-host:local}"
 mirror="${CPBENCH_DEBIAN_MIRROR:-}"
 if [[ -z "$mirror" ]]; then
   mirror="$(grep -hoE '^URIs: *[^ ]+' /etc/apt/sources.list.d/*.sources 2>/dev/null | grep debian | grep -v security | head -1 | sed 's/^URIs: *//' || true)"
+  [[ -z "$mirror" ]] && mirror="$(grep -hoE '^deb +[^ ]+' /etc/apt/sources.list 2>/dev/null | grep debian | grep -v security | head -1 | awk '{print $2}' || true)"
   [[ -z "$mirror" ]] && mirror="http://deb.debian.org/debian"
 fi
 command -v debootstrap >/dev/null || { echo "build-lab-host-image: debootstrap is not installed" >&2; exit 2; }

@@ -99,20 +99,20 @@ public final class SummaryResults implements ResultKind {
     }
 
     private static long whole(Csv.Row line, String column, String where) {
-        String v = text(line, column, where);
-        try {
-            return Long.parseLong(v);
-        } catch (NumberFormatException e) {
-            throw new ResultFormatException(where + ": " + column + " must be a whole number, was '" + v + "'");
-        }
+        return number(line, column, where, Long::parseLong, "a whole number");
     }
 
     private static double decimal(Csv.Row line, String column, String where) {
+        return number(line, column, where, Double::parseDouble, "a number");
+    }
+
+    private static <T> T number(Csv.Row line, String column, String where,
+                                java.util.function.Function<String, T> parse, String what) {
         String v = text(line, column, where);
         try {
-            return Double.parseDouble(v);
+            return parse.apply(v);
         } catch (NumberFormatException e) {
-            throw new ResultFormatException(where + ": " + column + " must be a number, was '" + v + "'");
+            throw new ResultFormatException(where + ": " + column + " must be " + what + ", was '" + v + "'");
         }
     }
 
