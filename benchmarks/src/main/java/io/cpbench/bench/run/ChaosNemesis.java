@@ -96,8 +96,7 @@ public final class ChaosNemesis {
     private final HistoryRecorder recorder;
     private final PrintStream console;
     private final CountDownLatch stop;
-    private final java.util.function.Supplier<LeaderView> leaderRead;
-    private final Duration targetRetry;
+    private final LeaderWait leaderWait;
     private final List<String> log = new ArrayList<>();
     private final List<Availability.Window> windows = new ArrayList<>();
     /** Faults due that found no target, and why the last did not: said at the end of the run, and in its verdict. */
@@ -123,8 +122,7 @@ public final class ChaosNemesis {
 
     ChaosNemesis(Plan plan, Schedule schedule, Topology topology, Faults faults, HistoryRecorder recorder,
                  PrintStream console, CountDownLatch stop, LeaderWait leaderWait) {
-        this.leaderRead = leaderWait.read();
-        this.targetRetry = leaderWait.retry();
+        this.leaderWait = leaderWait;
         this.plan = plan;
         this.schedule = schedule;
         this.topology = topology;
@@ -163,7 +161,7 @@ public final class ChaosNemesis {
         return verdict(windows.size(), skipped, lastSkip);
     }
 
-    public static Checker.Verdict verdict(int injected, int skipped, String lastSkip) {
+    static Checker.Verdict verdict(int injected, int skipped, String lastSkip) {
         String faults = injected + " fault" + (injected == 1 ? "" : "s") + " injected";
         if (skipped == 0) {
             return new Checker.Verdict("nemesis", Status.OK, faults + "; none skipped");
@@ -179,8 +177,7 @@ public final class ChaosNemesis {
         } finally {
             if (skipped > 0) {
                 // said at the end too, where the faults are counted: a run that asked for 10 and injected 1 must say so
-                line(skipped + " fault" + (skipped == 1 ? " was" : "s were") + " skipped for want of a target (last: "
-                        + lastSkip + "); " + windows.size() + " injected");
+                line(verdict().evidence());
             }
         }
     }
@@ -188,11 +185,10 @@ public final class ChaosNemesis {
     private void injectOnSchedule(long loadEndNanos, long seed) throws InterruptedException {
         SplittableRandom random = new SplittableRandom(seed);
         int killed = 0;
-        int injected = 0;
         int n = topology.members().size();
         while (!stop.await(schedule.interval().toMillis(), TimeUnit.MILLISECONDS)) {
             if (System.nanoTime() + schedule.faultFor().toNanos() > loadEndNanos
-                    || (schedule.maxFaults() > 0 && injected >= schedule.maxFaults())) {
+                    || (schedule.maxFaults() > 0 && windows.size() >= schedule.maxFaults())) {
                 return;
             }
             if (plan.fault() == Fault.KILL && !schedule.restart() && killed + plan.target().size(n) > (n - 1) / 2) {
@@ -200,18 +196,14 @@ public final class ChaosNemesis {
                 return;
             }
             List<MemberRef> side = findTarget(random, n, loadEndNanos);
-            if (side == STOPPED) {
-                return;
-            }
             if (side == null) {
-                continue;
+                continue; // skipped, or stopped (the loop's wait then ends it)
             }
             String name = describe(side);
             inject(side);
             // the fault is in force from here: an op invoked while the nemesis was still injecting (a pause spawns
             // its watchdog first) may have succeeded, and must not count as the first success after it
             long at = recorder.now();
-            injected++;
             line(String.format(Locale.ROOT, "%7.1fs  %s %s", at / 1e9, plan.fault().name().toLowerCase(Locale.ROOT), name));
             boolean stopped = stop.await(schedule.faultFor().toMillis(), TimeUnit.MILLISECONDS);
             long healed = heal(side, name);
@@ -227,14 +219,11 @@ public final class ChaosNemesis {
         }
     }
 
-    /** {@link #findTarget}'s answer when the run was stopped while it waited. */
-    private static final List<MemberRef> STOPPED = java.util.Collections.unmodifiableList(new ArrayList<>());
-
     /**
      * Whom the fault that came due hits. One due just after an election may find no leader yet: it asks again
-     * {@link #TARGET_RETRY} apart (a test's own), {@link #TARGET_ATTEMPTS} times at most and while the fault still fits before the
-     * load ends. Null when none was found: that is said, and counted as skipped (the run's verdict is then not OK: it
-     * did not test what it was asked to); {@link #STOPPED} when the run was stopped meanwhile.
+     * {@link LeaderWait#retry} apart, {@link #TARGET_ATTEMPTS} times at most and while the fault still fits before the
+     * load ends. Null when none was found (that is said, and counted as skipped: the run's verdict is then not OK, it
+     * did not test what it was asked to), and when the run was stopped meanwhile (not counted).
      */
     private List<MemberRef> findTarget(SplittableRandom random, int n, long loadEndNanos) throws InterruptedException {
         long since = System.nanoTime();
@@ -249,12 +238,13 @@ public final class ChaosNemesis {
             } catch (RuntimeException e) {
                 noTarget = e.getMessage();
             }
-            boolean fits = System.nanoTime() + targetRetry.toNanos() + schedule.faultFor().toNanos() <= loadEndNanos;
+            Duration retry = leaderWait.retry();
+            boolean fits = System.nanoTime() + retry.toNanos() + schedule.faultFor().toNanos() <= loadEndNanos;
             if (!fits || asked == TARGET_ATTEMPTS) {
                 break;
             }
-            if (stop.await(targetRetry.toMillis(), TimeUnit.MILLISECONDS)) {
-                return STOPPED;
+            if (stop.await(retry.toMillis(), TimeUnit.MILLISECONDS)) {
+                return null;
             }
         }
         line(String.format(Locale.ROOT, "no target: %s (asked %d time%s over %.1f s); skipping this fault", noTarget,
@@ -265,7 +255,7 @@ public final class ChaosNemesis {
     }
 
     private MemberRef leaderNow() {
-        LeaderView view = leaderRead.get();
+        LeaderView view = leaderWait.read().get();
         if (view.leader() == null) {
             throw new IllegalStateException("no member leads the CP group now");
         }

@@ -1,5 +1,7 @@
 package io.cpbench.bench.run;
 
+import io.cpbench.bench.service.ExitCodes;
+import io.cpbench.core.check.ChaosDocument;
 import io.cpbench.core.check.Checker;
 import io.cpbench.core.history.HistoryRecorder;
 import io.cpbench.core.status.Status;
@@ -64,24 +66,68 @@ class ChaosNemesisTest {
         assertThat(skipped).as(run.console).isBetween(2L, 14L);
         assertThat(noTarget.get(0)).startsWith("nemesis no target: no member leads the CP group now (asked 11 times over 0.");
         assertThat(reads.get()).as("asked at most 11 times per fault").isBetween((int) skipped, (int) (11 * skipped));
-        assertThat(run.console).contains(skipped + " faults were skipped for want of a target (last: no member leads the"
-                + " CP group now); 0 injected");
         Checker.Verdict verdict = run.nemesis.verdict();
         assertThat(verdict.status()).isEqualTo(Status.UNKNOWN);
         assertThat(verdict.evidence()).isEqualTo("0 faults injected, " + skipped + " skipped for want of a target (last:"
                 + " no member leads the CP group now): the run tested fewer faults than it was due to");
+        // and the nemesis's last line says the same, where its faults are listed
+        assertThat(run.console.lines().map(String::strip).toList()).last().isEqualTo("nemesis " + verdict.evidence());
+    }
+
+    @Test
+    void aRunStoppedWhileAFaultWaitsForALeaderEndsThereAndSkipsNothing() throws Exception {
+        CountDownLatch stop = new CountDownLatch(1);
+        AtomicInteger reads = new AtomicInteger();
+        long started = System.nanoTime();
+        // Ctrl-C on the second read: the fault stops waiting, and a stop is not a skipped fault
+        Run run = run(() -> {
+            if (reads.incrementAndGet() == 2) {
+                stop.countDown();
+            }
+            return noLeader();
+        }, stop);
+        assertThat(reads.get()).isEqualTo(2);
+        assertThat(System.nanoTime() - started).as("ended at once, not at the load's end 3 s in")
+                .isLessThan(Duration.ofSeconds(2).toNanos());
+        assertThat(run.faults.kills).isEmpty();
+        assertThat(run.console).doesNotContain("no target");
+        assertThat(run.nemesis.verdict().evidence()).isEqualTo("0 faults injected; none skipped");
+    }
+
+    @Test
+    void theVerdictCountsTheSkippedFaultsAndDecidesARunThatPassedTheRest() {
+        Checker.Verdict clean = ChaosNemesis.verdict(10, 0, null);
+        assertThat(clean.status()).isEqualTo(Status.OK);
+        assertThat(clean.evidence()).isEqualTo("10 faults injected; none skipped");
+        Checker.Verdict skipped = ChaosNemesis.verdict(1, 9, "no member leads the CP group now");
+        assertThat(skipped.status()).isEqualTo(Status.UNKNOWN);
+        assertThat(skipped.evidence()).isEqualTo("1 fault injected, 9 skipped for want of a target (last: no member leads"
+                + " the CP group now): the run tested fewer faults than it was due to");
+        // beside passing checks it decides the run, and a failed check still beats it
+        var passed = new Checker.Verdict("linearizability", Status.OK, "linearizable");
+        var run = ChaosDocument.verdictOf(List.of(passed, skipped));
+        assertThat(run.status()).isEqualTo(Status.UNKNOWN);
+        assertThat(run.reason()).startsWith("nemesis: 1 fault injected, 9 skipped");
+        assertThat(ExitCodes.of(run.status(), false, false)).isEqualTo(3);
+        var broken = new Checker.Verdict("counter", Status.FAIL, "lost 1");
+        assertThat(ChaosDocument.verdictOf(List.of(broken, skipped)).status()).isEqualTo(Status.FAIL);
+        assertThat(ChaosDocument.verdictOf(List.of(passed, clean)).status()).isEqualTo(Status.OK);
     }
 
     private record Run(ChaosNemesis nemesis, RecordedFaults faults, String console) {
     }
 
     private static Run run(java.util.function.Supplier<LeaderView> leaderRead) throws InterruptedException {
+        return run(leaderRead, new CountDownLatch(1));
+    }
+
+    private static Run run(java.util.function.Supplier<LeaderView> leaderRead, CountDownLatch stop)
+            throws InterruptedException {
         RecordedFaults faults = new RecordedFaults();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         PrintStream console = new PrintStream(out, true, StandardCharsets.UTF_8);
         ChaosNemesis nemesis = new ChaosNemesis(ChaosNemesis.Plan.parse("kill-leader"), SCHEDULE, new FiveMembers(),
-                faults, new HistoryRecorder(1), console, new CountDownLatch(1),
-                new ChaosNemesis.LeaderWait(leaderRead, RETRY));
+                faults, new HistoryRecorder(1), console, stop, new ChaosNemesis.LeaderWait(leaderRead, RETRY));
         nemesis.run(System.nanoTime() + Duration.ofSeconds(3).toNanos(), 1);
         return new Run(nemesis, faults, out.toString(StandardCharsets.UTF_8));
     }
